@@ -1,7 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { startHanaTestServer } from "../../testkit/hana/index.ts"
-import type { HanaTestServerHandle } from "../../testkit/hana/index.ts"
-import { closeQuietly, connect, exec, failure } from "./hana/client.ts"
+import { beforeAll, describe, expect, it } from "@effect/vitest"
+import { exec, failure } from "./hana/client.ts"
+import { useRawHanaSession } from "./hana/raw-session.ts"
 import type { HdbClient } from "./hana/client.ts"
 
 /**
@@ -10,18 +9,12 @@ import type { HdbClient } from "./hana/client.ts"
  * its functions must tell ticks from any other value whatever the argument is: a count is no TIMESTAMP.
  */
 describe("HANA test server: aggregate, window and subquery arguments of conversions and datetime functions (raw hdb client)", () => {
-  let server: HanaTestServerHandle
   let c: HdbClient
+  useRawHanaSession({}, (opened) => (c = opened.client))
   beforeAll(async () => {
-    server = await startHanaTestServer()
-    c = await connect({ host: server.host, port: server.port, user: server.user, password: server.password })
     await exec(c, `CREATE COLUMN TABLE ep (id INTEGER, x DECIMAL(10,2), n NVARCHAR(10), day DATE, sd SECONDDATE, t TIME, ts TIMESTAMP)`)
     await exec(c, `INSERT INTO ep VALUES (1, 1.5, 'abc', '2020-01-02', '2020-01-02 01:02:03', '04:05:06', '2020-01-01 03:25:45.1234567')`)
     await exec(c, `INSERT INTO ep VALUES (2, 2.25, 'de', '2020-03-05', '2021-06-07 08:09:10', '11:12:13', '2021-02-03 04:05:06.7654321')`)
-  })
-  afterAll(async () => {
-    closeQuietly(c)
-    await server.close()
   })
 
   const value = async (sql: string): Promise<unknown> => ((await exec<Array<{ V: unknown }>>(c, sql))[0]!).V

@@ -1,21 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { startHanaTestServer } from "../../testkit/hana/index.ts"
-import type { HanaTestServerHandle } from "../../testkit/hana/index.ts"
-import { call, closeQuietly, connect, exec, failure } from "./hana/client.ts"
+import { describe, expect, it } from "@effect/vitest"
+import { call, exec, failure } from "./hana/client.ts"
+import { useRawHanaSession } from "./hana/raw-session.ts"
 import type { HdbClient, HdbStatement } from "./hana/client.ts"
 
 /** Batch INSERTs take the column-wise append path; these pin down that it stores and refuses what HANA would. */
 describe("HANA test server: batch inserts (raw hdb client, data format 8)", () => {
-  let server: HanaTestServerHandle
   let c: HdbClient
-  beforeAll(async () => {
-    server = await startHanaTestServer()
-    c = await connect({ host: server.host, port: server.port, user: server.user, password: server.password, dataFormatSupport: 8 })
-  })
-  afterAll(async () => {
-    closeQuietly(c)
-    await server.close()
-  })
+  useRawHanaSession({ client: { dataFormatSupport: 8 } }, (opened) => (c = opened.client))
 
   it("stores every column type of a batch with NULLs, CESU-8 supplementary characters and a column subset", async () => {
     await exec(c, `CREATE TABLE b_all (id INTEGER NOT NULL, t TINYINT, s SMALLINT, big BIGINT, amount DECIMAL(18,2), wide DECIMAL(30,4),

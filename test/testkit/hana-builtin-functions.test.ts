@@ -1,8 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { describe, expect, it } from "@effect/vitest"
 import { createHash } from "node:crypto"
-import { startHanaTestServer } from "../../testkit/hana/index.ts"
-import type { HanaTestServerHandle } from "../../testkit/hana/index.ts"
-import { call, closeQuietly, connect, exec, failure } from "./hana/client.ts"
+import { call, exec, failure } from "./hana/client.ts"
+import { useRawHanaSession } from "./hana/raw-session.ts"
 import type { HdbClient, HdbResultSet, HdbStatement } from "./hana/client.ts"
 
 /** hdb's type codes (node_modules/hdb/lib/protocol/common/TypeCode.js). */
@@ -20,20 +19,16 @@ const NVARCHAR = 11
 // (Numeric)", "VAR Function (Aggregate)", "CHAR Function (String)", "NCHAR Function (String)", "TO_ALPHANUM Function
 // (Data Type Conversion)", "HASH_SHA256 Function (Miscellaneous)").
 describe("HANA test server: built-in functions DuckDB lacks (raw hdb client)", () => {
-  let server: HanaTestServerHandle
   let c: HdbClient
-  beforeAll(async () => {
-    server = await startHanaTestServer()
-    c = await connect({ host: server.host, port: server.port, user: server.user, password: server.password, dataFormatSupport: 8 })
-    await exec(c, "CREATE TABLE bf (id INTEGER, big BIGINT, amount DECIMAL(10,3), x DOUBLE, b VARBINARY(10))")
-    await exec(c, "INSERT INTO bf VALUES (1, 12, 123.456, 2.0, x'616263')")
-    await exec(c, "INSERT INTO bf VALUES (2, 10, -7.891, 4.0, x'')")
-    await exec(c, "INSERT INTO bf VALUES (3, 6, 0, 9.0, NULL)")
-  })
-  afterAll(async () => {
-    closeQuietly(c)
-    await server.close()
-  })
+  useRawHanaSession({
+    client: { dataFormatSupport: 8 },
+    setup: [
+      "CREATE TABLE bf (id INTEGER, big BIGINT, amount DECIMAL(10,3), x DOUBLE, b VARBINARY(10))",
+      "INSERT INTO bf VALUES (1, 12, 123.456, 2.0, x'616263')",
+      "INSERT INTO bf VALUES (2, 10, -7.891, 4.0, x'')",
+      "INSERT INTO bf VALUES (3, 6, 0, 9.0, NULL)"
+    ]
+  }, (opened) => (c = opened.client))
 
   const types = async (sql: string) => {
     const rs = await call<HdbResultSet>((cb) => c.execute(sql, cb))

@@ -5,10 +5,9 @@
  * lib/protocol/common/DataFormatVersion.js lists 1, 3, 4 … 9), but not what HANA stores: the same values must be
  * kept, computed and refused at each of them.
  */
-import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { startHanaTestServer } from "../../testkit/hana/index.ts"
-import type { HanaTestServerHandle } from "../../testkit/hana/index.ts"
-import { call, closeQuietly, connect, exec, failure } from "./hana/client.ts"
+import { describe, expect, it } from "@effect/vitest"
+import { call, exec, failure } from "./hana/client.ts"
+import { useRawHanaSession } from "./hana/raw-session.ts"
 import type { HdbClient, HdbStatement } from "./hana/client.ts"
 
 /** How hdb prints a SECONDDATE / TIMESTAMP value at `dfv` (ISO with T and milliseconds before 4). */
@@ -18,16 +17,8 @@ const shown = (dfv: number, date: string, time: string, kind: "SECONDDATE" | "TI
 const RANGE_ERROR = /^invalid DATE, TIME or TIMESTAMP value: /
 
 describe.each([1, 3, 4, 8, 9])("HANA test server: October 1582 and year 10000 at data format version %i (raw hdb client)", (dfv) => {
-  let server: HanaTestServerHandle
   let c: HdbClient
-  beforeAll(async () => {
-    server = await startHanaTestServer()
-    c = await connect({ host: server.host, port: server.port, user: server.user, password: server.password, dataFormatSupport: dfv })
-  })
-  afterAll(async () => {
-    closeQuietly(c)
-    await server.close()
-  })
+  useRawHanaSession({ client: { dataFormatSupport: dfv } }, (opened) => (c = opened.client))
 
   it("negotiates the version asked for", () => {
     expect(c.connectOptions.dataFormatVersion2).toBe(dfv)

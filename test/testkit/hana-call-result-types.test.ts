@@ -1,7 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { startHanaTestServer } from "../../testkit/hana/index.ts"
-import type { HanaTestServerHandle } from "../../testkit/hana/index.ts"
-import { call, closeQuietly, connect, exec } from "./hana/client.ts"
+import { describe, expect, it } from "@effect/vitest"
+import { call, exec } from "./hana/client.ts"
+import { useRawHanaSession } from "./hana/raw-session.ts"
 import type { HdbClient, HdbResultSet, HdbStatement } from "./hana/client.ts"
 
 /** hdb calls back a CALL with (err, parameters, ...resultSets) (hdb lib/protocol/Result.js handleDBCall). */
@@ -28,20 +27,16 @@ const describe_ = (rs: HdbResultSet): Described =>
  * hana-result-types.test.ts, hana-builtin-functions.test.ts).
  */
 describe("HANA test server: result sets of CALL typed as the same SELECT outside a procedure (raw hdb client)", () => {
-  let server: HanaTestServerHandle
   let c: HdbClient
-  beforeAll(async () => {
-    server = await startHanaTestServer()
-    c = await connect({ host: server.host, port: server.port, user: server.user, password: server.password, dataFormatSupport: 8 })
-    await exec(c, "CREATE TABLE crt (id INTEGER PRIMARY KEY, name NVARCHAR(20), b VARBINARY(8), ts TIMESTAMP)")
-    await exec(c, "CREATE TABLE crt_other (id INTEGER, name NVARCHAR(7))")
-    await exec(c, "INSERT INTO crt VALUES (1, 'apple', X'0102', '2024-01-02 03:04:05')")
-    await exec(c, "INSERT INTO crt_other VALUES (1, 'red')")
-  })
-  afterAll(async () => {
-    closeQuietly(c)
-    await server.close()
-  })
+  useRawHanaSession({
+    client: { dataFormatSupport: 8 },
+    setup: [
+      "CREATE TABLE crt (id INTEGER PRIMARY KEY, name NVARCHAR(20), b VARBINARY(8), ts TIMESTAMP)",
+      "CREATE TABLE crt_other (id INTEGER, name NVARCHAR(7))",
+      "INSERT INTO crt VALUES (1, 'apple', X'0102', '2024-01-02 03:04:05')",
+      "INSERT INTO crt_other VALUES (1, 'red')"
+    ]
+  }, (opened) => (c = opened.client))
 
   const selects = [
     "SELECT q.id, q.name, LENGTH(q.name) AS L, HASH_SHA256(q.b) AS H, HASH_MD5(q.b) AS M, YEAR(q.ts) AS Y FROM crt q",

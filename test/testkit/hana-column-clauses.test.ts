@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { startHanaTestServer } from "../../testkit/hana/index.ts"
+import { describe, expect, it } from "@effect/vitest"
 import type { HanaTestServerHandle } from "../../testkit/hana/index.ts"
-import { closeQuietly, connect, exec, failure } from "./hana/client.ts"
+import { exec, failure } from "./hana/client.ts"
+import { useRawHanaSession } from "./hana/raw-session.ts"
 import type { HdbClient } from "./hana/client.ts"
 
 // Column clauses of real HANA DDL, through the raw hdb client: the SAP HANA SQL Reference's "CREATE TABLE Statement"
@@ -12,13 +12,9 @@ import type { HdbClient } from "./hana/client.ts"
 describe("HANA test server: descriptive column clauses (raw hdb client)", () => {
   let server: HanaTestServerHandle
   let c: HdbClient
-  beforeAll(async () => {
-    server = await startHanaTestServer()
-    c = await connect({ host: server.host, port: server.port, user: server.user, password: server.password })
-  })
-  afterAll(async () => {
-    closeQuietly(c)
-    await server.close()
+  useRawHanaSession({}, (opened) => {
+    server = opened.server
+    c = opened.client
   })
 
   const columns = (table: string) =>

@@ -1,7 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { startHanaTestServer } from "../../testkit/hana/index.ts"
-import type { HanaTestServerHandle } from "../../testkit/hana/index.ts"
-import { closeQuietly, connect, exec, failure } from "./hana/client.ts"
+import { describe, expect, it } from "@effect/vitest"
+import { exec, failure } from "./hana/client.ts"
+import { useRawHanaSession } from "./hana/raw-session.ts"
 import type { HdbClient } from "./hana/client.ts"
 
 // Constraint names as DDL gives them, through the raw hdb client: the SAP HANA SQL Reference's "CREATE TABLE
@@ -10,16 +9,8 @@ import type { HdbClient } from "./hana/client.ts"
 // shows the name and `ALTER TABLE … DROP CONSTRAINT n` finds it. A second primary key fails with 294
 // ERR_SQL_MANY_PRIMARY_KEY "cannot have more than one primary key" ("SQL Error Codes").
 describe("HANA test server: named CHECK and inline constraint names (raw hdb client)", () => {
-  let server: HanaTestServerHandle
   let c: HdbClient
-  beforeAll(async () => {
-    server = await startHanaTestServer()
-    c = await connect({ host: server.host, port: server.port, user: server.user, password: server.password })
-  })
-  afterAll(async () => {
-    closeQuietly(c)
-    await server.close()
-  })
+  useRawHanaSession({}, (opened) => (c = opened.client))
 
   const constraints = (table: string) =>
     exec(c, `SELECT COLUMN_NAME, CONSTRAINT_NAME, IS_PRIMARY_KEY, IS_UNIQUE_KEY FROM SYS.CONSTRAINTS

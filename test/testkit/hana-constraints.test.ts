@@ -1,22 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { startHanaTestServer } from "../../testkit/hana/index.ts"
-import type { HanaTestServerHandle } from "../../testkit/hana/index.ts"
-import { closeQuietly, connect, exec } from "./hana/client.ts"
+import { describe, expect, it } from "@effect/vitest"
+import { exec } from "./hana/client.ts"
+import { useRawHanaSession } from "./hana/raw-session.ts"
 import type { HdbClient } from "./hana/client.ts"
 
 type Row = { CONSTRAINT_NAME: string; COLUMN_NAME: string | null; IS_PRIMARY_KEY: string; IS_UNIQUE_KEY: string; CHECK_CONDITION: string | null }
 
 describe("HANA test server: SYS.CONSTRAINTS", () => {
-  let server: HanaTestServerHandle
   let c: HdbClient
-  beforeAll(async () => {
-    server = await startHanaTestServer()
-    c = await connect({ host: server.host, port: server.port, user: server.user, password: server.password })
-  })
-  afterAll(async () => {
-    closeQuietly(c)
-    await server.close()
-  })
+  useRawHanaSession({}, (opened) => (c = opened.client))
 
   it("lists CHECK constraints with their condition (IS_PRIMARY_KEY and IS_UNIQUE_KEY FALSE), not the declared-length checks", async () => {
     // HANA keeps check constraints in SYS.CONSTRAINTS with CHECK_CONDITION set (SAP's SQLAlchemy dialect,

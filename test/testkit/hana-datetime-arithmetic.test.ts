@@ -1,7 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { startHanaTestServer } from "../../testkit/hana/index.ts"
-import type { HanaTestServerHandle } from "../../testkit/hana/index.ts"
-import { closeQuietly, connect, exec, failure } from "./hana/client.ts"
+import { describe, expect, it } from "@effect/vitest"
+import { exec, failure } from "./hana/client.ts"
+import { useRawHanaSession } from "./hana/raw-session.ts"
 import type { HdbClient } from "./hana/client.ts"
 
 /**
@@ -12,19 +11,15 @@ import type { HdbClient } from "./hana/client.ts"
  * fails with 266 as a DATE argument of SUM does, instead of being 100 ns later.
  */
 describe("HANA test server: TIMESTAMP fields, arithmetic and numeric functions (raw hdb client, data format version 8)", () => {
-  let server: HanaTestServerHandle
   let c: HdbClient
-  beforeAll(async () => {
-    server = await startHanaTestServer()
-    c = await connect({ host: server.host, port: server.port, user: server.user, password: server.password, dataFormatSupport: 8 })
-    await exec(c, "CREATE COLUMN TABLE ar (id INTEGER, ts TIMESTAMP, sd SECONDDATE, n DECIMAL(10,2), i INTEGER)")
-    await exec(c, "INSERT INTO ar VALUES (1, '2024-01-02 03:04:05.1234567', '2024-01-02 03:04:05', 1.25, 3)")
-    await exec(c, "INSERT INTO ar VALUES (2, '2023-12-31 23:59:59.9999999', '2023-12-31 23:59:59', 2.5, 4)")
-  })
-  afterAll(async () => {
-    closeQuietly(c)
-    await server.close()
-  })
+  useRawHanaSession({
+    client: { dataFormatSupport: 8 },
+    setup: [
+      "CREATE COLUMN TABLE ar (id INTEGER, ts TIMESTAMP, sd SECONDDATE, n DECIMAL(10,2), i INTEGER)",
+      "INSERT INTO ar VALUES (1, '2024-01-02 03:04:05.1234567', '2024-01-02 03:04:05', 1.25, 3)",
+      "INSERT INTO ar VALUES (2, '2023-12-31 23:59:59.9999999', '2023-12-31 23:59:59', 2.5, 4)"
+    ]
+  }, (opened) => (c = opened.client))
 
   const code = async (sql: string): Promise<number | string> => (await failure(exec(c, sql))).code
 

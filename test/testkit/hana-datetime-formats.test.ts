@@ -1,7 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { startHanaTestServer } from "../../testkit/hana/index.ts"
-import type { HanaTestServerHandle } from "../../testkit/hana/index.ts"
-import { call, closeQuietly, connect, exec } from "./hana/client.ts"
+import { beforeAll, describe, expect, it } from "@effect/vitest"
+import { call, exec } from "./hana/client.ts"
+import { useRawHanaSession } from "./hana/raw-session.ts"
 import type { HdbClient, HdbStatement } from "./hana/client.ts"
 
 /**
@@ -12,17 +11,10 @@ import type { HdbClient, HdbStatement } from "./hana/client.ts"
  * "Be careful with dates and timestamps": `[303]: invalid DATE, TIME or TIMESTAMP value: Error while parsing …`).
  */
 describe.each([1, 8])("HANA test server: datetime format models at data format version %i (raw hdb client)", (dfv) => {
-  let server: HanaTestServerHandle
   let c: HdbClient
+  useRawHanaSession({ client: { dataFormatSupport: dfv }, setup: ["CREATE TABLE fmt (id INTEGER, ts TIMESTAMP, d DATE, sd SECONDDATE, t TIME)"] }, (opened) => (c = opened.client))
   beforeAll(async () => {
-    server = await startHanaTestServer()
-    c = await connect({ host: server.host, port: server.port, user: server.user, password: server.password, dataFormatSupport: dfv })
-    await exec(c, "CREATE TABLE fmt (id INTEGER, ts TIMESTAMP, d DATE, sd SECONDDATE, t TIME)")
     await exec(c, `INSERT INTO fmt VALUES (1, '2024-03-05 14:07:09.1234567', '2024-03-05', '2024-12-31 00:30:59', '23:59:58')`)
-  })
-  afterAll(async () => {
-    closeQuietly(c)
-    await server.close()
   })
 
   it("TO_VARCHAR prints every element of a format, names in the element's case", async () => {

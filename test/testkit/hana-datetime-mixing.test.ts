@@ -1,7 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { startHanaTestServer } from "../../testkit/hana/index.ts"
-import type { HanaTestServerHandle } from "../../testkit/hana/index.ts"
-import { call, closeQuietly, connect, exec } from "./hana/client.ts"
+import { beforeAll, describe, expect, it } from "@effect/vitest"
+import { call, exec } from "./hana/client.ts"
+import { useRawHanaSession } from "./hana/raw-session.ts"
 import type { HdbClient, HdbResultSet, HdbStatement } from "./hana/client.ts"
 
 type Row = Record<string, unknown>
@@ -16,19 +15,12 @@ const LONGDATE = 61
  * which DuckDB's DATE and TIMESTAMP_S do not mix with (testkit/hana/datetime-mixing.ts).
  */
 describe("HANA test server: TIMESTAMP mixed with DATE and SECONDDATE (raw hdb client, data format version 8)", () => {
-  let server: HanaTestServerHandle
   let c: HdbClient
+  useRawHanaSession({ client: { dataFormatSupport: 8 }, setup: ["CREATE COLUMN TABLE mx (id INTEGER, ts TIMESTAMP, sd SECONDDATE, d DATE, s NVARCHAR(40), n DECIMAL(10,2))"] }, (opened) => (c = opened.client))
   beforeAll(async () => {
-    server = await startHanaTestServer()
-    c = await connect({ host: server.host, port: server.port, user: server.user, password: server.password, dataFormatSupport: 8 })
-    await exec(c, "CREATE COLUMN TABLE mx (id INTEGER, ts TIMESTAMP, sd SECONDDATE, d DATE, s NVARCHAR(40), n DECIMAL(10,2))")
     // 100 ns after midnight, and 100 ns before it: only the seventh digit tells them from the DATE
     await exec(c, "INSERT INTO mx VALUES (1, '2024-01-02 00:00:00.0000001', '2024-01-02 00:00:00', '2024-01-02', 'abc', 1.25)")
     await exec(c, "INSERT INTO mx VALUES (2, '2024-01-02 23:59:59.9999999', '2024-01-03 00:00:00', '2024-01-03', 'de', 2.5)")
-  })
-  afterAll(async () => {
-    closeQuietly(c)
-    await server.close()
   })
 
   const ids = async (sql: string): Promise<unknown[]> => (await exec<Row[]>(c, sql)).map((r) => Object.values(r).join("/"))

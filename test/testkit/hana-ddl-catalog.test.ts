@@ -1,20 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { startHanaTestServer } from "../../testkit/hana/index.ts"
+import { describe, expect, it } from "@effect/vitest"
 import type { HanaTestServerHandle } from "../../testkit/hana/index.ts"
-import { call, closeQuietly, connect, exec } from "./hana/client.ts"
+import { call, exec } from "./hana/client.ts"
+import { useRawHanaSession } from "./hana/raw-session.ts"
 import type { HdbClient, HdbResultSet } from "./hana/client.ts"
 
 /** Sequences and indexes as a client sees them through raw hdb: NEXTVAL / CURRVAL columns, SYS.SEQUENCES, SYS.INDEXES. */
 describe("HANA test server: sequences and indexes in queries and the catalog", () => {
   let server: HanaTestServerHandle
   let c: HdbClient
-  beforeAll(async () => {
-    server = await startHanaTestServer()
-    c = await connect({ host: server.host, port: server.port, user: server.user, password: server.password })
-  })
-  afterAll(async () => {
-    closeQuietly(c)
-    await server.close()
+  useRawHanaSession({}, (opened) => {
+    server = opened.server
+    c = opened.client
   })
 
   it("seq.NEXTVAL and seq.CURRVAL are result columns named NEXTVAL and CURRVAL", async () => {

@@ -2,19 +2,16 @@ import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { startHanaTestServer } from "../../testkit/hana/index.ts"
 import type { HanaTestServerHandle } from "../../testkit/hana/index.ts"
 import { call, closeQuietly, connect, exec, failure } from "./hana/client.ts"
+import { useRawHanaSession } from "./hana/raw-session.ts"
 import type { HdbClient, HdbStatement } from "./hana/client.ts"
 
 /** Everyday HANA SQL, sent through raw hdb, that the test server once refused or answered wrongly. */
 describe("HANA test server: everyday SQL", () => {
   let server: HanaTestServerHandle
   let c: HdbClient
-  beforeAll(async () => {
-    server = await startHanaTestServer()
-    c = await connect({ host: server.host, port: server.port, user: server.user, password: server.password })
-  })
-  afterAll(async () => {
-    closeQuietly(c)
-    await server.close()
+  useRawHanaSession({}, (opened) => {
+    server = opened.server
+    c = opened.client
   })
 
   it("SET [SESSION] '<key>' = '<value>' and UNSET [SESSION] '<key>' set the session variables SESSION_CONTEXT reads", async () => {

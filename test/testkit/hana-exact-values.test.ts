@@ -1,21 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { describe, expect, it } from "@effect/vitest"
 import { startHanaTestServer } from "../../testkit/hana/index.ts"
-import type { HanaTestServerHandle } from "../../testkit/hana/index.ts"
 import { call, closeQuietly, connect, exec, failure } from "./hana/client.ts"
+import { useRawHanaSession } from "./hana/raw-session.ts"
 import type { HdbClient, HdbStatement } from "./hana/client.ts"
 
 /** Values kept, padded and refused as HANA does, at the oldest data format version hdb can ask for and at 8. */
 describe.each([1, 8])("HANA test server: exact values at data format version %i (raw hdb client)", (dfv) => {
-  let server: HanaTestServerHandle
   let c: HdbClient
-  beforeAll(async () => {
-    server = await startHanaTestServer()
-    c = await connect({ host: server.host, port: server.port, user: server.user, password: server.password, dataFormatSupport: dfv })
-  })
-  afterAll(async () => {
-    closeQuietly(c)
-    await server.close()
-  })
+  useRawHanaSession({ client: { dataFormatSupport: dfv } }, (opened) => (c = opened.client))
 
   it("ALPHANUM pads a purely numeric value with zeros to its declared length, whatever zeros it was given", async () => {
     // HANA stores a numeric ALPHANUM value as a number and the client pads it (hdb lib/protocol/Reader.js readBytes:

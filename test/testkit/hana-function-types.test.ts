@@ -1,7 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { startHanaTestServer } from "../../testkit/hana/index.ts"
-import type { HanaTestServerHandle } from "../../testkit/hana/index.ts"
-import { call, closeQuietly, connect, exec, failure } from "./hana/client.ts"
+import { describe, expect, it } from "@effect/vitest"
+import { call, exec, failure } from "./hana/client.ts"
+import { useRawHanaSession } from "./hana/raw-session.ts"
 import type { HdbClient, HdbResultSet } from "./hana/client.ts"
 
 /** hdb's type code of INTEGER (node_modules/hdb/lib/protocol/common/TypeCode.js). */
@@ -11,18 +10,14 @@ const INT = 3
 const DUCKDB_WORDS = /INT8|INT16|INT32|INT64|INT128|HUGEINT|Conversion Error|Out of Range Error|Invalid Input Error|Could not|can't be cast|destination type|Casting value/
 
 describe("HANA test server: datetime part functions and engine error texts as HANA gives them (raw hdb client)", () => {
-  let server: HanaTestServerHandle
   let c: HdbClient
-  beforeAll(async () => {
-    server = await startHanaTestServer()
-    c = await connect({ host: server.host, port: server.port, user: server.user, password: server.password, dataFormatSupport: 8 })
-    await exec(c, "CREATE TABLE ft (id INTEGER, d DATE, ts TIMESTAMP, small SMALLINT, amount DECIMAL(5,2), tiny TINYINT, n NVARCHAR(10))")
-    await exec(c, "INSERT INTO ft VALUES (1, '2024-03-17', '2024-03-17 10:11:12', 1, 1.5, 1, 'abc')")
-  })
-  afterAll(async () => {
-    closeQuietly(c)
-    await server.close()
-  })
+  useRawHanaSession({
+    client: { dataFormatSupport: 8 },
+    setup: [
+      "CREATE TABLE ft (id INTEGER, d DATE, ts TIMESTAMP, small SMALLINT, amount DECIMAL(5,2), tiny TINYINT, n NVARCHAR(10))",
+      "INSERT INTO ft VALUES (1, '2024-03-17', '2024-03-17 10:11:12', 1, 1.5, 1, 'abc')"
+    ]
+  }, (opened) => (c = opened.client))
 
   const types = async (sql: string) => {
     const rs = await call<HdbResultSet>((cb) => c.execute(sql, cb))

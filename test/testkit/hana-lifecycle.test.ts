@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { startHanaTestServer } from "../../testkit/hana/index.ts"
+import { describe, expect, it } from "@effect/vitest"
 import type { HanaTestServerHandle } from "../../testkit/hana/index.ts"
 import { call, closeQuietly, connect, exec, failure } from "./hana/client.ts"
+import { useRawHanaSession } from "./hana/raw-session.ts"
 import type { HdbClient, HdbResultSet, HdbStatement } from "./hana/client.ts"
 
 /** hdb's protocol connection (lib/protocol/Connection.js): sends single requests, used here to probe server state. */
@@ -20,14 +20,9 @@ const waitFor = async (done: () => boolean): Promise<void> => {
 describe("HANA test server: result-set and statement lifecycle, batches, catalog shape (raw hdb client)", () => {
   let server: HanaTestServerHandle
   let c: HdbClient
-  beforeAll(async () => {
-    server = await startHanaTestServer()
-    c = await connect({ host: server.host, port: server.port, user: server.user, password: server.password })
-    await exec(c, "CREATE TABLE life AS (SELECT CAST(GENERATED_PERIOD_START AS INTEGER) AS ID FROM SERIES_GENERATE_INTEGER(1, 0, 500))")
-  })
-  afterAll(async () => {
-    closeQuietly(c)
-    await server.close()
+  useRawHanaSession({ setup: ["CREATE TABLE life AS (SELECT CAST(GENERATED_PERIOD_START AS INTEGER) AS ID FROM SERIES_GENERATE_INTEGER(1, 0, 500))"] }, (opened) => {
+    server = opened.server
+    c = opened.client
   })
 
   it("CLOSE_RESULT_SET releases the cursor: FETCH_NEXT on it fails afterwards", async () => {

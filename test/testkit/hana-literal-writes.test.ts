@@ -1,7 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { startHanaTestServer } from "../../testkit/hana/index.ts"
-import type { HanaTestServerHandle } from "../../testkit/hana/index.ts"
-import { call, closeQuietly, connect, exec } from "./hana/client.ts"
+import { describe, expect, it } from "@effect/vitest"
+import { call, exec } from "./hana/client.ts"
+import { useRawHanaSession } from "./hana/raw-session.ts"
 import type { HdbClient, HdbStatement } from "./hana/client.ts"
 
 /**
@@ -10,16 +9,8 @@ import type { HdbClient, HdbStatement } from "./hana/client.ts"
  * stores 3.141592 as 3.1415; "Datetime Data Types": SECONDDATE holds whole seconds).
  */
 describe.each([1, 8])("HANA test server: literals written exactly at data format version %i (raw hdb client)", (dfv) => {
-  let server: HanaTestServerHandle
   let c: HdbClient
-  beforeAll(async () => {
-    server = await startHanaTestServer()
-    c = await connect({ host: server.host, port: server.port, user: server.user, password: server.password, dataFormatSupport: dfv })
-  })
-  afterAll(async () => {
-    closeQuietly(c)
-    await server.close()
-  })
+  useRawHanaSession({ client: { dataFormatSupport: dfv } }, (opened) => (c = opened.client))
 
   const seconds = (s: string): string => (dfv >= 4 ? s : s.replace(" ", "T"))
 

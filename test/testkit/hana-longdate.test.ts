@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { startHanaTestServer } from "../../testkit/hana/index.ts"
 import type { HanaTestServerHandle } from "../../testkit/hana/index.ts"
 import { call, closeQuietly, connect, exec, failure } from "./hana/client.ts"
+import { useRawHanaSession } from "./hana/raw-session.ts"
 import type { HdbClient, HdbStatement } from "./hana/client.ts"
 
 type Row = Record<string, unknown>
@@ -13,16 +14,8 @@ type Row = Record<string, unknown>
  * writeLongDate, Reader.js readLongDate), and prints them with nine digits (`…05.123456700`).
  */
 describe("HANA test server: TIMESTAMP keeps its seventh fraction digit (raw hdb client, data format version 8)", () => {
-  let server: HanaTestServerHandle
   let c: HdbClient
-  beforeAll(async () => {
-    server = await startHanaTestServer()
-    c = await connect({ host: server.host, port: server.port, user: server.user, password: server.password, dataFormatSupport: 8 })
-  })
-  afterAll(async () => {
-    closeQuietly(c)
-    await server.close()
-  })
+  useRawHanaSession({ client: { dataFormatSupport: 8 } }, (opened) => (c = opened.client))
 
   it("every write path stores the digit and hdb reads it back: literals, parameters single and batched, UPDATE, INSERT … SELECT, UPSERT", async () => {
     await exec(c, "CREATE TABLE w (id INTEGER PRIMARY KEY, ts TIMESTAMP)")

@@ -1,7 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { startHanaTestServer } from "../../testkit/hana/index.ts"
-import type { HanaTestServerHandle } from "../../testkit/hana/index.ts"
-import { call, closeQuietly, connect, exec, failure } from "./hana/client.ts"
+import { describe, expect, it } from "@effect/vitest"
+import { call, exec, failure } from "./hana/client.ts"
+import { useRawHanaSession } from "./hana/raw-session.ts"
 import type { HdbClient, HdbResultSet, HdbStatement } from "./hana/client.ts"
 
 /** hdb's type codes (node_modules/hdb/lib/protocol/common/TypeCode.js). */
@@ -22,20 +21,16 @@ const FIXED8 = 81
 // (Numeric)", "ESCAPE_SINGLE_QUOTES Function (Security)", "ESCAPE_DOUBLE_QUOTES Function (Security)", "MAP Function
 // (Miscellaneous)", "ROUND Function (Numeric)", "JSON_QUERY Function (JSON)").
 describe("HANA test server: SYSUUID, BINTOSTR, STRTOBIN, NEXT_DAY, UTCTOLOCAL, WIDTH_BUCKET, BITCOUNT, BITOR & co., ESCAPE_*, MAP, ROUND modes, JSON_QUERY, JSON_VALUE (raw hdb)", () => {
-  let server: HanaTestServerHandle
   let c: HdbClient
-  beforeAll(async () => {
-    server = await startHanaTestServer()
-    c = await connect({ host: server.host, port: server.port, user: server.user, password: server.password, dataFormatSupport: 8 })
-    await exec(c, "CREATE TABLE mf (id INTEGER, v INTEGER, amount DECIMAL(10,3), name NVARCHAR(20))")
-    await exec(c, "INSERT INTO mf VALUES (1, 1, 2.345, 'Adam''s')")
-    await exec(c, "INSERT INTO mf VALUES (2, 2, -2.345, 'Eve')")
-    await exec(c, "INSERT INTO mf VALUES (3, 5, NULL, NULL)")
-  })
-  afterAll(async () => {
-    closeQuietly(c)
-    await server.close()
-  })
+  useRawHanaSession({
+    client: { dataFormatSupport: 8 },
+    setup: [
+      "CREATE TABLE mf (id INTEGER, v INTEGER, amount DECIMAL(10,3), name NVARCHAR(20))",
+      "INSERT INTO mf VALUES (1, 1, 2.345, 'Adam''s')",
+      "INSERT INTO mf VALUES (2, 2, -2.345, 'Eve')",
+      "INSERT INTO mf VALUES (3, 5, NULL, NULL)"
+    ]
+  }, (opened) => (c = opened.client))
 
   const types = async (sql: string) => {
     const rs = await call<HdbResultSet>((cb) => c.execute(sql, cb))

@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { startHanaTestServer } from "../../testkit/hana/index.ts"
+import { describe, expect, it } from "@effect/vitest"
 import type { HanaTestServerHandle } from "../../testkit/hana/index.ts"
 import { call, closeQuietly, connect, exec } from "./hana/client.ts"
+import { useRawHanaSession } from "./hana/raw-session.ts"
 import type { HdbClient } from "./hana/client.ts"
 
 // The monitoring views applications read about their own connection, through the raw hdb client (SAP HANA System
@@ -12,13 +12,9 @@ import type { HdbClient } from "./hana/client.ts"
 describe("HANA test server: M_CONNECTIONS and M_SESSION_CONTEXT (raw hdb client)", () => {
   let server: HanaTestServerHandle
   let c: HdbClient
-  beforeAll(async () => {
-    server = await startHanaTestServer()
-    c = await connect({ host: server.host, port: server.port, user: server.user, password: server.password, "SESSIONVARIABLE:APPLICATION": "my-app" })
-  })
-  afterAll(async () => {
-    closeQuietly(c)
-    await server.close()
+  useRawHanaSession({ client: { "SESSIONVARIABLE:APPLICATION": "my-app" } }, (opened) => {
+    server = opened.server
+    c = opened.client
   })
 
   it("M_CONNECTIONS has the calling connection's row: its id, user, RUNNING, its schema and application", async () => {

@@ -1,7 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { startHanaTestServer } from "../../testkit/hana/index.ts"
-import type { HanaTestServerHandle } from "../../testkit/hana/index.ts"
-import { call, closeQuietly, connect, exec } from "./hana/client.ts"
+import { beforeAll, describe, expect, it } from "@effect/vitest"
+import { call, exec } from "./hana/client.ts"
+import { useRawHanaSession } from "./hana/raw-session.ts"
 import type { HdbClient, HdbStatement } from "./hana/client.ts"
 
 /**
@@ -10,19 +9,12 @@ import type { HdbClient, HdbStatement } from "./hana/client.ts"
  * answers are the same at both.
  */
 describe.each([1, 8])("HANA test server: NANO100_BETWEEN, ADD_NANO100 and TO_VARCHAR of a TIMESTAMP at data format version %i (raw hdb client)", (dfv) => {
-  let server: HanaTestServerHandle
   let c: HdbClient
+  useRawHanaSession({ client: { dataFormatSupport: dfv }, setup: ["CREATE TABLE ticks (id INTEGER, a TIMESTAMP, b TIMESTAMP, d DATE, sd SECONDDATE)"] }, (opened) => (c = opened.client))
   beforeAll(async () => {
-    server = await startHanaTestServer()
-    c = await connect({ host: server.host, port: server.port, user: server.user, password: server.password, dataFormatSupport: dfv })
-    await exec(c, "CREATE TABLE ticks (id INTEGER, a TIMESTAMP, b TIMESTAMP, d DATE, sd SECONDDATE)")
     await exec(c, `INSERT INTO ticks VALUES (1, '2024-01-02 03:04:05.123456', '2024-01-03 03:04:05.5', '2024-01-02', '2024-01-02 03:04:05')`)
     await exec(c, `INSERT INTO ticks VALUES (2, '1582-10-04 23:59:59', '1582-10-15 00:00:00', '1582-10-04', '1582-10-15 00:00:00')`)
     await exec(c, `INSERT INTO ticks VALUES (3, '0001-01-01 00:00:00', '9999-12-31 23:59:59.999999', '0001-01-01', '9999-12-31 23:59:59')`)
-  })
-  afterAll(async () => {
-    closeQuietly(c)
-    await server.close()
   })
 
   it("NANO100_BETWEEN counts 100 ns units from its first argument to its second, across October 1582 as HANA numbers days", async () => {

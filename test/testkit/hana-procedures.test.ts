@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { startHanaTestServer } from "../../testkit/hana/index.ts"
+import { describe, expect, it } from "@effect/vitest"
 import type { HanaTestServerHandle } from "../../testkit/hana/index.ts"
 import { call, closeQuietly, connect, exec, failure } from "./hana/client.ts"
+import { useRawHanaSession } from "./hana/raw-session.ts"
 import type { HdbClient, HdbStatement } from "./hana/client.ts"
 
 /** hdb calls back a CALL with (err, parameters, ...resultSets) (hdb lib/protocol/Result.js handleDBCall). */
@@ -16,17 +16,16 @@ const prepare = (c: HdbClient, sql: string): Promise<HdbStatement> => call<HdbSt
 describe("HANA test server: SQLScript procedures through raw hdb (CREATE PROCEDURE, CALL, DROP PROCEDURE)", () => {
   let server: HanaTestServerHandle
   let c: HdbClient
-  beforeAll(async () => {
-    server = await startHanaTestServer()
-    c = await connect({ host: server.host, port: server.port, user: server.user, password: server.password })
-    await exec(c, "CREATE TABLE items (id INT PRIMARY KEY, name NVARCHAR(20), price DECIMAL(10,2))")
-    await exec(c, "INSERT INTO items VALUES (1, 'apple', 1.50)")
-    await exec(c, "INSERT INTO items VALUES (2, 'pear', 2.25)")
-    await exec(c, "INSERT INTO items VALUES (3, 'plum', 0.75)")
-  })
-  afterAll(async () => {
-    closeQuietly(c)
-    await server.close()
+  useRawHanaSession({
+    setup: [
+      "CREATE TABLE items (id INT PRIMARY KEY, name NVARCHAR(20), price DECIMAL(10,2))",
+      "INSERT INTO items VALUES (1, 'apple', 1.50)",
+      "INSERT INTO items VALUES (2, 'pear', 2.25)",
+      "INSERT INTO items VALUES (3, 'plum', 0.75)"
+    ]
+  }, (opened) => {
+    server = opened.server
+    c = opened.client
   })
 
   it("CALL through prepare/exec returns scalar OUT and INOUT parameters by name, typed as declared", async () => {

@@ -1,7 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { startHanaTestServer } from "../../testkit/hana/index.ts"
-import type { HanaTestServerHandle } from "../../testkit/hana/index.ts"
-import { closeQuietly, connect, exec, failure } from "./hana/client.ts"
+import { describe, expect, it } from "@effect/vitest"
+import { exec, failure } from "./hana/client.ts"
+import { useRawHanaSession } from "./hana/raw-session.ts"
 import type { HdbClient } from "./hana/client.ts"
 
 // SAP HANA SQL Reference functions the server lacked, through the raw hdb client, with the reference's own examples
@@ -10,16 +9,8 @@ import type { HdbClient } from "./hana/client.ts"
 // "UMINUS Function (Numeric)", "IS_SQL_INJECTION_SAFE Function (Security)", "ABAP_UPPER / ABAP_LOWER / ABAP_ALPHANUM /
 // ABAP_NUMC Function (String)", "WORKDAYS_BETWEEN Function (Datetime)", "ADD_WORKDAYS Function (Datetime)").
 describe("HANA test server: more SQL Reference functions (raw hdb client)", () => {
-  let server: HanaTestServerHandle
   let c: HdbClient
-  beforeAll(async () => {
-    server = await startHanaTestServer()
-    c = await connect({ host: server.host, port: server.port, user: server.user, password: server.password })
-  })
-  afterAll(async () => {
-    closeQuietly(c)
-    await server.close()
-  })
+  useRawHanaSession({}, (opened) => (c = opened.client))
 
   it("SOUNDEX gives the reference's S530 for Smith and Smythe", async () => {
     expect(await exec(c, "SELECT SOUNDEX('Smith') AS A, SOUNDEX('Smythe') AS B, SOUNDEX('Washington') AS C, SOUNDEX('Lee') AS D, SOUNDEX(NULL) AS E FROM DUMMY"))

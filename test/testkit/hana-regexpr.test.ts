@@ -1,7 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { startHanaTestServer } from "../../testkit/hana/index.ts"
-import type { HanaTestServerHandle } from "../../testkit/hana/index.ts"
-import { call, closeQuietly, connect, exec, failure } from "./hana/client.ts"
+import { describe, expect, it } from "@effect/vitest"
+import { call, exec, failure } from "./hana/client.ts"
+import { useRawHanaSession } from "./hana/raw-session.ts"
 import type { HdbClient, HdbResultSet, HdbStatement } from "./hana/client.ts"
 
 /** hdb's type codes (node_modules/hdb/lib/protocol/common/TypeCode.js). */
@@ -12,20 +11,16 @@ const NVARCHAR = 11
 // own examples ("LOCATE_REGEXPR Function (String)", "SUBSTRING_REGEXPR Function (String)", "REPLACE_REGEXPR Function
 // (String)", "OCCURRENCES_REGEXPR Function (String)", "LIKE_REGEXPR Predicate").
 describe("HANA test server: *_REGEXPR functions and LIKE_REGEXPR (raw hdb client)", () => {
-  let server: HanaTestServerHandle
   let c: HdbClient
-  beforeAll(async () => {
-    server = await startHanaTestServer()
-    c = await connect({ host: server.host, port: server.port, user: server.user, password: server.password, dataFormatSupport: 8 })
-    await exec(c, "CREATE TABLE rx (id INTEGER, txt NVARCHAR(100))")
-    await exec(c, "INSERT INTO rx VALUES (1, 'order 20140401 shipped')")
-    await exec(c, "INSERT INTO rx VALUES (2, 'This is it')")
-    await exec(c, "INSERT INTO rx VALUES (3, NULL)")
-  })
-  afterAll(async () => {
-    closeQuietly(c)
-    await server.close()
-  })
+  useRawHanaSession({
+    client: { dataFormatSupport: 8 },
+    setup: [
+      "CREATE TABLE rx (id INTEGER, txt NVARCHAR(100))",
+      "INSERT INTO rx VALUES (1, 'order 20140401 shipped')",
+      "INSERT INTO rx VALUES (2, 'This is it')",
+      "INSERT INTO rx VALUES (3, NULL)"
+    ]
+  }, (opened) => (c = opened.client))
 
   const metadata = async (sql: string) => {
     const rs = await call<HdbResultSet>((cb) => c.execute(sql, cb))

@@ -1,7 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { startHanaTestServer } from "../../testkit/hana/index.ts"
-import type { HanaTestServerHandle } from "../../testkit/hana/index.ts"
-import { call, closeQuietly, connect, exec, failure } from "./hana/client.ts"
+import { describe, expect, it } from "@effect/vitest"
+import { call, exec, failure } from "./hana/client.ts"
+import { useRawHanaSession } from "./hana/raw-session.ts"
 import type { HdbClient, HdbResultSet } from "./hana/client.ts"
 
 /** hdb's type codes (node_modules/hdb/lib/protocol/common/TypeCode.js). */
@@ -11,21 +10,17 @@ const SMALLINT = 2
 
 /** Result types as HANA gives them, seen through the raw hdb client's result metadata. */
 describe("HANA test server: result types of functions, aggregates and joins (raw hdb client)", () => {
-  let server: HanaTestServerHandle
   let c: HdbClient
-  beforeAll(async () => {
-    server = await startHanaTestServer()
-    c = await connect({ host: server.host, port: server.port, user: server.user, password: server.password, dataFormatSupport: 8 })
-    await exec(c, "CREATE TABLE rt_a (id INTEGER NOT NULL, name NVARCHAR(10), big BIGINT, data BLOB)")
-    await exec(c, "CREATE TABLE rt_b (id SMALLINT, label NVARCHAR(5))")
-    await exec(c, "INSERT INTO rt_a VALUES (1, 'abc', 9000000000000000000, X'A1B2C3')")
-    await exec(c, "INSERT INTO rt_a VALUES (2, 'de', 9000000000000000000, NULL)")
-    await exec(c, "INSERT INTO rt_b VALUES (1, 'one')")
-  })
-  afterAll(async () => {
-    closeQuietly(c)
-    await server.close()
-  })
+  useRawHanaSession({
+    client: { dataFormatSupport: 8 },
+    setup: [
+      "CREATE TABLE rt_a (id INTEGER NOT NULL, name NVARCHAR(10), big BIGINT, data BLOB)",
+      "CREATE TABLE rt_b (id SMALLINT, label NVARCHAR(5))",
+      "INSERT INTO rt_a VALUES (1, 'abc', 9000000000000000000, X'A1B2C3')",
+      "INSERT INTO rt_a VALUES (2, 'de', 9000000000000000000, NULL)",
+      "INSERT INTO rt_b VALUES (1, 'one')"
+    ]
+  }, (opened) => (c = opened.client))
 
   const metadata = async (sql: string) => {
     const rs = await call<HdbResultSet>((cb) => c.execute(sql, cb))

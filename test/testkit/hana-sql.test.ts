@@ -1,20 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { describe, expect, it } from "@effect/vitest"
 import { startHanaTestServer } from "../../testkit/hana/index.ts"
 import type { HanaTestServerHandle } from "../../testkit/hana/index.ts"
 import { call, closeQuietly, connect, exec, failure } from "./hana/client.ts"
+import { useRawHanaSession } from "./hana/raw-session.ts"
 import type { HdbClient, HdbStatement } from "./hana/client.ts"
 
 describe("HANA test server: the accepted SQL subset (testkit/hana/README.md)", () => {
   let server: HanaTestServerHandle
   let c: HdbClient
-  beforeAll(async () => {
-    server = await startHanaTestServer()
-    c = await connect({ host: server.host, port: server.port, user: server.user, password: server.password })
-    await exec(c, "CREATE TABLE s1 (id INT PRIMARY KEY, v NVARCHAR(10))")
-  })
-  afterAll(async () => {
-    closeQuietly(c)
-    await server.close()
+  useRawHanaSession({ setup: ["CREATE TABLE s1 (id INT PRIMARY KEY, v NVARCHAR(10))"] }, (opened) => {
+    server = opened.server
+    c = opened.client
   })
 
   it("runs INSERT … SELECT, UPSERT/REPLACE, TOP, LIMIT/OFFSET, CTEs, joins and FOR UPDATE", async () => {

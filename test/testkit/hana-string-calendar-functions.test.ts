@@ -1,7 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { startHanaTestServer } from "../../testkit/hana/index.ts"
-import type { HanaTestServerHandle } from "../../testkit/hana/index.ts"
-import { call, closeQuietly, connect, exec } from "./hana/client.ts"
+import { describe, expect, it } from "@effect/vitest"
+import { call, exec } from "./hana/client.ts"
+import { useRawHanaSession } from "./hana/raw-session.ts"
 import type { HdbClient, HdbResultSet, HdbStatement } from "./hana/client.ts"
 
 /** hdb's type codes (node_modules/hdb/lib/protocol/common/TypeCode.js). */
@@ -17,16 +16,8 @@ const SECONDTIME = 64
 // (Datetime)", "ISOWEEK Function (Datetime)", "MONTHS_BETWEEN Function (Datetime)", "YEARS_BETWEEN Function
 // (Datetime)", "CURRENT_UTCDATE Function (Datetime)", "CURRENT_UTCTIME Function (Datetime)").
 describe("HANA test server: SUBSTR_AFTER & co., LEFT / RIGHT, LAST_DAY, DAYNAME, MONTHS_BETWEEN & co. (raw hdb client)", () => {
-  let server: HanaTestServerHandle
   let c: HdbClient
-  beforeAll(async () => {
-    server = await startHanaTestServer()
-    c = await connect({ host: server.host, port: server.port, user: server.user, password: server.password, dataFormatSupport: 8 })
-  })
-  afterAll(async () => {
-    closeQuietly(c)
-    await server.close()
-  })
+  useRawHanaSession({ client: { dataFormatSupport: 8 } }, (opened) => (c = opened.client))
 
   const types = async (sql: string) => {
     const rs = await call<HdbResultSet>((cb) => c.execute(sql, cb))

@@ -1,7 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { startHanaTestServer } from "../../testkit/hana/index.ts"
-import type { HanaTestServerHandle } from "../../testkit/hana/index.ts"
-import { closeQuietly, connect, exec, failure } from "./hana/client.ts"
+import { describe, expect, it } from "@effect/vitest"
+import { exec, failure } from "./hana/client.ts"
+import { useRawHanaSession } from "./hana/raw-session.ts"
 import type { HdbClient } from "./hana/client.ts"
 
 /**
@@ -10,16 +9,8 @@ import type { HdbClient } from "./hana/client.ts"
  * priority and the partitioning show in SYS.TABLES, and no clause changes what the table holds.
  */
 describe("HANA test server: table and column clauses (raw hdb client)", () => {
-  let server: HanaTestServerHandle
   let c: HdbClient
-  beforeAll(async () => {
-    server = await startHanaTestServer()
-    c = await connect({ host: server.host, port: server.port, user: server.user, password: server.password })
-  })
-  afterAll(async () => {
-    closeQuietly(c)
-    await server.close()
-  })
+  useRawHanaSession({}, (opened) => (c = opened.client))
 
   const tables = () =>
     exec(c, "SELECT TABLE_NAME, TABLE_TYPE, UNLOAD_PRIORITY, PARTITION_SPEC FROM SYS.TABLES WHERE SCHEMA_NAME = CURRENT_SCHEMA AND TABLE_NAME LIKE 'TC%' ORDER BY TABLE_NAME")

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { startHanaTestServer } from "../../testkit/hana/index.ts"
 import type { HanaTestServerHandle } from "../../testkit/hana/index.ts"
 import { call, closeQuietly, connect, exec, failure } from "./hana/client.ts"
+import { useRawHanaSession } from "./hana/raw-session.ts"
 import type { HdbClient, HdbResultSet, HdbStatement } from "./hana/client.ts"
 
 const EMOJI_CESU8 = Buffer.from("eda0bdedb880", "hex")
@@ -92,14 +93,9 @@ describe("HANA test server: TEXT, SHORTTEXT, BINTEXT, CONTAINS (raw hdb client)"
 describe("HANA test server: ST_GEOMETRY and ST_POINT (raw hdb client)", () => {
   let server: HanaTestServerHandle
   let c: HdbClient
-  beforeAll(async () => {
-    server = await startHanaTestServer()
-    c = await connect({ host: server.host, port: server.port, user: server.user, password: server.password, dataFormatSupport: 8 })
-    await exec(c, "CREATE TABLE shapes (id INT, g ST_GEOMETRY(4326), p ST_POINT)")
-  })
-  afterAll(async () => {
-    closeQuietly(c)
-    await server.close()
+  useRawHanaSession({ client: { dataFormatSupport: 8 }, setup: ["CREATE TABLE shapes (id INT, g ST_GEOMETRY(4326), p ST_POINT)"] }, (opened) => {
+    server = opened.server
+    c = opened.client
   })
 
   it("stores geometries made by ST_GeomFromText and NEW ST_Point and sends them as WKB with type codes 74 / 75", async () => {

@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { startHanaTestServer } from "../../testkit/hana/index.ts"
+import { describe, expect, it } from "@effect/vitest"
 import type { HanaTestServerHandle } from "../../testkit/hana/index.ts"
-import { call, closeQuietly, connect, exec, failure } from "./hana/client.ts"
+import { call, exec, failure } from "./hana/client.ts"
+import { useRawHanaSession } from "./hana/raw-session.ts"
 import type { HdbClient, HdbStatement } from "./hana/client.ts"
 
 /** hdb's message types (node_modules/hdb/lib/protocol/common/MessageType.js). */
@@ -19,14 +19,9 @@ const BIG_LOB = Buffer.alloc(300_000, 7)
 describe("HANA test server: value errors and internal failures on every write path (raw hdb client)", () => {
   let server: HanaTestServerHandle
   let c: HdbClient
-  beforeAll(async () => {
-    server = await startHanaTestServer()
-    c = await connect({ host: server.host, port: server.port, user: server.user, password: server.password, dataFormatSupport: 8 })
-    await exec(c, "CREATE TABLE v (id INTEGER, code ALPHANUM(5), name NVARCHAR(3), amount DECIMAL(5,2), small TINYINT, data BLOB)")
-  })
-  afterAll(async () => {
-    closeQuietly(c)
-    await server.close()
+  useRawHanaSession({ client: { dataFormatSupport: 8 }, setup: ["CREATE TABLE v (id INTEGER, code ALPHANUM(5), name NVARCHAR(3), amount DECIMAL(5,2), small TINYINT, data BLOB)"] }, (opened) => {
+    server = opened.server
+    c = opened.client
   })
 
   const prepare = (sql: string) => call<HdbStatement>((cb) => c.prepare(sql, cb))
