@@ -16,7 +16,8 @@
  */
 import { tokenize } from "./lexer.ts"
 import type { Token } from "./lexer.ts"
-import { DIVISOR_GUARD, operandEnd } from "./sql-rewrite.ts"
+import { DIVISOR_GUARD } from "./sql-rewrite.ts"
+import { operandEnd } from "./operands.ts"
 
 const PRECEDENCE: ReadonlyMap<string, number> = new Map([["+", 1], ["-", 1], ["*", 2], ["/", 2]])
 

@@ -16,7 +16,7 @@
 import { matching, splitTopLevel, upper } from "./lexer.ts"
 import type { Token } from "./lexer.ts"
 import { COMPARISONS, DATETIME_TEXT } from "./datetime-comparisons.ts"
-import { operandEnd, operandStart } from "./sql-rewrite.ts"
+import { operandEnd, operandStart } from "./operands.ts"
 
 /** The macro: x as ticks when it is a datetime or text and a peer is ticks, else x unchanged. */
 const WIDEN = "hana_dtw"

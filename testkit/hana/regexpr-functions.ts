@@ -31,7 +31,7 @@ import { HanaError, INVALID_REGEX } from "./errors.ts"
 import { matching, sig, tokenize, upper } from "./lexer.ts"
 import type { Token } from "./lexer.ts"
 import { columnName, unaliasedItem } from "./call-rewrites.ts"
-import { operandEnd } from "./sql-rewrite.ts"
+import { operandEnd } from "./operands.ts"
 
 const POSIX_CLASSES: Readonly<Record<string, string>> = {
   alpha: "a-zA-Z",

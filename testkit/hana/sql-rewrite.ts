@@ -17,6 +17,7 @@ import { STRING_FUNCTIONS } from "./string-functions.ts"
 import { REFERENCE_FUNCTIONS } from "./reference-functions.ts"
 import { FACTORY_CALENDAR_FUNCTIONS } from "./factory-calendar.ts"
 import { matching, upper } from "./lexer.ts"
+import { operandEnd, operandStart } from "./operands.ts"
 import type { Token } from "./lexer.ts"
 import { quoteName, quoteString } from "./names.ts"
 import type { SessionValues } from "./translated.ts"
@@ -105,29 +106,6 @@ const hexLiteral = (hex: string): string => {
   return `from_hex('${hex}')`
 }
 
-/** End (exclusive) of the operand starting at `i`: a literal, a `( … )` group, a CASE … END, or a name with its call. */
-export const operandEnd = (tokens: readonly Token[], i: number): number | undefined => {
-  const t = tokens[i]
-  if (t === undefined) return undefined
-  const closing = (open: number, opens: (t: Token) => boolean, closes: (t: Token) => boolean): number | undefined => {
-    let depth = 0
-    for (let j = open; j < tokens.length; j++) {
-      if (opens(tokens[j]!)) depth++
-      else if (closes(tokens[j]!) && --depth === 0) return j + 1
-    }
-    return undefined
-  }
-  const isOp = (v: string) => (x: Token) => x.t === "op" && x.v === v
-  if (t.t === "op" && (t.v === "-" || t.v === "+")) return operandEnd(tokens, i + 1)
-  if (t.t === "op" && t.v === "(") return closing(i, isOp("("), isOp(")"))
-  if (t.t === "number" || t.t === "string" || t.t === "hex" || t.t === "param") return i + 1
-  if (upper(t) === "CASE") return closing(i, (x) => upper(x) === "CASE", (x) => upper(x) === "END")
-  if (t.t !== "word" && t.t !== "qident") return undefined
-  let end = i + 1
-  while (tokens[end] !== undefined && isOp(".")(tokens[end]!) && (tokens[end + 1]?.t === "word" || tokens[end + 1]?.t === "qident")) end += 2
-  return tokens[end]?.t === "op" && tokens[end]!.v === "(" ? closing(end, isOp("("), isOp(")")) : end
-}
-
 /**
  * Wraps the divisor of every `/` in `hana_divisor( … )`, which raises "division by zero undefined" for 0 (mapped to
  * error 304 in errors.ts). `/` binds tighter than `+`/`-`, so its divisor is the single operand after it. Bind
@@ -210,35 +188,6 @@ const typeDatetimeOperands = (tokens: readonly Token[]): readonly Token[] => {
 
 /** The macro giving a TIMESTAMP's ticks as its text (longdate.ts) and any other value unchanged. */
 const LD_TEXT = "hana_ld_text"
-
-/** Keywords that may stand right before a parenthesised operand. */
-const GROUP_KEYWORDS = new Set(["SELECT", "WHERE", "HAVING", "ON", "WHEN", "THEN", "ELSE", "AND", "OR", "NOT", "RETURN", "BY", "AS", "IN", "EXISTS", "DISTINCT"])
-
-/** Start of the operand ending at `end` (inclusive): a literal, a `( … )` group with its function name, a CASE … END, or a dotted name. */
-export const operandStart = (tokens: readonly Token[], end: number): number | undefined => {
-  const t = tokens[end]
-  if (t === undefined) return undefined
-  if (t.t === "number" || t.t === "string" || t.t === "hex" || t.t === "param") return end
-  const back = (opens: (x: Token) => boolean, closes: (x: Token) => boolean): number | undefined => {
-    let depth = 0
-    for (let j = end; j >= 0; j--) {
-      if (closes(tokens[j]!)) depth++
-      else if (opens(tokens[j]!) && --depth === 0) return j
-    }
-    return undefined
-  }
-  let start: number | undefined
-  if (t.t === "op" && t.v === ")") {
-    start = back((x) => x.t === "op" && x.v === "(", (x) => x.t === "op" && x.v === ")")
-    // a function's name, not a keyword before a group (`WHEN (SELECT …) < NOW()`)
-    const before = tokens[start === undefined ? -1 : start - 1]
-    if (start !== undefined && (before?.t === "qident" || (before?.t === "word" && !GROUP_KEYWORDS.has(upper(before))))) start--
-  } else if (upper(t) === "END") start = back((x) => upper(x) === "CASE", (x) => upper(x) === "END")
-  else if (t.t === "word" || t.t === "qident") start = end
-  if (start === undefined) return undefined
-  while (tokens[start - 1]?.t === "op" && tokens[start - 1]!.v === "." && (tokens[start - 2]?.t === "word" || tokens[start - 2]?.t === "qident")) start -= 2
-  return start
-}
 
 /**
  * Each operand of `||` wrapped in `hana_ld_text( … )`: a TIMESTAMP's ticks (longdate.ts) concatenate as its text,

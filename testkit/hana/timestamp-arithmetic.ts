@@ -14,7 +14,7 @@
  */
 import { matching, splitTopLevel, upper } from "./lexer.ts"
 import type { Token } from "./lexer.ts"
-import { operandEnd, operandStart } from "./sql-rewrite.ts"
+import { operandEnd, operandStart } from "./operands.ts"
 import { TIMESTAMP_NO_NUMBER_KEY } from "./errors.ts"
 
 /** The macro: x, or a binder error for a TIMESTAMP's ticks. */

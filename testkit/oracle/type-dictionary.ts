@@ -2,7 +2,6 @@
  * The data dictionary views of named types (ALL_ / USER_ / DBA_TYPES, TYPE_ATTRS, COLL_TYPES): their columns and the
  * rows a database's types (named-types.ts) give them.
  */
-import type { NamedTypes } from "./named-types.ts"
 import type { Member, NamedType } from "./type-shapes.ts"
 import { charType, numberType, rawType, type OraType } from "./types.ts"
 
@@ -92,9 +91,9 @@ const memberRow = (m: Member): [string | null, string, number | null, number | n
   ]
 }
 
-/** Rows of the type views, by view name (`packaged`: the package types described so far, named-types.ts). */
+/** Rows of the type views, by view name (`types`: the schema types, named-types.ts; `packaged`: the package types described so far). */
 export const typeDictionaryRows = (
-  types: NamedTypes,
+  types: { all(): ReadonlyArray<NamedType> },
   packaged: ReadonlyArray<{ readonly type: NamedType; readonly packageName: string }> = [],
   packageOf: (t: NamedType) => string | undefined = () => undefined
 ): ReadonlyArray<readonly [string, Array<Array<unknown>>]> => {

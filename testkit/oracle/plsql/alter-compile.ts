@@ -7,7 +7,7 @@
 import { OraError } from "../errors.ts"
 import { isKw, type Tok } from "../lexer.ts"
 import type { PlsqlHost } from "./host.ts"
-import { noteCompileWarning } from "./stored-code.ts"
+import { noteCompileWarning } from "./compile-errors.ts"
 import { findPackage, recompileBody, unitName } from "./stored-packages.ts"
 import { recompileProcedure } from "./unit-compilation.ts"
 

@@ -14,7 +14,7 @@ import type { BindEnv } from "./context.ts"
 import { Interpreter, runTopLevel } from "./interpreter.ts"
 import { parseAnonymousBlock } from "./parser.ts"
 import { unexpectedSymbol } from "./errors.ts"
-import { noteCompileWarning } from "./stored-code.ts"
+import { noteCompileWarning } from "./compile-errors.ts"
 import { compileProcedure, recordDependencies } from "./unit-compilation.ts"
 import { unitName } from "./stored-packages.ts"
 

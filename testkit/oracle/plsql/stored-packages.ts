@@ -21,30 +21,10 @@ import type { Block } from "./ast.ts"
 import { PlsCompileError, unexpectedSymbol } from "./errors.ts"
 import type { PlsqlHost } from "./host.ts"
 import { parseProcedureBody } from "./parser.ts"
-import { compileErrorIn, type CompileError, noteCompileWarning, storedText } from "./stored-code.ts"
+import { compileErrorIn, noteCompileWarning, storedText } from "./compile-errors.ts"
+import { type PackageDef, packagesOf } from "./package-store.ts"
+export { type PackageDef, packagesOf } from "./package-store.ts"
 import { compileErrorRows, compileUnit, recordDependencies, withSpecification } from "./unit-compilation.ts"
-
-/** A package as created: its specification and, once created, its body, both parsed. */
-export interface PackageDef {
-  readonly owner: string
-  readonly name: string
-  readonly spec: { readonly source: string; readonly block: Block }
-  /** The body: its block (an empty one when it does not compile) and, when it has them, its compile errors (INVALID). */
-  readonly body?: { readonly source: string; readonly block: Block; readonly errors?: ReadonlyArray<CompileError> }
-  /** The names the specification declares (reachable as `package.name` from outside). */
-  readonly publicNames: ReadonlySet<string>
-  /** A compound trigger's shared declarations (compound-triggers.ts): in no dictionary view. */
-  readonly hidden?: boolean
-}
-
-const definitions = new WeakMap<OracleDatabase, Map<string, PackageDef>>()
-
-/** The packages of a database, by `OWNER.NAME`. */
-export const packagesOf = (db: OracleDatabase): Map<string, PackageDef> => {
-  let m = definitions.get(db)
-  if (m === undefined) definitions.set(db, (m = new Map()))
-  return m
-}
 
 const sig = (sql: string) => tokenize(sql).filter((t) => t.kind !== "ws")
 

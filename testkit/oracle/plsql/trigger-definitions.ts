@@ -12,7 +12,7 @@ import { oracleName } from "../translate.ts"
 import { defineCompound, type CompoundParts } from "./compound-triggers.ts"
 import { PlsCompileError } from "./errors.ts"
 import { parseAnonymousBlock } from "./parser.ts"
-import type { CompileError } from "./stored-code.ts"
+import type { CompileError } from "./compile-errors.ts"
 import { packagesOf } from "./stored-packages.ts"
 import { compileErrorRows } from "./unit-compilation.ts"
 

@@ -25,7 +25,7 @@ import type { NamedType } from "../pickle.ts"
 import { oracleName } from "../translate.ts"
 import { PlsCompileError, unexpectedSymbol } from "./errors.ts"
 import type { PlsqlHost } from "./host.ts"
-import { compileErrorIn, type CompileError, noteCompileWarning, storedText } from "./stored-code.ts"
+import { compileErrorIn, type CompileError, noteCompileWarning, storedText } from "./compile-errors.ts"
 import { packagesOf, parseUnit, unitName } from "./stored-packages.ts"
 
 /** The name a type body's constructors have in its hidden package. */

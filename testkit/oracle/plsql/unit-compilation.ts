@@ -27,8 +27,8 @@ import { ignoredAt, lineColumn, PlsCompileError, sqlCompileError } from "./error
 import type { PlsqlProcedure } from "../catalog.ts"
 import type { PlsqlHost } from "./host.ts"
 import { parseProcedureBody } from "./parser.ts"
-import { compileErrorIn, type CompileError, storedText } from "./stored-code.ts"
-import { packagesOf } from "./stored-packages.ts"
+import { compileErrorIn, type CompileError, storedText } from "./compile-errors.ts"
+import { packagesOf } from "./package-store.ts"
 
 /** The tables a unit's static SQL names, by `OWNER.NAME`, each with the object id and columns it had then. */
 export type Dependencies = ReadonlyMap<string, string | undefined>
