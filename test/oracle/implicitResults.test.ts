@@ -73,21 +73,30 @@ const readAll = (cursor: DriverCursor) =>
     return (assembler.flush()?.toArray() ?? []).map((r) => r.toJSON() as Record<string, unknown>)
   })
 
+/**
+ * Through the driver port: a fresh log table, then `logAndReturn` over it run in batch mode with one parameter row per
+ * key; the Rows result (its `cursor` and `more`).
+ */
+const portRows = (logPrefix: string, keys: ReadonlyArray<number>) =>
+  Effect.gen(function*() {
+    const connection = yield* OracleDriver.connect(yield* portOptions("database", { uri: server.uri }))
+    const log = uniqueName(logPrefix)
+    yield* connection.execute({ sql: `CREATE TABLE ${log} (K NUMBER(10) PRIMARY KEY)`, parameters: undefined, options: new ResolvedOptions([]), intent: "update" })
+    const params = ids(keys).batches[0]!
+    const result = yield* connection.execute({
+      sql: logAndReturn(log),
+      parameters: { schema: params.schema, batches: [params] },
+      options: yield* portOptions("statement", { "redo.statement.execution_mode": "batch" }),
+      intent: "query"
+    })
+    if (result._tag !== "Rows") throw new Error("expected rows")
+    return result
+  })
+
 describe("implicit result sets with several parameter rows", () => {
   it.live("through the driver port: the k-th result set of every run, in row order, makes the k-th result (`cursor`, then `more`)", () =>
     Effect.scoped(Effect.gen(function*() {
-      const connection = yield* OracleDriver.connect(yield* portOptions("database", { uri: server.uri }))
-      const none = new ResolvedOptions([])
-      const log = uniqueName("IMPMORE")
-      yield* connection.execute({ sql: `CREATE TABLE ${log} (K NUMBER(10) PRIMARY KEY)`, parameters: undefined, options: none, intent: "update" })
-      const params = ids([30, 10, 20]).batches[0]!
-      const result = yield* connection.execute({
-        sql: logAndReturn(log),
-        parameters: { schema: params.schema, batches: [params] },
-        options: yield* portOptions("statement", { "redo.statement.execution_mode": "batch" }),
-        intent: "query"
-      })
-      if (result._tag !== "Rows") throw new Error("expected rows")
+      const result = yield* portRows("IMPMORE", [30, 10, 20])
       expect(result.more?.map((c) => c.schema.fields.map((f) => f.name))).toEqual([["N"]])
       // every run's second cursor: the log's size after each run
       expect((yield* readAll(result.more![0]!)).map((r) => Number(r["N"]))).toEqual([1, 2, 3])
@@ -99,18 +108,7 @@ describe("implicit result sets with several parameter rows", () => {
 
   it.live.skipIf(realOracle)("through the driver port: a `more` cursor closed unread closes every run's result set of it", () =>
     Effect.scoped(Effect.gen(function*() {
-      const connection = yield* OracleDriver.connect(yield* portOptions("database", { uri: server.uri }))
-      const none = new ResolvedOptions([])
-      const log = uniqueName("IMPMORECL")
-      yield* connection.execute({ sql: `CREATE TABLE ${log} (K NUMBER(10) PRIMARY KEY)`, parameters: undefined, options: none, intent: "update" })
-      const params = ids([1, 2, 3]).batches[0]!
-      const result = yield* connection.execute({
-        sql: logAndReturn(log),
-        parameters: { schema: params.schema, batches: [params] },
-        options: yield* portOptions("statement", { "redo.statement.execution_mode": "batch" }),
-        intent: "query"
-      })
-      if (result._tag !== "Rows") throw new Error("expected rows")
+      const result = yield* portRows("IMPMORECL", [1, 2, 3])
       yield* result.more![0]!.close
       // the three runs' first cursors stay open for `cursor`, the second ones are closed
       expect(server.server!.openResultSets()).toBe(3)
