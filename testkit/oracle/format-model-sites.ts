@@ -110,8 +110,7 @@ export interface DynamicFormatModels {
  * `describeOnly` (a describe without running): the CASE of no value, NULL typed as the call.
  */
 export const dynamicFormatModels = (toks: ReadonlyArray<Tok>, statement: string, describeOnly = false): DynamicFormatModels | undefined => {
-  const first = rewritePass(toks, () => statementId(statement), 0, (t) => t, describeOnly, true)
-  if (first === undefined) return undefined
+  if (!hasFormatExpressions(toks)) return undefined
   const id = statementId(statement)
   const positionOf = new Map(toks.filter((t) => t.kind === "bind").sort((a, b) => a.pos - b.pos).map((t, position) => [t, position]))
   // a token repeated in a CASE has no heading of its own (the CASE's first token has the call's); one copy per
@@ -198,12 +197,15 @@ const rewritePass = (toks: ReadonlyArray<Tok>, id: () => string, firstSite: numb
   return { toks: toks.flatMap((t, k) => (removed.has(k) ? [] : (replaced.get(k) ?? [t]))), sites: innermost.length }
 }
 
+/** Whether `toks` call a conversion function whose format model or NLS parameter is an expression (no rewrite made). */
+export const hasFormatExpressions = (toks: ReadonlyArray<Tok>): boolean => rewritePass(toks, () => "", 0, (t) => t, false, true) !== undefined
+
 /**
  * ORA-03001 for a statement with a format model that is an expression, where this module does not evaluate it per
  * row (a PL/SQL block's SQL, a view's or CREATE TABLE ... AS SELECT's query): the translator would ignore the model.
  */
 export const refuseFormatExpressions = (toks: ReadonlyArray<Tok>, where: string): void => {
-  if (rewritePass(toks, () => "", 0, (t) => t, false, true) !== undefined) throw new OraError(3001, `unimplemented feature: a format model expression in ${where}`)
+  if (hasFormatExpressions(toks)) throw new OraError(3001, `unimplemented feature: a format model expression in ${where}`)
 }
 
 /** Counts the values learned (by any statement): a run that failed while another learned some is run again. */

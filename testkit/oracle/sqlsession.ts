@@ -8,7 +8,7 @@
  * (session-errors.ts); DDL runs in ddl.ts, row-lock waits in row-locks.ts.
  */
 import { executeRuns, formatBindRuns, inlineFormatBindTokens, inlineFormatBinds } from "./format-model-binds.ts"
-import { dynamicFormatModels, formatValuesPending, MAY_HAVE_FORMAT, refuseFormatExpressions, settleFormatSites } from "./format-model-sites.ts"
+import { dynamicFormatModels, formatValuesPending, hasFormatExpressions, MAY_HAVE_FORMAT, refuseFormatExpressions, settleFormatSites } from "./format-model-sites.ts"
 import { callFromSql, rowsOfQuery } from "./plsql/interpreter.ts"
 import { tableTriggers, type Trigger } from "./plsql/trigger-definitions.ts"
 import { withTableCollectionRows, withTableCollections } from "./plsql/client-table-collections.ts"
@@ -276,7 +276,7 @@ export class SqlSession {
       case "query":
         return this.query(...(await withTableCollections(this, sql, rows[0] ?? [], specs)))
       case "dml":
-        if (MAY_HAVE_FORMAT.test(sql) && dynamicFormatModels(tokenize(sql), sql) !== undefined) return this.dmlWithFormatExpressions(sql, rows, specs, opts)
+        if (MAY_HAVE_FORMAT.test(sql) && hasFormatExpressions(tokenize(sql))) return this.dmlWithFormatExpressions(sql, rows, specs, opts)
         return this.dml(...(await withTableCollectionRows(this, sql, rows, specs)), opts)
       case "ddl":
         await this.commit()
