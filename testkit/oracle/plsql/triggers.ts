@@ -78,7 +78,8 @@ export const runWithTriggers = (
   written: string,
   values: ReadonlyArray<DuckDBValue>,
   /** false: the caller fires the statement triggers (a MERGE fires those of all its parts around all their rows). */
-  statementTriggers = true
+  statementTriggers = true,
+  hooks: RowHooks = {}
 ): Promise<TriggeredResult> =>
   s.atomically(async () => {
     // SET (a, b) = (SELECT x, y ...) as one scalar subquery per column (row-subqueries.ts)
@@ -175,10 +176,13 @@ export const runWithTriggers = (
       } else if (event === "UPDATE") {
         const assigns = cols.map((c, i) => `${duckIdent(meta.columns[c]!.name)} = $${i + 1}`).join(", ")
         await s.runLogged(`UPDATE ${table} SET ${assigns} WHERE rowid = $${cols.length + 1}`, [...cols.map((c) => row.new[c] ?? null), row.rowid])
+      } else if (hooks.deferredDeletes !== undefined) {
+        hooks.deferredDeletes.push(row.rowid)
       } else {
         await s.runLogged(`DELETE FROM ${table} WHERE rowid = $1`, [row.rowid])
       }
       for (const t of firing("AFTER", true, setColumns)) await rowTrigger(t, row)
+      if (hooks.afterRow !== undefined) await hooks.afterRow(row.rowid)
     }
     if (statementTriggers) for (const t of firing("AFTER", false, setColumns)) await fire(s, t, event, meta, undefined, setColumns)
     const rowids = event === "INSERT" || view ? {} : { rowids: rows.map((r) => r.rowid) }
@@ -227,6 +231,14 @@ export const fireStatementTriggers = async (
       await fire(s, t, event, meta, undefined, setColumns)
     }
   }
+}
+
+/** What a caller (a MERGE) adds to each row a statement with triggers writes. */
+export interface RowHooks {
+  /** Runs after a row's AFTER row triggers, with its engine row id (null for an inserted row or a view's). */
+  readonly afterRow?: (rowid: DuckDBValue) => Promise<void>
+  /** A DELETE's rows are collected here, their triggers fired, and left in the table for the caller to remove. */
+  readonly deferredDeletes?: Array<DuckDBValue>
 }
 
 /** What a statement with triggers did: the rows written and, with RETURNING INTO, the values per OUT bind. */
