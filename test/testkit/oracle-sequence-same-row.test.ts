@@ -80,7 +80,7 @@ describe("Oracle test server: NEXTVAL and CURRVAL of one sequence in one row giv
     const outer = ((await conn.execute("SELECT a.n, b.n, sr_j.CURRVAL, sr_j.NEXTVAL FROM sr_src a LEFT JOIN sr_src b ON b.n = a.n + 1")).rows as Array<Array<number | null>>).sort((x, y) => x[0]! - y[0]!)
     expect(outer.map((r) => [r[0], r[1], r[2] === r[3]])).toEqual([[1, 2, true], [2, 3, true], [3, null, true]])
     expect(outer.map((r) => r[3]).sort()).toEqual([6, 7, 8])
-    // a view has no row ids to join back by: such a query runs as written
+    // a view joined to a table has no row ids to join back by: such a query runs as written
     await conn.execute("CREATE VIEW sr_v AS SELECT n FROM sr_src")
     expect((await conn.execute("SELECT a.n, sr_j.NEXTVAL, sr_j.CURRVAL FROM sr_src a JOIN sr_v v ON a.n = v.n")).rows.length).toBe(3)
     await conn.execute("DROP SEQUENCE sr_j")
@@ -135,5 +135,44 @@ END;`)
     ])
     expect((await conn.execute("SELECT sr_p.CURRVAL FROM dual")).rows).toEqual([[3]])
     await conn.rollback()
+  })
+
+  it("over a subquery, a synonym, a NATURAL join and a join with USING each row gets its own value, in NEXTVAL and CURRVAL alike", async () => {
+    await conn.execute("CREATE SEQUENCE sr_f START WITH 1")
+    await conn.execute("CREATE SYNONYM sr_syn FOR sr_src")
+    const perRow = async (sql: string) => {
+      const rows = (await conn.execute(sql)).rows as Array<Array<number>>
+      expect(rows.map((r) => r[1] === r[2])).toEqual([true, true, true])
+      return rows.map((r) => r[1]!).sort((x, y) => x - y)
+    }
+    expect(await perRow("SELECT x.n, sr_f.CURRVAL, sr_f.NEXTVAL FROM (SELECT n FROM sr_src) x")).toEqual([1, 2, 3])
+    expect(await perRow("SELECT n, sr_f.CURRVAL, sr_f.NEXTVAL FROM (SELECT n FROM sr_src)")).toEqual([4, 5, 6])
+    expect(await perRow("SELECT a.n, sr_f.CURRVAL, sr_f.NEXTVAL FROM sr_src a JOIN sr_syn b ON a.n = b.n")).toEqual([7, 8, 9])
+    expect(await perRow("SELECT n, sr_f.CURRVAL, sr_f.NEXTVAL FROM sr_src a JOIN sr_syn b USING (n)")).toEqual([10, 11, 12])
+    expect(await perRow("SELECT n, sr_f.CURRVAL, sr_f.NEXTVAL FROM sr_src a NATURAL JOIN sr_src b")).toEqual([13, 14, 15])
+    const usingOuter = ((await conn.execute("SELECT n, sr_f.CURRVAL, sr_f.NEXTVAL FROM sr_src a NATURAL LEFT JOIN sr_syn b")).rows as Array<Array<number>>).sort((x, y) => x[0]! - y[0]!)
+    expect(usingOuter.map((r) => [r[0], r[1] === r[2]])).toEqual([[1, true], [2, true], [3, true]])
+    await conn.execute("DROP SYNONYM sr_syn")
+    await conn.execute("DROP SEQUENCE sr_f")
+  })
+
+  it("INSERT ... SELECT DISTINCT with NEXTVAL is refused as the SELECT alone is (ORA-02287)", async () => {
+    await expect(conn.execute("INSERT INTO sr_dst (n, a) SELECT DISTINCT n, sr_s.NEXTVAL FROM sr_src")).rejects.toThrow(/ORA-02287/)
+    await expect(conn.execute("INSERT INTO sr_dst (n, a) SELECT n, sr_s.NEXTVAL FROM sr_src UNION ALL SELECT 1, 1 FROM dual")).rejects.toThrow(/ORA-02287/)
+  })
+
+  it("in a PL/SQL block's cursor loop and INSERT ... SELECT, CURRVAL before NEXTVAL gives each row's new value", async () => {
+    await conn.execute("CREATE SEQUENCE sr_b START WITH 1")
+    await conn.execute(`BEGIN
+  FOR r IN (SELECT n, sr_b.CURRVAL c, sr_b.NEXTVAL x FROM sr_src) LOOP
+    INSERT INTO sr_dst (n, a, b) VALUES (80 + r.c, r.c, r.x);
+  END LOOP;
+  INSERT INTO sr_dst (n, a, b) SELECT n + 90, sr_b.CURRVAL, sr_b.NEXTVAL FROM sr_src;
+END;`)
+    const rows = (await conn.execute("SELECT n, a, b FROM sr_dst WHERE n > 80 ORDER BY n")).rows as Array<Array<number>>
+    expect(rows.map((r) => r[1] === r[2])).toEqual([true, true, true, true, true, true])
+    expect(rows.map((r) => r[1]!).sort((x, y) => x - y)).toEqual([1, 2, 3, 4, 5, 6])
+    await conn.rollback()
+    await conn.execute("DROP SEQUENCE sr_b")
   })
 })

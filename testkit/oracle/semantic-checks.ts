@@ -49,6 +49,10 @@ const inSubquery = (toks: ReadonlyArray<Tok>, at: number): boolean => {
 const sequenceUseError = (toks: ReadonlyArray<Tok>): OraError | undefined => {
   const uses = sequenceUses(toks)
   if (uses.length === 0) return undefined
+  // the query of INSERT INTO t [(cols)] SELECT ... is held to a SELECT statement's rules (ORA-02287 for
+  // `INSERT ... SELECT DISTINCT s.NEXTVAL ...` as in https://orafaq.com/wiki/ORA-02287, "How to fix it")
+  const query = isKw(toks[0], "INSERT") && isKw(toks[1], "INTO") ? findTopLevel(toks, 2, toks.length, (t) => isKw(t, "SELECT", "VALUES")) : 0
+  if (query > 0 && isKw(toks[query], "SELECT")) return sequenceUseError(toks.slice(query))
   if (isKw(toks[0], "SELECT")) {
     const topLevel = (kw: ReadonlyArray<string>) => findTopLevel(toks, 1, toks.length, (t) => isKw(t, ...kw))
     if (isKw(toks[1], "DISTINCT", "UNIQUE") || topLevel(["GROUP", "ORDER", "UNION", "INTERSECT", "MINUS"]) >= 0) return sequenceNotAllowed()

@@ -16,8 +16,11 @@
  * joins the tables back to it by row id, so that every name of the block keeps its meaning:
  * `SELECT a.*, s.NEXTVAL FROM t a JOIN u b ON c` becomes `SELECT a.*, "__SEQ_Q"."__SEQ_ROW_1" AS "NEXTVAL" FROM (SELECT
  * a.ROWID AS "__SEQ_RID_1", b.ROWID AS "__SEQ_RID_2", s.NEXTVAL AS "__SEQ_ROW_1" FROM t a JOIN u b ON c) "__SEQ_Q"
- * LEFT JOIN t a ON a.ROWID = "__SEQ_Q"."__SEQ_RID_1" LEFT JOIN u b ON ...`. Only tables (not views, synonyms or
- * subqueries) are joined so; another FROM clause is left as it is.
+ * LEFT JOIN t a ON a.ROWID = "__SEQ_Q"."__SEQ_RID_1" LEFT JOIN u b ON ...`; a NATURAL join or one with USING keeps
+ * its FROM clause as written (its common columns are named unqualified) and joins the derived table to it by the row
+ * ids (`FROM t a JOIN u b USING (k) JOIN (SELECT ...) "__SEQ_Q" ON a.ROWID = "__SEQ_Q"."__SEQ_RID_1" AND ...`). One
+ * FROM item of any kind (a view, a subquery, a table function) is the derived table's source as one table is; in a
+ * join only tables (and synonyms of tables) are joined back so; another FROM clause is left as it is.
  */
 import { headingOf } from "./expression-names.ts"
 import { findTopLevel, isKw, isOp, matchParen, significant, splitTopLevel, tokenize, type Tok } from "./lexer.ts"
@@ -70,12 +73,26 @@ interface FromTable {
   readonly ref: string
 }
 
+/** The tables of a FROM clause and how they are joined. */
+interface FromJoin {
+  readonly tables: Array<FromTable>
+  /** A NATURAL join or one with USING: its columns are named unqualified, so the FROM clause itself is kept. */
+  readonly keepsFrom: boolean
+  /** A comma joins two of them; an outer join (LEFT, RIGHT, FULL) does. */
+  readonly comma: boolean
+  readonly outer: boolean
+}
+
 /**
- * The tables of a FROM clause (tokens [from, to)) made of tables joined by commas or `[INNER | LEFT | RIGHT | FULL
- * [OUTER] | CROSS] JOIN ... [ON cond]`; undefined for anything else (subqueries, NATURAL, USING, table functions).
+ * The tables of a FROM clause (tokens [from, to)) made of tables joined by commas or `[NATURAL] [INNER | LEFT | RIGHT
+ * | FULL [OUTER] | CROSS] JOIN ... [ON cond | USING (cols)]`; undefined for anything else (subqueries, table
+ * functions, views).
  */
-const fromTables = (toks: ReadonlyArray<Tok>, from: number, to: number, text: (a: number, b: number) => string, isTable: IsTable): Array<FromTable> | undefined => {
+const fromTables = (toks: ReadonlyArray<Tok>, from: number, to: number, text: (a: number, b: number) => string, isTable: IsTable): FromJoin | undefined => {
   const out: Array<FromTable> = []
+  let keepsFrom = false
+  let comma = false
+  let outer = false
   let k = from
   for (;;) {
     const owner = isName(toks[k]) && isOp(toks[k + 1], ".") && isName(toks[k + 2])
@@ -90,11 +107,23 @@ const fromTables = (toks: ReadonlyArray<Tok>, from: number, to: number, text: (a
     out.push({ text: text(k, end), ref: named.kind === "qident" ? quote(named.value) : named.text })
     k = end
     if (isKw(toks[k], "ON")) k = findTopLevel(toks, k + 1, to, (t) => isOp(t, ",") || isKw(t, "JOIN", "INNER", "LEFT", "RIGHT", "FULL", "CROSS", "NATURAL"))
-    if (k < 0 || k >= to) return out
-    if (isOp(toks[k], ",")) k++
-    else {
-      if (isKw(toks[k], "LEFT", "RIGHT", "FULL")) k += isKw(toks[k + 1], "OUTER") ? 2 : 1
-      else if (isKw(toks[k], "INNER", "CROSS")) k++
+    else if (isKw(toks[k], "USING") && isOp(toks[k + 1], "(")) {
+      keepsFrom = true
+      k = matchParen(toks, k + 1) + 1
+    }
+    if (k < 0 || k >= to) return { tables: out, keepsFrom, comma, outer }
+    if (isOp(toks[k], ",")) {
+      comma = true
+      k++
+    } else {
+      if (isKw(toks[k], "NATURAL")) {
+        keepsFrom = true
+        k++
+      }
+      if (isKw(toks[k], "LEFT", "RIGHT", "FULL")) {
+        outer = true
+        k += isKw(toks[k + 1], "OUTER") ? 2 : 1
+      } else if (isKw(toks[k], "INNER", "CROSS")) k++
       if (!isKw(toks[k], "JOIN")) return undefined
       k++
     }
@@ -122,16 +151,19 @@ export const rewriteSequenceRows = (sql: string, isTable: IsTable = () => false)
     return of.some((r) => r.next) && of.length > 1
   })
   if (needed.length === 0) return sql
-  // one table: name | owner.name, then an optional alias
+  // one FROM item (a table, view or synonym, a subquery, a table function), then an optional alias
   const table = toks.slice(fromAt + 1, tableEnd)
-  const nameLength = isName(table[0]) && isOp(table[1], ".") && isName(table[2]) ? 3 : isName(table[0]) ? 1 : 0
-  const oneTable = nameLength > 0 && table.length - nameLength <= 1 && (table.length === nameLength || isName(table[nameLength]))
+  const single = table.length > 0 && findTopLevel(table, 0, table.length, (t) => isOp(t, ",") || isKw(t, "JOIN")) < 0
+  const last = table[table.length - 1]
+  const aliased = single && isName(last) && table.length > 1 && !isOp(table[table.length - 2], ".")
   // `x.*` would show a derived table's extra columns: the tables are joined back by row id
   const star = splitTopLevel(toks.slice(select + 1, fromAt)).some((item) => isOp(item[item.length - 1], "*"))
-  const joined = oneTable && !star ? undefined : fromTables(toks, fromAt + 1, tableEnd, text, isTable)
-  if (joined === undefined && (!oneTable || star)) return sql
-  const alias = table[table.length === nameLength ? nameLength - 1 : nameLength]!
-  const aliasText = joined !== undefined ? '"__SEQ_Q"' : alias.kind === "qident" ? quote(alias.value) : alias.text
+  const joined = single && !star ? undefined : fromTables(toks, fromAt + 1, tableEnd, text, isTable)
+  if (joined === undefined && (!single || star)) return sql
+  if (joined !== undefined && joined.keepsFrom && joined.comma) return sql
+  // the derived table takes the item's alias, a table's name, or (a subquery, a table function) a name of its own
+  const alias = aliased || (single && isName(last) && table.every((t, i) => (i % 2 === 0 ? isName(t) : isOp(t, ".")))) ? last! : undefined
+  const aliasText = joined !== undefined || alias === undefined ? '"__SEQ_Q"' : alias.kind === "qident" ? quote(alias.value) : alias.text
   const column = (key: string) => `"__SEQ_ROW_${needed.indexOf(key) + 1}"`
   // the select list, item by item, each reference of a rewritten sequence replaced by its column
   const items: Array<string> = []
@@ -161,14 +193,34 @@ export const rewriteSequenceRows = (sql: string, isTable: IsTable = () => false)
     return `${text(r.from, r.to + 1)} AS ${column(key)}`
   })
   if (joined !== undefined) {
-    const rowids = joined.map((t, i) => `${t.ref}.ROWID AS "__SEQ_RID_${i + 1}"`)
+    const rowids = joined.tables.map((t, i) => `${t.ref}.ROWID AS "__SEQ_RID_${i + 1}"`)
     const inner = `SELECT ${[...rowids, ...nexts].join(", ")} FROM ${text(fromAt + 1, toks.length)}`
-    const back = joined.map((t, i) => `LEFT JOIN ${t.text} ON ${t.ref}.ROWID = ${aliasText}."__SEQ_RID_${i + 1}"`)
-    return `${sql.slice(0, toks[select]!.pos)}SELECT ${items.join(", ")} FROM (${inner}) ${aliasText} ${back.join(" ")}`
+    const head = `${sql.slice(0, toks[select]!.pos)}SELECT ${items.join(", ")} FROM`
+    if (joined.keepsFrom) {
+      // the joins as written (their USING / NATURAL columns stay unqualified), then the new values by their row ids
+      const rid = (t: FromTable, i: number) => `${aliasText}."__SEQ_RID_${i + 1}"`
+      const same = joined.tables.map((t, i) => (joined.outer ? `(${t.ref}.ROWID = ${rid(t, i)} OR ${t.ref}.ROWID IS NULL AND ${rid(t, i)} IS NULL)` : `${t.ref}.ROWID = ${rid(t, i)}`))
+      return `${head} ${text(fromAt + 1, tableEnd)} JOIN (${inner}) ${aliasText} ON ${same.join(" AND ")}`
+    }
+    const back = joined.tables.map((t, i) => `LEFT JOIN ${t.text} ON ${t.ref}.ROWID = ${aliasText}."__SEQ_RID_${i + 1}"`)
+    return `${head} (${inner}) ${aliasText} ${back.join(" ")}`
   }
   // `*, expr` (not Oracle's `x.*, expr`): the server describes the derived table's columns from it
   const inner = `SELECT *, ${nexts.join(", ")} FROM ${text(fromAt + 1, toks.length)}`
   return `${sql.slice(0, toks[select]!.pos)}SELECT ${items.join(", ")} FROM (${inner}) ${aliasText}`
+}
+
+/**
+ * A PL/SQL block's SQL statement (significant tokens) with its query block rewritten as {@link rewriteSequenceRows}
+ * does; the new tokens take the statement's first position. `toks` itself when nothing changes.
+ */
+export const rewriteSequenceRowTokens = (toks: ReadonlyArray<Tok>, isTable: IsTable): ReadonlyArray<Tok> => {
+  if (!toks.some((t) => isKw(t, "NEXTVAL"))) return toks
+  const sql = toks.map((t) => t.text).join(" ")
+  const rewritten = rewriteSequenceRows(sql, isTable)
+  if (rewritten === sql) return toks
+  const pos = toks[0]!.pos
+  return significant(tokenize(rewritten)).map((t) => ({ ...t, pos }))
 }
 
 /**

@@ -10,7 +10,7 @@ import { sessionZoneWrites } from "../datetime-writes.ts"
 import { ora, OraError } from "../errors.ts"
 import { intervalLiteralTargets } from "../interval-writes.ts"
 import { isKw, isOp, significantTokensOf, splitTopLevel } from "../lexer.ts"
-import { oneRowSequenceRefs } from "../sequence-rows.ts"
+import { oneRowSequenceRefs, rewriteSequenceRowTokens } from "../sequence-rows.ts"
 import { canonicalNumberWrites } from "../number-writes.ts"
 import { lobSourcesOf } from "../plsql-lobs.ts"
 import { type QueryResult, returningClause, type StatementResult } from "../statement.ts"
@@ -46,7 +46,7 @@ function dmlTarget(ctx: Frame, toks: Expr): TableMeta | undefined {
 export async function runDml(ctx: Frame, written: Expr): Promise<number> {
   checkMutating(ctx.host, written, (schema, name) => ctx.host.lookupTable(schema, name))
   // `UPDATE t a SET a.col = ...` and `SET (a, b) = (SELECT ...)` as the session's translation rewrites them
-  const rewritten = unqualifySetTargets(rewriteRowSubqueries(written)).filter((t) => t.kind !== "ws")
+  const rewritten = unqualifySetTargets(rewriteRowSubqueries(sequenceRows(ctx, written))).filter((t) => t.kind !== "ws")
   if (tableTriggers(ctx.host.db, dmlTarget(ctx, rewritten)).length > 0) return triggeredDml(ctx, rewritten)
   // `TABLE(collection)` in the statement's subqueries: the collection's elements, as in a query
   const tabled = await tableCollections(ctx, rewritten)
@@ -93,9 +93,12 @@ async function triggeredDml(ctx: Frame, source: Expr): Promise<number> {
   return result.rowCount
 }
 
+/** One sequence value per row for NEXTVAL and CURRVAL of a sequence in a query block (sequence-rows.ts). */
+const sequenceRows = (ctx: Frame, toks: Expr): Expr => rewriteSequenceRowTokens(toks, (schema, name) => ctx.host.lookupTable(schema, name)?.kind === "TABLE")
+
 /** Runs a query of the block; stored functions in it are called per row (sql-functions.ts), local ones before it. */
 export async function openQuery(ctx: Frame, statement: Expr, withRowid = false): Promise<QueryResult> {
-  const query = resolveSynonymTokens(ctx.host.db, ctx.host.schema, statement)
+  const query = resolveSynonymTokens(ctx.host.db, ctx.host.schema, sequenceRows(ctx, statement))
   checkMutating(ctx.host, query, (schema, name) => ctx.host.lookupTable(schema, name))
   const tabled = await tableCollections(ctx, query)
   const source = tabled?.toks ?? query
