@@ -123,6 +123,47 @@ describe("Oracle test server: a failed statement leaves the values of earlier vo
     await conn.rollback()
   })
 
+  it("keeps the rows a MERGE wrote from an unaliased source query or from a view computing DBMS_RANDOM and SYS_GUID", async () => {
+    await conn.execute("CREATE TABLE vu_m (id NUMBER PRIMARY KEY, r NUMBER, g RAW(16))")
+    await conn.execute("CREATE VIEW vu_rv AS SELECT id, DBMS_RANDOM.VALUE r, SYS_GUID() g FROM vu_src")
+    const rows = async () => (await conn.execute("SELECT id, r, RAWTOHEX(g) FROM vu_m ORDER BY id")).rows
+    await conn.execute("INSERT INTO vu_m (id) VALUES (1)")
+    await conn.execute("INSERT INTO vu_m (id) VALUES (2)")
+    const unaliased = await conn.execute(`MERGE INTO vu_m t USING (SELECT id sid, DBMS_RANDOM.VALUE sr FROM vu_src WHERE id <= 3) ON (t.id = sid)
+      WHEN MATCHED THEN UPDATE SET t.r = sr WHEN NOT MATCHED THEN INSERT (id, r) VALUES (sid, sr)`)
+    expect(unaliased.rowsAffected).toBe(2)
+    const viewed = await conn.execute(`MERGE INTO vu_m t USING vu_rv s ON (t.id = s.id)
+      WHEN MATCHED THEN UPDATE SET t.g = s.g WHEN NOT MATCHED THEN INSERT (id, r, g) VALUES (s.id, s.r, s.g)`)
+    expect(viewed.rowsAffected).toBe(4)
+    const before = await rows()
+    expect((before as Array<Array<unknown>>).map((row) => row[0])).toEqual([1, 2, 3, 4, 5])
+    await failDuplicate("vu_m")
+    expect(await rows()).toEqual(before)
+    await conn.rollback()
+    await conn.execute("DROP VIEW vu_rv")
+    await conn.execute("DROP TABLE vu_m")
+  })
+
+  it("a MERGE's DELETE WHERE sees the NEXTVAL its UPDATE wrote, takes no value of its own, and a replay keeps the outcome", async () => {
+    await conn.execute("CREATE SEQUENCE vu_dseq")
+    await conn.execute("CREATE TABLE vu_dw (id NUMBER PRIMARY KEY, n NUMBER)")
+    await conn.executeMany("INSERT INTO vu_dw (id) VALUES (:1)", [[1], [2], [3], [4], [5]])
+    // rows 2..5 take 1..4 in some order; those given an even value are then deleted ("The DELETE WHERE condition
+    // evaluates the updated value", SQL Language Reference, "MERGE")
+    const merged = await conn.execute(`MERGE INTO vu_dw t USING vu_src s ON (t.id = s.id)
+      WHEN MATCHED THEN UPDATE SET t.n = vu_dseq.NEXTVAL DELETE WHERE MOD(t.n, 2) = 0`)
+    expect(merged.rowsAffected).toBe(4)
+    const before = (await conn.execute("SELECT id, n FROM vu_dw ORDER BY n")).rows as Array<[number, number]>
+    expect(before.map((row) => row[1])).toEqual([1, 3, null])
+    expect((await conn.execute("SELECT vu_dseq.CURRVAL FROM dual")).rows).toEqual([[4]])
+    await failDuplicate("vu_dw")
+    expect((await conn.execute("SELECT id, n FROM vu_dw ORDER BY n")).rows).toEqual(before)
+    expect(await nextValue("vu_dseq")).toBe(5)
+    await conn.rollback()
+    await conn.execute("DROP TABLE vu_dw")
+    await conn.execute("DROP SEQUENCE vu_dseq")
+  })
+
   it("keeps the rows a PL/SQL block's UPDATE wrote, and undoes a failing block's own", async () => {
     const start = await nextValue("vu_seq")
     await conn.execute(`BEGIN UPDATE vu_e SET ${volatileSet} WHERE id = 1; END;`)

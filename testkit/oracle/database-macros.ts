@@ -23,6 +23,8 @@ export interface MacroParameters {
 export const databaseMacros = (p: MacroParameters): ReadonlyArray<string> => [
   `ora_sysdate() AS CAST(CAST(now() AS TIMESTAMP) + to_minutes(CAST(${p.dbOffsetMinutes} AS BIGINT)) AS TIMESTAMP_S)`,
   `ora_user() AS CAST(getvariable('ora_user') AS VARCHAR)`,
+  // a MERGE's DELETE WHERE condition over the new values, then as written (merge-delete-where.ts): the first
+  `ora_merge_delete_where(substituted, written) AS substituted`,
   // the session time zone (session-variables.ts: ora_session_tz_min for an offset, ora_session_tz_region for a region):
   // an instant's wall clock there, its offset there in minutes, and a wall clock there as an instant
   `ora_session_local(x) AS CASE WHEN getvariable('ora_session_tz_region') = '' THEN CAST(CAST(x AS TIMESTAMPTZ) AS TIMESTAMP) + to_minutes(CAST(getvariable('ora_session_tz_min') AS BIGINT)) ELSE timezone(nullif(getvariable('ora_session_tz_region'), ''), CAST(x AS TIMESTAMPTZ)) END`,

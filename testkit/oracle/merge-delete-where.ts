@@ -4,10 +4,14 @@
  * updated by the merge operation. The DELETE WHERE condition evaluates the updated value, not the original value
  * that was evaluated by the UPDATE SET ... WHERE condition"). The engine's MERGE applies one action per row, so the
  * branch is written as two: `WHEN MATCHED [AND (c)] AND (d') THEN DELETE WHEN MATCHED [AND (c)] THEN UPDATE SET ...`,
- * where d' is d with each target column the SET clause assigns replaced by its new value. A deleted row counts once
+ * where d' is d with each target column the SET clause assigns replaced by its new value (written as
+ * `ora_merge_delete_where((d'), (d))`, which is d'). A deleted row counts once
  * in the row count, as the row the update changed before deleting it.
  */
 import { isKw, isOp, type Tok } from "./lexer.ts"
+
+/** The engine macro marking a DELETE WHERE condition: `ora_merge_delete_where(substituted, as written)`. */
+export const MERGE_DELETE_WHERE = "ora_merge_delete_where"
 
 const ws = (pos: number): Tok => ({ kind: "ws", text: " ", value: " ", pos })
 const word = (value: string, pos: number): Tok => ({ kind: "ident", text: value, value, pos })
@@ -42,7 +46,11 @@ export const rewriteMergeDeleteWhere = (toks: ReadonlyArray<Tok>): ReadonlyArray
   if (assigned === undefined) return toks
   // the target's table name and alias, either of which may qualify its columns
   const qualifiers = new Set(sig.slice(2, using).filter((t) => isName(t)).map((t) => t.value))
-  const deleteCond = substitute(sig.slice(deleteAt + 2, branchEnd), assigned, qualifiers)
+  // ora_merge_delete_where(d', d) is d' (database-macros.ts); a volatile MERGE (volatile-updates.ts) reads d from it
+  // to evaluate it over the values it wrote, as a d' recomputing a NEXTVAL or DBMS_RANDOM would not
+  const written = sig.slice(deleteAt + 2, branchEnd)
+  const pos0 = sig[deleteAt]!.pos
+  const deleteCond = [word(MERGE_DELETE_WHERE, pos0), op("(", pos0), op("(", pos0), ...substitute(written, assigned, qualifiers), op(")", pos0), op(",", pos0), op("(", pos0), ...written, op(")", pos0), op(")", pos0)]
   const pos = sig[whenAt]!.pos
   const updateCond = updateWhereAt === undefined ? [] : [word("AND", pos), op("(", pos), ...sig.slice(updateWhereAt + 1, deleteAt), op(")", pos)]
   const matched = [word("WHEN", pos), word("MATCHED", pos), ...updateCond]

@@ -12,7 +12,7 @@ import { OraError } from "./errors.ts"
 import { hasIntervalBinds, intervalParamsFor } from "./intervals.ts"
 import { insertWritingRows, volatileInsertReturning, volatileInsertTarget } from "./volatile-inserts.ts"
 import { stableMergeRowsCheck } from "./merge-stable-rows.ts"
-import { runVolatileWrite, volatileWrite, type VolatileWrite } from "./volatile-updates.ts"
+import { runVolatileWrite, volatileViewMerge, volatileWrite, type VolatileWrite } from "./volatile-updates.ts"
 
 /** One successful statement of the open transaction, replayed after a later statement failed. */
 export interface LogEntry {
@@ -110,11 +110,10 @@ export class SessionTransaction {
     if (target === undefined) {
       const write = volatileWrite(sql)
       if (write !== undefined) return this.loggedVolatileWrite(sql, write, params, types, lockWaitMs).then((out) => out.count)
-      const check = stableMergeRowsCheck(sql)
-      return this.logged(sql, params, types, lockWaitMs, async (p) => {
-        await check?.(this.host.engine, p, types)
-        return this.host.engine.execute(sql, p, types)
-      })
+      // a MERGE from a view computing DBMS_RANDOM or SYS_GUID reads it once, as a volatile source query is read
+      if (/^\s*MERGE\b/i.test(sql))
+        return volatileViewMerge(this.host.engine, sql).then((viewed) => (viewed === undefined ? this.runAsWritten(sql, params, types, lockWaitMs) : this.loggedVolatileWrite(sql, viewed, params, types, lockWaitMs).then((out) => out.count)))
+      return this.runAsWritten(sql, params, types, lockWaitMs)
     }
     // the replay must write the rows this INSERT wrote, not evaluate NEXTVAL, SYSDATE or DBMS_RANDOM again
     let written: ReadonlyArray<LogEntry> = []
@@ -125,17 +124,30 @@ export class SessionTransaction {
     }, () => written)
   }
 
+  /** An UPDATE, DELETE or MERGE logged as its text, run again by a replay. */
+  private runAsWritten(sql: string, params: ReadonlyArray<DuckDBValue> | undefined, types: ReadonlyArray<DuckDBType | undefined> | undefined, lockWaitMs: number): Promise<number> {
+    const check = stableMergeRowsCheck(sql)
+    return this.logged(sql, params, types, lockWaitMs, async (p) => {
+      await check?.(this.host.engine, p, types)
+      return this.host.engine.execute(sql, p, types)
+    })
+  }
+
   /** {@link run} for a statement whose RETURNING rows are read (e.g. the keys an INSERT wrote). */
   runReturning(sql: string, params: ReadonlyArray<DuckDBValue> | undefined): Promise<ReadonlyArray<ReadonlyArray<unknown>>> {
     const volatile = volatileInsertReturning(sql)
     const write = volatile === undefined ? volatileWrite(sql) : undefined
     if (write !== undefined) return this.loggedVolatileWrite(sql, write, params, undefined, this.host.db.settings.lockWaitMs).then((out) => out.rows)
     if (volatile === undefined) {
-      const check = stableMergeRowsCheck(sql)
-      return this.logged(sql, params, undefined, this.host.db.settings.lockWaitMs, async (p) => {
-        await check?.(this.host.engine, p, undefined)
-        return this.host.engine.queryAll(sql, p)
-      })
+      const asWritten = () => {
+        const check = stableMergeRowsCheck(sql)
+        return this.logged(sql, params, undefined, this.host.db.settings.lockWaitMs, async (p) => {
+          await check?.(this.host.engine, p, undefined)
+          return this.host.engine.queryAll(sql, p)
+        })
+      }
+      if (!/^\s*MERGE\b/i.test(sql)) return asWritten()
+      return volatileViewMerge(this.host.engine, sql).then((viewed) => (viewed === undefined ? asWritten() : this.loggedVolatileWrite(sql, viewed, params, undefined, this.host.db.settings.lockWaitMs).then((out) => out.rows)))
     }
     let written: ReadonlyArray<LogEntry> = []
     return this.logged(sql, params, undefined, this.host.db.settings.lockWaitMs, async (p) => {

@@ -9,14 +9,18 @@
  * each row it changes with the new values (evaluating the volatile calls once), and an `UPDATE ... FROM (VALUES ...)`
  * by those row ids writes them. The replay runs those UPDATEs again; the transaction's earlier statements replay to
  * the same row ids, so they change the same rows. A MERGE's WHEN NOT MATCHED branch runs as a MERGE of its own whose
- * inserted rows (`RETURNING *`) are logged as INSERTs; a source query calling such a function is read once first and
- * the MERGE runs over its rows as literals.
+ * inserted rows (`RETURNING *`) are logged as INSERTs; a source query calling such a function (or a view whose query
+ * calls one) is read once first and the MERGE runs over its rows as literals. A DELETE WHERE is checked over the
+ * values computed for the UPDATE (merge-delete-where.ts), and its rows are deleted by row id instead of updated. The
+ * statements are logged as they ran, RETURNING clause included: with one the engine gives the rows it updates other
+ * row ids than without, and the next statement's row ids must meet the replay's rows.
  */
 import type { DuckDBType, DuckDBValue } from "@duckdb/node-api"
 import { DuckDBBlobValue } from "@duckdb/node-api"
 import type { ColumnInfo, Session as EngineSession } from "../engine/index.ts"
 import { isKw, isOp, matchParen, significantTokensOf, type Tok } from "./lexer.ts"
 import { ora } from "./errors.ts"
+import { MERGE_DELETE_WHERE } from "./merge-delete-where.ts"
 import { isVolatileSql, type ReplayInsert, replayInserts } from "./volatile-inserts.ts"
 
 /** One `column = expression` of a SET clause (engine text). */
@@ -127,8 +131,10 @@ export const writeParts = (sql: string): VolatileWrite | undefined => {
   if (isVolatileSql(source)) {
     const close = isOp(toks[usingAt + 1], "(") ? matchParen(toks, usingAt + 1) : -1
     const alias = toks[close + 1]
-    if (close < 0 || close + 2 !== onAt || alias === undefined || (alias.kind !== "ident" && alias.kind !== "qident")) return undefined
-    sourceQuery = { query: s.text(usingAt + 2, close), alias: alias.text }
+    // an unaliased query names its columns unqualified: any alias of its own will do
+    const unaliased = close >= 0 && close + 1 === onAt
+    if (!unaliased && (close < 0 || close + 2 !== onAt || alias === undefined || (alias.kind !== "ident" && alias.kind !== "qident"))) return undefined
+    sourceQuery = { query: s.text(usingAt + 2, close), alias: unaliased ? "ora_src" : alias!.text }
   }
   const targetToks = toks.slice(2, usingAt)
   const last = targetToks[targetToks.length - 1]!
@@ -157,6 +163,28 @@ export const writeParts = (sql: string): VolatileWrite | undefined => {
     } else return undefined
   }
   return { kind: "merge", target: s.text(2, usingAt), table: s.text(2, tableEnd), ref: last.text, source, sourceQuery, on: s.text(onAt + 1, whens[0]!), matched, notMatched, returned }
+}
+
+/**
+ * A MERGE (translated) whose USING names a view whose query calls a volatile function (DBMS_RANDOM, SYS_GUID), taken
+ * apart with the view as a source query to read once, as a volatile source query is; undefined for any other.
+ */
+export const volatileViewMerge = async (engine: EngineSession, sql: string): Promise<VolatileWrite | undefined> => {
+  if (!/^\s*MERGE\b/i.test(sql)) return undefined
+  const write = writeParts(sql)
+  if (write?.kind !== "merge" || write.sourceQuery !== undefined) return undefined
+  const toks = significantTokensOf(write.source)
+  if (toks === undefined || !toks.every((t, i) => (i % 2 === 1 && i < toks.length - 1 ? isOp(t, ".") : t.kind === "ident" || t.kind === "qident"))) return undefined
+  // name, schema.name, either with an alias after it
+  const parts = toks.filter((t) => !isOp(t, "."))
+  const dotted = toks.length > 1 && isOp(toks[1], ".")
+  const name = dotted ? parts[1] : parts[0]
+  const alias = parts[dotted ? 2 : 1]
+  if (name === undefined || parts.length > (dotted ? 3 : 2)) return undefined
+  const plain = (t: Tok) => (t.kind === "qident" ? t.value : t.value.toLowerCase())
+  const views = await readAll(engine, "SELECT sql FROM duckdb_views() WHERE NOT internal AND lower(view_name) = lower($1) AND ($2 IS NULL OR lower(schema_name) = lower($2))", [plain(name), dotted ? plain(parts[0]!) : null])
+  if (!views.rows.some((row) => isVolatileSql(String(row[0])))) return undefined
+  return { ...write, sourceQuery: { query: `SELECT * FROM ${toks.slice(0, dotted ? 3 : 1).map((t) => t.text).join("")}`, alias: (alias ?? name).text } }
 }
 
 /** `sql` with its `$n` parameters renumbered 1, 2, … in order of first appearance, with their values and types. */
@@ -250,12 +278,17 @@ const updatesByRowId = (target: string, set: ReadonlyArray<string>, columns: Rea
 /** The quoted RETURNING list of `names` ("" for none). */
 const returning = (names: ReadonlyArray<string>): string => (names.length === 0 ? "" : ` RETURNING ${names.map((n) => `"${n.replace(/"/g, '""')}"`).join(", ")}`)
 
-/** Runs the logged statements `writes`, with the RETURNING clause `returned` ("" for none), gathering the rows returned. */
-const runWrites = async (engine: EngineSession, writes: ReadonlyArray<ReplayInsert>, returned: string, into: Array<ReadonlyArray<DuckDBValue>>): Promise<void> => {
+/**
+ * Runs the statements `writes`, with the RETURNING clause `returned` ("" for none), gathering the rows returned; the
+ * statements as run, for the replay log: the engine gives an UPDATE with RETURNING other row ids than one without,
+ * and a later statement's writes by row id must meet the rows the replay leaves where they were.
+ */
+const runWrites = async (engine: EngineSession, writes: ReadonlyArray<ReplayInsert>, returned: string, into: Array<ReadonlyArray<DuckDBValue>>): Promise<Array<ReplayInsert>> => {
   for (const w of writes) {
     if (returned === "") await engine.execute(w.sql, w.params)
     else into.push(...(await readAll(engine, w.sql + returned, w.params)).rows)
   }
+  return returned === "" ? [...writes] : writes.map((w) => ({ ...w, sql: w.sql + returned }))
 }
 
 /**
@@ -277,10 +310,14 @@ export const runVolatileWrite = async (
     const compute = renumbered(`SELECT rowid AS ora_rid, ${exprs} FROM ${write.target}${write.where === undefined ? "" : ` WHERE ${write.where}`}`, params, types)
     const computed = await readAll(engine, compute.sql, compute.params, compute.types)
     const writes = updatesByRowId(write.target, write.assignments.map((a) => a.column), computed.columns, computed.rows)
-    await runWrites(engine, writes, returningList === undefined ? returning(write.returned) : ` RETURNING ${returningList}`, returnedRows)
-    return { count: computed.rows.length, rows: returnedRows, replay: writes }
+    const ran = await runWrites(engine, writes, returningList === undefined ? returning(write.returned) : ` RETURNING ${returningList}`, returnedRows)
+    return { count: computed.rows.length, rows: returnedRows, replay: ran }
   }
   if (write.sourceQuery !== undefined) write = { ...write, source: await materializedSource(engine, write.sourceQuery, params, types), sourceQuery: undefined }
+  // DELETE WHERE (merge-delete-where.ts): not a branch of its own here but checked, as written, over the rows its
+  // UPDATE branch wrote, once they are written, so that it sees the values written, not a new NEXTVAL or DBMS_RANDOM
+  const deleteWhere = deleteWhereBranch(write)
+  if (deleteWhere !== undefined) write = { ...write, matched: write.matched.filter((_, k) => k !== deleteWhere.at) }
   const selector = matchedBranch(write)
   const columns = write.matched.flatMap((b, k) => (b.update ?? []).map((a, i) => `CASE WHEN ${selector} = ${k + 1} THEN (${a.expr}) END AS ora_b${k}_${i}`))
   const computed =
@@ -304,8 +341,14 @@ export const runVolatileWrite = async (
     returnedRows.push(...inserted.rows.map((row) => at.map((i) => row[i] ?? null)))
   }
   const writes: Array<ReplayInsert> = []
+  const doomed = deleteWhere === undefined ? new Set<string>() : await deletedAfterUpdate(engine, write, deleteWhere, computed!.columns, acting, params, types)
+  // a row DELETE WHERE removes is updated, then deleted: only the delete is written (its row counted, as updated, once)
+  const ids = [...doomed]
+  const removals: Array<ReplayInsert> = []
+  for (let at = 0; at < ids.length; at += ROWS_PER_STATEMENT) removals.push({ sql: `DELETE FROM ${write.table} WHERE rowid IN (${ids.slice(at, at + ROWS_PER_STATEMENT).join(", ")})`, params: [], types: undefined })
+  replay.push(...(await runWrites(engine, removals, returning(write.returned), returnedRows)))
   for (const [k, branch] of write.matched.entries()) {
-    const rows = acting.filter((row) => row[1] === k + 1)
+    const rows = acting.filter((row) => row[1] === k + 1 && !doomed.has(String(row[0])))
     if (rows.length === 0) continue
     if (branch.update === undefined) {
       for (let at = 0; at < rows.length; at += ROWS_PER_STATEMENT)
@@ -316,7 +359,52 @@ export const runVolatileWrite = async (
     const picked = [0, ...branch.update.map((_, i) => first + i)]
     writes.push(...updatesByRowId(write.table, branch.update.map((a) => a.column), picked.map((i) => computed!.columns[i]!), rows.map((row) => picked.map((i) => row[i]!))))
   }
-  await runWrites(engine, writes, returning(write.returned), returnedRows)
-  replay.push(...writes)
+  replay.push(...(await runWrites(engine, writes, returning(write.returned), returnedRows)))
   return { count, rows: returnedRows, replay }
+}
+
+/**
+ * The row ids (as text) of the rows of the UPDATE branch `deleteWhere.at` whose DELETE WHERE condition holds over the
+ * values computed for them (`acting`: row id, branch, then the values of every UPDATE branch, typed as `columns`):
+ * the condition as written, over the target with those columns replaced (`SELECT t.* REPLACE (v AS col)`), so that a
+ * NEXTVAL or DBMS_RANDOM the SET clause computed is not computed again.
+ */
+const deletedAfterUpdate = async (
+  engine: EngineSession,
+  write: Extract<VolatileWrite, { kind: "merge" }>,
+  deleteWhere: { readonly at: number; readonly condition: string },
+  columns: ReadonlyArray<ColumnInfo>,
+  acting: ReadonlyArray<ReadonlyArray<DuckDBValue>>,
+  params: ReadonlyArray<DuckDBValue> | undefined,
+  types: ReadonlyArray<DuckDBType | undefined> | undefined
+): Promise<Set<string>> => {
+  const set = write.matched[deleteWhere.at]!.update!
+  const first = 2 + write.matched.slice(0, deleteWhere.at).reduce((n, b) => n + (b.update?.length ?? 0), 0)
+  const rows = acting.filter((row) => row[1] === deleteWhere.at + 1)
+  const out = new Set<string>()
+  const names = ["ora_rid", ...set.map((_, i) => `ora_c${i}`)].join(", ")
+  const replaced = set.map((a, i) => `ora_v.ora_c${i} AS ${a.column}`).join(", ")
+  for (let at = 0; at < rows.length; at += ROWS_PER_STATEMENT) {
+    const values = rows.slice(at, at + ROWS_PER_STATEMENT).map((row) => `(${[`CAST(${String(row[0])} AS BIGINT)`, ...set.map((_, i) => literal(row[first + i] ?? null, columns[first + i]!.type.toString()))].join(", ")})`)
+    const updated = `(SELECT ora_t.* REPLACE (${replaced}), ora_v.ora_rid AS ora_rid FROM ${write.table} ora_t JOIN (VALUES ${values.join(", ")}) AS ora_v(${names}) ON ora_t.rowid = ora_v.ora_rid) ${write.ref}`
+    const check = renumbered(`SELECT ${write.ref}.ora_rid FROM ${write.source} JOIN ${updated} ON ${write.on} WHERE (${deleteWhere.condition})`, params, types)
+    for (const row of (await readAll(engine, check.sql, check.params, check.types)).rows) out.add(String(row[0]))
+  }
+  return out
+}
+
+/**
+ * The WHEN MATCHED ... THEN DELETE branch merge-delete-where.ts made of a DELETE WHERE (its condition marked by
+ * {@link MERGE_DELETE_WHERE}, the UPDATE branch right after it): its index and its condition as written.
+ */
+const deleteWhereBranch = (write: Extract<VolatileWrite, { kind: "merge" }>): { readonly at: number; readonly condition: string } | undefined => {
+  const at = write.matched.findIndex((b, k) => b.update === undefined && write.matched[k + 1]?.update !== undefined && b.condition !== undefined && b.condition.toLowerCase().includes(MERGE_DELETE_WHERE))
+  if (at < 0) return undefined
+  const s = statement(write.matched[at]!.condition!)
+  const mark = s?.toks.findIndex((t) => t.value.toLowerCase() === MERGE_DELETE_WHERE) ?? -1
+  if (s === undefined || mark < 0 || !isOp(s.toks[mark + 1], "(")) return undefined
+  const close = matchParen(s.toks, mark + 1)
+  const comma = topLevel(s.toks, mark + 2, close, (t) => isOp(t, ","))[0]
+  if (close < 0 || comma === undefined) return undefined
+  return { at, condition: s.text(comma + 1, close) }
 }
