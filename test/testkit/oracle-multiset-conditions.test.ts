@@ -60,4 +60,30 @@ describe("Oracle test server: multiset conditions over nested table columns", ()
     expect(await ids("SELECT id FROM msc_v WHERE d IS A SET ORDER BY id")).toEqual([1, 3])
     expect(await ids("SELECT id FROM msc_v WHERE n IS A SET ORDER BY id")).toEqual([1, 2, 3])
   })
+
+  // TIMESTAMP WITH TIME ZONE values at the same instant in UTC are identical whatever their offsets (SQL Language
+  // Reference, "TIMESTAMP WITH TIME ZONE Data Type"); CHAR values compare with blank-padded semantics ("Data Type
+  // Comparison Rules"); RAW values by their bytes
+  it("compares TIMESTAMP WITH TIME ZONE elements as instants, CHAR elements blank-padded and RAW elements by their bytes", async () => {
+    await conn.execute("CREATE TYPE msc_tzs AS TABLE OF TIMESTAMP WITH TIME ZONE")
+    await conn.execute("CREATE TYPE msc_chars AS TABLE OF CHAR(5)")
+    await conn.execute("CREATE TYPE msc_raws AS TABLE OF RAW(4)")
+    await conn.execute(`CREATE TABLE msc_w (id NUMBER, tz msc_tzs, ch msc_chars, rw msc_raws)
+      NESTED TABLE tz STORE AS msc_w_tz NESTED TABLE ch STORE AS msc_w_ch NESTED TABLE rw STORE AS msc_w_rw`)
+    await conn.execute(`INSERT INTO msc_w VALUES (1, msc_tzs(TIMESTAMP '2024-01-01 10:00:00 +01:00', TIMESTAMP '2024-01-01 09:00:00 +00:00'),
+      msc_chars('ab', 'ab   '), msc_raws(HEXTORAW('0a0b'), HEXTORAW('0A0B')))`)
+    await conn.execute(`INSERT INTO msc_w VALUES (2, msc_tzs(TIMESTAMP '2024-07-01 12:00:00 Europe/Berlin'), msc_chars('cd'), msc_raws(HEXTORAW('FF')))`)
+    const tzs = await conn.getDbObjectClass("MSC_TZS")
+    const raws = await conn.getDbObjectClass("MSC_RAWS")
+    await conn.execute("INSERT INTO msc_w (id, tz, rw) VALUES (3, :t, :r)", { t: new tzs([new Date(Date.UTC(2024, 0, 1, 9))]), r: new raws([Buffer.from([10, 11]), Buffer.from([255])]) })
+    // one instant written at two offsets is one value; 'ab' and 'ab   ' in CHAR(5) are one value; 0a0b and 0A0B too
+    expect(await ids("SELECT id FROM msc_w WHERE tz IS A SET ORDER BY id")).toEqual([2, 3])
+    expect(await ids("SELECT id FROM msc_w WHERE ch IS A SET ORDER BY id")).toEqual([2])
+    expect(await ids("SELECT id FROM msc_w WHERE rw IS NOT A SET ORDER BY id")).toEqual([1])
+    expect(await ids("SELECT id FROM msc_w WHERE TIMESTAMP '2024-01-01 11:00:00 +02:00' MEMBER OF tz ORDER BY id")).toEqual([1, 3])
+    expect(await ids("SELECT id FROM msc_w WHERE TIMESTAMP '2024-07-01 10:00:00 +00:00' MEMBER OF tz ORDER BY id")).toEqual([2])
+    expect(await ids("SELECT id FROM msc_w WHERE CAST('cd' AS CHAR(3)) MEMBER OF ch ORDER BY id")).toEqual([2])
+    expect(await ids("SELECT id FROM msc_w WHERE HEXTORAW('0A0B') MEMBER OF rw ORDER BY id")).toEqual([1, 3])
+    expect(await ids("SELECT id FROM msc_w WHERE :r MEMBER OF rw ORDER BY id", { r: Buffer.from([255]) })).toEqual([2, 3])
+  })
 })

@@ -5,40 +5,77 @@
  * MEMBER OF is NULL for an empty collection or a NULL element; CARDINALITY is NULL for an empty collection. Elements
  * are compared by value, as "the element types must be comparable" there: numbers by their canonical text (`1.50` is
  * `1.5`, as ora_num_text prints them), DATE and TIMESTAMP elements as timestamps (whether a SQL constructor stored
- * `2024-01-01 00:00:00` or a DbObject bind `2024-01-01T00:00:00`); other elements, objects too, as their stored text.
+ * `2024-01-01 00:00:00` or a DbObject bind `2024-01-01T00:00:00`), TIMESTAMP WITH TIME ZONE as instants, CHAR without
+ * trailing blanks, RAW as hex (see {@link ElementComparison}); other elements, objects too, as their stored text.
  */
 import { isKw, isOp, tokenize, type Tok } from "./lexer.ts"
 import { operandStart } from "./json-sql.ts"
 import { oracleName } from "./translate.ts"
 import type { OraType } from "./type-shapes.ts"
 
-/** How the elements of a collection column compare: by number, by timestamp, or as their stored text. */
-export type ElementComparison = "number" | "datetime" | "text"
+/**
+ * How the elements of a collection column compare: NUMBER / BINARY_* by number, DATE / TIMESTAMP by timestamp,
+ * TIMESTAMP WITH TIME ZONE by instant (SQL Language Reference, "TIMESTAMP WITH TIME ZONE Data Type": two values at
+ * the same instant in UTC are identical whatever their offsets; likewise OraTimeStampTZ IsEqual "only compares the
+ * Coordinated Universal Time (UTC) date-time values", https://docs.oracle.com/cd/E11882_01/win.112/e17727/sermthod110.htm),
+ * CHAR / NCHAR with blank-padded semantics (trailing blanks ignored: "Data Type Comparison Rules", "Blank-Padded and
+ * Nonpadded Comparison Semantics"), RAW by its bytes (stored or bound as hex in either case); any other as its stored
+ * text.
+ */
+export type ElementComparison = "number" | "datetime" | "instant" | "padded" | "raw" | "text"
+
+/** The comparisons other than "text", which session-translate.ts asks the columns of. */
+export const ELEMENT_COMPARISONS = ["number", "datetime", "instant", "padded", "raw"] as const
 
 /** How the elements of a nested table or VARRAY type `t` compare ("text" for any other type). */
 export const elementComparison = (t: OraType): ElementComparison => {
   const element = t.named?.kind === "table" || t.named?.kind === "varray" ? t.named.element : undefined
-  const kind = element !== undefined && "scalar" in element ? element.scalar.kind : undefined
+  const scalar = element !== undefined && "scalar" in element ? element.scalar : undefined
+  const kind = scalar?.kind
   if (kind === "number" || kind === "float" || kind === "double") return "number"
+  if (kind === "timestamptz") return "instant"
+  if (kind === "raw") return "raw"
+  if (scalar !== undefined && (scalar.dictName === "CHAR" || scalar.dictName === "NCHAR")) return "padded"
   return kind === "date" || kind === "timestamp" ? "datetime" : "text"
 }
 
-/** The operand compared with the elements (engine text `e`), as the value it is compared by. */
-const comparable = (how: ElementComparison, e: string): string =>
-  how === "number" ? `ora_num_text(trim(CAST(${e} AS VARCHAR)))` : how === "datetime" ? `TRY_CAST(${e} AS TIMESTAMP_NS)` : `CAST(${e} AS VARCHAR)`
+/** The operand compared with the elements (engine text `e`, named once), as the value it is compared by. */
+const comparable = (how: ElementComparison, e: string): string => {
+  switch (how) {
+    case "number":
+      return `ora_num_text(trim(CAST(${e} AS VARCHAR)))`
+    case "datetime":
+      return `TRY_CAST(${e} AS TIMESTAMP_NS)`
+    case "instant":
+      return `ora_multiset_instant(${e})`
+    case "padded":
+      return `rtrim(CAST(${e} AS VARCHAR), ' ')`
+    case "raw":
+      return `ora_multiset_raw(${e})`
+    case "text":
+      return `CAST(${e} AS VARCHAR)`
+  }
+}
 
 /** A stored element's text (engine text `e`) as the value it is compared by; a bound one may be extended JSON (`{"$oracleDate": "..."}`). */
 const elementValue = (how: ElementComparison, e: string): string =>
-  how === "datetime" ? comparable(how, `CASE WHEN starts_with(${e}, '{') THEN regexp_extract(${e}, ':\\s*"([^"]*)"', 1) ELSE ${e} END`) : comparable(how, e)
+  how === "datetime" || how === "instant" || how === "raw" ? comparable(how, `CASE WHEN starts_with(${e}, '{') THEN regexp_extract(${e}, ':\\s*"([^"]*)"', 1) ELSE ${e} END`) : comparable(how, e)
 
 /** The elements of collection column `c` (engine text) as a list of comparable values. */
 const elements = (how: ElementComparison, c: string): string =>
   how === "text" ? `from_json(${c}, '["VARCHAR"]')` : `ora_multiset_${how}s(${c})`
 
-/** DuckDB macros the rewrite calls: a collection column's elements as comparable numbers' texts or timestamps. */
-export const MULTISET_MACROS: ReadonlyArray<string> = (["number", "datetime"] as const).map(
-  (how) => `ora_multiset_${how}s(c) AS list_transform(from_json(c, '["VARCHAR"]'), ora_e -> ${elementValue(how, "ora_e")})`
-)
+/**
+ * DuckDB macros the rewrite calls: a collection column's elements as comparable values; a TIMESTAMP WITH TIME ZONE
+ * (text as stored: nine fraction digits at most, an offset, then the region it was written in, if any; or the engine's
+ * own value) as its instant; a
+ * RAW (bytes, or hex text) as upper-case hex.
+ */
+export const MULTISET_MACROS: ReadonlyArray<string> = [
+  `ora_multiset_instant(x) AS TRY_CAST(regexp_replace(regexp_replace(CAST(x AS VARCHAR), '(\\.\\d{6})\\d+', '\\1'), '([+-]\\d{2}:\\d{2})\\s+\\S+$', '\\1') AS TIMESTAMPTZ)`,
+  `ora_multiset_raw(x) AS CASE WHEN typeof(x) = 'BLOB' THEN hex(CAST(x AS BLOB)) ELSE upper(CAST(x AS VARCHAR)) END`,
+  ...ELEMENT_COMPARISONS.map((how) => `ora_multiset_${how}s(c) AS list_transform(from_json(c, '["VARCHAR"]'), ora_e -> ${elementValue(how, "ora_e")})`)
+]
 
 const significant = (toks: ReadonlyArray<Tok>, k: number): number => {
   let n = k

@@ -20,7 +20,7 @@ import { rewriteApplyJoins, withoutListaggOverflow } from "./apply-joins.ts"
 import { rewriteNullTreatment } from "./window-nulls.ts"
 import { withRowLimitBlocks, withRowLimitPositions } from "./row-limiting.ts"
 import { withAliasAs } from "./select-aliases-as.ts"
-import { type ElementComparison, elementComparison, rewriteMultisetConditions } from "./multiset-conditions.ts"
+import { ELEMENT_COMPARISONS, type ElementComparison, elementComparison, rewriteMultisetConditions } from "./multiset-conditions.ts"
 import { rewriteXmlSql } from "./xml-functions.ts"
 import { isKw, isOp, type Tok } from "./lexer.ts"
 import { rewriteDbmsLob } from "./lob-functions.ts"
@@ -73,7 +73,7 @@ export const translateStatement = (ctx: TranslationContext, sql: string, specs: 
 const multisetElements = (sql: string, columns: TranslationContext["columns"]) => {
   let kinds: Map<string, ElementComparison> | undefined
   return (column: string): ElementComparison => {
-    kinds ??= new Map([...(["number", "datetime"] as const)].flatMap((how) => [...columns.columnsOf(sql, (t) => elementComparison(t) === how)].map((c) => [c, how] as const)))
+    kinds ??= new Map(ELEMENT_COMPARISONS.flatMap((how) => [...columns.columnsOf(sql, (t) => elementComparison(t) === how)].map((c) => [c, how] as const)))
     return kinds.get(column) ?? "text"
   }
 }
