@@ -82,6 +82,30 @@ describe("Oracle test server: format models that are expressions (raw node-oracl
     await conn.rollback()
   })
 
+  // "Within a single SQL statement containing a reference to NEXTVAL, Oracle increments the sequence once ... for each
+  // row" (SQL Language Reference, "Sequence Pseudocolumns"): learning the format values a statement meets takes no
+  // sequence value
+  it("INSERT ... SELECT, UPDATE and a query with NEXTVAL beside a format model from a column take one value per row", async () => {
+    await conn.execute("CREATE SEQUENCE fme_seq")
+    await conn.execute("CREATE TABLE fme_seqd (k NUMBER, s VARCHAR2(30))")
+    // fresh statement texts, so that no format value is known before they run
+    await conn.execute("INSERT INTO fme_seqd (k, s) SELECT fme_seq.NEXTVAL, TO_CHAR(d, f) || ' /seq' FROM fme")
+    expect((await conn.execute("SELECT fme_seq.CURRVAL FROM dual")).rows).toEqual([[3]])
+    expect((await conn.execute("SELECT k, s FROM fme_seqd ORDER BY k")).rows).toEqual([
+      [1, "29.02.2024 /seq"],
+      [2, "2024-03-01 /seq"],
+      [3, " /seq"]
+    ])
+    const updated = await conn.execute("UPDATE fme_seqd o SET k = fme_seq.NEXTVAL, s = TO_CHAR((SELECT n FROM fme WHERE fme.id = o.k), (SELECT nf FROM fme WHERE fme.id = o.k)) || ' /seq'")
+    expect(updated.rowsAffected).toBe(3)
+    expect((await conn.execute("SELECT fme_seq.CURRVAL FROM dual")).rows).toEqual([[6]])
+    expect(((await conn.execute("SELECT k FROM fme_seqd ORDER BY k")).rows as Array<[number]>).map((r) => r[0])).toEqual([4, 5, 6])
+    const selected = (await conn.execute("SELECT fme_seq.NEXTVAL, TO_CHAR(d, f) || ' /q' FROM fme")).rows as Array<[number, string]>
+    expect(selected.map((r) => r[0]).sort()).toEqual([7, 8, 9])
+    expect((await conn.execute("SELECT fme_seq.CURRVAL FROM dual")).rows).toEqual([[9]])
+    await conn.rollback()
+  })
+
   it("binds before, inside and after the call whose format model is an expression, in a query and in DML", async () => {
     const r = await conn.execute("SELECT :a, TO_CHAR(TO_DATE(:d, 'YYYY-MM-DD'), f), :z FROM fme WHERE id <= :n ORDER BY id", { a: "A", d: "2024-05-06", z: "Z", n: 3 })
     expect(r.rows).toEqual([["A", "06.05.2024", "Z"], ["A", "2024-05-06", "Z"], ["A", null, "Z"]])

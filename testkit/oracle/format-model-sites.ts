@@ -11,14 +11,15 @@
  * `ora_format_key` answers the key of a value the CASE has a branch for (NULL for NULL: the call is NULL, "Nulls in
  * SQL Functions"); other values are noted and fail the run, which {@link settleFormatSites} runs again with them. The values are kept
  * per statement text, so a statement run again with the values it met runs once; a statement with literal format
- * models is not touched.
+ * models is not touched. A statement whose runs have side effects (DML, a query taking NEXTVAL) first learns its
+ * values from a query that has none ({@link formatProbe}, {@link probeFormatValues}), so that it runs once.
  */
 import { createHash } from "node:crypto"
-import { DuckDBScalarFunction, VARCHAR } from "@duckdb/node-api"
+import { BIGINT, DuckDBScalarFunction, VARCHAR } from "@duckdb/node-api"
 import type { DuckDBConnection, DuckDBValue } from "@duckdb/node-api"
 import { OraError } from "./errors.ts"
 import { formatArguments } from "./format-model-binds.ts"
-import { isKw, isOp, sqlString, tokenize, type Tok } from "./lexer.ts"
+import { findTopLevel, isKw, isOp, matchParen, significant, splitTopLevel, sqlString, tokenize, type Tok } from "./lexer.ts"
 import { headingOf } from "./expression-names.ts"
 
 /** The name of the scalar function a rewritten call keys its branches with. */
@@ -83,9 +84,27 @@ const keyFunction = (arity: number): DuckDBScalarFunction =>
     }
   })
 
-/** Registers `ora_format_key(site, keys, value [, value])` in the database `connection` belongs to. */
+/** The function a probe (see {@link formatProbe}) calls where the statement takes a sequence's NEXTVAL. */
+const PROBE_NEXTVAL = "ORA_PROBE_NEXTVAL"
+
+/** Stand-in values of a probe's NEXTVAL: distinct (keys stay unique), below any a sequence gives by default. */
+let probeValue = 0n
+
+/** Registers `ora_format_key(site, keys, value [, value])` and `ora_probe_nextval()` in the database `connection` belongs to. */
 export const registerFormatSiteFunctions = (connection: DuckDBConnection): void => {
   for (const arity of [1, 2]) connection.registerScalarFunction(keyFunction(arity))
+  connection.registerScalarFunction(
+    DuckDBScalarFunction.create({
+      name: PROBE_NEXTVAL.toLowerCase(),
+      parameterTypes: [],
+      returnType: BIGINT,
+      volatile: true,
+      mainFunction: (_info, input, output) => {
+        for (let row = 0; row < input.rowCount; row++) output.setItem(row, (probeValue = probeValue <= -(2n ** 62n) ? -1n : probeValue - 1n))
+        output.flush()
+      }
+    })
+  )
 }
 
 /** Whether the format argument `arg` (significant token indices) is an expression this module evaluates per row. */
@@ -242,6 +261,71 @@ export const formatValuesPending = (statement: string): boolean => {
   if (pending.size === 0) return false
   const prefix = `${statementId(statement)}#`
   return [...pending.keys()].some((site) => site.startsWith(prefix))
+}
+
+/**
+ * A query that meets the format values the statement `sql` (a client's, without binds) meets, in the same order,
+ * without its side effects: a query as itself, `INSERT ... SELECT` as its query, `INSERT ... VALUES (list)` as `SELECT list FROM dual`,
+ * `UPDATE t SET c = e, ... [WHERE w]` as `SELECT e, ... FROM t [WHERE w]`, `DELETE FROM t [WHERE w]` as `SELECT 1
+ * FROM t [WHERE w]`, each `seq.NEXTVAL` replaced by a stand-in that takes no sequence value. Undefined for another
+ * statement (MERGE, `SET (a, b) = (subquery)`, binds).
+ */
+export const formatProbe = (sql: string): string | undefined => {
+  const toks = significant(tokenize(sql))
+  if (toks.some((t) => t.kind === "bind")) return undefined
+  const text = (a: number, b: number) => toks.slice(a, b).map((t) => t.text).join(" ")
+  const end = (from: number) => {
+    const at = findTopLevel(toks, from, toks.length, (t) => isKw(t, "RETURNING", "RETURN", "LOG"))
+    return at < 0 ? toks.length : at
+  }
+  let probe: string | undefined
+  if (isKw(toks[0], "SELECT", "WITH")) probe = text(0, toks.length)
+  else if (isKw(toks[0], "INSERT") && isKw(toks[1], "INTO")) {
+    const at = findTopLevel(toks, 2, toks.length, (t) => isKw(t, "SELECT", "WITH", "VALUES"))
+    if (at < 0) return undefined
+    if (!isKw(toks[at], "VALUES")) probe = text(at, toks.length)
+    else if (isOp(toks[at + 1], "(")) probe = `SELECT ${text(at + 2, matchParen(toks, at + 1))} FROM dual`
+  } else if (isKw(toks[0], "UPDATE")) {
+    const set = findTopLevel(toks, 1, toks.length, (t) => isKw(t, "SET"))
+    const last = end(set + 1)
+    const where = findTopLevel(toks, set + 1, last, (t) => isKw(t, "WHERE"))
+    if (set < 0) return undefined
+    const exprs: Array<string> = []
+    let k = set + 1
+    for (const a of splitTopLevel(toks.slice(set + 1, where < 0 ? last : where))) {
+      const eq = a.findIndex((t) => isOp(t, "="))
+      if (eq < 1 || isOp(a[0], "(")) return undefined
+      exprs.push(text(k + eq + 1, k + a.length))
+      k += a.length + 1
+    }
+    probe = `SELECT ${exprs.join(", ")} FROM ${text(1, set)}${where < 0 ? "" : ` ${text(where, last)}`}`
+  } else if (isKw(toks[0], "DELETE")) probe = `SELECT 1 FROM ${text(isKw(toks[1], "FROM") ? 2 : 1, end(1))}`
+  return probe?.replace(/(?:(?:"[^"]*"|[A-Za-z_][\w$#]*)\s*\.\s*)?(?:"[^"]*"|[A-Za-z_][\w$#]*)\s*\.\s*NEXTVAL\b/gi, `${PROBE_NEXTVAL}()`)
+}
+
+/**
+ * Learns the format values the statement `statement` meets by running its side-effect-free `probe` (see
+ * {@link formatProbe}) with `read` (which reads all its rows) until a run meets no new value; the values are then
+ * `statement`'s, so that it runs once (a sequence it advances advances once per row). A probe failing otherwise
+ * leaves the rest to the statement's own runs.
+ */
+export const probeFormatValues = async (statement: string, probe: string, read: () => Promise<void>): Promise<void> => {
+  for (let round = 0; round < MAX_ROUNDS; round++) {
+    try {
+      await read()
+    } catch {
+      // a failure that met new values is run again; another one ends the probing
+    }
+    if (!learn(probe)) break
+  }
+  const from = `${statementId(probe)}#`
+  const to = statementId(statement)
+  for (const [site, values] of [...known]) {
+    if (!site.startsWith(from)) continue
+    const into = known.get(`${to}#${site.slice(from.length)}`) ?? new Map<string, ReadonlyArray<string>>()
+    for (const [key, tuple] of values) into.set(key, tuple)
+    known.set(`${to}#${site.slice(from.length)}`, into)
+  }
 }
 
 /** Rounds a statement runs at most (each meets new format values) before its failure stands. */

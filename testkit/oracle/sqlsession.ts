@@ -8,7 +8,7 @@
  * (session-errors.ts); DDL runs in ddl.ts, row-lock waits in row-locks.ts.
  */
 import { executeRuns, formatBindRuns, inlineFormatBindTokens, inlineFormatBinds } from "./format-model-binds.ts"
-import { dynamicFormatModels, formatValuesPending, hasFormatExpressions, MAY_HAVE_FORMAT, refuseFormatExpressions, settleFormatSites } from "./format-model-sites.ts"
+import { dynamicFormatModels, formatProbe, formatValuesPending, hasFormatExpressions, MAY_HAVE_FORMAT, probeFormatValues, refuseFormatExpressions, settleFormatSites } from "./format-model-sites.ts"
 import { callFromSql, rowsOfQuery } from "./plsql/interpreter.ts"
 import { tableTriggers, type Trigger } from "./plsql/trigger-definitions.ts"
 import { withTableCollectionRows, withTableCollections } from "./plsql/client-table-collections.ts"
@@ -358,10 +358,14 @@ export class SqlSession {
   }
 
   /**
-   * A DML statement with a format model that is an expression (format-model-sites.ts): run, undone and run again
-   * until it meets no format value it did not know.
+   * A DML statement with a format model that is an expression (format-model-sites.ts): its format values learned
+   * from a query first (an INSERT, UPDATE or DELETE without binds), then run, undone and run again until it meets no
+   * format value it did not know.
    */
-  private dmlWithFormatExpressions(sql: string, rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>, specs: ReadonlyArray<BindSpec>, opts: ExecuteOptions): Promise<StatementResult> {
+  private async dmlWithFormatExpressions(sql: string, rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>, specs: ReadonlyArray<BindSpec>, opts: ExecuteOptions): Promise<StatementResult> {
+    // the format values are learned from a query first, so that the statement runs (and advances a sequence) once
+    const probe = formatProbe(sql)
+    if (probe !== undefined) await probeFormatValues(sql, probe, () => this.readAll(probe))
     return settleFormatSites(sql, () =>
       this.txn.atomically(async () => {
         const { toks, bindOrigins } = dynamicFormatModels(tokenize(sql), sql)!
@@ -377,7 +381,10 @@ export class SqlSession {
   /** Runs a query and describes its columns. */
   async query(sql: string, bound: ReadonlyArray<DuckDBValue>, boundSpecs: ReadonlyArray<BindSpec> = [], describeOnly = false): Promise<QueryResult> {
     if (!MAY_HAVE_FORMAT.test(sql)) return this.queryOnce(sql, bound, boundSpecs, describeOnly)
-    // a format model that is an expression is evaluated per value met (format-model-sites.ts)
+    // a format model that is an expression is evaluated per value met (format-model-sites.ts); a query taking NEXTVAL
+    // learns them first from itself without it, so that it runs (and advances the sequence) once
+    const probe = !describeOnly && /\bNEXTVAL\b/i.test(sql) && hasFormatExpressions(tokenize(sql)) ? formatProbe(sql) : undefined
+    if (probe !== undefined) await probeFormatValues(sql, probe, () => this.readAll(probe))
     return settleFormatSites(sql, () => this.queryOnce(sql, bound, boundSpecs, describeOnly))
   }
 
@@ -427,6 +434,19 @@ export class SqlSession {
     }
     const described = cursor.columns.length - (withRowid ? 1 : 0)
     return { kind: "query", columns: this.describe(shape, cursor.columns.slice(0, described), specs), cursor, ...(withRowid && { rowidColumn: described }) }
+  }
+
+  /** Runs a client's query (no binds) and reads all its rows; a failure while reading restores the transaction. */
+  private async readAll(sql: string): Promise<void> {
+    const { cursor } = (await this.queryOnce(sql, [], [], false)) as { cursor: Cursor }
+    try {
+      while ((await cursor.next()) !== null);
+    } catch (e) {
+      if (this.txn.inTxn) await this.txn.recover()
+      throw e
+    } finally {
+      cursor.close()
+    }
   }
 
   /** The stored functions a client's query calls (plsql/sql-functions.ts), undefined when it calls none. */
