@@ -103,6 +103,14 @@ describe("Oracle test server: format models that are expressions (raw node-oracl
     const selected = (await conn.execute("SELECT fme_seq.NEXTVAL, TO_CHAR(d, f) || ' /q' FROM fme")).rows as Array<[number, string]>
     expect(selected.map((r) => r[0]).sort()).toEqual([7, 8, 9])
     expect((await conn.execute("SELECT fme_seq.CURRVAL FROM dual")).rows).toEqual([[9]])
+    // with binds, by executeMany: each bind row's values learned before the statement runs
+    const many = await conn.executeMany("INSERT INTO fme_seqd (k, s) SELECT fme_seq.NEXTVAL, TO_CHAR(d, f) || :sfx FROM fme WHERE id <= :upto", [
+      { sfx: " /a", upto: 2 },
+      { sfx: " /b", upto: 3 }
+    ])
+    expect(many.rowsAffected).toBe(5)
+    expect((await conn.execute("SELECT fme_seq.CURRVAL FROM dual")).rows).toEqual([[14]])
+    expect(((await conn.execute("SELECT s FROM fme_seqd WHERE k > 9 ORDER BY k")).rows as Array<[string]>).map((r) => r[0]).sort()).toEqual([" /b", "2024-03-01 /a", "2024-03-01 /b", "29.02.2024 /a", "29.02.2024 /b"])
     await conn.rollback()
   })
 

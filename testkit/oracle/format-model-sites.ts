@@ -263,17 +263,28 @@ export const formatValuesPending = (statement: string): boolean => {
   return [...pending.keys()].some((site) => site.startsWith(prefix))
 }
 
+/** A side-effect-free query standing for a statement ({@link formatProbe}); `binds`: per bind it has, the statement's bind. */
+export interface FormatProbe {
+  readonly sql: string
+  readonly binds: ReadonlyArray<number>
+}
+
 /**
- * A query that meets the format values the statement `sql` (a client's, without binds) meets, in the same order,
- * without its side effects: a query as itself, `INSERT ... SELECT` as its query, `INSERT ... VALUES (list)` as `SELECT list FROM dual`,
- * `UPDATE t SET c = e, ... [WHERE w]` as `SELECT e, ... FROM t [WHERE w]`, `DELETE FROM t [WHERE w]` as `SELECT 1
- * FROM t [WHERE w]`, each `seq.NEXTVAL` replaced by a stand-in that takes no sequence value. Undefined for another
- * statement (MERGE, `SET (a, b) = (subquery)`, binds).
+ * A query that meets the format values the statement `sql` (a client's) meets, in the same order, without its side
+ * effects: a query as itself, `INSERT ... SELECT` as its query, `INSERT ... VALUES (list)` as `SELECT list FROM
+ * dual`, `UPDATE t SET c = e, ... [WHERE w]` as `SELECT e, ... FROM t [WHERE w]`, `DELETE FROM t [WHERE w]` as
+ * `SELECT 1 FROM t [WHERE w]`, each `seq.NEXTVAL` replaced by a stand-in that takes no sequence value; with the
+ * statement's binds it keeps (by their place among the statement's binds). Undefined for another statement (MERGE,
+ * `SET (a, b) = (subquery)`).
  */
-export const formatProbe = (sql: string): string | undefined => {
+export const formatProbe = (sql: string): FormatProbe | undefined => {
   const toks = significant(tokenize(sql))
-  if (toks.some((t) => t.kind === "bind")) return undefined
-  const text = (a: number, b: number) => toks.slice(a, b).map((t) => t.text).join(" ")
+  const bindAt = new Map(toks.filter((t) => t.kind === "bind").map((t, i) => [t, i]))
+  const binds: Array<number> = []
+  const text = (a: number, b: number) => {
+    for (const t of toks.slice(a, b)) if (bindAt.has(t)) binds.push(bindAt.get(t)!)
+    return toks.slice(a, b).map((t) => t.text).join(" ")
+  }
   const end = (from: number) => {
     const at = findTopLevel(toks, from, toks.length, (t) => isKw(t, "RETURNING", "RETURN", "LOG"))
     return at < 0 ? toks.length : at
@@ -290,6 +301,7 @@ export const formatProbe = (sql: string): string | undefined => {
     const last = end(set + 1)
     const where = findTopLevel(toks, set + 1, last, (t) => isKw(t, "WHERE"))
     if (set < 0) return undefined
+    const table = text(1, set)
     const exprs: Array<string> = []
     let k = set + 1
     for (const a of splitTopLevel(toks.slice(set + 1, where < 0 ? last : where))) {
@@ -298,9 +310,10 @@ export const formatProbe = (sql: string): string | undefined => {
       exprs.push(text(k + eq + 1, k + a.length))
       k += a.length + 1
     }
-    probe = `SELECT ${exprs.join(", ")} FROM ${text(1, set)}${where < 0 ? "" : ` ${text(where, last)}`}`
+    probe = `SELECT ${exprs.join(", ")} FROM ${table}${where < 0 ? "" : ` ${text(where, last)}`}`
   } else if (isKw(toks[0], "DELETE")) probe = `SELECT 1 FROM ${text(isKw(toks[1], "FROM") ? 2 : 1, end(1))}`
-  return probe?.replace(/(?:(?:"[^"]*"|[A-Za-z_][\w$#]*)\s*\.\s*)?(?:"[^"]*"|[A-Za-z_][\w$#]*)\s*\.\s*NEXTVAL\b/gi, `${PROBE_NEXTVAL}()`)
+  if (probe === undefined) return undefined
+  return { sql: probe.replace(/(?:(?:"[^"]*"|[A-Za-z_][\w$#]*)\s*\.\s*)?(?:"[^"]*"|[A-Za-z_][\w$#]*)\s*\.\s*NEXTVAL\b/gi, `${PROBE_NEXTVAL}()`), binds }
 }
 
 /**
@@ -309,16 +322,16 @@ export const formatProbe = (sql: string): string | undefined => {
  * `statement`'s, so that it runs once (a sequence it advances advances once per row). A probe failing otherwise
  * leaves the rest to the statement's own runs.
  */
-export const probeFormatValues = async (statement: string, probe: string, read: () => Promise<void>): Promise<void> => {
+export const probeFormatValues = async (statement: string, probe: FormatProbe, read: (sql: string) => Promise<void>): Promise<void> => {
   for (let round = 0; round < MAX_ROUNDS; round++) {
     try {
-      await read()
+      await read(probe.sql)
     } catch {
       // a failure that met new values is run again; another one ends the probing
     }
-    if (!learn(probe)) break
+    if (!learn(probe.sql)) break
   }
-  const from = `${statementId(probe)}#`
+  const from = `${statementId(probe.sql)}#`
   const to = statementId(statement)
   for (const [site, values] of [...known]) {
     if (!site.startsWith(from)) continue

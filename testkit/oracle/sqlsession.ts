@@ -359,13 +359,14 @@ export class SqlSession {
 
   /**
    * A DML statement with a format model that is an expression (format-model-sites.ts): its format values learned
-   * from a query first (an INSERT, UPDATE or DELETE without binds), then run, undone and run again until it meets no
-   * format value it did not know.
+   * from a query first (an INSERT, UPDATE or DELETE), then run, undone and run again until it meets no format value
+   * it did not know.
    */
   private async dmlWithFormatExpressions(sql: string, rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>, specs: ReadonlyArray<BindSpec>, opts: ExecuteOptions): Promise<StatementResult> {
     // the format values are learned from a query first, so that the statement runs (and advances a sequence) once
     const probe = formatProbe(sql)
-    if (probe !== undefined) await probeFormatValues(sql, probe, () => this.readAll(probe))
+    // once per bind row (a batch's rows may meet different values)
+    if (probe !== undefined) for (const row of rows.length === 0 ? [[]] : rows) await probeFormatValues(sql, probe, (q) => this.readAll(q, probe.binds.map((i) => row[i] ?? null), specs.length === 0 ? [] : probe.binds.map((i) => specs[i]!)))
     return settleFormatSites(sql, () =>
       this.txn.atomically(async () => {
         const { toks, bindOrigins } = dynamicFormatModels(tokenize(sql), sql)!
@@ -384,7 +385,7 @@ export class SqlSession {
     // a format model that is an expression is evaluated per value met (format-model-sites.ts); a query taking NEXTVAL
     // learns them first from itself without it, so that it runs (and advances the sequence) once
     const probe = !describeOnly && /\bNEXTVAL\b/i.test(sql) && hasFormatExpressions(tokenize(sql)) ? formatProbe(sql) : undefined
-    if (probe !== undefined) await probeFormatValues(sql, probe, () => this.readAll(probe))
+    if (probe !== undefined) await probeFormatValues(sql, probe, (q) => this.readAll(q, bound, boundSpecs))
     return settleFormatSites(sql, () => this.queryOnce(sql, bound, boundSpecs, describeOnly))
   }
 
@@ -436,9 +437,9 @@ export class SqlSession {
     return { kind: "query", columns: this.describe(shape, cursor.columns.slice(0, described), specs), cursor, ...(withRowid && { rowidColumn: described }) }
   }
 
-  /** Runs a client's query (no binds) and reads all its rows; a failure while reading restores the transaction. */
-  private async readAll(sql: string): Promise<void> {
-    const { cursor } = (await this.queryOnce(sql, [], [], false)) as { cursor: Cursor }
+  /** Runs a client's query and reads all its rows; a failure while reading restores the transaction. */
+  private async readAll(sql: string, bound: ReadonlyArray<DuckDBValue>, specs: ReadonlyArray<BindSpec>): Promise<void> {
+    const { cursor } = (await this.queryOnce(sql, bound, specs, false)) as { cursor: Cursor }
     try {
       while ((await cursor.next()) !== null);
     } catch (e) {
