@@ -80,9 +80,16 @@ describe("Oracle test server: NEXTVAL and CURRVAL of one sequence in one row giv
     const outer = ((await conn.execute("SELECT a.n, b.n, sr_j.CURRVAL, sr_j.NEXTVAL FROM sr_src a LEFT JOIN sr_src b ON b.n = a.n + 1")).rows as Array<Array<number | null>>).sort((x, y) => x[0]! - y[0]!)
     expect(outer.map((r) => [r[0], r[1], r[2] === r[3]])).toEqual([[1, 2, true], [2, 3, true], [3, null, true]])
     expect(outer.map((r) => r[3]).sort()).toEqual([6, 7, 8])
-    // a view joined to a table has no row ids to join back by: such a query runs as written
+    // a view joined to a table: its rows carried through by their columns
     await conn.execute("CREATE VIEW sr_v AS SELECT n FROM sr_src")
-    expect((await conn.execute("SELECT a.n, sr_j.NEXTVAL, sr_j.CURRVAL FROM sr_src a JOIN sr_v v ON a.n = v.n")).rows.length).toBe(3)
+    const viewed = (await conn.execute("SELECT a.n, sr_j.CURRVAL, sr_j.NEXTVAL, v.n FROM sr_src a JOIN sr_v v ON a.n = v.n")).rows as Array<Array<number>>
+    expect(viewed.map((r) => r[1] === r[2] && r[0] === r[3])).toEqual([true, true, true])
+    expect(viewed.map((r) => r[2]!).sort((x, y) => x - y)).toEqual([9, 10, 11])
+    await conn.execute("DROP SEQUENCE sr_j")
+    await conn.execute("CREATE SEQUENCE sr_j START WITH 9")
+    const outerView = ((await conn.execute("SELECT v.*, sr_j.CURRVAL, sr_j.NEXTVAL FROM sr_src a LEFT JOIN sr_v v ON v.n = a.n + 1")).rows as Array<Array<number | null>>).sort((x, y) => (x[0] ?? 9) - (y[0] ?? 9))
+    expect(outerView.map((r) => [r[0], r[1] === r[2]])).toEqual([[2, true], [3, true], [null, true]])
+    expect(outerView.map((r) => r[2]!).sort((x, y) => x - y)).toEqual([9, 10, 11])
     await conn.execute("DROP SEQUENCE sr_j")
     await conn.execute("CREATE SEQUENCE sr_j START WITH 9")
     await conn.execute("INSERT INTO sr_dst (n, a, b) SELECT a.n + 40, sr_j.CURRVAL, sr_j.NEXTVAL FROM sr_src a JOIN sr_src b ON a.n = b.n")

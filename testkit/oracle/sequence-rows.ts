@@ -20,8 +20,12 @@
  * its FROM clause as written (its common columns are named unqualified) and joins the derived table to it by the row
  * ids (`FROM t a JOIN u b USING (k) JOIN (SELECT ...) "__SEQ_Q" ON a.ROWID = "__SEQ_Q"."__SEQ_RID_1" AND ...`). One
  * FROM item of any kind (a view, a subquery, a table function) is the derived table's source as one table is; in a
- * join only tables (and synonyms of tables) are joined back so; another FROM clause is left as it is.
+ * join tables (and synonyms of tables) are joined back so, and a view's row is carried through the derived table as
+ * its columns, made a row again under its alias (`CROSS JOIN LATERAL (SELECT "__SEQ_Q"."__SEQ_C2_1" AS "N" FROM
+ * dual) v`); another FROM clause (a joined subquery or table function) is left as it is.
  */
+import type { TableMeta } from "./catalog.ts"
+import type { OraType } from "./type-shapes.ts"
 import { headingOf } from "./expression-names.ts"
 import { findTopLevel, isKw, isOp, matchParen, significant, splitTopLevel, tokenize, type Tok } from "./lexer.ts"
 
@@ -61,8 +65,42 @@ const hasAlias = (item: ReadonlyArray<Tok>): boolean => {
 
 const quote = (s: string) => `"${s.replace(/"/g, '""')}"`
 
-/** Whether `[schema.]name` is a table (a view or an unknown name, e.g. a synonym, has no row ids to join back by). */
-export type IsTable = (schema: string | undefined, name: string) => boolean
+/**
+ * What `[schema.]name` is to the rewrite: true for a table (or a synonym of one), joined back by its row ids; a view's
+ * columns (NUMBER, character, DATE and TIMESTAMP ones), carried through the derived table; false for anything else.
+ */
+export type IsTable = (schema: string | undefined, name: string) => boolean | ReadonlyArray<CarriedColumn>
+
+/** A view column carried through the derived table: its name and the type it is cast back to. */
+export interface CarriedColumn {
+  readonly name: string
+  readonly type: string
+}
+
+/** The SQL type a view column of type `t` is cast back to after the derived table, if it is one that can be. */
+const castType = (t: OraType): string | undefined => {
+  switch (t.kind) {
+    case "number":
+      return t.dictPrecision === null ? "NUMBER" : `NUMBER(${t.dictPrecision}, ${t.dictScale ?? 0})`
+    case "varchar":
+    case "nvarchar":
+      return `${t.dictName}(${t.charSize})`
+    case "date":
+      return "DATE"
+    case "timestamp":
+      return `TIMESTAMP(${t.precision})`
+    default:
+      return undefined
+  }
+}
+
+/** What a catalog object (a table or view's metadata, if any) is to the rewrite (see {@link IsTable}). */
+export const sequenceRowSource = (meta: TableMeta | undefined): boolean | ReadonlyArray<CarriedColumn> => {
+  if (meta?.kind === "TABLE") return true
+  if (meta?.kind !== "VIEW") return false
+  const columns = meta.columns.map((c) => ({ name: c.name, type: castType(c.type) }))
+  return columns.every((c) => c.type !== undefined) ? (columns as Array<CarriedColumn>) : false
+}
 
 /** Words after a FROM item that are no alias. */
 const NOT_ALIAS = new Set(["ON", "JOIN", "INNER", "LEFT", "RIGHT", "FULL", "CROSS", "NATURAL", "OUTER", "USING", "WHERE"])
@@ -71,6 +109,8 @@ const NOT_ALIAS = new Set(["ON", "JOIN", "INNER", "LEFT", "RIGHT", "FULL", "CROS
 interface FromTable {
   readonly text: string
   readonly ref: string
+  /** A view's columns (it has no row ids). */
+  readonly columns?: ReadonlyArray<CarriedColumn>
 }
 
 /** The tables of a FROM clause and how they are joined. */
@@ -100,11 +140,12 @@ const fromTables = (toks: ReadonlyArray<Tok>, from: number, to: number, text: (a
     const name = toks[nameAt]
     if (!isName(name) || NOT_ALIAS.has(name.value.toUpperCase())) return undefined
     const ident = (t: Tok) => (t.kind === "qident" ? t.value : t.value.toUpperCase())
-    if (!isTable(owner ? ident(toks[k]!) : undefined, ident(name))) return undefined
+    const kind = isTable(owner ? ident(toks[k]!) : undefined, ident(name))
+    if (kind === false) return undefined
     const alias = isName(toks[nameAt + 1]) && !NOT_ALIAS.has(toks[nameAt + 1]!.value.toUpperCase()) ? toks[nameAt + 1]! : undefined
     const end = alias === undefined ? nameAt + 1 : nameAt + 2
     const named = alias ?? name
-    out.push({ text: text(k, end), ref: named.kind === "qident" ? quote(named.value) : named.text })
+    out.push({ text: text(k, end), ref: named.kind === "qident" ? quote(named.value) : named.text, ...(kind !== true && { columns: kind }) })
     k = end
     if (isKw(toks[k], "ON")) k = findTopLevel(toks, k + 1, to, (t) => isOp(t, ",") || isKw(t, "JOIN", "INNER", "LEFT", "RIGHT", "FULL", "CROSS", "NATURAL"))
     else if (isKw(toks[k], "USING") && isOp(toks[k + 1], "(")) {
@@ -160,7 +201,8 @@ export const rewriteSequenceRows = (sql: string, isTable: IsTable = () => false)
   const star = splitTopLevel(toks.slice(select + 1, fromAt)).some((item) => isOp(item[item.length - 1], "*"))
   const joined = single && !star ? undefined : fromTables(toks, fromAt + 1, tableEnd, text, isTable)
   if (joined === undefined && (!single || star)) return sql
-  if (joined !== undefined && joined.keepsFrom && joined.comma) return sql
+  // NATURAL / USING keep the FROM clause, whose views would be read twice
+  if (joined !== undefined && joined.keepsFrom && (joined.comma || joined.tables.some((t) => t.columns !== undefined))) return sql
   // the derived table takes the item's alias, a table's name, or (a subquery, a table function) a name of its own
   const alias = aliased || (single && isName(last) && table.every((t, i) => (i % 2 === 0 ? isName(t) : isOp(t, ".")))) ? last! : undefined
   const aliasText = joined !== undefined || alias === undefined ? '"__SEQ_Q"' : alias.kind === "qident" ? quote(alias.value) : alias.text
@@ -193,7 +235,8 @@ export const rewriteSequenceRows = (sql: string, isTable: IsTable = () => false)
     return `${text(r.from, r.to + 1)} AS ${column(key)}`
   })
   if (joined !== undefined) {
-    const rowids = joined.tables.map((t, i) => `${t.ref}.ROWID AS "__SEQ_RID_${i + 1}"`)
+    // a table's row id, or a view's columns
+    const rowids = joined.tables.map((t, i) => (t.columns === undefined ? `${t.ref}.ROWID AS "__SEQ_RID_${i + 1}"` : t.columns.map((c, j) => `${t.ref}.${quote(c.name)} AS "__SEQ_C${i + 1}_${j + 1}"`).join(", ")))
     const inner = `SELECT ${[...rowids, ...nexts].join(", ")} FROM ${text(fromAt + 1, toks.length)}`
     const head = `${sql.slice(0, toks[select]!.pos)}SELECT ${items.join(", ")} FROM`
     if (joined.keepsFrom) {
@@ -202,7 +245,11 @@ export const rewriteSequenceRows = (sql: string, isTable: IsTable = () => false)
       const same = joined.tables.map((t, i) => (joined.outer ? `(${t.ref}.ROWID = ${rid(t, i)} OR ${t.ref}.ROWID IS NULL AND ${rid(t, i)} IS NULL)` : `${t.ref}.ROWID = ${rid(t, i)}`))
       return `${head} ${text(fromAt + 1, tableEnd)} JOIN (${inner}) ${aliasText} ON ${same.join(" AND ")}`
     }
-    const back = joined.tables.map((t, i) => `LEFT JOIN ${t.text} ON ${t.ref}.ROWID = ${aliasText}."__SEQ_RID_${i + 1}"`)
+    const back = joined.tables.map((t, i) =>
+      t.columns === undefined
+        ? `LEFT JOIN ${t.text} ON ${t.ref}.ROWID = ${aliasText}."__SEQ_RID_${i + 1}"`
+        : `CROSS JOIN LATERAL (SELECT ${t.columns.map((c, j) => `CAST(${aliasText}."__SEQ_C${i + 1}_${j + 1}" AS ${c.type}) AS ${quote(c.name)}`).join(", ")} FROM dual) ${t.ref}`
+    )
     return `${head} (${inner}) ${aliasText} ${back.join(" ")}`
   }
   // `*, expr` (not Oracle's `x.*, expr`): the server describes the derived table's columns from it

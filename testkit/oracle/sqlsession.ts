@@ -52,7 +52,7 @@ import { parseLockTable, tablesToLock } from "./lock-table.ts"
 import { type TableLockHost, tableLockKey, takeForUpdateTableLocks, takeTableLock } from "./table-locks.ts"
 import { lockColumnError, mergeOnColumnError, unsupportedClauseErrorOf } from "./clause-checks.ts"
 import { rewriteSampleClauses } from "./sample-clause.ts"
-import { rewriteSequenceRows } from "./sequence-rows.ts"
+import { type IsTable, rewriteSequenceRows, sequenceRowSource } from "./sequence-rows.ts"
 import { operandTypeError } from "./operand-type-checks.ts"
 import { rewriteNumericIntervals } from "./numeric-intervals.ts"
 import { intervalParams, SessionTransaction } from "./session-transaction.ts"
@@ -503,8 +503,8 @@ export class SqlSession {
     return describeColumns(shape, cols, this.db.settings.version, (schema, name) => this.lookupTable(schema, name), (n) => bindSpecType(specs[n - 1]))
   }
 
-  /** Whether a name is a table of the catalog (sequence-rows.ts joins tables back by row id). */
-  private readonly isTable = (schema: string | undefined, name: string): boolean => this.lookupTable(schema, name)?.kind === "TABLE"
+  /** Whether a name is a table of the catalog, or a view's columns (sequence-rows.ts joins tables back by row id). */
+  private readonly isTable: IsTable = (schema, name) => sequenceRowSource(this.lookupTable(schema, name))
 
   /** The table an INSERT / UPDATE / DELETE / MERGE writes, when the catalog knows it. */
   private targetOf(toks: ReadonlyArray<Tok>): TableMeta | undefined {

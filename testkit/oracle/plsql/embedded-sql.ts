@@ -10,7 +10,7 @@ import { sessionZoneWrites } from "../datetime-writes.ts"
 import { ora, OraError } from "../errors.ts"
 import { intervalLiteralTargets } from "../interval-writes.ts"
 import { isKw, isOp, significantTokensOf, splitTopLevel } from "../lexer.ts"
-import { oneRowSequenceRefs, rewriteSequenceRowTokens } from "../sequence-rows.ts"
+import { oneRowSequenceRefs, rewriteSequenceRowTokens, sequenceRowSource } from "../sequence-rows.ts"
 import { canonicalNumberWrites } from "../number-writes.ts"
 import { lobSourcesOf } from "../plsql-lobs.ts"
 import { type QueryResult, returningClause, type StatementResult } from "../statement.ts"
@@ -94,7 +94,7 @@ async function triggeredDml(ctx: Frame, source: Expr): Promise<number> {
 }
 
 /** One sequence value per row for NEXTVAL and CURRVAL of a sequence in a query block (sequence-rows.ts). */
-const sequenceRows = (ctx: Frame, toks: Expr): Expr => rewriteSequenceRowTokens(toks, (schema, name) => ctx.host.lookupTable(schema, name)?.kind === "TABLE")
+const sequenceRows = (ctx: Frame, toks: Expr): Expr => rewriteSequenceRowTokens(toks, (schema, name) => sequenceRowSource(ctx.host.lookupTable(schema, name)))
 
 /** Runs a query of the block; stored functions in it are called per row (sql-functions.ts), local ones before it. */
 export async function openQuery(ctx: Frame, statement: Expr, withRowid = false): Promise<QueryResult> {
