@@ -55,6 +55,11 @@ export class RowLocks<K = bigint> {
     })
   }
 
+  /** True when session `sid` holds the lock on `row` of `table`. */
+  heldBy(sid: number, table: string, row: K): boolean {
+    return this.byTable.get(table)?.get(row) === sid
+  }
+
   /** The sessions other than `sid` holding one of `rows` of `table`. */
   holders(sid: number, table: string, rows: ReadonlyArray<K>): Set<number> {
     const out = new Set<number>()
