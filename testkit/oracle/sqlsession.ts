@@ -171,7 +171,16 @@ export class SqlSession {
   async runBlockDml(sql: string, params: ReadonlyArray<DuckDBValue>): Promise<number> {
     const t = engineStatement(sql)
     const target = t === undefined ? undefined : this.targetOf(t.toks)
-    return this.checkingUncheckedForeignKeys(target, () => this.blockDml(sql, params, t, target))
+    // its failures name its own table's constraints, not those of the client's last statement
+    const outer = { target: this.dmlTarget, isUpdate: this.dmlIsUpdate }
+    this.dmlTarget = target
+    this.dmlIsUpdate = t !== undefined && isKw(t.toks[0], "UPDATE", "MERGE")
+    try {
+      return await this.checkingUncheckedForeignKeys(target, () => this.blockDml(sql, params, t, target))
+    } finally {
+      this.dmlTarget = outer.target
+      this.dmlIsUpdate = outer.isUpdate
+    }
   }
 
   private async blockDml(sql: string, params: ReadonlyArray<DuckDBValue>, t: ReturnType<typeof engineStatement>, target: TableMeta | undefined): Promise<number> {
