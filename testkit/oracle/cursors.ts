@@ -20,9 +20,9 @@ export interface ActiveResult {
   pending?: { readonly w: WriteBuffer; readonly ends: Array<number>; taken: number } | undefined
   /** Set when the client closed the cursor or it was re-executed. */
   closed?: boolean | undefined
-  /** Cursor column holding the row ids of the rows (QueryResult.rowidColumn), and its vector in the current chunk. */
+  /** First cursor column holding row ids (QueryResult.rowidColumn), and the row id vectors from it in the current chunk. */
   readonly rowidColumn?: number | undefined
-  rowids?: ColumnVector | undefined
+  rowids?: ReadonlyArray<ColumnVector> | undefined
 }
 
 /** How the client defined one result column: its fetch type, buffer size and, for a LOB, the LOB prefetch length. */

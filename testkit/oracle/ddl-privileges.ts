@@ -31,6 +31,9 @@ export const checkDdlPrivileges = (s: DdlHost, toks: ReadonlyArray<Tok>, qualifi
     while (isKw(toks[k], "OR", "REPLACE", "GLOBAL", "PRIVATE", "TEMPORARY", "FORCE", "NOFORCE", "EDITIONABLE", "NONEDITIONABLE", "UNIQUE", "BITMAP")) k++
     const what = toks[k]?.value
     if (what === "USER") return requirePrivilege(s, `${kw} USER`)
+    // contexts are not in a schema: CREATE / DROP ANY CONTEXT (SQL Language Reference, CREATE CONTEXT, DROP CONTEXT)
+    if (what === "CONTEXT") return requirePrivilege(s, `${kw} ANY CONTEXT`)
+    if (kw === "CREATE" && what === "MATERIALIZED" && isKw(toks[k + 1], "VIEW") && toks[k + 2] !== undefined) return checkMaterializedViewCreation(s, qualified(k + 2).schema)
     if (!isKw(toks[k], "TABLE", "VIEW", "INDEX", "SEQUENCE", "PROCEDURE", "FUNCTION", "PACKAGE", "TYPE", "TRIGGER") || toks[k + 1] === undefined) return
     if (isKw(toks[k + 1], "BODY")) k++
     const q = qualified(k + 1)
@@ -41,6 +44,7 @@ export const checkDdlPrivileges = (s: DdlHost, toks: ReadonlyArray<Tok>, qualifi
       if (e !== undefined) throw e
       return
     }
+    if (kw === "CREATE" && what === "INDEX") checkIndexedTable(s, toks, q.next, qualified)
     const needed = ddlSystemPrivilege(kw, what!, own)
     if (needed === undefined || who.has(needed)) return
     if (kw === "CREATE" || (s.db.catalog.users.has(q.schema) && what !== "TABLE" && what !== "VIEW")) throw insufficientPrivileges()
@@ -52,6 +56,33 @@ export const checkDdlPrivileges = (s: DdlHost, toks: ReadonlyArray<Tok>, qualifi
     const e = meta === undefined ? undefined : objectAccessError(who, meta.owner, meta.name, kw === "ALTER" ? "ALTER" : "DROP")
     if (e !== undefined) throw e
   }
+}
+
+/**
+ * CREATE MATERIALIZED VIEW: in one's own schema CREATE MATERIALIZED VIEW and CREATE TABLE (or CREATE ANY TABLE), in
+ * another's CREATE ANY MATERIALIZED VIEW; ORA-01031 otherwise (SQL Language Reference, CREATE MATERIALIZED VIEW,
+ * Prerequisites).
+ */
+const checkMaterializedViewCreation = (s: DdlHost, schema: string): void => {
+  const who = s.requester
+  const may = schema === who.user ? who.has("CREATE MATERIALIZED VIEW") && (who.has("CREATE TABLE") || who.has("CREATE ANY TABLE")) : who.has("CREATE ANY MATERIALIZED VIEW")
+  if (!may) throw insufficientPrivileges()
+}
+
+/**
+ * CREATE INDEX ... ON `table` of another schema: the INDEX object privilege on it or CREATE ANY INDEX, else ORA-01031
+ * (ORA-00942 when the user holds no privilege on the table). "To create an index in your own schema, one of the
+ * following conditions must be true: The table or cluster to be indexed must be in your own schema. You must have the
+ * INDEX object privilege on the table to be indexed. You must have the CREATE ANY INDEX system privilege." (SQL
+ * Language Reference, CREATE INDEX, Prerequisites.)
+ */
+const checkIndexedTable = (s: DdlHost, toks: ReadonlyArray<Tok>, from: number, qualified: Qualify): void => {
+  const on = toks.findIndex((t, k) => k >= from && isKw(t, "ON"))
+  if (on < 0 || toks[on + 1] === undefined) return
+  const q = qualified(on + 1)
+  const meta = s.db.catalog.getTable(q.schema, q.name)
+  const e = meta === undefined ? undefined : objectAccessError(s.requester, meta.owner, meta.name, "INDEX")
+  if (e !== undefined) throw e
 }
 
 /** Who runs the statement, with the database's users and authorizations (role-statements.ts). */

@@ -19,17 +19,22 @@ const FUNCTIONS: ReadonlyMap<string, { readonly min: number; readonly max: numbe
     ["CEIL", 1, 1, [0]], ["FLOOR", 1, 1, [0]], ["SIGN", 1, 1, [0]], ["EXP", 1, 1, [0]], ["LN", 1, 1, [0]],
     ["LENGTH", 1, 1, []], ["UPPER", 1, 1, []], ["LOWER", 1, 1, []], ["INITCAP", 1, 1, []], ["REVERSE", 1, 1, []],
     ["NVL", 2, 2, []], ["NVL2", 3, 3, []], ["CONCAT", 2, 2, []], ["REPLACE", 2, 3, []], ["LTRIM", 1, 2, []],
-    ["RTRIM", 1, 2, []], ["CHR", 1, 1, [0]], ["ASCII", 1, 1, []], ["SUM", 1, 1, [0]], ["AVG", 1, 1, [0]]
+    ["RTRIM", 1, 2, []], ["CHR", 1, 1, [0]], ["ASCII", 1, 1, []], ["SUM", 1, 1, [0]], ["AVG", 1, 1, [0]],
+    ["MAX", 1, 1, []], ["MIN", 1, 1, []], ["GREATEST", 1, Infinity, []], ["LEAST", 1, Infinity, []], ["COALESCE", 1, Infinity, []]
   ] as const).map(([name, min, max, numeric]) => [name, { min, max, numeric }])
 )
 
 /**
- * ORA-00909 for a call of a built-in taking a fixed number of arguments with another number; undefined for other
- * functions and counts (functions taking a varying number are left to the engine's overload failure).
+ * The error of a call of a known built-in with a number of arguments it never takes: ORA-00909 for one taking a fixed
+ * number, ORA-00938 / ORA-00939 (too few / too many) for one taking a varying number (`REPLACE(s)`, `GREATEST()`);
+ * undefined for other functions and counts. Checked on the statement's text, whether or not the engine would accept
+ * the call.
  */
 export const argumentCountError = (name: string, count: number): OraError | undefined => {
   const known = FUNCTIONS.get(name.toUpperCase())
-  return known !== undefined && known.min === known.max && count !== known.min ? new OraError(909, "invalid number of arguments") : undefined
+  if (known === undefined || (count >= known.min && count <= known.max)) return undefined
+  if (known.min === known.max) return new OraError(909, "invalid number of arguments")
+  return count < known.min ? new OraError(938, "not enough arguments for function") : new OraError(939, "too many arguments for function")
 }
 
 const isText = (type: string): boolean => /^(STRING_LITERAL|VARCHAR)$/i.test(type.trim())

@@ -22,7 +22,7 @@ export interface LockedTable {
 export interface LockTableStatement {
   readonly tables: ReadonlyArray<LockedTable>
   readonly mode: TableLockMode
-  /** Until the lock is free (bounded by the server's lockWaitMs), not at all (NOWAIT), or n seconds (WAIT n). */
+  /** Until the lock is free (bounded only when the server's lockWaitMs option is given), not at all (NOWAIT), or n seconds (WAIT n). */
   readonly wait: "wait" | "nowait" | number
 }
 

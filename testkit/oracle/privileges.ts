@@ -167,6 +167,7 @@ const ANY_TABLE: Partial<Record<ObjectPrivilege | "DROP", string>> = {
   UPDATE: "UPDATE ANY TABLE",
   DELETE: "DELETE ANY TABLE",
   ALTER: "ALTER ANY TABLE",
+  INDEX: "CREATE ANY INDEX",
   DROP: "DROP ANY TABLE"
 }
 

@@ -18,7 +18,12 @@ export const describeColumns = (
   version: OracleVersion,
   lookupTable: (schema: string | undefined, name: string) => TableMeta | undefined,
   /** The declared type of bind parameter `$n` (1-based), when the client sent its metadata. */
-  bindType: (param: number) => OraType | undefined = () => undefined
+  bindType: (param: number) => OraType | undefined = () => undefined,
+  /**
+   * The FROM tables (indexes into `shape.from`) whose row ids the query selects after its columns, in that order: their
+   * LOB columns' locators write back to the row (session-columns.ts lobTablesOf). By default a single table's.
+   */
+  lobTables: ReadonlyArray<number> = shape?.from.length === 1 ? [0] : []
 ): Array<ResultColumn> => {
   const infer = (c: ColumnInfo): ResultColumn => ({ name: decodeName(c.name), type: inferFromDuck(c.type, version), nullable: true })
   if (shape === undefined) return cols.map(infer)
@@ -29,10 +34,11 @@ export const describeColumns = (
   const describeShape = (shape: QueryShape, start: number, out: Array<ResultColumn>, top: boolean): number | false => {
     const tables = shape.from.map((f) => ({ ref: f, meta: f.query === undefined ? lookupTable(f.schema, f.table) : undefined }))
     let k = start
-    const declared = (c: ColumnInfo, meta: ColumnMeta | undefined, table?: TableMeta): ResultColumn => {
+    const declared = (c: ColumnInfo, meta: ColumnMeta | undefined, table?: TableMeta, ref?: FromRef): ResultColumn => {
       if (meta === undefined || !compatible(meta.type, c)) return infer(c)
-      const lob = top && table !== undefined && shape.from.length === 1 && (meta.type.kind === "clob" || meta.type.kind === "nclob" || meta.type.kind === "blob")
-      return { name: decodeName(c.name), type: meta.type, nullable: meta.nullable, ...(lob ? { lobSource: { owner: table.owner, table: table.name, column: meta.name } } : {}) }
+      const rowid = top && table !== undefined && ref !== undefined ? lobTables.indexOf(shape.from.indexOf(ref)) : -1
+      const lob = rowid >= 0 && (meta.type.kind === "clob" || meta.type.kind === "nclob" || meta.type.kind === "blob")
+      return { name: decodeName(c.name), type: meta.type, nullable: meta.nullable, ...(lob ? { lobSource: { owner: table!.owner, table: table!.name, column: meta.name }, ...(rowid > 0 ? { lobRowid: rowid } : {}) } : {}) }
     }
     for (const item of shape.items) {
       if (k >= cols.length) break
@@ -44,7 +50,7 @@ export const describeColumns = (
             const next = describeShape(s.ref.query, k, out, false)
             if (next === false) return false
             k = next
-          } else for (const m of s.meta!.columns) if (k < cols.length) out.push(declared(cols[k++]!, m, s.meta))
+          } else for (const m of s.meta!.columns) if (k < cols.length) out.push(declared(cols[k++]!, m, s.meta, s.ref))
         }
       } else if (item.kind === "col") {
         const c = cols[k++]!
@@ -60,12 +66,14 @@ export const describeColumns = (
         }
         let meta: ColumnMeta | undefined
         let table: TableMeta | undefined
+        let ref: FromRef | undefined
         for (const s of sources) {
           meta = s.meta?.columns.find((m) => m.name === item.column)
           table = s.meta
+          ref = s.ref
           if (meta !== undefined) break
         }
-        out.push(declared(c, meta, table))
+        out.push(declared(c, meta, table, ref))
       } else if (item.kind === "typed") {
         const c = cols[k++]!
         out.push({ name: decodeName(c.name), type: item.type, nullable: true })

@@ -55,6 +55,11 @@ export class RowLocks<K = bigint> {
     })
   }
 
+  /** True when session `sid` holds the lock on `row` of `table`. */
+  heldBy(sid: number, table: string, row: K): boolean {
+    return this.byTable.get(table)?.get(row) === sid
+  }
+
   /** The sessions other than `sid` holding one of `rows` of `table`. */
   holders(sid: number, table: string, rows: ReadonlyArray<K>): Set<number> {
     const out = new Set<number>()
@@ -175,8 +180,7 @@ export class RowLockWaits {
     const deadline = Date.now() + waitMs
     const taken: Array<{ key: string; rows: Array<bigint> }> = []
     for (const { ref, meta } of this.lockedTables(from, lock)) {
-      const rowid = from.length > 1 ? `${duckIdent(ref.alias ?? ref.table)}.rowid` : "rowid"
-      const rows = await this.waitForLockedRows(meta, `SELECT ${rowid} ${lock.source}`, params, Math.max(0, deadline - Date.now()), lock.wait === "nowait")
+      const rows = await this.waitForLockedRows(meta, `SELECT ${rowidOf(from, ref)} ${lock.source}`, params, Math.max(0, deadline - Date.now()), lock.wait === "nowait")
       taken.push({ key: lockKey(meta), rows })
     }
     if (taken.length === 0) return
@@ -210,7 +214,7 @@ export class RowLockWaits {
     const tables = this.lockedTables(from, lock)
     if (tables.length === 0) return undefined
     const sid = host.info.sid
-    const rowids = tables.map(({ ref }) => (from.length > 1 ? `${duckIdent(ref.alias ?? ref.table)}.rowid` : "rowid"))
+    const rowids = tables.map(({ ref }) => rowidOf(from, ref))
     const held: Array<Array<bigint>> = []
     for (const [k, { meta }] of tables.entries()) {
       const { sql, values } = renumberParams(`SELECT ${rowids[k]} ${lock.source}`, params)
@@ -452,6 +456,9 @@ const renumberParams = (sql: string, params: ReadonlyArray<DuckDBValue>): { sql:
   return { sql: text, values }
 }
 
+/** The DuckDB row id expression of FROM table `ref` in a query reading `from`: qualified in a join. */
+export const rowidOf = (from: ReadonlyArray<FromRef>, ref: FromRef): string => (from.length > 1 ? `${duckIdent(ref.alias ?? ref.table)}.rowid` : "rowid")
+
 /** A table's rows a SKIP LOCKED query leaves out: its row id expression in the query and the row ids others hold. */
 export type SkippedRows = { readonly rowid: string; readonly held: ReadonlyArray<bigint> }
 
@@ -462,14 +469,14 @@ export type SkippedRows = { readonly rowid: string; readonly held: ReadonlyArray
  */
 export const skipLockedQuery = (
   skipped: ReadonlyArray<SkippedRows>,
-  withRowid: boolean,
-  translate: (withRowid: boolean, extra: ReadonlyArray<string>) => string
-): { sql: string; withRowid: boolean } => {
+  lobRowids: ReadonlyArray<string>,
+  translate: (lobRowids: ReadonlyArray<string>, extra: ReadonlyArray<string>) => string
+): { sql: string; lobRowids: ReadonlyArray<string> } => {
   if (skipped.length === 1 && skipped[0]!.rowid === "rowid") {
-    return { sql: `SELECT * FROM (${translate(true, [])}) AS ora_skip_locked WHERE "ora$lob_rowid" NOT IN (${skipped[0]!.held.join(", ")})`, withRowid: true }
+    return { sql: `SELECT * FROM (${translate(["rowid"], [])}) AS ora_skip_locked WHERE "ora$lob_rowid" NOT IN (${skipped[0]!.held.join(", ")})`, lobRowids: ["rowid"] }
   }
   const names = skipped.map((_, k) => `"ora$skip_rowid_${k}"`)
   const held = skipped.flatMap((s, k) => (s.held.length === 0 ? [] : [`${names[k]} IN (${s.held.join(", ")})`]))
-  const query = translate(withRowid, skipped.map((s, k) => `${s.rowid} AS ${names[k]}`))
-  return { sql: `SELECT * EXCLUDE (${names.join(", ")}) FROM (${query}) AS ora_skip_locked WHERE NOT (${held.join(" OR ")})`, withRowid }
+  const query = translate(lobRowids, skipped.map((s, k) => `${s.rowid} AS ${names[k]}`))
+  return { sql: `SELECT * EXCLUDE (${names.join(", ")}) FROM (${query}) AS ora_skip_locked WHERE NOT (${held.join(" OR ")})`, lobRowids }
 }

@@ -46,8 +46,10 @@ export interface OracleTestServerOptions {
   /** Forces the session time zone instead of the one the client sends at logon. */
   readonly sessionTimeZone?: string
   /**
-   * How long a write waits for a row another session's open transaction changed before failing with ORA-30006
-   * (default 30 000 ms; Oracle itself waits until that transaction ends).
+   * How long a write, FOR UPDATE without WAIT / NOWAIT, LOCK TABLE or a key claim waits for a lock another session's
+   * open transaction holds before failing with ORA-30006. Default: until that transaction ends (or a break, ORA-01013,
+   * or a deadlock, ORA-00060), as Oracle: "If you omit this clause, then the database waits until the row is
+   * available" (SQL Language Reference, SELECT, for_update_clause). A number bounds the wait, for tests.
    */
   readonly lockWaitMs?: number
   /** Initial fault injection switches (can be changed later through the handle). */
@@ -102,7 +104,7 @@ export const startOracleTestServer = async (options: OracleTestServerOptions = {
   }))
   const serviceName = options.serviceName ?? "FREEPDB1"
   const version = options.version ?? "23ai"
-  const db = await OracleDatabase.create({ version, serviceName, dbTimeZone: options.dbTimeZone ?? "+00:00", users, lockWaitMs: options.lockWaitMs ?? 30_000, storedCode: storedCodeHooks, ...(options.debugLog === undefined ? {} : { debugLog: options.debugLog }), ...(options.numericCharacters === undefined ? {} : { numericCharacters: options.numericCharacters }) })
+  const db = await OracleDatabase.create({ version, serviceName, dbTimeZone: options.dbTimeZone ?? "+00:00", users, lockWaitMs: options.lockWaitMs ?? Number.POSITIVE_INFINITY, storedCode: storedCodeHooks, ...(options.debugLog === undefined ? {} : { debugLog: options.debugLog }), ...(options.numericCharacters === undefined ? {} : { numericCharacters: options.numericCharacters }) })
   const faults: OracleFaults = { ...options.faults }
   const sessions = new Set<ProtocolSession>()
   const stats = db.stats

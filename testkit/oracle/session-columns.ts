@@ -114,21 +114,36 @@ export class StatementColumns {
   }
 
   /**
-   * True when a query reads LOB columns of its one table row by row (no grouping, DISTINCT or set operation), so
-   * that their locators can name the row a LOB write goes to.
+   * The FROM tables (indexes into `shape.from`) whose LOB columns a query reads row by row (no grouping, DISTINCT
+   * or set operation), so that their locators can name the row a LOB write goes to: one table or several joined, a
+   * locator naming its own table's row (SecureFiles and Large Objects Developer's Guide, "LOB Locators"). Empty when
+   * the query reads none.
    */
-  selectsTableLob(toks: ReadonlyArray<Tok>, shape: QueryShape): boolean {
-    if (shape.from.length !== 1 || shape.items.some((i) => i.kind === "aggregate")) return false
-    const meta = this.lookupTable(shape.from[0]!.schema, shape.from[0]!.table)
-    if (meta === undefined || meta.kind !== "TABLE") return false
-    const isLob = (name: string) => meta.columns.some((c) => c.name === name && (c.type.kind === "clob" || c.type.kind === "nclob" || c.type.kind === "blob"))
-    if (!shape.items.some((i) => (i.kind === "star" && meta.columns.some((c) => isLob(c.name))) || (i.kind === "col" && isLob(i.column)))) return false
+  lobTablesOf(toks: ReadonlyArray<Tok>, shape: QueryShape): ReadonlyArray<number> {
+    if (shape.items.some((i) => i.kind === "aggregate")) return []
+    const tables = shape.from.map((ref) => {
+      const meta = ref.query === undefined ? this.lookupTable(ref.schema, ref.table) : undefined
+      return { ref, meta: meta?.kind === "TABLE" ? meta : undefined }
+    })
+    const isLob = (t: OraType) => t.kind === "clob" || t.kind === "nclob" || t.kind === "blob"
+    const named = (qualifier: string | undefined) => tables.flatMap((t, k) => (qualifier === undefined || t.ref.alias === qualifier || (t.ref.alias === undefined && t.ref.table === qualifier) ? [k] : []))
+    const out = new Set<number>()
+    for (const item of shape.items) {
+      if (item.kind === "star") {
+        for (const k of named(item.qualifier)) if (tables[k]!.meta?.columns.some((c) => isLob(c.type)) === true) out.add(k)
+      } else if (item.kind === "col") {
+        // the first table with the column, as describeColumns reads it
+        const k = named(item.qualifier).find((k) => tables[k]!.meta?.columns.some((c) => c.name === item.column) === true)
+        if (k !== undefined && tables[k]!.meta!.columns.some((c) => c.name === item.column && isLob(c.type))) out.add(k)
+      }
+    }
+    if (out.size === 0) return []
     let depth = 0
     for (const t of toks) {
       if (isOp(t, "(")) depth++
       else if (isOp(t, ")")) depth--
-      else if (depth === 0 && isKw(t, "GROUP", "DISTINCT", "UNIQUE", "UNION", "INTERSECT", "MINUS", "EXCEPT", "HAVING", "CONNECT")) return false
+      else if (depth === 0 && isKw(t, "GROUP", "DISTINCT", "UNIQUE", "UNION", "INTERSECT", "MINUS", "EXCEPT", "HAVING", "CONNECT")) return []
     }
-    return true
+    return [...out].sort((a, b) => a - b)
   }
 }

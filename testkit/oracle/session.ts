@@ -111,6 +111,8 @@ export class ProtocolSession {
     const sql = s.sql
     s.sql = undefined
     if (sql !== undefined) {
+      // a statement waiting for a lock (without end by default, as Oracle's) stops waiting: nobody reads its answer
+      if (this.processing) sql.interrupt()
       // let a running statement finish before closing its engine session
       void this.queue.then(async () => {
         await sql.engine.close()

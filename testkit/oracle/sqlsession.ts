@@ -35,7 +35,7 @@ import { isKw, isOp, significant, tokenize, type Tok } from "./lexer.ts"
 import { rewriteRowSubqueries } from "./row-subqueries.ts"
 import { Ddl } from "./ddl.ts"
 import { checkUncheckedForeignKeys, hasUncheckedForeignKeys } from "./novalidate-foreign-keys.ts"
-import { engineStatement, RowLockWaits, skipLockedQuery } from "./row-locks.ts"
+import { engineStatement, rowidOf, RowLockWaits, skipLockedQuery } from "./row-locks.ts"
 import type { ObjectPrivilege, Requester } from "./privileges.ts"
 import { keyedTable, keysWrittenBy } from "./key-locks.ts"
 import { bindSpecType, describeColumns } from "./results.ts"
@@ -171,7 +171,16 @@ export class SqlSession {
   async runBlockDml(sql: string, params: ReadonlyArray<DuckDBValue>): Promise<number> {
     const t = engineStatement(sql)
     const target = t === undefined ? undefined : this.targetOf(t.toks)
-    return this.checkingUncheckedForeignKeys(target, () => this.blockDml(sql, params, t, target))
+    // its failures name its own table's constraints, not those of the client's last statement
+    const outer = { target: this.dmlTarget, isUpdate: this.dmlIsUpdate }
+    this.dmlTarget = target
+    this.dmlIsUpdate = t !== undefined && isKw(t.toks[0], "UPDATE", "MERGE")
+    try {
+      return await this.checkingUncheckedForeignKeys(target, () => this.blockDml(sql, params, t, target))
+    } finally {
+      this.dmlTarget = outer.target
+      this.dmlIsUpdate = outer.isUpdate
+    }
   }
 
   private async blockDml(sql: string, params: ReadonlyArray<DuckDBValue>, t: ReturnType<typeof engineStatement>, target: TableMeta | undefined): Promise<number> {
@@ -400,8 +409,10 @@ export class SqlSession {
     const { toks, tr, binds } = bindNumberingTranslator(this.translation(), calls?.toks ?? source, sql, specs)
     let { sql: duckSql, shape } = translateQuery(toks, tr)
     checkAccess(this.access(), toks, shape.from)
-    let withRowid = this.columns.selectsTableLob(toks, shape)
-    if (withRowid) duckSql = translateQuery(toks, tr, true).sql
+    // LOB columns read from tables: each one's row id selected last, for locators that write back
+    const lobTables = this.columns.lobTablesOf(toks, shape)
+    let lobRowids: ReadonlyArray<string> = lobTables.map((k) => rowidOf(shape.from, shape.from[k]!))
+    if (lobRowids.length > 0) duckSql = translateQuery(toks, tr, lobRowids).sql
     if (binds.length > params.length) throw ora.notAllBound()
     let p = params.slice(0, binds.length)
     const lockColumn = shape.lock === undefined ? undefined : lockColumnError(shape.from, shape.lock, lookup)
@@ -412,7 +423,7 @@ export class SqlSession {
     const skipped = !describeOnly && shape.lock?.wait === "skip" ? await this.locks.lockRowsSkippingLocked(shape.from, shape.lock, p) : undefined
     if (skipped !== undefined && skipped.some((s) => s.held.length > 0)) {
       // SKIP LOCKED leaves out the rows other transactions hold, found by the row ids the query then selects last
-      ;({ sql: duckSql, withRowid } = skipLockedQuery(skipped, withRowid, (rowid, extra) => translateQuery(toks, tr, rowid, extra).sql))
+      ;({ sql: duckSql, lobRowids } = skipLockedQuery(skipped, lobRowids, (rowids, extra) => translateQuery(toks, tr, rowids, extra).sql))
     }
     const dict = dictionaryTablesOf(toks)
     let cursor: Cursor
@@ -433,8 +444,8 @@ export class SqlSession {
       if (this.txn.inTxn) await this.txn.recover()
       throw this.mapError(e)
     }
-    const described = cursor.columns.length - (withRowid ? 1 : 0)
-    return { kind: "query", columns: this.describe(shape, cursor.columns.slice(0, described), specs), cursor, ...(withRowid && { rowidColumn: described }) }
+    const described = cursor.columns.length - lobRowids.length
+    return { kind: "query", columns: this.describe(shape, cursor.columns.slice(0, described), specs, lobTables), cursor, ...(lobRowids.length > 0 && { rowidColumn: described }) }
   }
 
   /** Runs a client's query and reads all its rows; a failure while reading restores the transaction. */
@@ -499,8 +510,8 @@ export class SqlSession {
   }
 
   /** Maps result columns to declared types where the select list makes that possible. */
-  describe(shape: QueryShape | undefined, cols: ReadonlyArray<ColumnInfo>, specs: ReadonlyArray<BindSpec> = []): Array<ResultColumn> {
-    return describeColumns(shape, cols, this.db.settings.version, (schema, name) => this.lookupTable(schema, name), (n) => bindSpecType(specs[n - 1]))
+  describe(shape: QueryShape | undefined, cols: ReadonlyArray<ColumnInfo>, specs: ReadonlyArray<BindSpec> = [], lobTables?: ReadonlyArray<number>): Array<ResultColumn> {
+    return describeColumns(shape, cols, this.db.settings.version, (schema, name) => this.lookupTable(schema, name), (n) => bindSpecType(specs[n - 1]), lobTables)
   }
 
   /** Whether a name is a table of the catalog, or a view's columns (sequence-rows.ts joins tables back by row id). */

@@ -15,6 +15,8 @@ export interface ResultColumn {
   readonly nullable: boolean
   /** A LOB column read straight from a table: its locators can be written back to the row. */
   readonly lobSource?: LobSource
+  /** Which of the query's row id columns (after QueryResult.rowidColumn; 0 when absent) holds the LOB's row. */
+  readonly lobRowid?: number
 }
 
 /** The table column a LOB value was read from. */
@@ -29,7 +31,10 @@ export interface QueryResult {
   readonly kind: "query"
   readonly columns: ReadonlyArray<ResultColumn>
   readonly cursor: Cursor
-  /** Index of a cursor column (after the described ones) holding each row's DuckDB row id, for LOB locators. */
+  /**
+   * Index of the first cursor column (after the described ones) holding each row's DuckDB row id, for LOB locators;
+   * a join's further tables' row ids follow it (ResultColumn.lobRowid).
+   */
   readonly rowidColumn?: number
 }
 

@@ -66,19 +66,32 @@ const distinctByInstant = (tr: TranslatorCore, itemRanges: ReadonlyArray<[number
 }
 
 /**
+ * The undescribed row id columns a query selects last for its LOB locators: `true` the single FROM table's, a list
+ * one per joined table whose LOB columns are read (the first named "ora$lob_rowid" as the single table's).
+ */
+const lobRowidColumns = (withRowid: boolean | ReadonlyArray<string>): Array<string> => {
+  const exprs = withRowid === true ? ["rowid"] : withRowid === false ? [] : withRowid
+  return exprs.map((e, k) => `${e} AS "ora$lob_rowid${k === 0 ? "" : `_${k}`}"`)
+}
+
+/**
  * Translates a top-level query: adds Oracle column headings as aliases, rewrites a trailing
  * `WHERE ... ROWNUM <= n` into LIMIT, and reports the select-list shape.
  */
 export const translateQuery = (
   toks: ReadonlyArray<Tok>,
   tr: TranslatorCore,
-  /** Adds the row id of the (single) FROM table as a last, undescribed column (LOB locators that write back). */
-  withRowid = false,
+  /**
+   * Adds row ids as last, undescribed columns (LOB locators that write back): `true` the row id of the single FROM
+   * table, a list the DuckDB row id expressions of joined tables ({@link lobRowidColumns}).
+   */
+  withRowid: boolean | ReadonlyArray<string> = false,
   /** Further undescribed columns selected after the items (`expr AS name`: the row ids SKIP LOCKED over a join filters on). */
   extra: ReadonlyArray<string> = []
 ): { sql: string; shape: QueryShape } => {
   checkSetOperationLiterals(toks)
   checkIncompleteExpressions(toks)
+  const rowids = lobRowidColumns(withRowid)
   // locate the top-level SELECT that produces the result columns (skip WITH ... AS (...) blocks)
   let selectAt = 0
   if (isKw(toks[0], "WITH")) {
@@ -388,12 +401,12 @@ export const translateQuery = (
   }
   const distinctOn = isKw(toks[listStart - 1], "DISTINCT", "UNIQUE") ? distinctByInstant(tr, itemRanges, pieces) : undefined
   const head = distinctOn === undefined ? tr.range(0, listStart) : `${tr.range(0, listStart - 1)} DISTINCT ON (${distinctOn})`
-  const instantSet = setOperation && body === undefined && lockWait === null && !withRowid ? setOperationByInstant(toks, tr, itemRanges, pieces, fromAt, end, (at) => exactSetOrder(toks, tr, at, end, exactOutputs, datetimeItems)?.order) : undefined
+  const instantSet = setOperation && body === undefined && lockWait === null && rowids.length === 0 ? setOperationByInstant(toks, tr, itemRanges, pieces, fromAt, end, (at) => exactSetOrder(toks, tr, at, end, exactOutputs, datetimeItems)?.order) : undefined
   if (instantSet !== undefined) return { sql: instantSet(`${head} ${pieces.join(", ")}`), shape: { items, from } }
-  const setOrder = setOperation && body === undefined && lockWait === null && !withRowid ? exactSetOrder(toks, tr, fromAt, end, exactOutputs, datetimeItems) : undefined
+  const setOrder = setOperation && body === undefined && lockWait === null && rowids.length === 0 ? exactSetOrder(toks, tr, fromAt, end, exactOutputs, datetimeItems) : undefined
   if (setOrder !== undefined) return { sql: `SELECT * FROM (${head} ${pieces.join(", ")} ${setOrder.query}) ${setOrder.order}`, shape: { items, from } }
   body ??= tr.range(fromAt, end)
-  let sql = `${head} ${[...pieces, ...extra, ...(withRowid ? [`rowid AS "ora$lob_rowid"`] : [])].join(", ")} ${body}`
+  let sql = `${head} ${[...pieces, ...extra, ...rowids].join(", ")} ${body}`
   if (limit !== undefined) sql = `${sql} LIMIT ${limit}`
   const lock = lockWait === null ? undefined : { wait: lockWait, of: lockOf, source: tr.range(fromAt, end) }
   return { sql, shape: { items, from, ...(lock !== undefined ? { lock } : {}) } }

@@ -68,7 +68,7 @@ const encodeRowsUntimed = async (s: SessionState, w: WriteBuffer, res: ActiveRes
     const chunk = res.chunk
     const cols = chunk.columns
     const enc = res.encoders
-    if (res.rowidColumn !== undefined) res.rowids = cols[res.rowidColumn]
+    if (res.rowidColumn !== undefined) res.rowids = cols.slice(res.rowidColumn)
     const end = Math.min(chunk.rowCount, res.pos + (max - n))
     for (let i = res.pos; i < end; i++) {
       const rowStart = w.pos

@@ -161,19 +161,24 @@ export const lobOp = async (s: SessionState, r: ReadBuffer, w: WriteBuffer): Pro
 
 /**
  * Why a write through a locator read from a table cannot be done, if it cannot. Oracle requires the row to be
- * locked first (ORA-22920, "row containing the LOB value is not locked": https://docs.oracle.com/en/error-help/db/ora-22920),
- * by SELECT ... FOR UPDATE or a DML statement of the same transaction; the server checks FOR UPDATE locks of other
- * sessions and that this session has a transaction (it does not track rows locked by DML).
+ * locked by the writer's transaction first (ORA-22920, "row containing the LOB value is not locked":
+ * https://docs.oracle.com/en/error-help/db/ora-22920): by SELECT ... FOR UPDATE or a DML statement that wrote it.
+ * The server's row locks (row-locks.ts) record both; a row this transaction inserted is its own as well.
  */
 const persistentWriteRefusal = (s: SessionState, entry: LobEntry): OraError | undefined => {
   const src = entry.source
   if (src === undefined) return ora.unimplemented("writing to a LOB locator not read from a table row; bind a temporary LOB, string or Buffer instead")
-  const table = `${src.owner}.${src.table}`
   const sid = s.info?.sid ?? -1
-  if (s.db.rowLocks.othersHold(sid, table, [src.rowid]) || s.sql?.transactionInProgress !== true)
-    return new OraError(22920, "row containing the LOB value is not locked")
+  const locked = src.rowid >= TRANSACTION_LOCAL_ROWIDS || s.db.rowLocks.heldBy(sid, `${src.owner}.${src.table}`, src.rowid)
+  if (!locked || s.sql?.transactionInProgress !== true) return new OraError(22920, "row containing the LOB value is not locked")
   return undefined
 }
+
+/**
+ * The first DuckDB row id of rows a transaction appended and has not committed (DuckDB's MAX_ROW_ID, 2^55 as its
+ * source writes it): such a row is the inserting transaction's, as Oracle's inserted rows are locked until commit.
+ */
+const TRANSACTION_LOCAL_ROWIDS = 36028797018960000n
 
 /** Writes a persistent LOB's new content back to its table row, inside the session's transaction. */
 const writeBack = async (s: SessionState, entry: LobEntry): Promise<void> => {
