@@ -15,7 +15,7 @@ import { Interpreter, runTopLevel } from "./interpreter.ts"
 import { parseAnonymousBlock } from "./parser.ts"
 import { unexpectedSymbol } from "./errors.ts"
 import { noteCompileWarning } from "./compile-errors.ts"
-import { compileProcedure, recordDependencies } from "./unit-compilation.ts"
+import { checkBlockNames, compileProcedure, recordDependencies } from "./unit-compilation.ts"
 import { unitName } from "./stored-packages.ts"
 
 export { BIND_IN, BIND_INOUT, BIND_OUT, type PlsqlHost } from "./host.ts"
@@ -55,6 +55,7 @@ export const runPlsql = async (s: PlsqlHost, sql: string, values: ReadonlyArray<
     toks = [{ ...toks[0]!, text: "BEGIN", value: "BEGIN" }, ...toks.slice(1, end + 1), ...sig("; END;").map((t) => ({ ...t, pos: toks[end]!.pos }))]
   }
   const block = parseAnonymousBlock(sql, toks)
+  checkBlockNames(s.db, s.schema, sql, block)
   const names = bindNames(toks)
   const env: BindEnv = {
     binds: new Map(names.map((n, i) => [n, i])),
