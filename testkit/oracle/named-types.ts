@@ -33,6 +33,9 @@ const register = (t: NamedType): NamedType => {
   return t
 }
 
+/** Registers a PL/SQL type no package declares (a `TABLE%ROWTYPE` record: plsql/package-type-binds.ts) so that bind values name it by OID. */
+export const registerPlsqlType = (t: NamedType): NamedType => register(t)
+
 /** The package declaring a PL/SQL type registered by {@link registerNamedType}. */
 const packageOfType = new WeakMap<NamedType, string>()
 /** The registered package types, by `OWNER.PACKAGE.NAME` (the latest description of each). */
@@ -540,7 +543,9 @@ export const describeTypeBlock = async (
   for (const m of sql.matchAll(/:\s*([A-Za-z][\w$#]*)/g)) if (!names.includes(m[1]!.toLowerCase())) names.push(m[1]!.toLowerCase())
   const fullName = String(params[names.indexOf("full_name")] ?? "")
   const parts = nameParts(fullName)
-  const packaged = parts.length === 3 || (parts.length === 2 && types.lookup(schema, parts[0], parts[1]!) === undefined) ? packageType(parts) : undefined
+  // a package's type, or a table's %ROWTYPE (`"OWNER"."T"%ROWTYPE`, `T%ROWTYPE`), which no CREATE TYPE made
+  const rowtype = /%ROWTYPE$/i.test(fullName)
+  const packaged = rowtype || parts.length === 3 || (parts.length === 2 && types.lookup(schema, parts[0], parts[1]!) === undefined) ? packageType(parts) : undefined
   const type = packaged?.type ?? resolveFullName(types, schema, fullName)
   const rows = type === undefined || type.kind !== "object" ? [] : type.attributes
   const select =
@@ -571,7 +576,7 @@ export const describeTypeBlock = async (
     version: 1,
     tds: type === undefined ? null : raw(typeDescriptor(type)),
     attrs_rc: attrs,
-    package_name: packaged?.packageName ?? null,
+    package_name: rowtype ? null : (packaged?.packageName ?? null),
     schema: type?.schema ?? null,
     name: type?.name ?? null
   }
