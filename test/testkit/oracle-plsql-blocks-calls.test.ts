@@ -91,6 +91,9 @@ END;`))
     await conn.execute("CREATE OR REPLACE PROCEDURE call_none IS BEGIN INSERT INTO widget VALUES (8, 'none'); END;")
     await conn.execute("CALL call_none()")
     expect((await conn.execute("SELECT label FROM widget WHERE id = 8")).rows).toEqual([["none"]])
+    // a function's result comes back through INTO
+    await conn.execute("CREATE OR REPLACE FUNCTION call_plus(n IN NUMBER) RETURN NUMBER IS BEGIN RETURN n + 1; END;")
+    expect((await conn.execute("CALL call_plus(41) INTO :r", { r: out(oracledb.NUMBER) })).outBinds.r).toBe(42)
     // an error inside the routine is reported as it is
     const inner = await failure(() => conn.execute("CALL call_me('x')"))
     expect(inner.message).not.toMatch(/ORA-06576/)

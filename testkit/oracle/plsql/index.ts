@@ -4,7 +4,7 @@
  */
 import { DuckDBBlobValue, type DuckDBValue } from "@duckdb/node-api"
 import { OraError, ora } from "../errors.ts"
-import { isKw, isOp, matchParen, splitTopLevel, tokenize, type Tok } from "../lexer.ts"
+import { findTopLevel, isKw, isOp, matchParen, splitTopLevel, tokenize, type Tok } from "../lexer.ts"
 import type { PlsqlProcedure } from "../catalog.ts"
 import type { BindSpec, PlsqlResult } from "../statement.ts"
 import { Dty } from "../types.ts"
@@ -52,9 +52,13 @@ export const runPlsql = async (s: PlsqlHost, sql: string, values: ReadonlyArray<
   const toks = sig(sql)
   if (!isKw(toks[0], "CALL")) return runBlock(s, sql, toks, values, specs)
   const end = toks.findLastIndex((t) => !isOp(t, ";"))
+  // `CALL f(args) INTO :x` of a function: the block `BEGIN :x := f(args); END;` (SQL Language Reference, CALL)
+  const into = findTopLevel(toks, 1, end + 1, (t) => isKw(t, "INTO"))
+  const callEnd = into >= 0 ? into - 1 : end
   // `CALL p()`: CALL wants the parentheses, a PL/SQL call statement takes none for no arguments (PLS-00103)
-  const last = isOp(toks[end], ")") && isOp(toks[end - 1], "(") ? end - 2 : end
-  const block = [{ ...toks[0]!, text: "BEGIN", value: "BEGIN" }, ...toks.slice(1, last + 1), ...sig("; END;").map((t) => ({ ...t, pos: toks[end]!.pos }))]
+  const last = isOp(toks[callEnd], ")") && isOp(toks[callEnd - 1], "(") ? callEnd - 2 : callEnd
+  const target = into >= 0 ? [...toks.slice(into + 1, end + 1), ...sig(":=").map((t) => ({ ...t, pos: toks[into]!.pos }))] : []
+  const block = [{ ...toks[0]!, text: "BEGIN", value: "BEGIN" }, ...target, ...toks.slice(1, last + 1), ...sig("; END;").map((t) => ({ ...t, pos: toks[end]!.pos }))]
   // CALL of a routine that does not exist (or a component its package lacks) is ORA-06576 (Error Messages, ORA-06576)
   const nameAt = new Set<string>()
   for (let k = 1; k < toks.length && !isOp(toks[k], "("); k++) {
