@@ -78,4 +78,24 @@ BEGIN
 END;`))
     expect(e.message.split("\nHelp:")[0]).toBe("ORA-20002: local\nORA-06512: at line 3\nORA-06512: at line 6")
   })
+
+  it("CALL of a routine that does not exist is ORA-06576, of one that does runs it (SQL Language Reference, CALL)", async () => {
+    for (const sql of ["CALL no_such_proc()", "CALL no_such_pkg.p(1)", "CALL dbms_output.no_such_member('x')"]) {
+      const e = await failure(() => conn.execute(sql))
+      expect(e.message.split("\nHelp:")[0]).toBe("ORA-06576: not a valid function or procedure name")
+    }
+    await conn.execute("CREATE OR REPLACE PROCEDURE call_me(n IN NUMBER) IS BEGIN INSERT INTO widget VALUES (n, 'called'); END;")
+    await conn.execute("CALL call_me(7)")
+    expect((await conn.execute("SELECT label FROM widget WHERE id = 7")).rows).toEqual([["called"]])
+    // CALL wants its parentheses even without arguments
+    await conn.execute("CREATE OR REPLACE PROCEDURE call_none IS BEGIN INSERT INTO widget VALUES (8, 'none'); END;")
+    await conn.execute("CALL call_none()")
+    expect((await conn.execute("SELECT label FROM widget WHERE id = 8")).rows).toEqual([["none"]])
+    // a function's result comes back through INTO
+    await conn.execute("CREATE OR REPLACE FUNCTION call_plus(n IN NUMBER) RETURN NUMBER IS BEGIN RETURN n + 1; END;")
+    expect((await conn.execute("CALL call_plus(41) INTO :r", { r: out(oracledb.NUMBER) })).outBinds.r).toBe(42)
+    // an error inside the routine is reported as it is
+    const inner = await failure(() => conn.execute("CALL call_me('x')"))
+    expect(inner.message).not.toMatch(/ORA-06576/)
+  })
 })

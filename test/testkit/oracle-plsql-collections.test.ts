@@ -233,4 +233,30 @@ describe("Oracle test server: PL/SQL collections, BULK COLLECT, FORALL", () => {
     const e = await failure(() => conn.execute("DECLARE TYPE m IS TABLE OF NUMBER INDEX BY VARCHAR2(5); x m; b BOOLEAN; BEGIN b := x('q') > 0 AND 1 = 1; END;"))
     expect(e.message).toMatch(/^ORA-01403: no data found/)
   })
+
+  it("a CASE inside a larger expression reads only its chosen result's elements (was ORA-06533 / NO_DATA_FOUND)", async () => {
+    const r = await conn.execute(
+      `DECLARE
+        TYPE nums IS TABLE OF NUMBER;
+        TYPE by_name IS TABLE OF NUMBER INDEX BY VARCHAR2(10);
+        v nums := nums(10, 20);
+        m by_name;
+        i PLS_INTEGER := 5;
+        x NUMBER;
+        s VARCHAR2(40);
+      BEGIN
+        x := 1 + CASE WHEN i <= v.COUNT THEN v(i) ELSE 0 END;
+        s := x;
+        x := NVL(CASE WHEN m.EXISTS('k') THEN m('k') END, 0) + 1;
+        s := s || ',' || x;
+        x := (CASE WHEN 2 <= v.COUNT THEN v(2) ELSE 0 END) * 2 + CASE WHEN i <= v.COUNT THEN v(i) ELSE -1 END;
+        :s := s || ',' || x;
+      END;`,
+      { s: out() }
+    )
+    expect((r.outBinds as { s: string }).s).toBe("1,1,39")
+    // the chosen result's missing element still fails
+    const e = await failure(() => conn.execute("DECLARE TYPE nums IS TABLE OF NUMBER; v nums := nums(1); x NUMBER; BEGIN x := 1 + CASE WHEN 1 = 1 THEN v(3) ELSE 0 END; END;"))
+    expect(e.message).toMatch(/^ORA-06533: Subscript beyond count/)
+  })
 })

@@ -89,6 +89,29 @@ describe("Oracle test server: index-by array binds into PL/SQL parameters and va
     expect(r.outBinds).toEqual({ n: 3, o: [5, 6, 100] })
   })
 
+  it("reads and assigns elements of array binds: :arr(i), :arr.COUNT, :arr(i) := v", async () => {
+    const r = await conn.execute(
+      `BEGIN
+        FOR i IN 1 .. :nums.COUNT LOOP
+          :o(i) := :nums(i) * 10;
+        END LOOP;
+        :io(2) := 'two';
+        :io(:io.COUNT + 1) := UPPER(:io(1));
+        :n := :nums(2) + :nums.COUNT;
+      END;`,
+      {
+        nums: { type: oracledb.NUMBER, dir: oracledb.BIND_IN, val: [1, 2, 3] },
+        o: { type: oracledb.NUMBER, dir: oracledb.BIND_OUT, maxArraySize: 5 },
+        io: { type: oracledb.STRING, dir: oracledb.BIND_INOUT, val: ["a", "b"], maxArraySize: 5, maxSize: 10 },
+        n: { type: oracledb.NUMBER, dir: oracledb.BIND_OUT }
+      }
+    )
+    expect(r.outBinds).toEqual({ o: [10, 20, 30], io: ["a", "two", "A"], n: 5 })
+    // an element the array does not hold is NO_DATA_FOUND, as for a variable
+    const e = await failure(() => conn.execute("BEGIN :n := :nums(4); END;", { nums: { type: oracledb.NUMBER, dir: oracledb.BIND_IN, val: [1] }, n: { type: oracledb.NUMBER, dir: oracledb.BIND_OUT } }))
+    expect(oraCode(e)).toBe("ORA-01403")
+  })
+
   it("an OUT array longer than maxArraySize is ORA-06513", async () => {
     const e = await failure(() =>
       conn.execute("BEGIN arr.doubled(:nums, :o); END;", {

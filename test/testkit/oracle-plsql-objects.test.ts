@@ -146,4 +146,24 @@ describe("Oracle test server: object types as PL/SQL variables", () => {
     // the handler sees VALUE_ERROR
     expect(await run("BEGIN v.s := 'abcdef'; EXCEPTION WHEN VALUE_ERROR THEN :x := 'caught ' || v.s; END;")).toBe("caught a")
   })
+
+  it("blank-pads CHAR(n) and NCHAR(n) attributes to their length, as CHAR columns are (SQL Language Reference, CHAR Data Type)", async () => {
+    await conn.execute("CREATE TYPE po_ch AS OBJECT (code CHAR(5), nc NCHAR(3), v VARCHAR2(5))")
+    await conn.execute("CREATE TABLE po_chars (id NUMBER, o po_ch)")
+    const r = await conn.execute(
+      `DECLARE
+         a po_ch := po_ch('ab', 'x', 'cd');
+       BEGIN
+         a.code := 'xyz';
+         :x := '[' || a.code || '][' || a.nc || '][' || a.v || ']';
+         INSERT INTO po_chars VALUES (1, po_ch('q', 'é', 'r'));
+       END;`,
+      out
+    )
+    expect(r.outBinds).toEqual({ x: "[xyz  ][x  ][cd]" })
+    const rows = await conn.execute("SELECT '[' || t.o.code || ']', LENGTH(t.o.nc), t.o.v FROM po_chars t WHERE id = 1")
+    expect(rows.rows).toEqual([["[q    ]", 3, "r"]])
+    const fetched = await conn.execute("SELECT o FROM po_chars WHERE id = 1", [], { outFormat: oracledb.OUT_FORMAT_ARRAY })
+    expect(fetched.rows[0][0].CODE).toBe("q    ")
+  })
 })

@@ -186,6 +186,51 @@ describe("Oracle test server: package record and collection types as DbObject bi
     expect((await conn.execute("SELECT coll_type, elem_type_name, elem_type_package FROM all_plsql_coll_types WHERE package_name = 'SHAPES' AND type_name = 'POINT_LIST'")).rows).toEqual([["TABLE", "POINT", "SHAPES"]])
   })
 
+  it("binds a package's collection of table%ROWTYPE and a record with a %ROWTYPE field (was NJS-129: no type was described)", async () => {
+    await conn.execute("CREATE TABLE pt_emp (id NUMBER(6), name VARCHAR2(20), hired DATE)")
+    await conn.execute("INSERT INTO pt_emp VALUES (1, 'Ann', DATE '2020-01-02')")
+    await conn.execute("INSERT INTO pt_emp VALUES (2, 'Bob', NULL)")
+    await conn.execute(`CREATE OR REPLACE PACKAGE emps AS
+        TYPE emp_tab IS TABLE OF pt_emp%ROWTYPE INDEX BY PLS_INTEGER;
+        TYPE tagged IS RECORD (e pt_emp%ROWTYPE, tag VARCHAR2(5));
+        PROCEDURE all_rows(t OUT emp_tab);
+        FUNCTION names(t emp_tab) RETURN VARCHAR2;
+        PROCEDURE retag(r IN OUT tagged);
+      END emps;`)
+    await conn.execute(`CREATE OR REPLACE PACKAGE BODY emps AS
+        PROCEDURE all_rows(t OUT emp_tab) IS
+        BEGIN
+          SELECT * BULK COLLECT INTO t FROM pt_emp ORDER BY id;
+        END;
+        FUNCTION names(t emp_tab) RETURN VARCHAR2 IS
+          s VARCHAR2(100);
+        BEGIN
+          FOR i IN 1 .. t.COUNT LOOP s := s || t(i).name || t(i).id; END LOOP;
+          RETURN s;
+        END;
+        PROCEDURE retag(r IN OUT tagged) IS
+          e pt_emp%ROWTYPE := r.e;
+        BEGIN
+          e.name := UPPER(e.name);
+          r.e := e;
+          r.tag := r.tag || '!';
+        END;
+      END emps;`)
+    const EmpTab = await conn.getDbObjectClass("EMPS.EMP_TAB")
+    const out = await conn.execute("BEGIN emps.all_rows(:t); END;", { t: { type: EmpTab, dir: oracledb.BIND_OUT } })
+    const rows = out.outBinds.t.getValues()
+    expect(rows.map((e: { ID: number; NAME: string; HIRED: Date | null }) => [e.ID, e.NAME, e.HIRED])).toEqual([
+      [1, "Ann", new Date(2020, 0, 2)],
+      [2, "Bob", null]
+    ])
+    const back = await conn.execute("BEGIN :s := emps.names(:t); END;", { s: { dir: oracledb.BIND_OUT, type: oracledb.STRING, maxSize: 100 }, t: out.outBinds.t })
+    expect(back.outBinds.s).toBe("Ann1Bob2")
+    const Tagged = await conn.getDbObjectClass("EMPS.TAGGED")
+    const EmpRow = await conn.getDbObjectClass("PT_EMP%ROWTYPE")
+    const r = await conn.execute("BEGIN emps.retag(:r); END;", { r: { type: Tagged, dir: oracledb.BIND_INOUT, val: new Tagged({ E: new EmpRow({ ID: 3, NAME: "cy" }), TAG: "t" }) } })
+    expect([r.outBinds.r.E.ID, r.outBinds.r.E.NAME, r.outBinds.r.TAG]).toEqual([3, "CY", "t!"])
+  })
+
   it("refuses a type no package declares, and an associative array indexed by VARCHAR2, as node-oracledb cannot bind it", async () => {
     await expect(conn.getDbObjectClass("SHAPES.NOPE")).rejects.toThrow(/NJS-129/)
     await expect(conn.getDbObjectClass("SHAPES.TEXT_BY_TEXT")).rejects.toThrow(/NJS-129/)

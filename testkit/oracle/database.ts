@@ -35,6 +35,7 @@ import { Grants } from "./privileges.ts"
 import { createRoleDictionaryViews, refreshRoleDictionary } from "./role-dictionary.ts"
 import { Authorizations, START_UP_USER_PRIVILEGES, START_UP_USER_ROLES } from "./system-privileges.ts"
 import { accessDictionaryRows, createPrivilegeViews } from "./dictionary-privileges.ts"
+import { charType } from "./types.ts"
 import { WaitsFor } from "./deadlocks.ts"
 import { RowLocks } from "./row-locks.ts"
 import { TableLocks } from "./table-locks.ts"
@@ -270,6 +271,12 @@ export class OracleDatabase {
     await a.execute(`CREATE VIEW "SYS"."COLS" AS SELECT * FROM "SYS"."USER_TAB_COLUMNS"`)
     this.registerSysTable("COLS", "ALL_TAB_COLUMNS", "OWNER")
     await createPrivilegeViews(a, OWNED_VIEWS)
+    // ALL_TAB_COLS: ALL_TAB_COLUMNS with HIDDEN_COLUMN (none is hidden here; Oracle Database Reference, "ALL_TAB_COLS"),
+    // which node-oracledb thin reads to describe a TABLE%ROWTYPE type (lib/thin/connection.js _populateRowTypeInfo)
+    await a.execute(`CREATE VIEW "SYS"."ALL_TAB_COLS" AS SELECT *, 'NO' AS "HIDDEN_COLUMN" FROM "SYS"."ALL_TAB_COLUMNS"`)
+    this.registerSysTable("ALL_TAB_COLS", "ALL_TAB_COLUMNS")
+    const tabCols = this.catalog.getTable("SYS", "ALL_TAB_COLS")!
+    for (const owner of ["SYS", "PUBLIC"]) this.catalog.putTable({ ...tabCols, owner, columns: [...tabCols.columns, { ...tabCols.columns.find((c) => c.name === "NULLABLE")!, name: "HIDDEN_COLUMN", type: charType("VARCHAR2", 3) }] })
     await createRoleDictionaryViews(a)
   }
 

@@ -33,6 +33,9 @@ const register = (t: NamedType): NamedType => {
   return t
 }
 
+/** Registers a PL/SQL type no package declares (a `TABLE%ROWTYPE` record: plsql/package-type-binds.ts) so that bind values name it by OID. */
+export const registerPlsqlType = (t: NamedType): NamedType => register(t)
+
 /** The package declaring a PL/SQL type registered by {@link registerNamedType}. */
 const packageOfType = new WeakMap<NamedType, string>()
 /** The registered package types, by `OWNER.PACKAGE.NAME` (the latest description of each). */
@@ -340,7 +343,9 @@ export const NAMED_VALUE_MACROS: ReadonlyArray<string> = [
   `ora_json_item(x) AS coalesce(CAST(to_json(x) AS VARCHAR), 'null')`,
   // a VARCHAR2 / NVARCHAR2 attribute's value, refused when longer than its size (bytes, or characters when national)
   `ora_attribute_text(x, maxlen, isnational, attr) AS CASE WHEN x IS NULL OR (CASE WHEN isnational THEN length(x) ELSE strlen(x) END) <= maxlen THEN x
-    ELSE error(concat('ORA-12899: value too large for column ', attr, ' (actual: ', CASE WHEN isnational THEN length(x) ELSE strlen(x) END, ', maximum: ', maxlen, ')')) END`
+    ELSE error(concat('ORA-12899: value too large for column ', attr, ' (actual: ', CASE WHEN isnational THEN length(x) ELSE strlen(x) END, ', maximum: ', maxlen, ')')) END`,
+  // a CHAR / NCHAR attribute's value blank-padded to its size (bytes, or characters when national)
+  `ora_attribute_char(x, size, isnational) AS CASE WHEN x IS NULL THEN x ELSE rpad(x, CAST(size - CASE WHEN isnational THEN 0 ELSE strlen(x) - length(x) END AS INTEGER), ' ') END`
 ]
 
 /** The token a constructor call's name becomes, remembering the type it constructs (for describing select items). */
@@ -369,7 +374,10 @@ const convertedArgument = (member: Member | undefined, arg: ReadonlyArray<Tok>, 
   if (scalar !== undefined && (scalar.kind === "varchar" || scalar.kind === "nvarchar") && scalar.charSize > 0) {
     // longer text than the attribute holds is refused (ORA-12899, as for a column); sizes in bytes unless national
     const where = sqlString(name === undefined ? "(collection element)" : `"${name}"`)
-    return [...generated(`ora_attribute_text(CAST(`), ...arg, ...generated(` AS VARCHAR2(32767)), ${scalar.charSize}, ${scalar.kind === "nvarchar" ? "TRUE" : "FALSE"}, ${where})`)]
+    const checked = [...generated(`ora_attribute_text(CAST(`), ...arg, ...generated(` AS VARCHAR2(32767)), ${scalar.charSize}, ${scalar.kind === "nvarchar" ? "TRUE" : "FALSE"}, ${where})`)]
+    // a CHAR(n) / NCHAR(n) attribute holds its text blank-padded to n, as a CHAR column does (SQL Language Reference,
+    // "CHAR Data Type": "Oracle blank-pads the value to the column length")
+    return scalar.dty === Dty.CHAR ? [...generated(`ora_attribute_char(`), ...checked, ...generated(`, ${scalar.charSize}, ${scalar.kind === "nvarchar" ? "TRUE" : "FALSE"})`)] : checked
   }
   if (scalar === undefined || !CONVERTED_KINDS.has(scalar.kind)) return arg
   // a DATE by way of TIMESTAMP, whose failed conversion DuckDB reports as a datetime error (pickle.ts drops the fraction);
@@ -535,7 +543,9 @@ export const describeTypeBlock = async (
   for (const m of sql.matchAll(/:\s*([A-Za-z][\w$#]*)/g)) if (!names.includes(m[1]!.toLowerCase())) names.push(m[1]!.toLowerCase())
   const fullName = String(params[names.indexOf("full_name")] ?? "")
   const parts = nameParts(fullName)
-  const packaged = parts.length === 3 || (parts.length === 2 && types.lookup(schema, parts[0], parts[1]!) === undefined) ? packageType(parts) : undefined
+  // a package's type, or a table's %ROWTYPE (`"OWNER"."T"%ROWTYPE`, `T%ROWTYPE`), which no CREATE TYPE made
+  const rowtype = /%ROWTYPE$/i.test(fullName)
+  const packaged = rowtype || parts.length === 3 || (parts.length === 2 && types.lookup(schema, parts[0], parts[1]!) === undefined) ? packageType(parts) : undefined
   const type = packaged?.type ?? resolveFullName(types, schema, fullName)
   const rows = type === undefined || type.kind !== "object" ? [] : type.attributes
   const select =
@@ -566,7 +576,7 @@ export const describeTypeBlock = async (
     version: 1,
     tds: type === undefined ? null : raw(typeDescriptor(type)),
     attrs_rc: attrs,
-    package_name: packaged?.packageName ?? null,
+    package_name: rowtype ? null : (packaged?.packageName ?? null),
     schema: type?.schema ?? null,
     name: type?.name ?? null
   }

@@ -4,7 +4,7 @@ import { ora, OraError } from "../errors.ts"
 import { isOp } from "../lexer.ts"
 import { oracleName } from "../translate.ts"
 import type { Expr } from "./ast.ts"
-import { BIND_ARRAY, bindArrayOf, type CollectionType, initialized, PlsqlCollection } from "./collections.ts"
+import { BIND_ARRAY, bindArrayOf, collectionOfBind, type CollectionType, initialized, PlsqlCollection } from "./collections.ts"
 import type { Collection, Frame, PlsqlValue, Value } from "./context.ts"
 import { coerce, coerceField, collectionTarget, collectionType, collectionVar, fieldType, newElementRecord, recordElements, recordOfRow, recordType, retype } from "./conversion.ts"
 import { PlsCompileError, valueError } from "./errors.ts"
@@ -91,6 +91,19 @@ export function assign(ctx: Frame, target: Expr, value: Value): void {
     // a schema collection goes out as its stored text (a DbObject bind), any other as an array bind's elements
     const stored = value instanceof PlsqlCollection ? storedOfCollection(value) : undefined
     ctx.binds.values[idx] = stored !== undefined ? stored : value instanceof PlsqlCollection ? (bindArrayOf(value) as unknown as PlsqlValue) : value instanceof PlsqlRecord ? null : value
+    ctx.binds.assigned.add(idx)
+    return
+  }
+  // `:arr(i) := v`: an element of an index-by array bind, which goes back with its elements in subscript order
+  if (t.kind === "bind" && isOp(target[1], "(")) {
+    const idx = ctx.binds.binds.get(t.value)
+    if (idx === undefined) throw ora.notAllBound()
+    const current = ctx.binds.values[idx] ?? null
+    if (current !== null && !Array.isArray(current)) throw new PlsCompileError(ctx.source, t.pos, 103, "invalid assignment target")
+    if (Array.isArray(current) && current.length > 0) ctx.binds.read.add(idx)
+    const c = collectionOfBind((current ?? []) as Array<DuckDBValue>)
+    assignElement(ctx, target, BIND_ARRAY, c as Collection, value)
+    ctx.binds.values[idx] = bindArrayOf(c) as unknown as PlsqlValue
     ctx.binds.assigned.add(idx)
     return
   }

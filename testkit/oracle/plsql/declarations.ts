@@ -56,7 +56,7 @@ export async function declare(ctx: Frame, names: Map<string, Slot>, d: Decl): Pr
       let value: Value = null
       if (collection !== undefined) value = d.init !== undefined ? toSchemaCollection(ctx, collection, await evaluateValue(ctx, d.init)) : collection.kind === "assoc" ? new PlsqlCollection(collection) : null
       else if (record !== undefined) value = d.init !== undefined ? coerce(ctx, type, await evaluateValue(ctx, d.init)) : await newRecord(ctx, record, d.pos)
-      else if (type.kind === "rowtypeOf") value = await emptyRecord(ctx, type.of, d.pos)
+      else if (type.kind === "rowtypeOf") value = d.init !== undefined ? coerce(ctx, type, await evaluateValue(ctx, d.init)) : await emptyRecord(ctx, type.of, d.pos)
       else if (d.init !== undefined) value = coerce(ctx, type, await evaluate(ctx, d.init))
       names.set(d.name, { k: "var", value, type, constant: d.constant })
     }

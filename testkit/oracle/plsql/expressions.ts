@@ -23,7 +23,7 @@ import { columnsOf, render } from "./render.ts"
 import { schemaCollectionType } from "./schema-collections.ts"
 import { isCursorValue, RowReader } from "./row-reader.ts"
 import { lookup, packageVariable } from "./scope.ts"
-import { isAvoidableRead, shortCircuit } from "./short-circuit.ts"
+import { innerCases, isAvoidableRead, shortCircuit } from "./short-circuit.ts"
 import { resultKind } from "./sql-functions.ts"
 import { kindOfType, type ValueKind } from "./value-kinds.ts"
 
@@ -40,18 +40,46 @@ export async function evaluateValue(ctx: Frame, source: Expr): Promise<Value> {
   try {
     const multisets = await inlineMultisets(ctx, toks, (constructor) => evaluateInlined(ctx, constructor))
     try {
-      return await evaluateInlined(ctx, multisets.toks)
-    } catch (e) {
-      // a missing element read by an operand that AND / OR would not have evaluated (short-circuit.ts)
-      if (!isAvoidableRead(e)) throw e
-      const v = await shortCircuit(multisets.toks, (operand) => evaluateInlined(ctx, operand))
-      if (v === undefined) throw e
-      return v
+      return await evaluateShortCircuit(ctx, multisets.toks)
     } finally {
       multisets.release()
     }
   } finally {
     release()
+  }
+}
+
+/**
+ * Evaluates an expression whose function calls inlineCalls has made; when it fails on a missing element that
+ * short-circuit evaluation would not have read (short-circuit.ts), its top-level AND / OR operands or searched CASE
+ * are evaluated one by one, or else each CASE inside it first, alone, its value bound in its place.
+ */
+async function evaluateShortCircuit(ctx: Frame, toks: Expr): Promise<Value> {
+  try {
+    return await evaluateInlined(ctx, toks)
+  } catch (e) {
+    if (!isAvoidableRead(e)) throw e
+    const v = await shortCircuit(toks, (operand) => evaluateShortCircuit(ctx, operand))
+    if (v !== undefined) return v
+    const cases = innerCases(toks)
+    if (cases.length === 0) throw e
+    const made: Array<string> = []
+    try {
+      const out: Array<Tok> = []
+      let from = 0
+      for (const [start, end] of cases) {
+        out.push(...toks.slice(from, start))
+        const key = `\u0000F${++ctx.calls}`
+        made.push(key)
+        ctx.callResults.set(key, { value: await evaluateShortCircuit(ctx, toks.slice(start, end + 1)) })
+        out.push({ kind: "bind", text: ":f", value: key, pos: toks[start]!.pos })
+        from = end + 1
+      }
+      out.push(...toks.slice(from))
+      return await evaluateShortCircuit(ctx, out)
+    } finally {
+      made.forEach((key) => ctx.callResults.delete(key))
+    }
   }
 }
 

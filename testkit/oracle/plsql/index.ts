@@ -4,7 +4,7 @@
  */
 import { DuckDBBlobValue, type DuckDBValue } from "@duckdb/node-api"
 import { OraError, ora } from "../errors.ts"
-import { isKw, isOp, matchParen, splitTopLevel, tokenize, type Tok } from "../lexer.ts"
+import { findTopLevel, isKw, isOp, matchParen, splitTopLevel, tokenize, type Tok } from "../lexer.ts"
 import type { PlsqlProcedure } from "../catalog.ts"
 import type { BindSpec, PlsqlResult } from "../statement.ts"
 import { Dty } from "../types.ts"
@@ -13,9 +13,9 @@ import { BIND_IN, BIND_INOUT, BIND_OUT, type PlsqlHost } from "./host.ts"
 import type { BindEnv } from "./context.ts"
 import { Interpreter, runTopLevel } from "./interpreter.ts"
 import { parseAnonymousBlock } from "./parser.ts"
-import { unexpectedSymbol } from "./errors.ts"
+import { lineColumn, unexpectedSymbol } from "./errors.ts"
 import { noteCompileWarning } from "./compile-errors.ts"
-import { compileProcedure, recordDependencies } from "./unit-compilation.ts"
+import { checkBlockNames, compileProcedure, recordDependencies } from "./unit-compilation.ts"
 import { unitName } from "./stored-packages.ts"
 
 export { BIND_IN, BIND_INOUT, BIND_OUT, type PlsqlHost } from "./host.ts"
@@ -49,12 +49,32 @@ const checkOutFits = (value: unknown, spec: BindSpec | undefined): void => {
 
 /** Runs an anonymous block (or CALL statement). */
 export const runPlsql = async (s: PlsqlHost, sql: string, values: ReadonlyArray<DuckDBValue>, specs: ReadonlyArray<BindSpec>): Promise<PlsqlResult> => {
-  let toks = sig(sql)
-  if (isKw(toks[0], "CALL")) {
-    const end = toks.findLastIndex((t) => !isOp(t, ";"))
-    toks = [{ ...toks[0]!, text: "BEGIN", value: "BEGIN" }, ...toks.slice(1, end + 1), ...sig("; END;").map((t) => ({ ...t, pos: toks[end]!.pos }))]
+  const toks = sig(sql)
+  if (!isKw(toks[0], "CALL")) return runBlock(s, sql, toks, values, specs)
+  const end = toks.findLastIndex((t) => !isOp(t, ";"))
+  // `CALL f(args) INTO :x` of a function: the block `BEGIN :x := f(args); END;` (SQL Language Reference, CALL)
+  const into = findTopLevel(toks, 1, end + 1, (t) => isKw(t, "INTO"))
+  const callEnd = into >= 0 ? into - 1 : end
+  // `CALL p()`: CALL wants the parentheses, a PL/SQL call statement takes none for no arguments (PLS-00103)
+  const last = isOp(toks[callEnd], ")") && isOp(toks[callEnd - 1], "(") ? callEnd - 2 : callEnd
+  const target = into >= 0 ? [...toks.slice(into + 1, end + 1), ...sig(":=").map((t) => ({ ...t, pos: toks[into]!.pos }))] : []
+  const block = [{ ...toks[0]!, text: "BEGIN", value: "BEGIN" }, ...target, ...toks.slice(1, last + 1), ...sig("; END;").map((t) => ({ ...t, pos: toks[end]!.pos }))]
+  // CALL of a routine that does not exist (or a component its package lacks) is ORA-06576 (Error Messages, ORA-06576)
+  const nameAt = new Set<string>()
+  for (let k = 1; k < toks.length && !isOp(toks[k], "("); k++) {
+    const { line, column } = lineColumn(sql, toks[k]!.pos)
+    nameAt.add(`line ${line}, column ${column}:`)
   }
+  return runBlock(s, sql, block, values, specs).catch((e: unknown) => {
+    const m = e instanceof OraError && e.code === 6550 ? /^(line \d+, column \d+:)\nPLS-00(201|302): /.exec(e.detail) : null
+    throw m !== null && nameAt.has(m[1]!) ? new OraError(6576, "not a valid function or procedure name") : e
+  })
+}
+
+/** Runs an anonymous block's significant tokens `toks` (`sql` the text their positions point into). */
+const runBlock = async (s: PlsqlHost, sql: string, toks: ReadonlyArray<Tok>, values: ReadonlyArray<DuckDBValue>, specs: ReadonlyArray<BindSpec>): Promise<PlsqlResult> => {
   const block = parseAnonymousBlock(sql, toks)
+  checkBlockNames(s.db, s.schema, sql, block)
   const names = bindNames(toks)
   const env: BindEnv = {
     binds: new Map(names.map((n, i) => [n, i])),

@@ -7,7 +7,7 @@ import { ora } from "../errors.ts"
 import { isKw, isOp } from "../lexer.ts"
 import { oracleName } from "../translate.ts"
 import type { Expr } from "./ast.ts"
-import { collectionOfBind, type CollectionType, initialized, PlsqlCollection } from "./collections.ts"
+import { BIND_ARRAY, collectionOfBind, type CollectionType, initialized, PlsqlCollection } from "./collections.ts"
 import type { Collection, Frame, PlsqlValue, Value } from "./context.ts"
 import { collectionType } from "./conversion.ts"
 import { DBMS_LOCK_CONSTANTS } from "./dbms-lock.ts"
@@ -88,8 +88,10 @@ export function nameValue(ctx: Frame, toks: Expr, at: number): { value: Value; w
     if (idx === undefined) throw ora.notAllBound()
     ctx.binds.read.add(idx)
     const value = ctx.binds.values[idx] ?? null
-    // an index-by array bind (oracledb's `val: [...]`) reads as a collection
-    return { value: Array.isArray(value) ? (collectionOfBind(value as Array<DuckDBValue>) as Collection) : (value as Value), width: 1 }
+    // an index-by array bind (oracledb's `val: [...]`) reads as a collection: `:arr(i)`, `:arr.COUNT` as a variable's
+    const array = Array.isArray(value) || (value === null && ctx.binds.specs?.[idx]?.maxArrayElements !== undefined) ? (collectionOfBind((value ?? []) as Array<DuckDBValue>) as Collection) : undefined
+    if (array !== undefined && (isOp(next, "(") || isOp(next, "."))) return collectionValue(ctx, toks, at, BIND_ARRAY, array)
+    return { value: array ?? (value as Value), width: 1 }
   }
   if (t.kind !== "ident" && t.kind !== "qident") return undefined
   if (isOp(toks[at - 1], ".")) return undefined

@@ -15,6 +15,7 @@ import type { JsonNode } from "../oson.ts"
 import { isOp, type Tok } from "../lexer.ts"
 import type { Member, NamedType } from "../pickle.ts"
 import { oracleName } from "../translate.ts"
+import { Dty } from "../types.ts"
 import type { TypeSpec } from "./ast.ts"
 import type { Frame } from "./context.ts"
 import { PlsCompileError, valueError } from "./errors.ts"
@@ -113,7 +114,10 @@ const attributeValue = (member: Member, x: DuckDBValue): DuckDBValue => {
   if (TEXT_KINDS.has(scalar.kind) && scalar.charSize > 0) {
     const text = String(x)
     const national = scalar.kind === "nvarchar"
-    if ((national ? [...text].length : Buffer.byteLength(text)) > scalar.charSize) throw valueError("character string buffer too small")
+    const length = national ? [...text].length : Buffer.byteLength(text)
+    if (length > scalar.charSize) throw valueError("character string buffer too small")
+    // a CHAR(n) / NCHAR(n) attribute holds its text blank-padded to n, as a CHAR variable does
+    if (scalar.dty === Dty.CHAR) return text + " ".repeat(scalar.charSize - length)
   }
   return x
 }

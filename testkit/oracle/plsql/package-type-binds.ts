@@ -12,7 +12,7 @@ import * as crypto from "node:crypto"
 import { DuckDBTimestampSecondsValue, type DuckDBTimestampValue, type DuckDBValue } from "@duckdb/node-api"
 import { datetimeOfOracle, datetimeText } from "../datetime.ts"
 import { fromExtendedJson, toExtendedJson } from "../extended-json.ts"
-import { namedTypesOf, registerNamedType } from "../named-types.ts"
+import { namedTypesOf, registerNamedType, registerPlsqlType } from "../named-types.ts"
 import type { JsonNode } from "../oson.ts"
 import type { Member, NamedType } from "../pickle.ts"
 import { supportedMember } from "../pickle.ts"
@@ -40,6 +40,10 @@ const publicType = (def: PackageDef, name: string): Extract<Decl, { k: "recordTy
 
 /** A field's or element's declared type as a member of a named type; undefined for a type a DbObject cannot carry. */
 const memberOf = (host: PlsqlHost, def: PackageDef, t: TypeSpec): Member | undefined => {
+  if (t.kind === "rowtypeOf") {
+    const rowtype = rowtypeOf(host, t.of)
+    return rowtype === undefined ? undefined : { named: rowtype }
+  }
   if (t.kind !== "named") return undefined
   const parts = t.name.split(" . ")
   if (parts.length === 1 && publicType(def, parts[0]!) !== undefined) {
@@ -61,6 +65,29 @@ const memberOf = (host: PlsqlHost, def: PackageDef, t: TypeSpec): Member | undef
   const scalar = parseOracleType(text)
   // a BOOLEAN field too (23ai; node-oracledb packs it as a 4-byte integer), which schema types do not take here
   return scalar !== undefined && (supportedMember(scalar) || scalar.kind === "boolean") ? { scalar } : undefined
+}
+
+/** The described `TABLE%ROWTYPE` types, by the table's `OWNER.NAME` and its column list (a changed table describes anew). */
+const rowtypes = new Map<string, NamedType>()
+
+/**
+ * `table%ROWTYPE` as a member: a record type with the table's columns as attributes, named `TABLE%ROWTYPE` as Oracle
+ * names it (python-oracledb's tests describe `conn.gettype("TESTALLTYPES%ROWTYPE")`: test_2300_object_var.py);
+ * undefined for a cursor's %ROWTYPE, an unknown table, or a column a DbObject cannot carry here (LOBs).
+ */
+const rowtypeOf = (host: PlsqlHost, of: ReadonlyArray<string>): NamedType | undefined => {
+  if (of.length < 1 || of.length > 2) return undefined
+  const meta = host.lookupTable(of.length === 2 ? of[0] : undefined, of[of.length - 1]!)
+  if (meta === undefined || !meta.columns.every((c) => supportedMember(c.type))) return undefined
+  const key = `${meta.owner}.${meta.name}(${meta.columns.map((c) => `${c.name} ${c.type.dictName}`).join(",")})`
+  const known = rowtypes.get(key)
+  if (known !== undefined) return known
+  const name = `${meta.name}%ROWTYPE`
+  const oid = crypto.createHash("md5").update(`PLSQL:${key}`).digest()
+  const named: NamedType = { schema: meta.owner, name, oid, kind: "object", attributes: meta.columns.map((c) => ({ name: c.name, member: { scalar: c.type } })), element: undefined, limit: 0 }
+  rowtypes.set(key, named)
+  // no package declares it: ALL_PLSQL_COLL_TYPES names it without one, as node-oracledb then asks for `"OWNER"."T"%ROWTYPE`
+  return registerPlsqlType(named)
 }
 
 /** The named type of a package's record or collection type declaration; undefined when a member cannot be carried. */
@@ -92,6 +119,13 @@ const namedOfDecl = (host: PlsqlHost, def: PackageDef, decl: Extract<Decl, { k: 
  * of its members is of a type a DbObject cannot carry here (%ROWTYPE, LOBs, an associative array indexed by text).
  */
 export const packageNamedType = (host: PlsqlHost, parts: ReadonlyArray<string>): { readonly type: NamedType; readonly packageName: string } | undefined => {
+  // `T%ROWTYPE`, `OWNER.T%ROWTYPE`, `"OWNER"."T"%ROWTYPE` (parts "OWNER", "T", "%ROWTYPE")
+  const last = parts[parts.length - 1] ?? ""
+  if (last.endsWith("%ROWTYPE")) {
+    const table = [...parts.slice(0, -1), ...(last === "%ROWTYPE" ? [] : [last.slice(0, -"%ROWTYPE".length)])]
+    const type = rowtypeOf(host, table)
+    return type === undefined ? undefined : { type, packageName: "" }
+  }
   if (parts.length < 2 || parts.length > 3) return undefined
   const [owner, pkg, name] = parts.length === 3 ? parts : [host.schema, parts[0]!, parts[1]!]
   const def = packagesOf(host.db).get(`${owner}.${pkg}`)
@@ -137,11 +171,15 @@ export interface TypeResolver {
   readonly record: (t: TypeSpec) => RecordType | undefined
   readonly collection: (t: TypeSpec) => CollectionType | undefined
   readonly coerce: (t: TypeSpec, v: Value) => Value
+  /** The columns of a `table%ROWTYPE`'s table; undefined for any other type. */
+  readonly rowtypeColumns?: (t: TypeSpec) => ReadonlyArray<string> | undefined
 }
 
 /** A stored node as a value of declared type `t`: a record or collection of the package's types, nested too. */
 const typedValue = (r: TypeResolver, t: TypeSpec, node: JsonNode): Value => {
   if (node.kind === "null") return null
+  const columns = r.rowtypeColumns?.(t)
+  if (columns !== undefined && node.kind === "array") return new PlsqlRecord(new Map(columns.map((c, i) => [c, valueOfNode(node.items[i] ?? { kind: "null" }) as DuckDBValue])))
   const record = r.record(t)
   if (record !== undefined && node.kind === "array") {
     return new PlsqlRecord(new Map(record.fields.map((f, i) => [f.name, r.coerce(f.type, typedValue(r, f.type, node.items[i] ?? { kind: "null" })) as DuckDBValue])), record)
@@ -201,5 +239,6 @@ export const storedOfBindValue = (v: PlsqlRecord | PlsqlCollection<unknown>): st
 export const resolverOf = (ctx: Frame, record: (ctx: Frame, t: TypeSpec) => RecordType | undefined, collection: (ctx: Frame, t: TypeSpec) => CollectionType | undefined, coerce: (ctx: Frame, t: TypeSpec, v: Value) => Value): TypeResolver => ({
   record: (t) => record(ctx, t),
   collection: (t) => collection(ctx, t),
-  coerce: (t, v) => coerce(ctx, t, v)
+  coerce: (t, v) => coerce(ctx, t, v),
+  rowtypeColumns: (t) => (t.kind === "rowtypeOf" && t.of.length <= 2 ? ctx.host.lookupTable(t.of.length === 2 ? t.of[0] : undefined, t.of[t.of.length - 1]!)?.columns.map((c) => c.name) : undefined)
 })

@@ -100,3 +100,21 @@ export const shortCircuit = async (toks: Expr, leaf: (operand: Expr) => Promise<
   }
   return undefined
 }
+
+/**
+ * The outermost `CASE ... END` ranges of `toks` (first and last index) that are part of a larger expression (an
+ * operand, a function's argument): evaluated alone, each reads only its chosen branch, as a CASE anywhere does.
+ */
+export const innerCases = (toks: Expr): Array<readonly [number, number]> => {
+  const out: Array<readonly [number, number]> = []
+  let depth = 0
+  let start = -1
+  for (let k = 0; k < toks.length; k++) {
+    const t = toks[k]!
+    if (isKw(t, "CASE")) {
+      if (depth === 0) start = k
+      depth++
+    } else if (isKw(t, "END") && depth > 0 && --depth === 0 && !(start === 0 && k === toks.length - 1)) out.push([start, k])
+  }
+  return out
+}

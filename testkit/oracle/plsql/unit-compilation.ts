@@ -2,15 +2,15 @@
  * What Oracle's PL/SQL compiler finds in a stored unit beyond its syntax, and the tables the unit depends on.
  *
  * Checked when a unit is created: an assignment, INTO or FETCH target that no enclosing scope declares is PLS-00201
- * "identifier 'X' must be declared" closed by "PL/SQL: Statement ignored", and so is an unqualified call of a procedure
- * that is neither local nor stored; a table of an embedded SQL statement that
+ * "identifier 'X' must be declared" closed by "PL/SQL: Statement ignored", and so is a plain name read in an
+ * expression (plain-names.ts) and an unqualified call of a procedure that is neither local nor stored; a table of an embedded SQL statement that
  * does not exist is "PL/SQL: ORA-00942" closed by "PL/SQL: SQL Statement ignored", a column an INSERT column list or
  * UPDATE SET names that its table lacks "PL/SQL: ORA-00904" (PL/SQL Language Reference 23ai,
- * "PL/SQL Static SQL": static SQL is checked at compile time). Names inside expressions are still found only when
- * the unit runs (README, "Where it still differs").
+ * "PL/SQL Static SQL": static SQL is checked at compile time). An anonymous block's names are checked the same way
+ * before it runs (checkBlockNames).
  *
- * Dependencies: a unit records the tables its static SQL names (the object and its columns) and the stored procedures
- * it calls. When one of them is dropped, created again or altered, the unit is INVALID in USER_OBJECTS, and the next call compiles it again
+ * Dependencies: a unit records the tables its static SQL names (the object and its columns), the stored procedures
+ * and functions it calls and the package specifications it names. When one of them is dropped, created again or altered, the unit is INVALID in USER_OBJECTS, and the next call compiles it again
  * (VALID when it compiles, else INVALID with its errors), as the Database Development Guide 23ai, "Schema Object
  * Dependency" (https://docs.oracle.com/en/database/oracle/oracle-database/23/adfns/schema-object-dependency.html,
  * "Object Invalidation" and "Revalidation") describes; ALTER PROCEDURE / FUNCTION / PACKAGE ... COMPILE compiles it
@@ -29,6 +29,7 @@ import type { PlsqlHost } from "./host.ts"
 import { parseProcedureBody } from "./parser.ts"
 import { compileErrorIn, type CompileError, storedText } from "./compile-errors.ts"
 import { packagesOf } from "./package-store.ts"
+import { plainNames, referencedHeads } from "./plain-names.ts"
 
 /** The tables a unit's static SQL names, by `OWNER.NAME`, each with the object id and columns it had then. */
 export type Dependencies = ReadonlyMap<string, string | undefined>
@@ -71,7 +72,9 @@ const tableSignature = (db: OracleDatabase, key: string): string | undefined => 
   if (key.startsWith(SPECIFICATION_KEY)) return packagesOf(db).get(key.slice(SPECIFICATION_KEY.length))?.spec.source
   if (key.startsWith(PROCEDURE_KEY)) {
     const p = db.procedures.get(key.slice(PROCEDURE_KEY.length))
-    return p === undefined ? undefined : String(db.catalog.getObject(p.owner, p.isFunction === true ? "FUNCTION" : "PROCEDURE", p.name)?.objectId ?? 0)
+    // its text too: a unit created again invalidates its dependents ("Schema Object Dependency": "If the referenced
+    // standalone procedure is replaced, then the dependent procedure is invalidated"); the same text changes nothing
+    return p === undefined ? undefined : `${db.catalog.getObject(p.owner, p.isFunction === true ? "FUNCTION" : "PROCEDURE", p.name)?.objectId ?? 0}\n${p.source}`
   }
   const meta = tableAt(db, key)
   return meta === undefined ? undefined : [String(meta.objectId), ...meta.columns.map((c) => `${c.name} ${JSON.stringify(c.type)}`)].join("\n")
@@ -100,7 +103,7 @@ const changed = (db: OracleDatabase, deps: Dependencies): boolean => {
   for (const [key, signature] of deps) {
     const now = tableSignature(db, key)
     if (now === signature) continue
-    if (now === undefined || signature === undefined) return true
+    if (now === undefined || signature === undefined || key.startsWith(PROCEDURE_KEY) || key.startsWith(SPECIFICATION_KEY)) return true
     const [id, ...columns] = signature.split("\n")
     const current = new Set(now.split("\n"))
     if (!current.has(id!) || now.split("\n")[0] !== id || columns.some((c) => !current.has(c))) return true
@@ -221,23 +224,48 @@ const declName = (d: Decl): ReadonlyArray<string> =>
  * Compiles stored unit `block` (parsed from `source`) statically: `outer` are the names around it (parameters, the
  * unit's own name, a package's specification). The errors in source order, and the tables it depends on.
  */
-export const compileUnit = (db: OracleDatabase, schema: string, source: string, block: Block, outer: Iterable<string>): Compiled => {
+export const compileUnit = (db: OracleDatabase, schema: string, source: string, block: Block, outer: Iterable<string>, checkSql = true): Compiled => {
   const errors: Array<PlsCompileError> = []
   const deps = new Map<string, string | undefined>()
   const known = (scope: Names | undefined, t: Tok): boolean => {
     const name = oracleName(t)
     if (declares(scope, name)) return true
     // a package's, a schema's or a unit's name qualifies the target (`pkg.v := 1`, `schema.pkg.v := 1`)
-    return db.catalog.getObject(schema, "PACKAGE", name) !== undefined || db.catalog.users.has(name) || db.procedures.has(`${schema}.${name}`)
+    return packagesOf(db).has(`${schema}.${name}`) || db.catalog.getObject(schema, "PACKAGE", name) !== undefined || db.catalog.users.has(name) || db.procedures.has(`${schema}.${name}`)
+  }
+  // statements already reported: one PLS-00201 each, as the check stops at the first name it cannot resolve
+  const reported = new Set<number>()
+  const undeclared = (t: Tok, statementPos: number, what: "Statement" | "Item") => {
+    if (reported.has(statementPos)) return
+    reported.add(statementPos)
+    const e = new PlsCompileError(source, t.pos, 201, `identifier '${oracleName(t)}' must be declared`)
+    errors.push(ignoredAt(source, statementPos, e, what) as PlsCompileError)
   }
   const target = (scope: Names | undefined, expr: Expr, statementPos: number) => {
     const t = expr[0]
-    if (!isName(t) || known(scope, t)) return
-    const e = new PlsCompileError(source, t.pos, 201, `identifier '${oracleName(t)}' must be declared`)
-    errors.push(ignoredAt(source, statementPos, e, "Statement") as PlsCompileError)
+    if (isName(t) && !known(scope, t)) undeclared(t, statementPos, "Statement")
+    expression(scope, expr.slice(1), statementPos)
+  }
+  // the stored functions and packages an expression calls or names (dependencies), and a plain name no scope declares
+  const expression = (scope: Names | undefined, expr: Expr | undefined, statementPos: number, what: "Statement" | "Item" = "Statement") => {
+    if (expr === undefined) return
+    for (const { tok, qualified } of referencedHeads(expr)) {
+      const name = oracleName(tok)
+      if (declares(scope, name)) continue
+      if (qualified && packagesOf(db).has(`${schema}.${name}`)) deps.set(`${SPECIFICATION_KEY}${schema}.${name}`, tableSignature(db, `${SPECIFICATION_KEY}${schema}.${name}`))
+      else if (!qualified && db.procedures.has(`${schema}.${name}`)) deps.set(`${PROCEDURE_KEY}${schema}.${name}`, tableSignature(db, `${PROCEDURE_KEY}${schema}.${name}`))
+    }
+    const synonyms = synonymsOf(db)
+    for (const t of plainNames(expr)) {
+      const name = oracleName(t)
+      if (declares(scope, name)) continue
+      if (db.procedures.has(`${schema}.${name}`)) deps.set(`${PROCEDURE_KEY}${schema}.${name}`, tableSignature(db, `${PROCEDURE_KEY}${schema}.${name}`))
+      if (known(scope, t) || synonyms.has(`${schema}.${name}`) || synonyms.has(`PUBLIC.${name}`)) continue
+      undeclared(t, statementPos, what)
+    }
   }
   const sql = (toks: Expr | undefined, statementPos: number) => {
-    if (toks === undefined) return
+    if (toks === undefined || !checkSql) return
     for (const ref of tableReferences(toks)) {
       if (ref.owner !== undefined && (!db.catalog.users.has(ref.owner) || ref.owner === "SYS" || ref.owner === "PUBLIC")) continue
       const owner = ref.owner ?? schema
@@ -258,8 +286,11 @@ export const compileUnit = (db: OracleDatabase, schema: string, source: string, 
   }
   // an unqualified procedure call: a local subprogram, RAISE_APPLICATION_ERROR, or a stored procedure (or synonym of one)
   const call = (scope: Names, st: Extract<Stmt, { k: "call" }>) => {
+    st.args.forEach((a) => expression(scope, a, st.pos))
+    const head = st.name[0]!
+    if (st.name.length === 2 && !declares(scope, head) && packagesOf(db).has(`${schema}.${head}`)) deps.set(`${SPECIFICATION_KEY}${schema}.${head}`, tableSignature(db, `${SPECIFICATION_KEY}${schema}.${head}`))
     if (st.name.length !== 1) return
-    const name = st.name[0]!
+    const name = head
     if (declares(scope, name) || name === "RAISE_APPLICATION_ERROR") return
     const synonyms = synonymsOf(db)
     if (synonyms.has(`${schema}.${name}`) || synonyms.has(`PUBLIC.${name}`)) return
@@ -275,32 +306,57 @@ export const compileUnit = (db: OracleDatabase, schema: string, source: string, 
   const statement = (scope: Names, st: Stmt): void => {
     switch (st.k) {
       case "assign":
-        return target(scope, st.target, st.pos)
+        target(scope, st.target, st.pos)
+        return expression(scope, st.expr, st.pos)
       case "if":
-        st.branches.forEach((b) => statements(scope, b.body))
+        st.branches.forEach((b) => {
+          expression(scope, b.cond, st.pos)
+          statements(scope, b.body)
+        })
         if (st.otherwise !== undefined) statements(scope, st.otherwise)
         return
       case "case":
-        st.whens.forEach((w) => statements(scope, w.body))
+        expression(scope, st.selector, st.pos)
+        st.whens.forEach((w) => {
+          expression(scope, w.when, st.pos)
+          statements(scope, w.body)
+        })
         if (st.otherwise !== undefined) statements(scope, st.otherwise)
         return
       case "loop":
+        return statements(inner(scope, st.label !== undefined ? [st.label] : []), st.body)
       case "while":
+        expression(scope, st.cond, st.pos)
         return statements(inner(scope, st.label !== undefined ? [st.label] : []), st.body)
       case "for":
+        expression(scope, st.low, st.pos)
+        expression(scope, st.high, st.pos)
         return statements(inner(scope, [st.index, ...(st.label !== undefined ? [st.label] : [])]), st.body)
       case "cursorFor":
         sql(st.query, st.query?.[0]?.pos ?? st.pos)
+        st.args.forEach((a) => expression(scope, a, st.pos))
         return statements(inner(scope, [st.record, ...(st.label !== undefined ? [st.label] : [])]), st.body)
+      case "exit":
+      case "continue":
+        return expression(scope, st.when, st.pos)
+      case "return":
+      case "pipeRow":
+        return expression(scope, st.expr, st.pos)
       case "sql":
         return sql(st.toks, st.pos)
       case "open":
+        st.args.forEach((a) => expression(scope, a, st.pos))
+        st.using?.forEach((u) => expression(scope, u.expr, st.pos))
         return sql(st.query, st.query?.[0]?.pos ?? st.pos)
       case "fetch":
+        expression(scope, st.limit, st.pos)
         return st.into.forEach((e) => target(scope, e, st.pos))
       case "execute":
+        expression(scope, st.expr, st.pos)
+        st.using.forEach((u) => expression(scope, u.expr, st.pos))
         return st.into.forEach((e) => target(scope, e, st.pos))
       case "forall":
+        ;[st.low, st.high, st.indicesOf, st.valuesOf].forEach((e) => expression(scope, e, st.pos))
         return sql(st.dml, st.dml[0]?.pos ?? st.pos)
       case "block":
         return unit(scope, st.block, [])
@@ -315,6 +371,7 @@ export const compileUnit = (db: OracleDatabase, schema: string, source: string, 
     // every name of the section first: a subprogram may call one declared after it (Oracle wants a forward declaration)
     for (const d of b.decls) declName(d).forEach((n) => own.names.add(n))
     for (const d of b.decls) {
+      if (d.k === "var") expression(own, d.init, d.pos, "Item")
       if (d.k === "cursor") sql(d.query, d.query[0]?.pos ?? d.pos)
       if (d.k === "subprogram" && d.sub.body !== undefined) unit(own, d.sub.body, [d.sub.name, ...d.sub.params.map((p) => p.name)])
     }
@@ -367,4 +424,17 @@ export const recompileProcedure = (s: PlsqlHost, proc: PlsqlProcedure): PlsqlPro
   recordDependencies(unit, compiled.dependencies)
   s.db.catalog.version++
   return unit
+}
+
+/**
+ * Checks an anonymous block's names before it runs, as Oracle compiles a block before running it: an undeclared name
+ * (an assignment or INTO target, inside an expression, an unqualified procedure call) fails the whole block with every
+ * such error, each `ORA-06550: line l, column c:` / `PLS-00201: ...` then `PL/SQL: Statement ignored`, before any of
+ * its statements has run (PL/SQL Language Reference 23ai, "PL/SQL Name Resolution"). Its SQL statements are checked
+ * when they run (embedded-sql.ts).
+ */
+export const checkBlockNames = (db: OracleDatabase, schema: string, source: string, block: Block): void => {
+  const { errors } = compileUnit(db, schema, source, block, [], false)
+  if (errors.length === 0) return
+  throw new PlsCompileError(source, 0, 0, "", errors.map((e) => e.detail).join("\nORA-06550: "))
 }
