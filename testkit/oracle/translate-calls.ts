@@ -230,6 +230,10 @@ export function ident(tr: TranslatorCore, i: number, to: number): [string, numbe
       // an interval expression (not one bind, text or NULL, which take the exact storage as they are)
       const expression = ot === undefined || fromInterval !== undefined || asAt - p[0] < 2 ? undefined : exactIntervalExpressionCast(operand, ot)
       if (expression !== undefined) return [expression, close + 1]
+      // a negative scale rounds to the left of the decimal point, half away from zero (SQL Language Reference,
+      // "Numeric Data Types": NUMBER(7,-2) stores 7456123.89 as 7456100), ORA-01438 past p - s digits
+      if (ot?.kind === "number" && ot.dictName === "NUMBER" && ot.scale < 0 && ot.scale !== -127)
+        return [`CAST(ora_number_fit(CAST(${operand} AS VARCHAR), ${ot.precision}, ${ot.scale}) AS ${ot.duck})`, close + 1]
       // NUMBER without precision keeps every digit of the value (number-functions.ts)
       if (ot?.kind === "number" && ot.duck === "VARCHAR")
         return [ot.dictName === "FLOAT" ? `ora_number_digits(CAST(${operand} AS VARCHAR), ${floatDecimalDigits(ot.precision)})` : `ora_number(CAST(${operand} AS VARCHAR))`, close + 1]
