@@ -397,6 +397,16 @@ export function ident(tr: TranslatorCore, i: number, to: number): [string, numbe
       if (/^\(*ora_date_diff\(/.test(arg(0))) return [`length(ora_to_char(${arg(0)}))`, close + 1]
       break
     }
+    case "CHR":
+      // any NUMBER (DuckDB's chr takes only an INTEGER: a LEVEL, a BIGINT or DECIMAL sum, a NUMBER column's text);
+      // SQL's CHR truncates the fraction (CHR(122.5) is 'z': https://stackoverflow.com/questions/73751435); `USING
+      // NCHAR_CS` gives the same character, as NVARCHAR2
+      if (parts.length !== 1) break
+      {
+        const using = toks.findIndex((t, k) => k >= parts[0]![0] && k < parts[0]![1] && isKw(t, "USING"))
+        const n = using < 0 ? arg(0) : tr.range(parts[0]![0], using)
+        return [`chr(CAST(trunc(CAST(${n} AS DOUBLE)) AS INTEGER))`, close + 1]
+      }
     case "LENGTHB":
       return [`octet_length(CAST(${arg(0)} AS BLOB))`, close + 1]
     case "MOD":
