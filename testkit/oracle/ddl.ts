@@ -24,11 +24,11 @@ import { alterTrigger, defineTrigger, dropTrigger } from "./plsql/trigger-defini
 import { alterCompile } from "./plsql/alter-compile.ts"
 import { noteCompileWarning } from "./plsql/compile-errors.ts"
 import { defineContext, dropContext } from "./plsql/application-contexts.ts"
-import { queryTokenRewrites } from "./session-translate.ts"
+import { ddlQuerySql } from "./ddl-query-sql.ts"
 import type { DdlHost } from "./ddl-host.ts"
 import { columnsOf, createTable, type TableDdl } from "./ddl-tables.ts"
 import { stripTerminator } from "./statement.ts"
-import { makeTranslator, oracleName, translateQuery } from "./translate.ts"
+import { oracleName } from "./translate.ts"
 import { namedTypesOf } from "./named-types.ts"
 import type { NamedType } from "./pickle.ts"
 import { type OraType, parseOracleType } from "./types.ts"
@@ -48,21 +48,9 @@ export class Ddl implements TableDdl {
     }
   }
 
-  /** The tokens of the query of a CREATE TABLE / VIEW ... AS, rewritten as a query's are (session-translate.ts). */
-  selectTokens(selectSql: string): ReadonlyArray<Tok> {
-    return queryTokenRewrites(this.s.translation(), selectSql, tokenize(selectSql))
-  }
-
   /** A query (with no binds) as the DuckDB SQL that runs it. */
   duckSelect(selectSql: string): string {
-    const tt = makeTranslator(this.selectTokens(selectSql), {
-      bind: () => "NULL",
-      dbTimeZone: this.s.db.settings.dbTimeZone,
-      dateColumns: this.s.dateColumnsOf(selectSql),
-      exactNumberColumns: this.s.exactNumberColumnsOf(selectSql),
-      boundedNumberColumns: this.s.boundedNumberColumnsOf(selectSql)
-    })
-    return translateQuery(tt.toks, tt.tr).sql
+    return ddlQuerySql(this.s.translation(), selectSql)
   }
 
   qualified(toks: ReadonlyArray<Tok>, at: number): { schema: string; name: string; next: number } {

@@ -21,7 +21,7 @@ import { nextDaySql, weekRoundSql, weekTruncSql, weekUnitOf } from "./week-dates
 import { isNumberExpression, numberExpressionText } from "./character-writes.ts"
 import { binaryConversionSql } from "./binary-conversions.ts"
 import { intervalCastTypeAt } from "./interval-compounds.ts"
-import { exactIntervalAggregate, exactIntervalLiteralItem, exactIntervalExpressionCast, exactIntervalExtract, exactIntervalTypeOfText, intervalBindFit, intervalCast, intervalToChar } from "./interval-exprs.ts"
+import { exactIntervalAggregate, isExactInterval, exactIntervalLiteralItem, exactIntervalExpressionCast, exactIntervalExtract, exactIntervalTypeOfText, intervalBindFit, intervalCast, intervalToChar } from "./interval-exprs.ts"
 import { floatDecimalDigits, parseOracleType } from "./types.ts"
 import { BINARY_CONSTANTS, DUCK_ONLY_RESERVED, identOut, isDuckOnlyReservedName, intervalLiteral, intervalLiteralIn, isDateOnly, isDateUnit, timestampLiteral } from "./translate-literals.ts"
 import { asTextDatetime, convertDateFormat, datetimeArgument, durationOfExact, inSessionZone, roundedDatetime, strftimeNs, textDatetimeExtreme, textDatetimeOfText, textDatetimeToChar, wallClockOf, withOracleYears, zonedToChar } from "./translate-datetime-sql.ts"
@@ -470,8 +470,13 @@ export function ident(tr: TranslatorCore, i: number, to: number): [string, numbe
       const p = parts[0]
       if (p === undefined || !isKw(toks[close + 1], "OVER") || !isOp(toks[close + 2], "(")) break
       const end = isKw(toks[p[1] - 1], "NULLS") && isKw(toks[p[1] - 2], "IGNORE") ? p[1] - 2 : p[1]
-      if (!tr.exactNumericRange(p[0], end)) break
       const overClose = matchParen(toks, close + 2)
+      // of an exact interval column (without LAG / LEAD's default, which would be in the other storage): the
+      // interval, typed as one (the stored number otherwise)
+      const interval = parts.length <= 2 ? tr.intervalTypeAt(p[0], end) : undefined
+      if (interval !== undefined && isExactInterval(interval))
+        return [exactIntervalAggregate("VALUE", `${identOut(t)}(${parts.map((_, k) => arg(k)).join(", ")}) ${tr.range(close + 1, overClose + 1)}`, interval)!, overClose + 1]
+      if (!tr.exactNumericRange(p[0], end)) break
       return [`ora_number(CAST(${identOut(t)}(${parts.map((_, k) => arg(k)).join(", ")}) ${tr.range(close + 1, overClose + 1)} AS VARCHAR))`, overClose + 1]
     }
     case "MEDIAN":
