@@ -10,7 +10,7 @@ import { dropConstraint } from "./drop-constraint.ts"
 import { changeConstraintState, isConstraintState } from "./constraint-state.ts"
 import { synonymsOf } from "./synonym-store.ts"
 import { createSynonym, dropSynonym } from "./synonyms.ts"
-import { lengthExpression, narrowingGuard, rebuildTable, rebuildWithLengthCheck, storageConversion, setNotNull } from "./modify-checks.ts"
+import { charPaddingUpdate, lengthExpression, narrowingGuard, rebuildTable, rebuildWithLengthCheck, storageConversion, setNotNull } from "./modify-checks.ts"
 import { ora, OraError } from "./errors.ts"
 import { storageMaintenance } from "./storage-maintenance.ts"
 import { createIndex } from "./create-index.ts"
@@ -445,6 +445,8 @@ export class Ddl implements TableDdl {
           const narrowing = narrowingGuard(target, name, col.type, type, typeText)
           if (narrowing !== undefined) await this.runDdl(narrowing)
           if (type.duck !== col.type.duck) await this.runDdl(`ALTER TABLE ${target} ALTER COLUMN ${duckIdent(name)} TYPE ${type.duck}${storageConversion(name, col.type, type)}`)
+          const padding = charPaddingUpdate(target, name, col.type, type, typeText)
+          if (padding !== undefined) await this.runDdl(padding)
           // the ORA-12899 length check of a character or RAW column follows its new size
           const sized = (t: OraType) => (t.kind === "varchar" || t.kind === "nvarchar" || t.kind === "raw") && t.charSize > 0
           if (sized(type) && (type.kind !== col.type.kind || type.charSize !== col.type.charSize))
