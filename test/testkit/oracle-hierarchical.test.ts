@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { Conn } from "./oracle/helpers.ts"
-import { failure, oraCode, withServer } from "./oracle/helpers.ts"
+import { failure, oracledb, oraCode, withServer } from "./oracle/helpers.ts"
 import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
 
 let server: OracleTestServerHandle
@@ -119,6 +119,25 @@ describe("Oracle test server: CONNECT BY", () => {
     expect(oraCode(e)).toBe("ORA-01436")
     const r = await conn.execute("SELECT id, LEVEL, CONNECT_BY_ISCYCLE FROM loop_t START WITH id = 1 CONNECT BY NOCYCLE PRIOR id = parent")
     expect(r.rows).toEqual([[1, 1, 0], [2, 2, 0], [3, 3, 1]])
+  })
+
+  it("computes with LEVEL as the NUMBER it is: CHR(64 + LEVEL), and quotients on every digit", async () => {
+    expect((await conn.execute("SELECT CHR(64+LEVEL) FROM DUAL CONNECT BY LEVEL <= 3")).rows).toEqual([["A"], ["B"], ["C"]])
+    // NUMBER division keeps NUMBER's 40 digits (SQL Language Reference, "Numeric Data Types"), not a double's 17
+    const text = { fetchTypeHandler: () => ({ type: oracledb.STRING }) }
+    expect((await conn.execute("SELECT MAX(LEVEL/7) FROM DUAL CONNECT BY LEVEL <= 3", [], text)).rows).toEqual([[".4285714285714285714285714285714285714286"]])
+    expect((await conn.execute("SELECT name, LEVEL/3 FROM emp START WITH id = 2 CONNECT BY PRIOR id = mgr", [], text)).rows).toEqual([
+      ["JONES", ".3333333333333333333333333333333333333333"],
+      ["FORD", ".6666666666666666666666666666666666666667"],
+      ["SMITH", "1"]
+    ])
+  })
+
+  it("takes any NUMBER in CHR, truncating a fraction as Oracle's SQL CHR does", async () => {
+    // CHR(122.5) is 'z' in SQL (https://stackoverflow.com/questions/73751435: "In all cases of SQL ... chr()
+    // truncates the decimal portion of the number")
+    expect((await conn.execute("SELECT CHR(122.5), CHR(65 USING NCHAR_CS) FROM dual")).rows).toEqual([["z", "A"]])
+    expect((await conn.execute("SELECT CHR(id + 64), CHR(SUM(id) + 64) FROM emp WHERE id = 1 GROUP BY id")).rows).toEqual([["A", "A"]])
   })
 })
 

@@ -8,7 +8,7 @@ import { EXACT_NUMBER_ALIAS, registerNumberFunctions } from "./number-functions.
 import { registerDatetimeFunctions, WALL_ALIAS, ZONED_ALIAS } from "./datetime-functions.ts"
 import { registerFormatSiteFunctions } from "./format-model-sites.ts"
 import { registerNlsFunctions } from "./nls-formats.ts"
-import { registerIntervalFunctions } from "./interval-functions.ts"
+import { EXACT_DS_ALIAS, EXACT_YM_ALIAS, registerIntervalFunctions } from "./interval-functions.ts"
 import { registerJsonFunctions } from "./json-functions.ts"
 import { registerJsonSerialize } from "./json-serialize.ts"
 import { registerJsonMergePatch } from "./json-mergepatch.ts"
@@ -243,6 +243,9 @@ export class OracleDatabase {
     await a.execute(`CREATE TYPE main.${EXACT_NUMBER_ALIAS} AS VARCHAR`)
     // likewise the types of text datetime results (datetime-functions.ts), which DuckDB looks up by name to sort them
     for (const alias of [ZONED_ALIAS, WALL_ALIAS]) await a.execute(`CREATE TYPE main.${alias} AS VARCHAR`)
+    // and of exact interval results (interval-functions.ts), which a subquery's ORDER BY or a set operation names
+    await a.execute(`CREATE TYPE main.${EXACT_DS_ALIAS} AS DECIMAL(38,9)`)
+    await a.execute(`CREATE TYPE main.${EXACT_YM_ALIAS} AS BIGINT`)
     // dictionary storage tables (snapshots refreshed lazily) and the ALL_/USER_/DBA_ views
     for (const [name, cols] of Object.entries(dictionaryShapes)) {
       if (name === "DUAL") continue

@@ -8,18 +8,17 @@ import { lengthCheck, lengthExpression } from "./modify-checks.ts"
 import { ora, OraError } from "./errors.ts"
 import { isKw, isOp, matchParen, splitTopLevel, type Tok } from "./lexer.ts"
 import { duckIdent, encodeName } from "./names.ts"
-import { makeTranslator, oracleName, translateQuery } from "./translate.ts"
+import { oracleName } from "./translate.ts"
 import { namedTypesOf } from "./named-types.ts"
 import { numberType, parseOracleType } from "./types.ts"
 import type { DdlHost } from "./ddl-host.ts"
+import { ddlQuerySql } from "./ddl-query-sql.ts"
 
 /** What CREATE TABLE needs of the DDL runner (ddl.ts's Ddl implements it). */
 export interface TableDdl {
   readonly s: DdlHost
   /** Runs DuckDB DDL, mapping its failures to ORA- errors. */
   runDdl(sql: string): Promise<void>
-  /** The tokens of a CREATE ... AS SELECT's query. */
-  selectTokens(selectSql: string): ReadonlyArray<Tok>
   /** The `[schema.]name` at `at`, with the index after it. */
   qualified(toks: ReadonlyArray<Tok>, at: number): { schema: string; name: string; next: number }
   /** A system-generated constraint name (SYS_C...). */
@@ -256,16 +255,7 @@ export async function createTable(ddl: TableDdl, toks: ReadonlyArray<Tok>, at: n
     const selectSql = sql.slice(toks[k + 1]!.pos)
     const result = await ddl.s.query(selectSql, [])
     result.cursor.close()
-    const { sql: duckSelect } = (() => {
-      const tt = makeTranslator(ddl.selectTokens(selectSql), {
-        bind: () => "NULL",
-        dbTimeZone: ddl.s.db.settings.dbTimeZone,
-        dateColumns: ddl.s.dateColumnsOf(selectSql),
-        exactNumberColumns: ddl.s.exactNumberColumnsOf(selectSql),
-        boundedNumberColumns: ddl.s.boundedNumberColumnsOf(selectSql)
-      })
-      return translateQuery(tt.toks, tt.tr)
-    })()
+    const duckSelect = ddlQuerySql(ddl.s.translation(), selectSql)
     // a NUMBER without precision (a column's, or an expression's with scale 0) makes an unbounded NUMBER column,
     // whose values are written as their canonical text (number-writes.ts), also where DuckDB computed a DECIMAL
     const unbounded = result.columns.map((c) => c.type.kind === "number" && c.type.duck === "VARCHAR")

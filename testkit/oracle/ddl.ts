@@ -10,7 +10,7 @@ import { dropConstraint } from "./drop-constraint.ts"
 import { changeConstraintState, isConstraintState } from "./constraint-state.ts"
 import { synonymsOf } from "./synonym-store.ts"
 import { createSynonym, dropSynonym } from "./synonyms.ts"
-import { lengthExpression, narrowingGuard, rebuildTable, rebuildWithLengthCheck, storageConversion, setNotNull } from "./modify-checks.ts"
+import { charPaddingUpdate, lengthExpression, narrowingGuard, rebuildTable, rebuildWithLengthCheck, storageConversion, setNotNull } from "./modify-checks.ts"
 import { ora, OraError } from "./errors.ts"
 import { storageMaintenance } from "./storage-maintenance.ts"
 import { createIndex } from "./create-index.ts"
@@ -24,11 +24,11 @@ import { alterTrigger, defineTrigger, dropTrigger } from "./plsql/trigger-defini
 import { alterCompile } from "./plsql/alter-compile.ts"
 import { noteCompileWarning } from "./plsql/compile-errors.ts"
 import { defineContext, dropContext } from "./plsql/application-contexts.ts"
-import { queryTokenRewrites } from "./session-translate.ts"
+import { ddlQuerySql } from "./ddl-query-sql.ts"
 import type { DdlHost } from "./ddl-host.ts"
 import { columnsOf, createTable, type TableDdl } from "./ddl-tables.ts"
 import { stripTerminator } from "./statement.ts"
-import { makeTranslator, oracleName, translateQuery } from "./translate.ts"
+import { oracleName } from "./translate.ts"
 import { namedTypesOf } from "./named-types.ts"
 import type { NamedType } from "./pickle.ts"
 import { type OraType, parseOracleType } from "./types.ts"
@@ -48,21 +48,9 @@ export class Ddl implements TableDdl {
     }
   }
 
-  /** The tokens of the query of a CREATE TABLE / VIEW ... AS, rewritten as a query's are (session-translate.ts). */
-  selectTokens(selectSql: string): ReadonlyArray<Tok> {
-    return queryTokenRewrites(this.s.translation(), selectSql, tokenize(selectSql))
-  }
-
   /** A query (with no binds) as the DuckDB SQL that runs it. */
   duckSelect(selectSql: string): string {
-    const tt = makeTranslator(this.selectTokens(selectSql), {
-      bind: () => "NULL",
-      dbTimeZone: this.s.db.settings.dbTimeZone,
-      dateColumns: this.s.dateColumnsOf(selectSql),
-      exactNumberColumns: this.s.exactNumberColumnsOf(selectSql),
-      boundedNumberColumns: this.s.boundedNumberColumnsOf(selectSql)
-    })
-    return translateQuery(tt.toks, tt.tr).sql
+    return ddlQuerySql(this.s.translation(), selectSql)
   }
 
   qualified(toks: ReadonlyArray<Tok>, at: number): { schema: string; name: string; next: number } {
@@ -457,6 +445,8 @@ export class Ddl implements TableDdl {
           const narrowing = narrowingGuard(target, name, col.type, type, typeText)
           if (narrowing !== undefined) await this.runDdl(narrowing)
           if (type.duck !== col.type.duck) await this.runDdl(`ALTER TABLE ${target} ALTER COLUMN ${duckIdent(name)} TYPE ${type.duck}${storageConversion(name, col.type, type)}`)
+          const padding = charPaddingUpdate(target, name, col.type, type, typeText)
+          if (padding !== undefined) await this.runDdl(padding)
           // the ORA-12899 length check of a character or RAW column follows its new size
           const sized = (t: OraType) => (t.kind === "varchar" || t.kind === "nvarchar" || t.kind === "raw") && t.charSize > 0
           if (sized(type) && (type.kind !== col.type.kind || type.charSize !== col.type.charSize))

@@ -170,6 +170,18 @@ export const roundTo = (d: Decimal, places: number, mode: RoundingMode): Decimal
   return normalize({ negative: d.negative, coefficient: q, exponent: target })
 }
 
+/**
+ * `d` as a NUMBER(precision, scale) stores it: rounded half away from zero to `scale` places (left of the decimal
+ * point for a negative scale: NUMBER(7,-2) stores 7456123.89 as 7456100, SQL Language Reference, "Numeric Data
+ * Types"), ORA-01438 when more than precision - scale digits remain left of the decimal point.
+ */
+export const fitToPrecision = (d: Decimal, precision: number, scale: number): Decimal => {
+  const r = roundTo(d, scale, "round")
+  const integerDigits = r.coefficient === 0n ? 0 : digitCount(r.coefficient) + r.exponent
+  if (integerDigits > precision - scale) throw new OraError(1438, "value larger than specified precision allowed for this column")
+  return r
+}
+
 /** `d` rounded half away from zero to `digits` significant digits (a FLOAT(b) column's decimal precision). */
 export const roundToDigits = (d: Decimal, digits: number): Decimal =>
   d.coefficient === 0n ? d : roundTo(d, digits - d.exponent - digitCount(d.coefficient), "round")

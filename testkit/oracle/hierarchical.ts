@@ -17,6 +17,8 @@ import { isKw, isOp, matchParen, significant, splitTopLevel, type Tok, tokenize 
 import { blockEnd, type TableLookup, topLevelAt } from "./query-blocks.ts"
 
 const CTE = "ORA$H"
+/** The column the rewrite gives each row's LEVEL (an integer, which Oracle divides as the NUMBER it is). */
+export const LEVEL_COLUMN = "ORA$LEVEL"
 const PARENT = "ORA$P"
 const LOOP_ERROR = "'ORA-01436: CONNECT BY loop in user data'"
 

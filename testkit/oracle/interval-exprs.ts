@@ -59,6 +59,8 @@ const exactOf = (value: string, type: OraType): string =>
  */
 export const exactIntervalAggregate = (fn: string, value: string, type: OraType, over = ""): string | undefined => {
   if (!isExactInterval(type)) return undefined
+  // a window value function's result (LAG, FIRST_VALUE, ...: `value` the whole call), typed as the interval
+  if (fn === "VALUE") return exactOf(value, type)
   if (fn === "MIN" || fn === "MAX") return exactOf(`${fn.toLowerCase()}(${value})${over}`, type)
   if (fn === "SUM") return exactOf(`sum(${value})${over}`, type)
   if (fn !== "AVG") return undefined
@@ -158,24 +160,26 @@ export const castComparedColumns = (all: ReadonlyArray<Tok>, types: ReadonlyMap<
  * `all` with each range of tokens from a key of `casts` to its `last` wrapped in `CAST(... AS type)` (the inserted
  * tokens at the position of the range's first token, for error positions).
  */
-export const withCasts = (all: ReadonlyArray<Tok>, casts: ReadonlyMap<Tok, { readonly last: Tok; readonly type: string }>): ReadonlyArray<Tok> => {
+export const withCasts = (all: ReadonlyArray<Tok>, casts: ReadonlyMap<Tok, { readonly last: Tok; readonly type: string; readonly alias?: Tok }>): ReadonlyArray<Tok> => {
   if (casts.size === 0) return all
   // inserted tokens take no part in a select item's column heading, which stays the statement's own text
   const tok = (kind: "ident" | "op" | "ws", text: string, pos: number): Tok => ({ kind, text, value: kind === "ws" ? " " : text, pos, heading: "" })
   const out: Array<Tok> = []
   // casts closing at one token (`a + :1` and `:1` both cast) close innermost first
-  const closing = new Map<Tok, Array<{ type: string; pos: number }>>()
+  const closing = new Map<Tok, Array<{ type: string; pos: number; alias?: Tok }>>()
   for (const t of all) {
     const cast = casts.get(t)
     if (cast !== undefined) {
       out.push(tok("ident", "CAST", t.pos), tok("op", "(", t.pos))
-      closing.set(cast.last, [{ type: cast.type, pos: t.pos }, ...(closing.get(cast.last) ?? [])])
+      closing.set(cast.last, [{ type: cast.type, pos: t.pos, ...(cast.alias !== undefined ? { alias: cast.alias } : {}) }, ...(closing.get(cast.last) ?? [])])
     }
     out.push(t)
     for (const close of closing.get(t) ?? []) {
       out.push(tok("ws", " ", close.pos), tok("ident", "AS", close.pos), tok("ws", " ", close.pos))
       for (const piece of tokenize(close.type)) out.push({ ...piece, pos: close.pos, heading: "" })
       out.push(tok("op", ")", close.pos))
+      // a select item keeps its column's name as the subquery's column name
+      if (close.alias !== undefined) out.push(tok("ws", " ", close.pos), { ...close.alias, heading: "" })
     }
   }
   return out

@@ -124,6 +124,12 @@ const castGroups = (all: ReadonlyArray<Tok>, types: ReadonlyMap<string, OraType>
   }
   /** The end of the operand at `k`. */
   const endOf = (k: number) => operandEnd(sig, k)
+  // the items at one position of a set operation's branches (`d9 ... UNION ALL SELECT d6 ...`): one column of one type
+  for (const chain of setOperationChains(sig)) {
+    const lists = chain.map((select) => selectItems(sig, select))
+    const width = Math.max(...lists.map((l) => l.length))
+    for (let p = 0; p < width; p++) group(lists.flatMap((l) => (l[p] === undefined ? [] : [l[p]!])))
+  }
   for (let k = 0; k < sig.length; k++) {
     const t = sig[k]!
     if (isKw(t, ...CHOOSING) && isOp(sig[k + 1], "(")) group(args(k + 1, matchParen(sig, k + 1)))
@@ -157,7 +163,8 @@ const castGroups = (all: ReadonlyArray<Tok>, types: ReadonlyMap<string, OraType>
       for (const [a, b] of args(k, from)) {
         const op = operandAt(sig, a, types)
         const aliased = op !== undefined && (op.end === b || (isKw(sig[op.end], "AS") && op.end + 2 === b) || (isName(sig[op.end]) && op.end + 1 === b))
-        if (op?.exact === true && aliased) casts.set(sig[a]!, { last: sig[op.end - 1]!, type: EXACT_TYPE[op.kind!] })
+        // an unaliased column keeps its name under the CAST (`SELECT d9 FROM (SELECT d9 FROM t)`)
+        if (op?.exact === true && aliased) casts.set(sig[a]!, { last: sig[op.end - 1]!, type: EXACT_TYPE[op.kind!], ...(op.end === b ? { alias: sig[op.end - 1]! } : {}) })
       }
     }
   }
@@ -176,4 +183,82 @@ const inSetList = (sig: ReadonlyArray<Tok>, k: number): boolean => {
     else if (depth === 0 && isKw(sig[j], "WHERE", "SELECT", "FROM", "RETURNING", "ON", "WHEN", "THEN", "ELSE")) return false
   }
   return false
+}
+
+const SET_OPERATORS = ["UNION", "INTERSECT", "MINUS", "EXCEPT"]
+
+/**
+ * The set operations of `sig`, each as the indexes of its branches' SELECT keywords (a branch in parentheses by its
+ * first SELECT), at every parenthesis depth.
+ */
+const setOperationChains = (sig: ReadonlyArray<Tok>): Array<Array<number>> => {
+  const chains: Array<Array<number>> = []
+  const scan = (from: number, to: number): void => {
+    const branches: Array<number> = []
+    let start = from
+    const close = (end: number) => {
+      const select = firstSelect(sig, start, end)
+      if (select >= 0) branches.push(select)
+    }
+    let operators = 0
+    for (let k = from; k < to; k++) {
+      const t = sig[k]!
+      if (isOp(t, "(")) {
+        const end = matchParen(sig, k)
+        if (end < 0) break
+        scan(k + 1, end)
+        k = end
+      } else if (isKw(t, ...SET_OPERATORS)) {
+        close(k)
+        operators++
+        start = isKw(sig[k + 1], "ALL", "DISTINCT") ? k + 2 : k + 1
+      }
+    }
+    if (operators === 0) return
+    close(to)
+    if (branches.length > 1) chains.push(branches)
+  }
+  scan(0, sig.length)
+  return chains
+}
+
+/** The first SELECT of [from, to) at its own depth, or inside the parentheses the range is wrapped in; -1 when none. */
+const firstSelect = (sig: ReadonlyArray<Tok>, from: number, to: number): number => {
+  for (let k = from; k < to; k++) {
+    if (isKw(sig[k], "SELECT")) return k
+    if (isOp(sig[k], "(")) {
+      const end = matchParen(sig, k)
+      if (k === from) return firstSelect(sig, k + 1, end)
+      k = end
+    }
+  }
+  return -1
+}
+
+const INTERVAL_UNITS = ["DAY", "HOUR", "MINUTE", "SECOND", "MONTH", "YEAR"]
+
+/** The expressions [from, to) of the select list of the SELECT at `select`, each without its alias. */
+const selectItems = (sig: ReadonlyArray<Tok>, select: number): Array<[number, number]> => {
+  const items: Array<[number, number]> = []
+  let start = isKw(sig[select + 1], "DISTINCT", "UNIQUE", "ALL") ? select + 2 : select + 1
+  const item = (end: number) => {
+    let b = Math.min(end, operandEnd(sig, start))
+    const last = sig[b - 1]
+    if (b === end && b - start >= 2 && isName(last) && !isKw(last, ...INTERVAL_UNITS) && !isOp(sig[b - 2], ".") && (isName(sig[b - 2]) || isOp(sig[b - 2], ")") || sig[b - 2]!.kind === "str" || sig[b - 2]!.kind === "num")) b--
+    items.push([start, b])
+  }
+  for (let k = start; k < sig.length; k++) {
+    const t = sig[k]!
+    if (isOp(t, "(")) k = matchParen(sig, k)
+    else if (isKw(t, "CASE")) k = Math.max(k, operandEnd(sig, k) - 1)
+    else if (isOp(t, ",")) {
+      item(k)
+      start = k + 1
+    } else if (isKw(t, "FROM") || isOp(t, ")")) {
+      item(k)
+      break
+    }
+    if (k < 0) break
+  }
+  return items
 }

@@ -2,7 +2,13 @@
  * `ALTER TABLE ... MODIFY` of a column that holds values to a smaller size, checked as Oracle checks it (SQL Language
  * Reference, "ALTER TABLE", modify_col_properties; Database Error Messages):
  * - a VARCHAR2 / CHAR / NVARCHAR2 / NCHAR / RAW length below a value's length: ORA-01441 "cannot decrease column
- *   length because some value is too big" (values that fit the new length keep it);
+ *   length because some value is too big" (values that fit the new length keep it); a CHAR / NCHAR column holds its
+ *   values blank-padded to its length, so any value is too big for a shorter one ("You must set the initialization
+ *   parameter BLANK_TRIMMING=TRUE to decrease the length of a non-empty CHAR column", Administrator's Guide,
+ *   "Modifying an Existing Column Definition"; BLANK_TRIMMING is FALSE by default, Database Reference);
+ * - CHAR to VARCHAR2 or back (NCHAR / NVARCHAR2 likewise) with another length while some row holds a value: "only if
+ *   the column contains nulls in all rows or if you do not attempt to change the column size" (SQL Language
+ *   Reference, "ALTER TABLE", modify_col_properties), ORA-01439 (the code is unconfirmed: README.md);
  * - a NUMBER whose precision or scale decreases, or whose scale grows without the precision growing as much (fewer
  *   integer digits), while some row holds a value: ORA-01440 "column to be modified must be empty to decrease
  *   precision or scale" ("An attempt to increase the scale without also increasing the precision caused this
@@ -12,7 +18,7 @@
  *   modified must be empty to decrease fractional second or leading field precision" ("Such columns are only
  *   allowed to increase the precisions", https://docs.oracle.com/en/error-help/db/ora-30082/).
  */
-import type { OraType } from "./types.ts"
+import { Dty, type OraType } from "./types.ts"
 import { duckIdent } from "./names.ts"
 import { OraError } from "./errors.ts"
 
@@ -39,6 +45,12 @@ const datetimeNarrows = (from: OraType, to: OraType): boolean =>
  */
 export const narrowingGuard = (target: string, name: string, from: OraType, to: OraType, typeText: string): string | undefined => {
   const column = duckIdent(name)
+  const character = (t: OraType) => t.kind === "varchar" || t.kind === "nvarchar"
+  if (character(from) && from.kind === to.kind && (from.dty === Dty.CHAR) !== (to.dty === Dty.CHAR) && from.charSize !== to.charSize)
+    return `SELECT error('ORA-01439: column to be modified must be empty to change datatype') FROM ${target} WHERE ${column} IS NOT NULL LIMIT 1`
+  // a CHAR value is blank-padded to its column's length, so a shorter CHAR column fits none of them
+  if (character(from) && from.kind === to.kind && from.dty === Dty.CHAR && to.dty === Dty.CHAR && to.charSize < from.charSize)
+    return `SELECT error('ORA-01441: cannot decrease column length because some value is too big') FROM ${target} WHERE ${column} IS NOT NULL LIMIT 1`
   if ((from.kind === "varchar" || from.kind === "nvarchar" || from.kind === "raw") && from.kind === to.kind && to.charSize > 0 && to.charSize < from.charSize)
     return `SELECT error('ORA-01441: cannot decrease column length because some value is too big') FROM ${target} WHERE ${lengthOf(column, to, typeText)} > ${to.charSize} LIMIT 1`
   if (from.kind === "number" && to.kind === "number" && from.dictName === "NUMBER" && to.dictName === "NUMBER" && numberNarrows(from, to))
@@ -46,6 +58,18 @@ export const narrowingGuard = (target: string, name: string, from: OraType, to: 
   if (datetimeNarrows(from, to))
     return `SELECT error('ORA-30082: datetime/interval column to be modified must be empty to decrease fractional second or leading field precision') FROM ${target} WHERE ${column} IS NOT NULL LIMIT 1`
   return undefined
+}
+
+/**
+ * The DuckDB UPDATE that keeps the blanks of the values of a CHAR / NCHAR column `name` turned into a VARCHAR2 /
+ * NVARCHAR2 one (declared as `typeText`): "The data type has changed, but the data is still right padded with spaces"
+ * (https://renenyffenegger.ch/notes/development/databases/Oracle/SQL/data-types/_change/index). The server keeps CHAR
+ * values unpadded and pads them when read; undefined for other changes.
+ */
+export const charPaddingUpdate = (target: string, name: string, from: OraType, to: OraType, typeText: string): string | undefined => {
+  if (from.kind !== to.kind || from.dty !== Dty.CHAR || to.dty === Dty.CHAR || (from.kind !== "varchar" && from.kind !== "nvarchar")) return undefined
+  const column = duckIdent(name)
+  return `UPDATE ${target} SET ${column} = ${column} || repeat(' ', CAST(greatest(0, ${from.charSize} - ${lengthOf(column, to, typeText)}) AS BIGINT)) WHERE ${column} IS NOT NULL`
 }
 
 /**

@@ -10,7 +10,7 @@ import type { DuckDBConnection, DuckDBListValue, DuckDBScalarFunction, DuckDBVal
 import { rowwiseFunction as fn } from "../common/scalar-functions.ts"
 import { formatNumberText, parseNumber } from "./number-format.ts"
 import { acos, asin, atan, atan2, cos, cosh, sin, sinh, tan, tanh } from "./decimal-trig.ts"
-import { abs, add, compare, type Decimal, decimalOf, divide, exp, extreme, integerOf, ln, log, mod, multiply, numberText, orderKey, power, roundTo, roundToDigits, type RoundingMode, sign, sqrt, subtract } from "./decimal.ts"
+import { abs, add, compare, type Decimal, decimalOf, divide, exp, extreme, fitToPrecision, integerOf, ln, log, mod, multiply, numberText, orderKey, power, roundTo, roundToDigits, type RoundingMode, sign, sqrt, subtract } from "./decimal.ts"
 
 /** Alias of the DuckDB VARCHAR type the functions return exact NUMBER results in. */
 export const EXACT_NUMBER_ALIAS = "ORA_NUMBER"
@@ -49,6 +49,8 @@ const functions = (): Array<DuckDBScalarFunction> => [
   fn("ora_number", [VARCHAR], exactNumber, ([a]) => numberText(dec(a!))),
   // the value rounded to a number of significant digits (a FLOAT(b) column's, types.ts floatDecimalDigits)
   fn("ora_number_digits", [VARCHAR, INTEGER], exactNumber, ([a, digits]) => numberText(roundToDigits(dec(a!), Number(digits)))),
+  // the value as a NUMBER(p,s) column stores it (a negative scale's: types.ts numberType), ORA-01438 when too large
+  fn("ora_number_fit", [VARCHAR, INTEGER, INTEGER], exactNumber, ([a, p, s]) => numberText(fitToPrecision(dec(a!), Number(p), Number(s)))),
   fn("ora_number_key", [VARCHAR], VARCHAR, ([a]) => orderKey(dec(a!))),
   // TO_CHAR / TO_NUMBER with a number format model (number-format.ts), the third argument NLS_NUMERIC_CHARACTERS;
   // an empty text is NULL, as Oracle's

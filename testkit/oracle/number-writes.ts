@@ -116,7 +116,7 @@ class Wrapper {
     }
     const out: Array<Tok> = []
     const tok = (kind: "ident" | "op" | "num" | "ws", text: string, pos: number): Tok => ({ kind, text, value: kind === "ws" ? " " : text, pos })
-    const wordKind = (word: string) => (word === "(" || word === ")" ? "op" : /^\d+$/.test(word) ? "num" : "ident")
+    const wordKind = (word: string) => ("(),-".includes(word) ? "op" : /^\d+$/.test(word) ? "num" : "ident")
     for (const t of all) {
       for (let n = opens.get(t) ?? 0; n > 0; n--) out.push(tok("ident", "CAST", t.pos), tok("op", "(", t.pos))
       out.push(t)
@@ -138,7 +138,23 @@ class Wrapper {
 export const canonicalNumberWrites = (all: ReadonlyArray<Tok>, lookup: TableLookup): ReadonlyArray<Tok> => {
   let out = castWrites(all, lookup, exactColumns(), ["NUMBER"])
   for (const b of floatPrecisionsWritten(all, lookup)) out = castWrites(out, lookup, exactColumns(b), ["FLOAT", "(", String(b), ")"])
+  for (const [p, s] of negativeScalesWritten(all, lookup))
+    out = castWrites(out, lookup, (meta) => new Set(meta.columns.filter((c) => isNegativeScale(c.type, p, s)).map((c) => c.name)), ["NUMBER", "(", String(p), ",", "-", String(-s), ")"])
   return out
+}
+
+/** Whether `type` is NUMBER(p,s) with a negative scale (`p`, `s` when given): its values are rounded on write. */
+const isNegativeScale = (type: TableMeta["columns"][number]["type"], p?: number, s?: number): boolean =>
+  type.kind === "number" && type.dictName === "NUMBER" && type.scale < 0 && type.scale !== -127 && (p === undefined || (type.precision === p && type.scale === s))
+
+/**
+ * The [precision, scale] pairs of the NUMBER(p,-s) columns of the table an INSERT, UPDATE or MERGE writes: DuckDB
+ * stores them as DECIMAL(p+s,0) integers, so the values written into them are wrapped in `CAST(... AS NUMBER(p,-s))`,
+ * which rounds them to the left of the decimal point (translate-calls.ts).
+ */
+const negativeScalesWritten = (all: ReadonlyArray<Tok>, lookup: TableLookup): ReadonlyArray<readonly [number, number]> => {
+  const columns = (writtenTable(all.filter((t) => t.kind !== "ws"), lookup)?.meta.columns ?? []).filter((c) => isNegativeScale(c.type))
+  return [...new Set(columns.map((c) => `${c.type.precision},${c.type.scale}`))].map((k) => k.split(",").map(Number) as [number, number])
 }
 
 /** The binary precisions of the FLOAT columns of the table an INSERT, UPDATE or MERGE writes. */

@@ -12,7 +12,7 @@
  * a collection an array of its elements, an atomically null object or collection is JSON null.
  */
 import { decodeNumber, writeNumberString } from "./number.ts"
-import { decimalOf, fixedText, roundTo } from "./decimal.ts"
+import { decimalOf, fitToPrecision, fixedText } from "./decimal.ts"
 import { oracleBytesOf, parseDatetimeText, utcNanos } from "./datetime.ts"
 import { decodeBinaryDouble, decodeBinaryFloat, encodeBinaryDouble, encodeBinaryFloat, type JsonNode } from "./oson.ts"
 import type { Member, NamedType, OraType } from "./type-shapes.ts"
@@ -414,10 +414,7 @@ class ImageReader {
  */
 const boundedNumber = (t: OraType, text: string): string => {
   if (t.dictName !== "NUMBER" || t.precision <= 0) return text
-  const d = roundTo(decimalOf(text), t.scale, "round")
-  const integerDigits = d.coefficient === 0n ? 0 : d.coefficient.toString().length + d.exponent
-  if (integerDigits > t.precision - t.scale) throw new OraError(1438, "value larger than specified precision allowed for this column")
-  return fixedText(d)
+  return fixedText(fitToPrecision(decimalOf(text), t.precision, t.scale))
 }
 
 /** A bound VARCHAR2 / NVARCHAR2 attribute's text, refused with ORA-12899 when longer (bytes / characters) than declared. */

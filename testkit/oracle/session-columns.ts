@@ -9,6 +9,7 @@ import { rewriteCollectionColumns } from "./collection-columns.ts"
 import { intervalColumnTypesOf, isExactInterval } from "./interval-exprs.ts"
 import { isKw, isOp, significant, tokenize, type Tok } from "./lexer.ts"
 import { withExactAliases } from "./number-aliases.ts"
+import { LEVEL_COLUMN } from "./hierarchical.ts"
 import { type BinaryKind, type ExactIntervalKind, type ExactIntervals, oracleName, type QueryShape, type TextDatetimeKind } from "./translate.ts"
 import type { OraType, ValueKind } from "./types.ts"
 import { withZonedAliases } from "./zoned-aliases.ts"
@@ -41,7 +42,10 @@ export class StatementColumns {
 
   /** NUMBER(p[,s]) column names (DuckDB DECIMAL / integers) of the tables a statement mentions. */
   boundedNumberColumnsOf(sql: string): ReadonlySet<string> {
-    return this.columnsOf(sql, (t) => t.kind === "number" && t.duck !== "VARCHAR")
+    const out = new Set(this.columnsOf(sql, (t) => t.kind === "number" && t.duck !== "VARCHAR"))
+    // a hierarchical query's LEVEL (hierarchical.ts): `LEVEL / 7` is a NUMBER quotient too
+    if (/\bCONNECT\b/i.test(sql)) out.add(LEVEL_COLUMN)
+    return out
   }
 
   /** Names of the columns of a type `keep` accepts, of the tables a statement mentions (identifier match against the catalog). */

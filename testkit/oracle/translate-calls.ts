@@ -21,7 +21,7 @@ import { nextDaySql, weekRoundSql, weekTruncSql, weekUnitOf } from "./week-dates
 import { isNumberExpression, numberExpressionText } from "./character-writes.ts"
 import { binaryConversionSql } from "./binary-conversions.ts"
 import { intervalCastTypeAt } from "./interval-compounds.ts"
-import { exactIntervalAggregate, exactIntervalLiteralItem, exactIntervalExpressionCast, exactIntervalExtract, exactIntervalTypeOfText, intervalBindFit, intervalCast, intervalToChar } from "./interval-exprs.ts"
+import { exactIntervalAggregate, isExactInterval, exactIntervalLiteralItem, exactIntervalExpressionCast, exactIntervalExtract, exactIntervalTypeOfText, intervalBindFit, intervalCast, intervalToChar } from "./interval-exprs.ts"
 import { floatDecimalDigits, parseOracleType } from "./types.ts"
 import { BINARY_CONSTANTS, DUCK_ONLY_RESERVED, identOut, isDuckOnlyReservedName, intervalLiteral, intervalLiteralIn, isDateOnly, isDateUnit, timestampLiteral } from "./translate-literals.ts"
 import { asTextDatetime, convertDateFormat, datetimeArgument, durationOfExact, inSessionZone, roundedDatetime, strftimeNs, textDatetimeExtreme, textDatetimeOfText, textDatetimeToChar, wallClockOf, withOracleYears, zonedToChar } from "./translate-datetime-sql.ts"
@@ -230,6 +230,10 @@ export function ident(tr: TranslatorCore, i: number, to: number): [string, numbe
       // an interval expression (not one bind, text or NULL, which take the exact storage as they are)
       const expression = ot === undefined || fromInterval !== undefined || asAt - p[0] < 2 ? undefined : exactIntervalExpressionCast(operand, ot)
       if (expression !== undefined) return [expression, close + 1]
+      // a negative scale rounds to the left of the decimal point, half away from zero (SQL Language Reference,
+      // "Numeric Data Types": NUMBER(7,-2) stores 7456123.89 as 7456100), ORA-01438 past p - s digits
+      if (ot?.kind === "number" && ot.dictName === "NUMBER" && ot.scale < 0 && ot.scale !== -127)
+        return [`CAST(ora_number_fit(CAST(${operand} AS VARCHAR), ${ot.precision}, ${ot.scale}) AS ${ot.duck})`, close + 1]
       // NUMBER without precision keeps every digit of the value (number-functions.ts)
       if (ot?.kind === "number" && ot.duck === "VARCHAR")
         return [ot.dictName === "FLOAT" ? `ora_number_digits(CAST(${operand} AS VARCHAR), ${floatDecimalDigits(ot.precision)})` : `ora_number(CAST(${operand} AS VARCHAR))`, close + 1]
@@ -393,6 +397,16 @@ export function ident(tr: TranslatorCore, i: number, to: number): [string, numbe
       if (/^\(*ora_date_diff\(/.test(arg(0))) return [`length(ora_to_char(${arg(0)}))`, close + 1]
       break
     }
+    case "CHR":
+      // any NUMBER (DuckDB's chr takes only an INTEGER: a LEVEL, a BIGINT or DECIMAL sum, a NUMBER column's text);
+      // SQL's CHR truncates the fraction (CHR(122.5) is 'z': https://stackoverflow.com/questions/73751435); `USING
+      // NCHAR_CS` gives the same character, as NVARCHAR2
+      if (parts.length !== 1) break
+      {
+        const using = toks.findIndex((t, k) => k >= parts[0]![0] && k < parts[0]![1] && isKw(t, "USING"))
+        const n = using < 0 ? arg(0) : tr.range(parts[0]![0], using)
+        return [`chr(CAST(trunc(CAST(${n} AS DOUBLE)) AS INTEGER))`, close + 1]
+      }
     case "LENGTHB":
       return [`octet_length(CAST(${arg(0)} AS BLOB))`, close + 1]
     case "MOD":
@@ -456,8 +470,13 @@ export function ident(tr: TranslatorCore, i: number, to: number): [string, numbe
       const p = parts[0]
       if (p === undefined || !isKw(toks[close + 1], "OVER") || !isOp(toks[close + 2], "(")) break
       const end = isKw(toks[p[1] - 1], "NULLS") && isKw(toks[p[1] - 2], "IGNORE") ? p[1] - 2 : p[1]
-      if (!tr.exactNumericRange(p[0], end)) break
       const overClose = matchParen(toks, close + 2)
+      // of an exact interval column (without LAG / LEAD's default, which would be in the other storage): the
+      // interval, typed as one (the stored number otherwise)
+      const interval = parts.length <= 2 ? tr.intervalTypeAt(p[0], end) : undefined
+      if (interval !== undefined && isExactInterval(interval))
+        return [exactIntervalAggregate("VALUE", `${identOut(t)}(${parts.map((_, k) => arg(k)).join(", ")}) ${tr.range(close + 1, overClose + 1)}`, interval)!, overClose + 1]
+      if (!tr.exactNumericRange(p[0], end)) break
       return [`ora_number(CAST(${identOut(t)}(${parts.map((_, k) => arg(k)).join(", ")}) ${tr.range(close + 1, overClose + 1)} AS VARCHAR))`, overClose + 1]
     }
     case "MEDIAN":

@@ -50,7 +50,9 @@ export const numberType = (p?: number, s?: number): OraType => {
     return t({ kind: "number", dty: Dty.NUMBER, csfrm: 0, maxSize: 22, charSize: 0, precision: 0, scale: -127, dictName: "NUMBER", dictPrecision: null, dictScale: null, duck: "VARCHAR" })
   const prec = p ?? 38
   const sc = s ?? 0
-  const duck = prec <= 38 && sc >= 0 && sc <= prec ? `DECIMAL(${prec},${sc})` : sc === 0 ? "DECIMAL(38,0)" : "DOUBLE"
+  // a negative scale rounds to the left of the decimal point ("Numeric Data Types": NUMBER(7,-2) stores 7456123.89 as
+  // 7456100): integers of up to p - s digits (38 at most here), rounded on write (number-writes.ts)
+  const duck = sc < 0 ? `DECIMAL(${Math.min(38, prec - sc)},0)` : prec <= 38 && sc <= prec ? `DECIMAL(${prec},${sc})` : sc === 0 ? "DECIMAL(38,0)" : "DOUBLE"
   return t({ kind: "number", dty: Dty.NUMBER, csfrm: 0, maxSize: 22, charSize: 0, precision: prec, scale: sc, dictName: "NUMBER", dictPrecision: p ?? null, dictScale: sc, duck })
 }
 
@@ -174,7 +176,7 @@ export interface TypeTokens {
  * Returns undefined when the text is not a supported Oracle type.
  */
 export const parseOracleType = (spec: string): OraType | undefined => {
-  const s = spec.trim().toUpperCase().replace(/\s+/g, " ").replace(/\s*\(\s*/g, "(").replace(/\s*\)/g, ")").replace(/\s*,\s*/g, ",").trim()
+  const s = spec.trim().toUpperCase().replace(/\s+/g, " ").replace(/\s*\(\s*/g, "(").replace(/\s*\)/g, ")").replace(/\s*,\s*/g, ",").replace(/,- /g, ",-").trim()
   let m: RegExpMatchArray | null
   const args = (x: string | undefined) => (x === undefined ? [] : x.split(","))
   if ((m = s.match(/^(VARCHAR2|VARCHAR|NVARCHAR2|CHAR|NCHAR|CHARACTER)(?:\((\d+)(?: (?:CHAR|BYTE))?\))?$/)) !== null) {
