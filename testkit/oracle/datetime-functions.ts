@@ -10,7 +10,7 @@
  */
 import { BIGINT, BOOLEAN, DuckDBVarCharType, INTERVAL, TIMESTAMP, TIMESTAMPTZ, VARCHAR, timestampTZValue, timestampValue } from "@duckdb/node-api"
 import type { DuckDBConnection, DuckDBIntervalValue, DuckDBScalarFunction, DuckDBTimestampValue, DuckDBValue } from "@duckdb/node-api"
-import { ora, OraError } from "./errors.ts"
+import { OraError } from "./errors.ts"
 import { localizedName } from "./date-language.ts"
 import { datetimeTextOfFormat } from "./datetime-parse.ts"
 import { rowwiseFunction as fn } from "../common/scalar-functions.ts"
@@ -156,17 +156,9 @@ const functions = (): Array<DuckDBScalarFunction> => [
   fn("ora_year_text", [VARCHAR], VARCHAR, ([t]) => yearText(String(t))),
   fn("ora_year_text", [VARCHAR, VARCHAR], VARCHAR, ([t, language]) => yearText(String(t), String(language))),
   // TO_TIMESTAMP_TZ(text, format): the text read in the format, as the text ora_tstz takes
-  fn("ora_datetime_of_format", [VARCHAR, VARCHAR], VARCHAR, ([t, f]) => {
-    const text = datetimeTextOfFormat(String(t), String(f))
-    if (text === undefined) throw ora.literalMismatch()
-    return text
-  }),
+  fn("ora_datetime_of_format", [VARCHAR, VARCHAR], VARCHAR, ([t, f]) => datetimeTextOfFormat(String(t), String(f))),
   // TO_DATE / TO_TIMESTAMP(text, format) with month names in NLS_DATE_LANGUAGE `language` (date-language.ts)
-  fn("ora_datetime_of_format", [VARCHAR, VARCHAR, VARCHAR], VARCHAR, ([t, f, language]) => {
-    const text = datetimeTextOfFormat(String(t), String(f), String(language))
-    if (text === undefined) throw ora.literalMismatch()
-    return text
-  }),
+  fn("ora_datetime_of_format", [VARCHAR, VARCHAR, VARCHAR], VARCHAR, ([t, f, language]) => datetimeTextOfFormat(String(t), String(f), String(language))),
   // a value in the server's stored form: zoned (the zone given, else `zone`) or, with zone '', zoneless
   fn("ora_tstz", [VARCHAR, VARCHAR], zonedText, ([t, z]) => datetimeText(valueOf(t, z))),
   fn("ora_ts", [VARCHAR], wallText, ([t]) => datetimeText({ wall: valueOf(t, "").wall })),
