@@ -558,11 +558,15 @@ const callDateLanguage = (nlsparam: string | undefined): string => {
 const defaultFormatText = (tr: TranslatorCore, from: number, to: number, x: string): string | undefined => {
   const local = tr.isLocalZoneColumn(from, to)
   const textKind = tr.textDatetimeAt(from, to) ?? textDatetimeOfText(x)
+  // FF without digits prints a column's declared precision ("Datetime Format Elements", FF: "If you do not specify a
+  // digit, then Oracle Database uses the precision specified for the datetime data type")
+  const name = tr.columnNameAt(from, to)
+  const declared = name === undefined ? undefined : tr.ctx.timestampPrecisions?.get(name)
   if (textKind !== undefined) {
-    if (local) return nlsText("timestamp", inSessionZone(x), "''", 9)
-    return textKind === "zoned" ? nlsText("timestampTz", x, "getvariable('ora_session_tz')", 6) : nlsText("timestamp", x, "''", 9)
+    if (local) return nlsText("timestamp", inSessionZone(x), "''", declared ?? 9)
+    return textKind === "zoned" ? nlsText("timestampTz", x, "getvariable('ora_session_tz')", declared ?? 6) : nlsText("timestamp", x, "''", declared ?? 9)
   }
-  if (zonedOperand(tr, from, to) === undefined) return undefined
+  if (zonedOperand(tr, from, to) === undefined) return declared === undefined ? undefined : nlsText("timestamp", x, "''", declared)
   const inZone = `ora_tstz_at(CAST(${x} AS VARCHAR), '', getvariable('ora_session_tz'))`
-  return nlsText(local ? "timestamp" : "timestampTz", inZone, "''", 6)
+  return nlsText(local ? "timestamp" : "timestampTz", inZone, "''", declared ?? 6)
 }
