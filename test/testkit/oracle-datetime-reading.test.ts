@@ -55,6 +55,25 @@ describe("Oracle test server: reading datetime text (raw node-oracledb)", () => 
     expect(await shown(`TO_DATE('2012', 'YYYY')`)).toBe(` 2012-${String(now.getUTCMonth() + 1).padStart(2, "0")}-01 00:00:00`)
   })
 
+  // a wall clock the region skips when clocks go forward is Oracle's "nonexisting time" error, ORA-01878 (SQL Language
+  // Reference, ORA_DST_ERROR: "1878: the datetime value results in a "nonexisting time" error")
+  it("refuses a local time in a daylight saving gap (ORA-01878)", async () => {
+    expect(await code(`SELECT TIMESTAMP '2024-03-31 02:30:00 Europe/Berlin' FROM dual`)).toBe("ORA-01878")
+    expect(await code(`SELECT TO_TIMESTAMP_TZ('2024-03-31 02:30 Europe/Berlin', 'YYYY-MM-DD HH24:MI TZR') FROM dual`)).toBe("ORA-01878")
+    expect(await one(`SELECT TO_CHAR(TIMESTAMP '2024-03-31 03:30:00 Europe/Berlin', 'HH24:MI TZH:TZM') FROM dual`)).toBe("03:30 +02:00")
+  })
+
+  // NULL || x is x ("Concatenation Operator": "concatenating a zero-length character string with another operand always
+  // results in the other operand")
+  it("reads a concatenation with NULL as its other operand", async () => {
+    expect(await one(`SELECT TO_CHAR(TO_TIMESTAMP_TZ(NULL || '2024-01-01 10:00:00 +02:00', 'YYYY-MM-DD HH24:MI:SS TZH:TZM'), 'YYYY-MM-DD HH24:MI TZH:TZM') FROM dual`)).toBe(
+      "2024-01-01 10:00 +02:00"
+    )
+    expect(await one(`SELECT TO_CHAR(TO_TIMESTAMP_TZ(NULL || '2024-01-01 10:00 +02:00', NULL || 'YYYY-MM-DD HH24:MI TZH:TZM'), 'YYYY-MM-DD HH24:MI TZH:TZM') FROM dual`)).toBe(
+      "2024-01-01 10:00 +02:00"
+    )
+  })
+
   it("reads the session's format by the same rules", async () => {
     await conn.execute(`ALTER SESSION SET NLS_DATE_FORMAT = 'yyyy-mm-dd HH24:mi:ss'`)
     try {
