@@ -113,6 +113,17 @@ describe("Oracle test server: TO_CHAR's FM and TO_TIMESTAMP_TZ's RR, YY, J, DDD 
     expect(r.rows).toEqual([["MAY      |WEDNESDAY|", "May      |Wednesday|May|Wed", "may      |wednesday|may|wed", "MAY|WEDNESDAY|", "01 May       2024 Europe/Paris", "MAY WED"]])
   })
 
+  // "Datetime Format Elements": YYY / Y the last 3 / 1 digits of the year, RM the Roman numeral month, AD / A.D. and
+  // AM / A.M. the era and meridian indicators with or without periods (either name prints the value's), each in the
+  // element's capitalisation; a value's zone does not change them (TO_CHAR of a TIMESTAMP WITH TIME ZONE)
+  it("prints YYY, Y, RM, AD / BC and AM / PM as written", async () => {
+    const r = await conn.execute(
+      `SELECT TO_CHAR(DATE '2024-03-05', 'YYY|Y|RM|rm|FMRM|AD|bc|A.D.|b.c.'), TO_CHAR(DATE '0044-03-05', 'YYY|FMYYY|Y'), ` +
+        `TO_CHAR(TIMESTAMP '2024-03-05 13:04:05', 'AM|a.m.|pm|P.M.'), TO_CHAR(TIMESTAMP '2024-03-05 09:04:05 +02:00', 'HH:MI am|A.M.|YYY') FROM dual`
+    )
+    expect(r.rows).toEqual([["024|4|III|iii|III|AD|ad|A.D.|a.d.", "044|44|4", "PM|p.m.|pm|P.M.", "09:04 am|A.M.|024"]])
+  })
+
   // TO_DATE and TO_TIMESTAMP read the same elements as TO_TIMESTAMP_TZ: RR, J and FX included ("Datetime Format
   // Models", "The RR Datetime Format Element", "Format Model Modifiers")
   it("reads RR, J and FX in TO_DATE and TO_TIMESTAMP", async () => {
