@@ -70,8 +70,10 @@ describe("Oracle test server: TO_CHAR's FM and TO_TIMESTAMP_TZ's RR, YY, J, DDD 
     expect(lenient.rows).toEqual([["2024-03-05 09:00"]])
     const exact = await conn.execute("SELECT TO_CHAR(TO_TIMESTAMP_TZ('05-03-2024 09:00 +01:00', 'FXDD-MM-YYYY HH24:MI TZH:TZM'), 'YYYY-MM-DD HH24:MI') FROM dual")
     expect(exact.rows).toEqual([["2024-03-05 09:00"]])
-    for (const text of ["5-03-2024 09:00 +01:00", "05-03-2024  09:00 +01:00", "05/03/2024 09:00 +01:00"])
-      expect(oraCode(await failure(() => conn.execute(`SELECT TO_TIMESTAMP_TZ('${text}', 'FXDD-MM-YYYY HH24:MI TZH:TZM') FROM dual`))), text).toBe("ORA-01861")
+    // a number short of its element's digits is ORA-01862 ("9 will not match the format specifier DD but 09 will",
+    // Database Error Messages, ORA-01862); other text that does not match exactly ORA-01861
+    for (const [text, code] of [["5-03-2024 09:00 +01:00", "ORA-01862"], ["05-03-2024  09:00 +01:00", "ORA-01861"], ["05/03/2024 09:00 +01:00", "ORA-01861"]])
+      expect(oraCode(await failure(() => conn.execute(`SELECT TO_TIMESTAMP_TZ('${text}', 'FXDD-MM-YYYY HH24:MI TZH:TZM') FROM dual`))), text).toBe(code)
   })
 
   // SQL Language Reference, ALTER TABLE, "modify_col_properties": a column's data type can be changed when all its
@@ -111,6 +113,17 @@ describe("Oracle test server: TO_CHAR's FM and TO_TIMESTAMP_TZ's RR, YY, J, DDD 
     expect(r.rows).toEqual([["MAY      |WEDNESDAY|", "May      |Wednesday|May|Wed", "may      |wednesday|may|wed", "MAY|WEDNESDAY|", "01 May       2024 Europe/Paris", "MAY WED"]])
   })
 
+  // "Datetime Format Elements": YYY / Y the last 3 / 1 digits of the year, RM the Roman numeral month, AD / A.D. and
+  // AM / A.M. the era and meridian indicators with or without periods (either name prints the value's), each in the
+  // element's capitalisation; a value's zone does not change them (TO_CHAR of a TIMESTAMP WITH TIME ZONE)
+  it("prints YYY, Y, RM, AD / BC and AM / PM as written", async () => {
+    const r = await conn.execute(
+      `SELECT TO_CHAR(DATE '2024-03-05', 'YYY|Y|RM|rm|FMRM|AD|bc|A.D.|b.c.'), TO_CHAR(DATE '0044-03-05', 'YYY|FMYYY|Y'), ` +
+        `TO_CHAR(TIMESTAMP '2024-03-05 13:04:05', 'AM|a.m.|pm|P.M.'), TO_CHAR(TIMESTAMP '2024-03-05 09:04:05 +02:00', 'HH:MI am|A.M.|YYY') FROM dual`
+    )
+    expect(r.rows).toEqual([["024|4|III|iii|III|AD|ad|A.D.|a.d.", "044|44|4", "PM|p.m.|pm|P.M.", "09:04 am|A.M.|024"]])
+  })
+
   // TO_DATE and TO_TIMESTAMP read the same elements as TO_TIMESTAMP_TZ: RR, J and FX included ("Datetime Format
   // Models", "The RR Datetime Format Element", "Format Model Modifiers")
   it("reads RR, J and FX in TO_DATE and TO_TIMESTAMP", async () => {
@@ -124,7 +137,7 @@ describe("Oracle test server: TO_CHAR's FM and TO_TIMESTAMP_TZ's RR, YY, J, DDD 
     expect(r.rows).toEqual([[`${new Date().getUTCFullYear() % 100 < 50 ? century - 5 : century + 95}-05-01`, String(century + 7), "2000-01-01", "2024-05-01 10:11:12.500", "2024-05-01"]])
     const typed = await conn.execute("SELECT TO_DATE('01-05-95', 'DD-MM-RR'), TO_TIMESTAMP('2451545', 'J') FROM dual")
     expect(typed.metaData.map((m: { dbTypeName: string }) => m.dbTypeName)).toEqual(["DATE", "TIMESTAMP"])
-    // FX: the text must have every digit of each element
-    expect(oraCode(await failure(() => conn.execute("SELECT TO_DATE('2024-5-1', 'FXYYYY-MM-DD') FROM dual")))).toBe("ORA-01861")
+    // FX: the text must have every digit of each element (ORA-01862, Database Error Messages)
+    expect(oraCode(await failure(() => conn.execute("SELECT TO_DATE('2024-5-1', 'FXYYYY-MM-DD') FROM dual")))).toBe("ORA-01862")
   })
 })

@@ -86,6 +86,28 @@ describe("Oracle test server: session NLS datetime formats", () => {
     expect(await row(`SELECT TO_CHAR(d) FROM nls_t`)).toEqual(["05-MAR-24"])
   })
 
+  // FF without digits: "If you do not specify a digit, then Oracle Database uses the precision specified for the
+  // datetime data type" (SQL Language Reference, "Datetime Format Elements"), in every conversion without a model
+  it("prints FF with a column's declared fractional precision", async () => {
+    await conn.execute(`CREATE TABLE nls_fsp (t0 TIMESTAMP(0), t3 TIMESTAMP(3), z3 TIMESTAMP(3) WITH TIME ZONE, t7 TIMESTAMP(7))`)
+    await conn.execute(
+      `INSERT INTO nls_fsp VALUES (TIMESTAMP '2024-03-05 13:04:05', TIMESTAMP '2024-03-05 13:04:05.125', TIMESTAMP '2024-03-05 13:04:05.125 +02:00', TIMESTAMP '2024-03-05 13:04:05.1234567')`
+    )
+    expect(await row(`SELECT TO_CHAR(t3), TO_CHAR(z3), TO_CHAR(t7), TO_CHAR(t0) FROM nls_fsp`)).toEqual([
+      "05-MAR-24 01.04.05.125 PM",
+      "05-MAR-24 01.04.05.125 PM +02:00",
+      "05-MAR-24 01.04.05.1234567 PM",
+      "05-MAR-24 01.04.05. PM"
+    ])
+    expect(await row(`SELECT t3 || '!', z3 || '!', t7 || '!', CAST(t3 AS VARCHAR2(40)), LENGTH(t3) FROM nls_fsp`)).toEqual([
+      "05-MAR-24 01.04.05.125 PM!",
+      "05-MAR-24 01.04.05.125 PM +02:00!",
+      "05-MAR-24 01.04.05.1234567 PM!",
+      "05-MAR-24 01.04.05.125 PM",
+      25
+    ])
+  })
+
   it("refuses a format model with an unknown element (ORA-01821)", async () => {
     expect(oraCode(await failure(() => conn.execute(`ALTER SESSION SET NLS_DATE_FORMAT = 'YYYY-QX-BAD'`)))).toBe("ORA-01821")
   })

@@ -1,6 +1,7 @@
 /**
- * DuckDB datetime failures (strptime under TO_DATE / TO_TIMESTAMP, DATE and TIMESTAMP literals) mapped onto the ORA-
- * error Oracle raises for the same text, so that neither DuckDB's wording nor an unrelated code reaches the client.
+ * DuckDB datetime failures (DATE and TIMESTAMP literals, DuckDB's own text casts and strptime; TO_DATE / TO_TIMESTAMP
+ * text is read by datetime-parse.ts) mapped onto the ORA- error Oracle raises for the same text, so that neither
+ * DuckDB's wording nor an unrelated code reaches the client.
  *
  * Codes and texts: Oracle Database Error Messages (https://docs.oracle.com/en/error-help/db/ora-01821/, ora-01843,
  * ora-01830, ora-01839, ora-01847, ora-01849, ora-01850, ora-01851, ora-01852, ora-01858, ora-01861).

@@ -10,7 +10,7 @@
  */
 import { BIGINT, BOOLEAN, DuckDBVarCharType, INTERVAL, TIMESTAMP, TIMESTAMPTZ, VARCHAR, timestampTZValue, timestampValue } from "@duckdb/node-api"
 import type { DuckDBConnection, DuckDBIntervalValue, DuckDBScalarFunction, DuckDBTimestampValue, DuckDBValue } from "@duckdb/node-api"
-import { ora, OraError } from "./errors.ts"
+import { OraError } from "./errors.ts"
 import { localizedName } from "./date-language.ts"
 import { datetimeTextOfFormat } from "./datetime-parse.ts"
 import { rowwiseFunction as fn } from "../common/scalar-functions.ts"
@@ -109,6 +109,17 @@ const calendarText = (element: string, fm: boolean, y: number, m: number, d: num
   const isoYear = civilFromDays(thursday).year
   const isoWeek = Math.floor((thursday - daysFromCivil(isoYear, 1, 1)) / 7) + 1
   const pad = (n: number, width: number) => (fm ? String(n) : String(n).padStart(width, "0"))
+  // as written: upper-case, initial capital or lower-case like the element ("Datetime Format Elements": "Capitalization
+  // in a spelled-out word, abbreviation, or Roman numeral follows capitalization in the corresponding format element")
+  const cased = (text: string) => (/^[a-z]/.test(element) ? text.toLowerCase() : text)
+  const dotted = (two: string) => (element.includes(".") ? `${two[0]}.${two[1]}.` : two)
+  switch (element.toUpperCase()) {
+    case "YYY": return pad(Math.abs(y) % 1000, 3)
+    case "Y": return String(Math.abs(y) % 10)
+    case "RM": return cased(["I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X", "XI", "XII"][m - 1]!)
+    case "AM": case "PM": case "A.M.": case "P.M.": return cased(dotted(hh < 12 ? "AM" : "PM"))
+    case "AD": case "BC": case "A.D.": case "B.C.": return cased(dotted(y > 0 ? "AD" : "BC"))
+  }
   switch (element) {
     case "Q": return String(Math.floor((m - 1) / 3) + 1)
     case "WW": return pad(Math.floor((dayOfYear - 1) / 7) + 1, 2)
@@ -142,7 +153,7 @@ const nameText = (text: string, language: string): string =>
 /** Also FF1-FF9 whose digits strftime has no width for: `fraction`, the digit count, the wider fraction, `end`. */
 export const yearText = (text: string, language = "AMERICAN"): string =>
   nameText(text, language)
-    .replace(/\u0008([A-Z]+)([F-])\|(-?\d+)\|(\d+)\|(\d+)\|(\d+)\|(\d+)\|(\d+)\u0002/g, (_, e: string, fm: string, ...f: Array<string>) =>
+    .replace(/\u0008([A-Za-z.]+)([F-])\|(-?\d+)\|(\d+)\|(\d+)\|(\d+)\|(\d+)\|(\d+)\u0002/g, (_, e: string, fm: string, ...f: Array<string>) =>
       calendarText(e, fm === "F", ...(f.slice(0, 6).map(Number) as [number, number, number, number, number, number]))).replace(/\u0006(\d)(\d+)\u0002/g, (_, n: string, digits: string) => digits.slice(0, Number(n))).replace(/([\u0001\u0003\u0004\u0005])(-?)(\d+)\u0002/g, (_, kind: string, minus: string, digits: string) => {
     // under FM a number element loses its leading zeros (SQL Language Reference, "Format Model Modifiers")
     const fm = kind === YEAR_MARK.absoluteFm || kind === YEAR_MARK.signedFm
@@ -156,17 +167,9 @@ const functions = (): Array<DuckDBScalarFunction> => [
   fn("ora_year_text", [VARCHAR], VARCHAR, ([t]) => yearText(String(t))),
   fn("ora_year_text", [VARCHAR, VARCHAR], VARCHAR, ([t, language]) => yearText(String(t), String(language))),
   // TO_TIMESTAMP_TZ(text, format): the text read in the format, as the text ora_tstz takes
-  fn("ora_datetime_of_format", [VARCHAR, VARCHAR], VARCHAR, ([t, f]) => {
-    const text = datetimeTextOfFormat(String(t), String(f))
-    if (text === undefined) throw ora.literalMismatch()
-    return text
-  }),
+  fn("ora_datetime_of_format", [VARCHAR, VARCHAR], VARCHAR, ([t, f]) => datetimeTextOfFormat(String(t), String(f))),
   // TO_DATE / TO_TIMESTAMP(text, format) with month names in NLS_DATE_LANGUAGE `language` (date-language.ts)
-  fn("ora_datetime_of_format", [VARCHAR, VARCHAR, VARCHAR], VARCHAR, ([t, f, language]) => {
-    const text = datetimeTextOfFormat(String(t), String(f), String(language))
-    if (text === undefined) throw ora.literalMismatch()
-    return text
-  }),
+  fn("ora_datetime_of_format", [VARCHAR, VARCHAR, VARCHAR], VARCHAR, ([t, f, language]) => datetimeTextOfFormat(String(t), String(f), String(language))),
   // a value in the server's stored form: zoned (the zone given, else `zone`) or, with zone '', zoneless
   fn("ora_tstz", [VARCHAR, VARCHAR], zonedText, ([t, z]) => datetimeText(valueOf(t, z))),
   fn("ora_ts", [VARCHAR], wallText, ([t]) => datetimeText({ wall: valueOf(t, "").wall })),

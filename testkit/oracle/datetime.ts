@@ -179,10 +179,13 @@ export const currentOffsetMinutes = (zone: string): number | undefined =>
  * ends), standard time, the smaller offset, as Oracle reads it with ERROR_ON_OVERLAP_TIME false; where it does not
  * occur, the offset before the change.
  */
-const regionOffsetAtWall = (region: string, wall: bigint, abbreviation?: string): number => {
+const regionOffsetAtWall = (region: string, wall: bigint, abbreviation?: string, gapFails = false): number => {
   const wallMillis = Number(wall / 1_000_000n)
   const candidates = [zoneOffsetMinutes(region, wallMillis - 43_200_000), zoneOffsetMinutes(region, wallMillis + 43_200_000)]
   const valid = candidates.filter((o) => zoneOffsetMinutes(region, wallMillis - o * 60_000) === o)
+  // a wall clock the region skips (the hour clocks go forward): Oracle's "nonexisting time" error, ORA-01878 (SQL
+  // Language Reference, ORA_DST_ERROR: "1878: the datetime value results in a "nonexisting time" error")
+  if (gapFails && valid.length === 0) throw new OraError(1878, "specified field not found in datetime or interval")
   // an abbreviation names the side of a repeated hour ("Datetime Literals": `TIMESTAMP '1999-10-29 01:30:00 US/Pacific
   // PDT'`, SQL Language Reference); one the region does not use there leaves the default
   const named = abbreviation === undefined ? undefined : valid.find((o) => zoneAbbreviation(region, (wall - BigInt(o) * NS_PER_MINUTE)).toUpperCase() === abbreviation.toUpperCase())
@@ -240,7 +243,7 @@ export const parseDatetimeText = (text: string, zone?: string): DatetimeValue | 
   if (/^Z$/i.test(name)) return { wall, offsetMinutes: 0 }
   const region = canonicalRegion(name)
   if (region === undefined) throw new OraError(1882, "timezone region not found")
-  return { wall, offsetMinutes: regionOffsetAtWall(region, wall, abbreviation), region }
+  return { wall, offsetMinutes: regionOffsetAtWall(region, wall, abbreviation, m[9]!.trim() !== ""), region }
 }
 
 /** The same instant in `v`'s zone after moving it to `utc` nanoseconds (a region's offset follows the new instant). */

@@ -121,22 +121,14 @@ const nlsTextFunction = (): DuckDBScalarFunction =>
 /**
  * `ora_datetime_of_default(text, format, language, duck)`: a text read in the session's default format (TO_DATE /
  * TO_TIMESTAMP / TO_TIMESTAMP_TZ without a format model), as DuckDB reads a TIMESTAMP (`duck`) or in the stored form
- * ora_tstz takes; a text the format does not read is returned as it is, for the ISO reading the server has always
- * accepted (**not Oracle**: it fails such text; kept for the ISO dates tests and clients write).
+ * ora_tstz takes; a text the format does not read fails as Oracle fails it ("TO_DATE": "If you omit fmt, then char
+ * must be in the default date format"; `TO_DATE('2008-03-01')` under DD-MON-RR is ORA-01861, datetime-parse.ts).
  */
 const datetimeOfDefaultFunction = (): DuckDBScalarFunction =>
   fn("ora_datetime_of_default", [VARCHAR, VARCHAR, VARCHAR, BOOLEAN], VARCHAR, ([t, f, language, duck]) => {
-    const text = String(t)
-    let read: string | undefined
-    try {
-      read = datetimeTextOfFormat(text, String(f), String(language ?? "AMERICAN"))
-    } catch {
-      read = undefined
-    }
-    if (read === undefined) return text
+    const read = datetimeTextOfFormat(String(t), String(f), String(language ?? "AMERICAN"))
     if (duck !== true) return read
-    const v = parseDatetimeText(read)
-    if (v === undefined) return text
+    const v = parseDatetimeText(read)!
     const c = civilOfNanos(v.wall)
     const year = c.year > 0 ? pad(c.year, 4) : pad(1 - c.year, 4)
     return `${year}-${pad(c.month, 2)}-${pad(c.day, 2)}${c.year > 0 ? "" : " (BC)"} ${pad(c.hour, 2)}:${pad(c.minute, 2)}:${pad(c.second, 2)}.${pad(Math.floor(c.nanos / 1000), 6)}`
@@ -150,7 +142,7 @@ export const registerNlsFunctions = (connection: DuckDBConnection): void => {
 
 /** The SQL of TO_DATE / TO_TIMESTAMP / TO_TIMESTAMP_TZ(text) without a format model: the text in the session's format of `kind`. */
 export const defaultFormatRead = (kind: keyof NlsFormats, text: string, duck: boolean): string =>
-  `ora_datetime_of_default(CAST(${text} AS VARCHAR), ${sessionFormat(kind)}, ${SESSION_DATE_LANGUAGE}, ${duck})`
+  `ora_datetime_of_default(ora_char_of(${text}), ${sessionFormat(kind)}, ${SESSION_DATE_LANGUAGE}, ${duck})`
 
 
 /**

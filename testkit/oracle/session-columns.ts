@@ -70,6 +70,25 @@ export class StatementColumns {
     return withZonedAliases(significant(tokenize(sql)), out)
   }
 
+  /**
+   * The declared fractional second precision of the TIMESTAMP [WITH [LOCAL] TIME ZONE] columns of the tables a statement
+   * mentions, by name (a name two such columns give different precisions is left out): what FF prints.
+   */
+  timestampPrecisionsOf(sql: string): ReadonlyMap<string, number> {
+    const out = new Map<string, number>()
+    const clash = new Set<string>()
+    for (const t of tokenize(sql)) {
+      if (t.kind !== "ident" && t.kind !== "qident") continue
+      for (const c of this.lookupTable(undefined, oracleName(t))?.columns ?? []) {
+        if (!["timestamp", "timestamptz", "timestampltz"].includes(c.type.kind)) continue
+        if (out.has(c.name) && out.get(c.name) !== c.type.scale) clash.add(c.name)
+        out.set(c.name, c.type.scale)
+      }
+    }
+    for (const name of clash) out.delete(name)
+    return out
+  }
+
   /** Names of the columns of `kind` of the tables a statement mentions (identifier match against the catalog). */
   columnsOfKind(sql: string, kind: ValueKind): ReadonlySet<string> {
     const out = new Set<string>()

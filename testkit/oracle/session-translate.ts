@@ -121,6 +121,7 @@ export const bindNumberingTranslator = (ctx: TranslationContext, source: Readonl
     dayColumns: columns.columnsOfKind(sql, "date"),
     intervalColumns: columns.columnsOf(sql, (t) => t.kind === "intervalds" || t.kind === "intervalym"),
     localZoneColumns: columns.columnsOfKind(sql, "timestampltz"),
+    timestampPrecisions: columns.timestampPrecisionsOf(sql),
     sessionTimeZone: ctx.sessionTz,
     binaryColumns: columns.binaryColumnsOf(sql),
     exactNumberColumns: columns.exactNumberColumnsOf(sql),

@@ -302,12 +302,9 @@ export function ident(tr: TranslatorCore, i: number, to: number): [string, numbe
       if (parts.length >= 2 && toks[parts[1]![0]]?.kind === "str") {
         const format = toks[parts[1]![0]]!.value
         checkInputFormat(format)
-        // RR, J and FX, which strptime lacks, read as TO_TIMESTAMP_TZ reads them (datetime-parse.ts), and month names
-        // in the session's or the call's NLS_DATE_LANGUAGE (date-language.ts)
-        if (/RR|J|FX|MON|DAY|DY/i.test(format.replace(/"[^"]*"?/g, "")))
-          return [`CAST(ora_tstz_local(ora_datetime_of_format(CAST(${arg(0)} AS VARCHAR), ${sqlString(format)}, ${callDateLanguage(tr.stringArgument(parts[2]))}), '') AS ${v === "TO_DATE" ? "TIMESTAMP_S" : "TIMESTAMP"})`, close + 1]
-        // strptime reads year 0000 as 1 BC, a year Oracle refuses to read (ORA-01841)
-        return [`ora_nonzero_year(CAST(strptime(${arg(0)}, ${sqlString(convertDateFormat(format))}) AS ${v === "TO_DATE" ? "TIMESTAMP_S" : "TIMESTAMP"}))`, close + 1]
+        // read by Oracle's rules (datetime-parse.ts), month names in the session's or the call's NLS_DATE_LANGUAGE
+        // (date-language.ts); a datetime argument is first text in the session's format, as Oracle converts it
+        return [`CAST(ora_tstz_local(ora_datetime_of_format(ora_char_of(${arg(0)}), ${sqlString(format)}, ${callDateLanguage(tr.stringArgument(parts[2]))}), '') AS ${v === "TO_DATE" ? "TIMESTAMP_S" : "TIMESTAMP"})`, close + 1]
       }
       // without a format model: in the session's NLS_DATE_FORMAT / NLS_TIMESTAMP_FORMAT ("TO_DATE", nls-formats.ts)
       return [`CAST(${defaultFormatRead(v === "TO_DATE" ? "date" : "timestamp", arg(0), true)} AS ${v === "TO_DATE" ? "TIMESTAMP_S" : "TIMESTAMP"})`, close + 1]
@@ -580,11 +577,15 @@ const callDateLanguage = (nlsparam: string | undefined): string => {
 const defaultFormatText = (tr: TranslatorCore, from: number, to: number, x: string): string | undefined => {
   const local = tr.isLocalZoneColumn(from, to)
   const textKind = tr.textDatetimeAt(from, to) ?? textDatetimeOfText(x)
+  // FF without digits prints a column's declared precision ("Datetime Format Elements", FF: "If you do not specify a
+  // digit, then Oracle Database uses the precision specified for the datetime data type")
+  const name = tr.columnNameAt(from, to)
+  const declared = name === undefined ? undefined : tr.ctx.timestampPrecisions?.get(name)
   if (textKind !== undefined) {
-    if (local) return nlsText("timestamp", inSessionZone(x), "''", 9)
-    return textKind === "zoned" ? nlsText("timestampTz", x, "getvariable('ora_session_tz')", 6) : nlsText("timestamp", x, "''", 9)
+    if (local) return nlsText("timestamp", inSessionZone(x), "''", declared ?? 9)
+    return textKind === "zoned" ? nlsText("timestampTz", x, "getvariable('ora_session_tz')", declared ?? 6) : nlsText("timestamp", x, "''", declared ?? 9)
   }
-  if (zonedOperand(tr, from, to) === undefined) return undefined
+  if (zonedOperand(tr, from, to) === undefined) return declared === undefined ? undefined : nlsText("timestamp", x, "''", declared)
   const inZone = `ora_tstz_at(CAST(${x} AS VARCHAR), '', getvariable('ora_session_tz'))`
-  return nlsText(local ? "timestamp" : "timestampTz", inZone, "''", 6)
+  return nlsText(local ? "timestamp" : "timestampTz", inZone, "''", declared ?? 6)
 }

@@ -134,6 +134,9 @@ export const strftimeNs = (fmt: string, call: (f: string) => string): string =>
 export const withOracleYears = (sql: string, fmt: string, language = SESSION_DATE_LANGUAGE): string =>
   fmt.includes(YEAR_MARK.name) ? `ora_year_text(${sql}, ${language})` : fmt.includes(YEAR_MARK.end) ? `ora_year_text(${sql})` : sql
 
+/** Elements ora_year_text prints as written (the last Y of a YEAR is no element: the spelled year is not printed). */
+const CASED_ELEMENT = /^(?:[AaPp]\.[Mm]\.|[AaPp][Mm]|[Aa]\.[Dd]\.|[Bb]\.[Cc]\.|[Aa][Dd]|[Bb][Cc]|[Rr][Mm]|[Yy]{3}(?!Y)|[Yy](?![Yy]|EAR))/i
+
 /**
  * Converts an Oracle datetime format model to a strftime/strptime format; for TO_CHAR (`output`), FM is read as the
  * fill mode switch and YYYY / SYYYY are marked for {@link withOracleYears}.
@@ -208,8 +211,10 @@ export const convertDateFormat = (fmt: string, output = false): string => {
       s = s.slice(name.length)
       continue
     }
-    // Q, WW, IW, D, J, CC, SSSSS, ...: computed from the date by ora_year_text (datetime-functions.ts)
-    const calendar = output ? CALENDAR_ELEMENTS.find((e) => s.toUpperCase().startsWith(e) && !(e === "D" && /^D[DAYLS]/i.test(s))) : undefined
+    // Q, WW, IW, D, J, CC, SSSSS, ...: computed from the date by ora_year_text (datetime-functions.ts); YYY, Y, RM,
+    // AD / BC and AM / PM as written, their capitalisation and periods kept
+    const cased = output ? CASED_ELEMENT.exec(s)?.[0] : undefined
+    const calendar = cased ?? (output ? CALENDAR_ELEMENTS.find((e) => s.toUpperCase().startsWith(e) && !(e === "D" && /^D[DAYLS]/i.test(s))) : undefined)
     if (calendar !== undefined) {
       out += `${YEAR_MARK.calendar}${calendar}${fm ? "F" : "-"}|%Y|%m|%d|%H|%M|%S${YEAR_MARK.end}`
       s = s.slice(calendar.length)

@@ -23,7 +23,7 @@ export function expression(tr: TranslatorCore, from: number, to: number): string
   /** `exact`: the text is an exact NUMBER's decimal text (number-functions.ts computes on it). */
   /** `numeric`: of exact numbers only (exactNumericRange), which DuckDB computes exactly except in division. */
   // numberText: a native number (a literal, a date difference, arithmetic on them) that `||` shows as TO_CHAR does
-  type Node = { text: string; date: boolean; interval: boolean; binary?: BinaryKind | undefined; exact?: boolean; numeric?: boolean; datetime?: TextDatetimeKind; exactInterval?: ExactIntervalKind; day?: boolean; character?: boolean; numberText?: boolean; literal?: string; catParts?: ReadonlyArray<string> }
+  type Node = { text: string; date: boolean; interval: boolean; binary?: BinaryKind | undefined; exact?: boolean; numeric?: boolean; datetime?: TextDatetimeKind; exactInterval?: ExactIntervalKind; day?: boolean; character?: boolean; numberText?: boolean; literal?: string; catParts?: ReadonlyArray<string>; fsp?: number }
   /** A character operand of arithmetic with a number or a datetime (days) as that NUMBER (isCharacterAt); others as they are. */
   const asNumber = (n: Node, other: Node): Node =>
     n.character === true && !other.interval && other.exactInterval === undefined
@@ -100,12 +100,16 @@ export function expression(tr: TranslatorCore, from: number, to: number): string
     const exact = tr.exactColumnAt(i, end) !== undefined || EXACT_RESULT.test(text) || tr.bindIs(tr.ctx.exactBind, i, end)
     const datetime = tr.textDatetimeAt(i, end) ?? textDatetimeOfText(text)
     const exactInterval = tr.exactIntervalAt(i, end, text) ?? (tr.bindIs(tr.ctx.exactSecondsBind, i, end) ? "dayToSecond" : undefined)
+    const column = tr.columnNameAt(i, end)
+    const fsp = column === undefined ? undefined : tr.ctx.timestampPrecisions?.get(column)
     const node = {
       text, date: isDateUnit(toks, i, end, tr.ctx.dateColumns) || dateBind, interval: isKw(t, "INTERVAL") || tr.isIntervalColumnAt(i, end) || exactInterval !== undefined, binary: binaryKindOf(toks, i, end, tr.ctx.binaryColumns) ?? tr.binaryBindAt(i, end), exact,
       numeric: tr.exactNumericRange(i, end), ...(datetime !== undefined ? { datetime } : {}), ...(exactInterval !== undefined ? { exactInterval } : {}),
       day: tr.isDayAt(i, end), character: tr.isCharacterAt(i, end),
       numberText: (end === i + 1 && t.kind === "num" && !/[fFdD]$/.test(t.text)) || /^\(+ora_(?:date_diff|div)\(/.test(text),
-      ...(end === i + 1 && t.kind === "num" && !/[fFdD]$/.test(t.text) ? { literal: t.value } : {})
+      ...(end === i + 1 && t.kind === "num" && !/[fFdD]$/.test(t.text) ? { literal: t.value } : {}),
+      // a TIMESTAMP column's declared fractional precision, which FF prints (catText)
+      ...(fsp !== undefined && !tr.isLocalZoneColumn(i, end) ? { fsp } : {})
     }
     i = end
     return node
@@ -209,5 +213,5 @@ export function expression(tr: TranslatorCore, from: number, to: number): string
  * prints it (`(DATE '2024-01-06' - DATE '2024-01-01') || 'x'` is `5x`, not DuckDB's `5.0x`), anything else as it is
  * (never a `||` result again: ora_to_char repeats its argument, so nesting it would grow the SQL exponentially).
  */
-const catText = (n: { readonly text: string; readonly date: boolean; readonly datetime?: TextDatetimeKind; readonly numberText?: boolean; readonly literal?: string }): string =>
-  n.datetime === "zoned" ? nlsText("timestampTz", n.text, "getvariable('ora_session_tz')", 6) : n.datetime === "wall" ? nlsText("timestamp", n.text, "''", 9) : n.date ? `ora_to_char(${n.text})` : n.literal !== undefined ? literalNumberText(n.literal) : n.numberText === true ? `ora_num_char(${n.text})` : n.text
+const catText = (n: { readonly text: string; readonly date: boolean; readonly datetime?: TextDatetimeKind; readonly numberText?: boolean; readonly literal?: string; readonly fsp?: number }): string =>
+  n.datetime === "zoned" ? nlsText("timestampTz", n.text, "getvariable('ora_session_tz')", n.fsp ?? 6) : n.datetime === "wall" ? nlsText("timestamp", n.text, "''", n.fsp ?? 9) : n.date && n.fsp !== undefined ? nlsText("timestamp", n.text, "''", n.fsp) : n.date ? `ora_to_char(${n.text})` : n.literal !== undefined ? literalNumberText(n.literal) : n.numberText === true ? `ora_num_char(${n.text})` : n.text
