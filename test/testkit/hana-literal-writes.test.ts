@@ -129,6 +129,9 @@ describe.each([1, 8])("HANA test server: literals written exactly at data format
     await exec(c, "INSERT INTO dmrg (sd, id, v) SELECT '2024-01-01 10:00:00.7', 3, 3.339 FROM DUMMY INTERSECT SELECT '2024-01-01 10:00:00.7', 3, 3.339 FROM DUMMY")
     await exec(c, "INSERT INTO dmrg SELECT 4, 4.449, NULL FROM DUMMY EXCEPT SELECT 4, 4.441, NULL FROM DUMMY")
     await exec(c, "INSERT INTO dmrg WITH w AS (SELECT 6 AS id, 6.669 AS v, '2024-01-01 10:00:00.9' AS sd FROM DUMMY) SELECT * FROM w")
+    await exec(c, "INSERT INTO dmrg WITH w AS (SELECT 7 AS id, 7.779 AS v, NULL AS sd FROM DUMMY) SELECT * FROM w")
+    // a query that does not fill the table fails as an INSERT's does, naming the table (not the wrapper around the query)
+    await expect(exec(c, "INSERT INTO dmrg SELECT DISTINCT 1, 1.239 FROM DUMMY")).rejects.toMatchObject({ code: 257, message: expect.stringContaining("DMRG") })
     // 2.229 and 2.221 are two rows of the UNION, both stored as 2.22; 4.449 is not 4.441, so EXCEPT keeps it
     expect(await exec(c, "SELECT id, v, sd FROM dmrg ORDER BY id, v")).toEqual([
       { ID: 1, V: "1.23", SD: seconds("2024-01-01 10:00:00") },
@@ -136,7 +139,8 @@ describe.each([1, 8])("HANA test server: literals written exactly at data format
       { ID: 2, V: "2.22", SD: seconds("2024-01-01 10:00:00") },
       { ID: 3, V: "3.33", SD: seconds("2024-01-01 10:00:00") },
       { ID: 4, V: "4.44", SD: null },
-      { ID: 6, V: "6.66", SD: seconds("2024-01-01 10:00:00") }
+      { ID: 6, V: "6.66", SD: seconds("2024-01-01 10:00:00") },
+      { ID: 7, V: "7.77", SD: null }
     ])
   })
 

@@ -320,14 +320,39 @@ const cutExpression = (value: string, type: HanaType | undefined): string | unde
   type?.name === "DECIMAL" && type.scale >= 0 ? `HANA_CUT_DECIMAL(${value}, ${type.scale})` : type?.name === "SECONDDATE" ? `HANA_CUT_SECONDS(${value})` : undefined
 
 /**
+ * How many columns a query makes: the items of its first select list (the main one of a WITH, the inner one of a
+ * parenthesised query), or undefined when a `*` stands for an unknown number of them.
+ */
+const queryWidth = (tokens: readonly Token[]): number | undefined => {
+  if (tokens[0]?.t === "op" && tokens[0].v === "(") return queryWidth(tokens.slice(1, matching(tokens, 0)))
+  let depth = 0
+  for (let k = 0; k < tokens.length; k++) {
+    const tok = tokens[k]!
+    if (tok.t === "op" && tok.v === "(") depth++
+    else if (tok.t === "op" && tok.v === ")") depth--
+    if (depth !== 0 || upper(tok) !== "SELECT") continue
+    let start = k + 1
+    if (["DISTINCT", "ALL"].includes(upper(tokens[start]))) start++
+    const end = untilWord(tokens, start, ["FROM", "INTO", "UNION", "INTERSECT", "EXCEPT", "MINUS", "WHERE", "GROUP", "ORDER", "LIMIT"])
+    const items = splitTopLevel(tokens.slice(start, end))
+    return items.some((item) => item[item.length - 1]?.v === "*") ? undefined : items.length
+  }
+  return undefined
+}
+
+/**
  * `SELECT HANA_W.C1, HANA_CUT_DECIMAL(HANA_W.C2, 2), … FROM (<query>) AS HANA_W (C1, C2, …)`: the query's rows as it
  * makes them (merged on the values as written), each value cut as the column it fills keeps it. Undefined when no
- * column cuts.
+ * column cuts, or when the query's width is known and not the columns'.
  */
 const wrappedQuery = (sql: string, query: NonNullable<Target["query"]>, types: ReadonlyArray<HanaType | undefined>): { pos: number; end: number; text: string } | undefined => {
   const first = query.tokens[0]
   const last = query.tokens[query.tokens.length - 1]
   if (first?.pos === undefined || last?.end === undefined || !types.some((t) => cutExpression("", t) !== undefined)) return undefined
+  // A query of known width that does not fill the columns is left for DuckDB's INSERT to report; one with a `*` is
+  // taken to fill them (else the alias list below fails, with 257 as well).
+  const width = queryWidth(query.tokens)
+  if (width !== undefined && width !== types.length) return undefined
   const names = types.map((_, k) => `C${k + 1}`)
   const items = names.map((name, k) => cutExpression(`HANA_W.${name}`, types[k]) ?? `HANA_W.${name}`)
   return { pos: first.pos, end: last.end, text: `SELECT ${items.join(", ")} FROM (${sql.slice(first.pos, last.end)}) AS HANA_W (${names.join(", ")})` }
