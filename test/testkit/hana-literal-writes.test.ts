@@ -93,4 +93,72 @@ describe.each([1, 8])("HANA test server: literals written exactly at data format
       { V: "3.14", W: "0.6666", SD: null }
     ])
   })
+
+  it("CAST to SECONDDATE or DECIMAL(p,s) cuts, never rounds", async () => {
+    // SAP's blog "HANA SQL: Casting to decimal (implicit or explicit) will not provide rounding" (SAP Note 1895981)
+    expect(
+      await exec(
+        c,
+        "SELECT CAST('2024-01-01 10:00:00.9' AS SECONDDATE) AS A, CAST(TIMESTAMP '2024-12-31 23:59:59.999' AS SECONDDATE) AS B, " +
+          "CAST(1.239 AS DECIMAL(5,2)) AS C, CAST('-1.999' AS DECIMAL(5,2)) AS D, CAST(2.0 / 3 AS DECIMAL(5,4)) AS E, CAST(1.239E0 AS DECIMAL(5,2)) AS F FROM DUMMY"
+      )
+    ).toEqual([{ A: seconds("2024-01-01 10:00:00"), B: seconds("2024-12-31 23:59:59"), C: "1.23", D: "-1.99", E: "0.6666", F: "1.23" }])
+  })
+
+  it("a number in exponent form and a number's text written into DECIMAL(p,s) are cut", async () => {
+    await exec(c, "CREATE TABLE dlit (id INTEGER, v DECIMAL(5,2))")
+    await exec(c, "INSERT INTO dlit VALUES (1, 1.239E0), (2, '1.239'), (3, ' -7.777 '), (4, 1239E-3)")
+    await exec(c, "UPDATE dlit SET v = '9.999' WHERE id = 4")
+    expect(await exec(c, "SELECT v FROM dlit ORDER BY id")).toEqual([{ V: "1.23" }, { V: "1.23" }, { V: "-7.77" }, { V: "9.99" }])
+  })
+
+  it("an expression holding a parameter is cut as it is written", async () => {
+    await exec(c, "CREATE TABLE dpar (id INTEGER, v DECIMAL(5,2), sd SECONDDATE)")
+    const st = await call<HdbStatement>((cb) => c.prepare("INSERT INTO dpar VALUES (?, ? + 0.009, ADD_SECONDS(CAST(? AS SECONDDATE), 0.9))", cb))
+    // the parameter is typed DECIMAL(4,3) by the literal beside it: 1.237 + 0.009 = 1.246
+    await call((cb) => st.exec([1, "1.237", "2024-01-01 10:00:00"], cb))
+    const up = await call<HdbStatement>((cb) => c.prepare("UPDATE dpar SET sd = ADD_SECONDS(sd, CAST(? AS DECIMAL(5,2))) WHERE id = ?", cb))
+    await call((cb) => up.exec(["59.99", 1], cb))
+    expect(await exec(c, "SELECT v, sd FROM dpar")).toEqual([{ V: "1.24", SD: seconds("2024-01-01 10:00:59") }])
+  })
+
+  it("a query that merges rows or starts with WITH is cut as its rows are stored, after they merge", async () => {
+    await exec(c, "CREATE TABLE dmrg (id INTEGER, v DECIMAL(5,2), sd SECONDDATE)")
+    await exec(c, "INSERT INTO dmrg SELECT DISTINCT 1, 1.239, '2024-01-01 10:00:00.9' FROM DUMMY")
+    await exec(c, "INSERT INTO dmrg SELECT 2, 2.229, '2024-01-01 10:00:00.5' FROM DUMMY UNION SELECT 2, 2.221, '2024-01-01 10:00:00.5' FROM DUMMY")
+    await exec(c, "INSERT INTO dmrg (sd, id, v) SELECT '2024-01-01 10:00:00.7', 3, 3.339 FROM DUMMY INTERSECT SELECT '2024-01-01 10:00:00.7', 3, 3.339 FROM DUMMY")
+    await exec(c, "INSERT INTO dmrg SELECT 4, 4.449, NULL FROM DUMMY EXCEPT SELECT 4, 4.441, NULL FROM DUMMY")
+    await exec(c, "INSERT INTO dmrg WITH w AS (SELECT 6 AS id, 6.669 AS v, '2024-01-01 10:00:00.9' AS sd FROM DUMMY) SELECT * FROM w")
+    await exec(c, "INSERT INTO dmrg WITH w AS (SELECT 7 AS id, 7.779 AS v, NULL AS sd FROM DUMMY) SELECT * FROM w")
+    // a query that does not fill the table fails as an INSERT's does, naming the table (not the wrapper around the query)
+    await expect(exec(c, "INSERT INTO dmrg SELECT DISTINCT 1, 1.239 FROM DUMMY")).rejects.toMatchObject({ code: 257, message: expect.stringContaining("DMRG") })
+    // 2.229 and 2.221 are two rows of the UNION, both stored as 2.22; 4.449 is not 4.441, so EXCEPT keeps it
+    expect(await exec(c, "SELECT id, v, sd FROM dmrg ORDER BY id, v")).toEqual([
+      { ID: 1, V: "1.23", SD: seconds("2024-01-01 10:00:00") },
+      { ID: 2, V: "2.22", SD: seconds("2024-01-01 10:00:00") },
+      { ID: 2, V: "2.22", SD: seconds("2024-01-01 10:00:00") },
+      { ID: 3, V: "3.33", SD: seconds("2024-01-01 10:00:00") },
+      { ID: 4, V: "4.44", SD: null },
+      { ID: 6, V: "6.66", SD: seconds("2024-01-01 10:00:00") },
+      { ID: 7, V: "7.77", SD: null }
+    ])
+  })
+
+  it("MERGE INTO cuts what its UPDATE SET and INSERT VALUES write", async () => {
+    await exec(c, "CREATE TABLE dmt (id INTEGER PRIMARY KEY, v DECIMAL(5,2), sd SECONDDATE)")
+    await exec(c, "INSERT INTO dmt VALUES (1, 0, NULL)")
+    await exec(c, "CREATE TABLE dms (id INTEGER, x DECIMAL(10,6), ts TIMESTAMP)")
+    await exec(c, "INSERT INTO dms VALUES (1, 3.141592, '2024-01-01 10:00:00.9'), (2, -1.999999, '2024-12-31 23:59:59.999')")
+    await exec(
+      c,
+      "MERGE INTO dmt USING dms ON dmt.id = dms.id WHEN MATCHED THEN UPDATE SET dmt.v = dms.x, sd = dms.ts " +
+        "WHEN NOT MATCHED THEN INSERT (id, v, sd) VALUES (dms.id, dms.x, dms.ts)"
+    )
+    await exec(c, "MERGE INTO dmt USING DUMMY ON dmt.id = 3 WHEN NOT MATCHED THEN INSERT VALUES (3, 7.777, '2024-01-01 10:00:00.9')")
+    expect(await exec(c, "SELECT v, sd FROM dmt ORDER BY id")).toEqual([
+      { V: "3.14", SD: seconds("2024-01-01 10:00:00") },
+      { V: "-1.99", SD: seconds("2024-12-31 23:59:59") },
+      { V: "7.77", SD: seconds("2024-01-01 10:00:00") }
+    ])
+  })
 })

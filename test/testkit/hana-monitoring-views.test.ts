@@ -2,7 +2,7 @@ import { describe, expect, it } from "@effect/vitest"
 import type { HanaTestServerHandle } from "../../testkit/hana/index.ts"
 import { call, closeQuietly, connect, exec } from "./hana/client.ts"
 import { useRawHanaSession } from "./hana/raw-session.ts"
-import type { HdbClient } from "./hana/client.ts"
+import type { HdbClient, HdbStatement } from "./hana/client.ts"
 
 // The monitoring views applications read about their own connection, through the raw hdb client (SAP HANA System
 // Views Reference, "M_CONNECTIONS System View": CONNECTION_ID, USER_NAME, CONNECTION_STATUS RUNNING while a statement
@@ -38,14 +38,25 @@ describe("HANA test server: M_CONNECTIONS and M_SESSION_CONTEXT (raw hdb client)
     expect(await exec(c, "SELECT KEY FROM SYS.M_SESSION_CONTEXT ORDER BY KEY")).toEqual([{ KEY: "APPLICATION" }, { KEY: "LOCALE" }])
   })
 
-  it("each connection sees its own row and its own variables, also inside a transaction", async () => {
+  it("every connection of the server has a row: OWN on the reader's, IDLE for one between statements; each keeps its own variables", async () => {
+    // "M_CONNECTIONS System View": one row per connection, CONNECTION_STATUS IDLE for a connection without a running
+    // statement, OWN TRUE for the connection reading the view; M_SESSION_CONTEXT lists every connection's variables.
     const other = await connect({ host: server.host, port: server.port, user: server.user, password: server.password })
     try {
       other.setAutoCommit(false)
       await exec(other, "SET 'ONLY_HERE' = 'x'")
-      expect(await exec(other, "SELECT CONNECTION_ID FROM M_CONNECTIONS")).toEqual([{ CONNECTION_ID: other.connectOptions.connectionId }])
-      expect(await exec(other, "SELECT KEY FROM M_SESSION_CONTEXT")).toEqual([{ KEY: "ONLY_HERE" }])
+      const mine = c.connectOptions.connectionId
+      const theirs = other.connectOptions.connectionId
+      const rows = [{ CONNECTION_ID: mine, CONNECTION_STATUS: "IDLE", OWN: "FALSE", USER_NAME: server.user }, { CONNECTION_ID: theirs, CONNECTION_STATUS: "RUNNING", OWN: "TRUE", USER_NAME: server.user }]
+      expect(await exec(other, "SELECT CONNECTION_ID, CONNECTION_STATUS, OWN, USER_NAME FROM M_CONNECTIONS ORDER BY CONNECTION_ID")).toEqual(rows)
+      expect(await exec(other, "SELECT KEY FROM M_SESSION_CONTEXT WHERE CONNECTION_ID = CURRENT_CONNECTION")).toEqual([{ KEY: "ONLY_HERE" }])
+      expect(await exec(c, "SELECT CONNECTION_ID, KEY FROM M_SESSION_CONTEXT WHERE KEY = 'ONLY_HERE'")).toEqual([{ CONNECTION_ID: theirs, KEY: "ONLY_HERE" }])
+      // a prepared query reads the list anew at each execution
+      const st = await call<HdbStatement>((cb) => c.prepare("SELECT COUNT(*) AS N FROM M_CONNECTIONS", cb))
+      expect(await call((cb) => st.exec([], cb))).toEqual([{ N: 2 }])
       await call((cb) => other.commit(cb))
+      await call((cb) => other.disconnect(cb))
+      expect(await call((cb) => st.exec([], cb))).toEqual([{ N: 1 }])
       expect(await exec(c, "SELECT KEY FROM M_SESSION_CONTEXT WHERE KEY = 'ONLY_HERE'")).toEqual([])
     } finally {
       closeQuietly(other)

@@ -11,6 +11,7 @@
  */
 import type { Session } from "../engine/index.ts"
 import { COLUMN_OPTION_COLUMNS, COLUMN_OPTIONS_TABLE } from "./column-options.ts"
+import { EXPLAIN_PLAN_TABLE } from "./explain-plan.ts"
 import { SERVER_CHECK_TEXTS } from "./errors.ts"
 import { MONITORING_VIEWS } from "./monitoring-views.ts"
 import { ticksOfText } from "./longdate.ts"
@@ -99,6 +100,7 @@ export const catalogSql = (info: CatalogInfo): string => {
     // The names `CONSTRAINT n` gave, by table oid and DuckDB's constraint text (DuckDB keeps no names; alter-table.ts).
     `CREATE TABLE "SYS"."_CONSTRAINT_NAMES" (TABLE_OID BIGINT, CONSTRAINT_NAME VARCHAR, CONSTRAINT_TEXT VARCHAR)`,
     COLUMN_OPTIONS_TABLE,
+    EXPLAIN_PLAN_TABLE,
     `CREATE TABLE "SYS"."_USERS" (USER_NAME VARCHAR, USER_ID BIGINT, CREATOR VARCHAR, CREATE_TIME UBIGINT,
       DEFAULT_SCHEMA VARCHAR)`,
     // Which login mechanisms each user has enabled: written by identity/catalog.ts (ALTER USER … ENABLE X509 & co.).

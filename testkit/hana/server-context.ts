@@ -8,6 +8,7 @@ import type { RowLockTable } from "./row-locks.ts"
 import type { FaultState } from "./faults.ts"
 import type { IdentityCommand } from "./identity/statements.ts"
 import type { IdentityStore } from "./identity/store.ts"
+import type { ConnectionMonitoring } from "./monitoring-views.ts"
 
 /** A database user of the test server. */
 export interface HanaUser {
@@ -40,6 +41,8 @@ export interface SessionControl {
   cancel(): void
   /** Ends the session and closes its socket. */
   close(): Promise<void>
+  /** What M_CONNECTIONS and M_SESSION_CONTEXT show of it (monitoring-views.ts). */
+  monitoring(): ConnectionMonitoring
 }
 
 /** What connections need from their server. */

@@ -10,6 +10,7 @@ import type { JwtOptions, ScramMethod, X509Options } from "./auth.ts"
 import { catalogSql } from "./catalog.ts"
 import { registerDatetimeFunctions } from "./datetime-functions.ts"
 import { literalWriteFunctions } from "./literal-writes.ts"
+import { connectionsFunction } from "./monitoring-views.ts"
 import { registerSpatialFunctions } from "./spatial.ts"
 import { registerIdentityFunctions } from "./identity-values.ts"
 import { registerTextSearchFunctions } from "./text-search.ts"
@@ -138,6 +139,9 @@ export const startHanaTestServer = async (options: HanaTestServerOptions = {}): 
   await engine.registerFunctions(registerReferenceFunctions)
   await engine.registerFunctions(registerJsonFunctions)
   await engine.registerFunctions(registerIdentityFunctions)
+  await engine.registerFunctions((connection) =>
+    connection.registerScalarFunction(connectionsFunction(() => [...ctx.connections.values()].map((c) => c.monitoring())))
+  )
   const admin = await engine.session()
   const users = new Map<string, { password: string; defaultSchema: string }>()
   let userIds = 150000

@@ -11,6 +11,7 @@ import { fromEngineError, HanaError } from "./errors.ts"
 import type { ServerContext } from "./server-context.ts"
 import { SESSION_MACROS } from "./session-macros.ts"
 import { sessionContextSql } from "./monitoring-views.ts"
+import type { ConnectionMonitoring } from "./monitoring-views.ts"
 import { nowTicks } from "./longdate.ts"
 import { quoteString } from "./names.ts"
 import { errorPart, ok } from "./replies.ts"
@@ -63,6 +64,9 @@ export class ProtocolSession {
   private authMethod = ""
   /** LZ4 packet compression agreed at CONNECT (compression.ts). */
   private compressed = false
+  /** When the client logged in (epoch milliseconds) and whether a request is being handled (M_CONNECTIONS). */
+  private connectedAt = 0
+  private running = false
 
   constructor(
     private readonly socket: Socket,
@@ -157,7 +161,30 @@ export class ProtocolSession {
       if (varpart > this.ctx.maxPacketBytes) return this.shutdown()
       if (this.bufferedLength < PACKET_HEADER_LENGTH + varpart) return
       const packet = Buffer.from(this.take(PACKET_HEADER_LENGTH + varpart))
-      this.queue = this.queue.then(() => this.handlePacket(packet)).catch(() => this.shutdown())
+      this.queue = this.queue.then(() => this.handleRunning(packet)).catch(() => this.shutdown())
+    }
+  }
+
+  /** Handles a packet, RUNNING in M_CONNECTIONS meanwhile. */
+  private async handleRunning(packet: Buffer): Promise<void> {
+    this.running = true
+    try {
+      await this.handlePacket(packet)
+    } finally {
+      this.running = false
+    }
+  }
+
+  /** This connection's row of M_CONNECTIONS and its M_SESSION_CONTEXT variables. */
+  monitoring(): ConnectionMonitoring {
+    const identity = this.sql?.identity
+    return {
+      id: this.connectionId,
+      user: identity?.user ?? "",
+      schema: this.sql?.currentSchema ?? "",
+      connectedAt: this.connectedAt,
+      running: this.running,
+      context: identity?.context ?? new Map()
     }
   }
 
@@ -247,6 +274,8 @@ export class ProtocolSession {
     if (request.messageType !== MessageType.DISCONNECT) return sql.handle(request)
     switch (request.messageType) {
       case MessageType.DISCONNECT:
+        // Gone from M_CONNECTIONS before the client hears the answer.
+        this.ctx.connections.delete(this.connectionId)
         await this.send(request, ok(FunctionCode.DISCONNECT))
         this.shutdown()
         return undefined
@@ -393,6 +422,7 @@ export class ProtocolSession {
     // hdb compresses from its first request after CONNECT and expects the CONNECT reply itself uncompressed.
     this.compressed = compressionOn(compression)
     this.repliesAtLogin = this.replies + 1
+    this.connectedAt = Date.now()
     this.ctx.connections.set(this.connectionId, this)
     return ok(FunctionCode.NIL, [
       { kind: PartKind.AUTHENTICATION, argc: 2, data: encodeFields([Buffer.from(method), serverData]) },

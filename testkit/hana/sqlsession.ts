@@ -64,6 +64,11 @@ export class SqlSession {
     return this.s.schema
   }
 
+  /** The logged-in user and the session variables (M_CONNECTIONS, M_SESSION_CONTEXT). */
+  get identity(): { readonly user: string; readonly context: ReadonlyMap<string, string> } {
+    return { user: this.s.user, context: this.s.context }
+  }
+
   /** Result sets this session holds open (server cursors not yet read to the end or closed by the client). */
   openResultSets(): number {
     return this.s.results.size

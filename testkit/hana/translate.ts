@@ -4,6 +4,7 @@
  * (query.ts, ddl.ts; expressions: sql-rewrite.ts). INSERT / UPSERT and UPDATE / DELETE are translated here with the
  * keys and rows they lock.
  */
+import { translateExplainPlan } from "./explain-plan.ts"
 import { parseIdentityStatement } from "./identity/statements.ts"
 import { HanaError } from "./errors.ts"
 import { assignmentsOf, type KeyTarget } from "./key-locks.ts"
@@ -111,6 +112,8 @@ export const translate = (hanaSql: string, session: SessionValues): Translated =
       const del = withoutHint(all)
       return withLockTarget({ kind: "dml", functionCode: 4, sql: rewrite(del, session), params }, writtenRows(del), session)
     }
+    case "EXPLAIN":
+      return translateExplainPlan(all, sql, (inner) => translate(inner, session))
     case "COMMIT":
       return { kind: "commit" }
     // SAVEPOINT <name>, ROLLBACK TO SAVEPOINT <name>, RELEASE SAVEPOINT <name> (HANA SQL reference, transaction

@@ -99,4 +99,6 @@ export type Translated =
   | { readonly kind: "ddlAutocommit"; readonly on: boolean }
   /** LOCK TABLE: the rows it locks until the transaction ends (lock-table.ts). */
   | { readonly kind: "lockTable"; readonly targets: ReadonlyArray<LockTarget> }
+  /** EXPLAIN PLAN: the statement's DuckDB SQL, its plan stored under `name` (explain-plan.ts). */
+  | { readonly kind: "explainPlan"; readonly name: string; readonly sql: string; readonly query: boolean }
   | { readonly kind: "noop" }

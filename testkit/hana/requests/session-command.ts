@@ -4,6 +4,7 @@
  */
 import type { Session } from "../../engine/index.ts"
 import { HanaError } from "../errors.ts"
+import { runExplainPlan } from "../explain-plan.ts"
 import { sessionContextSql } from "../monitoring-views.ts"
 import { encodeName, quoteString } from "../names.ts"
 import { ok } from "../replies.ts"
@@ -74,6 +75,9 @@ export const sessionCommand = async (s: SqlSessionState, session: Session, t: Tr
           for (const target of t.targets) await session.queryAll(`${target.sql} LIMIT 0`)
         })
       )
+      return ok(FunctionCode.DDL)
+    case "explainPlan":
+      await inTransaction(session, commit, () => runExplainPlan(session, t, { database: s.ctx.options.databaseName, connectionId: s.connectionId }))
       return ok(FunctionCode.DDL)
     case "lockWaitTimeout":
       s.rowLocks.lockWaitMs = t.ms
