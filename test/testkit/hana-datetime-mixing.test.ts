@@ -46,6 +46,27 @@ describe("HANA test server: TIMESTAMP mixed with DATE and SECONDDATE (raw hdb cl
     expect(await ids("SELECT a.id FROM mx a JOIN mx b ON a.n = b.n ORDER BY 1")).toEqual(["1", "2"])
   })
 
+  it("converts them beside an arithmetic operator, with a literal or a parameter in BETWEEN and IN, and beside AND / OR", async () => {
+    expect(await ids("SELECT id FROM mx WHERE ts BETWEEN d AND '2024-01-02 12:00:00' ORDER BY id")).toEqual(["1"])
+    expect(await ids("SELECT id FROM mx WHERE ts BETWEEN '2024-01-01' AND d ORDER BY id")).toEqual(["2"])
+    expect(await ids("SELECT id FROM mx WHERE ts IN (d, '2024-01-02 00:00:00.0000001') ORDER BY id")).toEqual(["1"])
+    expect(await ids("SELECT id FROM mx WHERE d IN (ts, '2024-01-02') ORDER BY id")).toEqual(["1"])
+    expect(await ids("SELECT id FROM mx WHERE ts NOT IN (sd, d, '2024-01-02') ORDER BY id")).toEqual(["1", "2"])
+    expect(await ids("SELECT id FROM mx WHERE ts > d + 1 OR d + 1 > ts AND id = 2 ORDER BY id")).toEqual(["2"])
+    expect(await ids("SELECT id FROM mx WHERE ts BETWEEN d AND d + 1 ORDER BY id")).toEqual(["1"])
+    expect(await ids("SELECT id FROM mx WHERE ts > d AND id = 1 ORDER BY id")).toEqual(["1"])
+    // a parameter beside them is typed as the TIMESTAMP
+    const inList = await call<HdbStatement>((cb) => c.prepare("SELECT id FROM mx WHERE ts IN (d, ?) ORDER BY id", cb))
+    expect(inList.parameterMetadata.map((m) => m.dataType)).toEqual([LONGDATE])
+    expect(await call((cb) => inList.exec(["2024-01-02 23:59:59.9999999"], cb))).toEqual([{ ID: 2 }])
+    const between = await call<HdbStatement>((cb) => c.prepare("SELECT id FROM mx WHERE ts BETWEEN ? AND d ORDER BY id", cb))
+    expect(await call((cb) => between.exec(["2024-01-01 00:00:00"], cb))).toEqual([{ ID: 2 }])
+    // without a TIMESTAMP the values keep their own types
+    expect(await ids("SELECT id FROM mx WHERE d BETWEEN sd AND '2024-01-02 12:00:00' ORDER BY id")).toEqual(["1"])
+    expect(await ids("SELECT id FROM mx WHERE d IN (sd, '2024-01-02') ORDER BY id")).toEqual(["1", "2"])
+    expect(await ids("SELECT id FROM mx WHERE n IN (1.25, id) ORDER BY id")).toEqual(["1"])
+  })
+
   it("CASE, COALESCE, IFNULL, GREATEST and LEAST of a TIMESTAMP and a DATE or SECONDDATE are TIMESTAMPs with all seven digits", async () => {
     expect(await exec(c, "SELECT CASE WHEN id = 1 THEN ts ELSE d END AS X FROM mx ORDER BY id")).toEqual([
       { X: "2024-01-02 00:00:00.000000100" },

@@ -14,7 +14,7 @@
  */
 import { matching, splitTopLevel, upper } from "./lexer.ts"
 import type { Token } from "./lexer.ts"
-import { operandEnd, operandStart } from "./operands.ts"
+import { endsOperand, operandEnd, operandStart } from "./operands.ts"
 import { TIMESTAMP_NO_NUMBER_KEY } from "./errors.ts"
 
 /** The macro: x, or a binder error for a TIMESTAMP's ticks. */
@@ -31,18 +31,8 @@ export const TIMESTAMP_ARITHMETIC_MACROS: readonly string[] = [
 /** Numeric functions whose arguments are guarded. AVG is guarded in its own macro (function-types.ts) unless DISTINCT or windowed. */
 const NUMERIC_FUNCTIONS = new Set(["SUM", "ABS", "ROUND", "CEIL", "FLOOR", "SIGN", "STDDEV", "VAR", "AVG", "MOD", "POWER", "SQRT", "EXP", "LN", "LOG"])
 const ARITHMETIC = new Set(["+", "-", "*", "/"])
-/** Words after which a `+`, `-` or `*` starts an operand rather than combining two (`SELECT *`, `WHEN -x`). */
-const NO_OPERAND_END = new Set([
-  "SELECT", "DISTINCT", "ALL", "FROM", "WHERE", "AND", "OR", "NOT", "ON", "WHEN", "THEN", "ELSE", "AS", "IN", "IS", "BY", "HAVING",
-  "SET", "VALUES", "RETURN", "TOP", "LIMIT", "OFFSET", "BETWEEN", "LIKE", "CASE", "EXISTS"
-])
-
 const op = (v: string): Token => ({ t: "op", v })
 const isOp = (t: Token | undefined, v: string): boolean => t?.t === "op" && t.v === v
-
-/** Whether `t` is the last token of an operand (so that `+`, `-`, `*` after it is binary). */
-const endsOperand = (t: Token | undefined): boolean =>
-  t !== undefined && (isOp(t, ")") || ["number", "string", "qident", "param", "hex"].includes(t.t) || (t.t === "word" && !NO_OPERAND_END.has(upper(t))))
 
 /**
  * A value never ticks, or one left alone: a literal, a typed literal, anything holding a parameter (its type comes
