@@ -17,6 +17,7 @@ import { matching, splitTopLevel, upper } from "./lexer.ts"
 import type { Token } from "./lexer.ts"
 import { COMPARISONS, DATETIME_TEXT } from "./datetime-comparisons.ts"
 import { expressionEnd, expressionStart, operandEnd } from "./operands.ts"
+import { rewriteQueryExpressions } from "./ddl-expressions.ts"
 
 /** The macro: x as ticks when it is a datetime or text and a peer is ticks, else x unchanged. */
 const WIDEN = "hana_dtw"
@@ -237,10 +238,8 @@ const widenComparisons = (tokens: readonly Token[]): Token[] => {
 
 /**
  * `tokens` with every value that may meet a TIMESTAMP of another datetime type wrapped in `hana_dtw` (see the module
- * comment). DDL and a CHECK (ddl.ts rewrites a table's elements one by one) are left alone: a stored definition must
- * not depend on session macros.
+ * comment), in a query and in a view's query or a CHECK of DDL (ddl-expressions.ts; like the other session macros
+ * there, hana_dtw is defined in every session that reads the view or writes the table).
  */
-export const widenDatetimeMixing = (tokens: readonly Token[]): readonly Token[] => {
-  if (["CREATE", "ALTER", "DROP"].includes(upper(tokens[0])) || tokens.some((t) => upper(t) === "CHECK")) return tokens
-  return widenComparisons(widenRanges(widenOneTypeValues(tokens)))
-}
+export const widenDatetimeMixing = (tokens: readonly Token[]): readonly Token[] =>
+  rewriteQueryExpressions(tokens, (part) => widenComparisons(widenRanges(widenOneTypeValues(part))))

@@ -57,7 +57,7 @@ export const operandStart = (tokens: readonly Token[], end: number): number | un
 /** Words after which a `+`, `-` or `*` starts an operand rather than combining two (`SELECT *`, `WHEN -x`). */
 const NO_OPERAND_END = new Set([
   "SELECT", "DISTINCT", "ALL", "FROM", "WHERE", "AND", "OR", "NOT", "ON", "WHEN", "THEN", "ELSE", "AS", "IN", "IS", "BY", "HAVING",
-  "SET", "VALUES", "RETURN", "TOP", "LIMIT", "OFFSET", "BETWEEN", "LIKE", "CASE", "EXISTS"
+  "SET", "VALUES", "RETURN", "TOP", "LIMIT", "OFFSET", "BETWEEN", "LIKE", "CASE", "EXISTS", "DEFAULT"
 ])
 
 /** Whether `t` is the last token of an operand (so that `+`, `-`, `*` after it is binary). */

@@ -9,6 +9,7 @@ import { Engine } from "../engine/index.ts"
 import type { JwtOptions, ScramMethod, X509Options } from "./auth.ts"
 import { catalogSql } from "./catalog.ts"
 import { registerDatetimeFunctions } from "./datetime-functions.ts"
+import { registerCheckTextFunction } from "./check-text.ts"
 import { literalWriteFunctions } from "./literal-writes.ts"
 import { registerSpatialFunctions } from "./spatial.ts"
 import { registerIdentityFunctions } from "./identity-values.ts"
@@ -138,6 +139,7 @@ export const startHanaTestServer = async (options: HanaTestServerOptions = {}): 
   await engine.registerFunctions(registerReferenceFunctions)
   await engine.registerFunctions(registerJsonFunctions)
   await engine.registerFunctions(registerIdentityFunctions)
+  await engine.registerFunctions(registerCheckTextFunction)
   const admin = await engine.session()
   const users = new Map<string, { password: string; defaultSchema: string }>()
   let userIds = 150000

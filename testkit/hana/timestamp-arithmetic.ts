@@ -16,6 +16,7 @@ import { matching, splitTopLevel, upper } from "./lexer.ts"
 import type { Token } from "./lexer.ts"
 import { endsOperand, operandEnd, operandStart } from "./operands.ts"
 import { TIMESTAMP_NO_NUMBER_KEY } from "./errors.ts"
+import { rewriteQueryExpressions } from "./ddl-expressions.ts"
 
 /** The macro: x, or a binder error for a TIMESTAMP's ticks. */
 const NUMERIC = "hana_num"
@@ -46,9 +47,9 @@ const guard = (x: readonly Token[]): Token[] => (plain(x) ? [...x] : [{ t: "word
 
 /** `tokens` with the operands of `+ - * /` and the arguments of numeric functions guarded (see the module comment). */
 export const guardTimestampArithmetic = (tokens: readonly Token[]): readonly Token[] => {
-  if (["CREATE", "ALTER", "DROP"].includes(upper(tokens[0])) || tokens.some((t) => upper(t) === "CHECK")) return tokens
   if (!tokens.some((t) => (t.t === "op" && ARITHMETIC.has(t.v)) || NUMERIC_FUNCTIONS.has(upper(t)))) return tokens
-  return guarded(tokens)
+  // a view's query and a CHECK too (ddl-expressions.ts)
+  return rewriteQueryExpressions(tokens, guarded)
 }
 
 const guarded = (tokens: readonly Token[]): Token[] => {
