@@ -155,6 +155,35 @@ describe("HANA test server: TIMESTAMP mixed with DATE and SECONDDATE (raw hdb cl
     ])
   })
 
+  it("converts set operations inside a subquery, a view, WITH and CREATE TABLE … AS, and with a * select item", async () => {
+    const both1 = [{ X: "2024-01-02 00:00:00.000000000" }, { X: "2024-01-02 00:00:00.000000100" }]
+    expect(await exec(c, "SELECT x FROM (SELECT ts AS x FROM mx WHERE id = 1 UNION ALL SELECT d FROM mx WHERE id = 1) ORDER BY 1")).toEqual(both1)
+    expect(await exec(c, "SELECT COUNT(*) AS n FROM mx WHERE ts IN (SELECT ts FROM mx UNION SELECT d FROM mx)")).toEqual([{ N: 2 }])
+    // nested: the inner set operation first, then the outer one
+    expect(await exec(c, "SELECT x FROM (SELECT ts AS x FROM mx WHERE id = 1 UNION SELECT d FROM mx WHERE id = 1) UNION ALL SELECT sd FROM mx WHERE id = 2 ORDER BY 1")).toEqual([
+      ...both1,
+      { X: "2024-01-03 00:00:00.000000000" }
+    ])
+    // WITH: a WITH query, and a main query whose branch reads an earlier WITH query
+    expect(await exec(c, "WITH u (x) AS (SELECT ts FROM mx WHERE id = 1 UNION ALL SELECT sd FROM mx WHERE id = 1) SELECT * FROM u ORDER BY 1")).toEqual(both1)
+    expect(await exec(c, "WITH a AS (SELECT id, d FROM mx) SELECT ts AS x FROM mx WHERE id = 1 UNION ALL SELECT d FROM a WHERE id = 1 ORDER BY 1")).toEqual(both1)
+    expect(await exec(c, "WITH a AS (SELECT id, d FROM mx), b AS (SELECT ts AS x FROM mx WHERE id = 1 UNION ALL SELECT d FROM a WHERE id = 1) SELECT * FROM b ORDER BY 1")).toEqual(both1)
+    await exec(c, "CREATE VIEW mx_union AS SELECT ts AS x FROM mx WHERE id = 1 UNION ALL SELECT d FROM mx WHERE id = 1")
+    expect(await exec(c, "SELECT * FROM mx_union ORDER BY 1")).toEqual(both1)
+    expect(await typesOf("SELECT * FROM mx_union")).toEqual([LONGDATE])
+    await exec(c, "CREATE COLUMN TABLE mx_union_t AS (SELECT ts AS x FROM mx WHERE id = 1 UNION SELECT sd FROM mx WHERE id = 1)")
+    expect(await exec(c, "SELECT * FROM mx_union_t ORDER BY 1")).toEqual(both1)
+    // a * item is written out as its columns, which keep their names
+    expect(await exec(c, "SELECT * FROM mx WHERE id = 1 UNION ALL SELECT id, sd, ts, d, s, n FROM mx WHERE id = 1")).toEqual([
+      { ID: 1, TS: "2024-01-02 00:00:00.000000100", SD: "2024-01-02 00:00:00.000000000", D: "2024-01-02", S: "abc", N: "1.25" },
+      { ID: 1, TS: "2024-01-02 00:00:00.000000000", SD: "2024-01-02 00:00:00.000000100", D: "2024-01-02", S: "abc", N: "1.25" }
+    ])
+    expect(await exec(c, "SELECT id, d FROM mx WHERE id = 2 UNION ALL SELECT * FROM (SELECT id, ts FROM mx WHERE id = 2)")).toEqual([
+      { ID: 2, D: "2024-01-03 00:00:00.000000000" },
+      { ID: 2, D: "2024-01-02 23:59:59.999999900" }
+    ])
+  })
+
   it("UNION of a TIMESTAMP with a character column gives the TIMESTAMP's text in HANA's default format, not the stored ticks", async () => {
     expect(await exec(c, "SELECT ts FROM mx WHERE id = 1 UNION ALL SELECT s FROM mx WHERE id = 1")).toEqual([
       { TS: "2024-01-02 00:00:00.0000001" },
