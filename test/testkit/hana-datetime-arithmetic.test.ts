@@ -80,6 +80,40 @@ describe("HANA test server: TIMESTAMP fields, arithmetic and numeric functions (
     ])
   })
 
+  it("every other numeric function of a TIMESTAMP (SIN, BITAND, UMINUS, …) fails with 266; of numbers they compute as before", async () => {
+    for (const sql of [
+      "SELECT SIN(ts) AS X FROM ar",
+      "SELECT COS(MAX(ts)) AS X FROM ar",
+      "SELECT ATAN2(1, ts) AS X FROM ar",
+      "SELECT BITAND(ts, 1) AS X FROM ar",
+      "SELECT BITCOUNT(ts) AS X FROM ar",
+      "SELECT BITSET(ts, 1, 1) AS X FROM ar",
+      "SELECT NDIV0(ts, 1) AS X FROM ar",
+      "SELECT UMINUS(ts) AS X FROM ar",
+      "SELECT TANH(ts) AS X FROM ar"
+    ]) {
+      expect([sql, await code(sql)]).toEqual([sql, 266])
+    }
+    expect(await exec(c, "SELECT BITAND(i, 6) AS B, UMINUS(n) AS U, SIGN(SIN(i)) AS S FROM ar ORDER BY id")).toEqual([
+      { B: 2, U: "-1.25", S: 1 },
+      { B: 4, U: "-2.50", S: -1 }
+    ])
+  })
+
+  it("a number written into a TIMESTAMP column is no ticks count: it fails with 303 on every write path", async () => {
+    expect(await code("INSERT INTO ar (id, ts) VALUES (3, 5)")).toBe(303)
+    expect(await code("INSERT INTO ar (id, ts) VALUES (3, -5)")).toBe(303)
+    expect(await code("UPDATE ar SET ts = 7 WHERE id = 1")).toBe(303)
+    await exec(c, "CREATE COLUMN TABLE ar_key (id INTEGER PRIMARY KEY, ts TIMESTAMP)")
+    expect(await code("UPSERT ar_key VALUES (1, 8) WITH PRIMARY KEY")).toBe(303)
+    expect(await exec(c, "SELECT COUNT(*) AS N FROM ar_key")).toEqual([{ N: 0 }])
+    expect(await code("INSERT INTO ar (id, ts) SELECT 3, i FROM ar WHERE id = 1")).toBe(303)
+    expect(await exec(c, "SELECT id, ts FROM ar ORDER BY id")).toEqual([
+      { ID: 1, TS: "2024-01-02 03:04:05.123456700" },
+      { ID: 2, TS: "2023-12-31 23:59:59.999999900" }
+    ])
+  })
+
   it("a TIMESTAMP inside a larger expression compared with a text converts the text; text that is no datetime written into a TIMESTAMP fails with 303", async () => {
     expect(await exec(c, "SELECT COUNT(*) AS N FROM ar HAVING COALESCE(MAX(ts), MIN(ts)) > '2024-01-02 03:04:05.1234566'")).toEqual([{ N: 2 }])
     expect(await exec(c, "SELECT COUNT(*) AS N FROM ar HAVING (MAX(ts)) <= '2024-01-02 03:04:05.1234566'")).toEqual([])

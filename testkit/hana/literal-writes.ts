@@ -155,7 +155,8 @@ const DATETIME_TEXT = /^\s*\d/
 const writeOf = (column: string | number, item: readonly Token[]): Write | undefined => {
   const literal = literalOf(item)
   if (literal !== undefined && (literal.t === "number" || literal.t === "string")) {
-    return mayCut(literal) || (literal.t === "string" && DATETIME_TEXT.test(literal.v)) ? { column, literal, item } : undefined
+    // any number too: into a TIMESTAMP column it is no ticks count (hana_ld fails it with 303, as it does a computed number)
+    return mayCut(literal) || literal.t === "number" || (literal.t === "string" && DATETIME_TEXT.test(literal.v)) ? { column, literal, item } : undefined
   }
   if (item.length === 0 || item.some((t) => t.t === "param" || t.v === "?")) return undefined
   if (item.length === 1 && ["DEFAULT", "NULL"].includes(upper(item[0]))) return undefined

@@ -29,8 +29,18 @@ export const TIMESTAMP_ARITHMETIC_MACROS: readonly string[] = [
   `CREATE OR REPLACE TEMP MACRO ${NUMERIC}(x) AS struct_extract({'v': CASE WHEN true THEN x END}, CASE WHEN typeof(x) = 'UBIGINT' THEN '${TIMESTAMP_NO_NUMBER_KEY}' ELSE 'v' END)`
 ]
 
-/** Numeric functions whose arguments are guarded. AVG is guarded in its own macro (function-types.ts) unless DISTINCT or windowed. */
-const NUMERIC_FUNCTIONS = new Set(["SUM", "ABS", "ROUND", "CEIL", "FLOOR", "SIGN", "STDDEV", "VAR", "AVG", "MOD", "POWER", "SQRT", "EXP", "LN", "LOG"])
+/**
+ * Numeric functions whose arguments are guarded: the aggregates SUM, AVG, STDDEV and VAR, and every function SAP's
+ * SQL Reference lists under "Numeric Functions" (ABS … UMINUS; "they take numeric values or strings with numeric
+ * characters and return numeric values", tutorialspoint, "SAP HANA - SQL Functions"; the list as SAP's reference has
+ * it, blog.csdn.net/nigulasimao/article/details/134848544). RAND and RAND_SECURE take no value. AVG is guarded in its
+ * own macro (function-types.ts) unless DISTINCT or windowed.
+ */
+const NUMERIC_FUNCTIONS = new Set([
+  "SUM", "AVG", "STDDEV", "VAR",
+  "ABS", "ACOS", "ASIN", "ATAN", "ATAN2", "BITAND", "BITCOUNT", "BITNOT", "BITOR", "BITSET", "BITUNSET", "BITXOR", "CEIL", "COS", "COSH",
+  "COT", "EXP", "FLOOR", "LN", "LOG", "MOD", "NDIV0", "POWER", "ROUND", "SIGN", "SIN", "SINH", "SQRT", "TAN", "TANH", "UMINUS"
+])
 const ARITHMETIC = new Set(["+", "-", "*", "/"])
 const op = (v: string): Token => ({ t: "op", v })
 const isOp = (t: Token | undefined, v: string): boolean => t?.t === "op" && t.v === v
