@@ -1,7 +1,10 @@
 import { describe, expect, it } from "@effect/vitest"
-import { exec, failure } from "./hana/client.ts"
+import { call, exec, failure } from "./hana/client.ts"
 import { useRawHanaSession } from "./hana/raw-session.ts"
-import type { HdbClient } from "./hana/client.ts"
+import type { HdbClient, HdbResultSet } from "./hana/client.ts"
+
+/** hdb's type code of LONGDATE, HANA's TIMESTAMP at data format version 4 and later. */
+const LONGDATE = 61
 
 /**
  * A TIMESTAMP is no number. HANA's arithmetic operators work on numeric values (SAP HANA Reference, "Operators",
@@ -78,6 +81,54 @@ describe("HANA test server: TIMESTAMP fields, arithmetic and numeric functions (
     expect(await exec(c, "SELECT SUM(n) AS S, AVG(i) AS A, AVG(n) AS AN, ROUND(SUM(n), 1) AS R, ABS(-MAX(i)) AS B, SUM(i * 2 + 1) AS T, MOD(SUM(i), 4) AS M FROM ar")).toEqual([
       { S: "3.75", A: "3.500000", AN: "1.88", R: "3.8", B: 4, T: 16, M: 3 }
     ])
+  })
+
+  it("every other numeric function of a TIMESTAMP (SIN, BITAND, UMINUS, …) fails with 266; of numbers they compute as before", async () => {
+    for (const sql of [
+      "SELECT SIN(ts) AS X FROM ar",
+      "SELECT COS(MAX(ts)) AS X FROM ar",
+      "SELECT ATAN2(1, ts) AS X FROM ar",
+      "SELECT BITAND(ts, 1) AS X FROM ar",
+      "SELECT BITCOUNT(ts) AS X FROM ar",
+      "SELECT BITSET(ts, 1, 1) AS X FROM ar",
+      "SELECT NDIV0(ts, 1) AS X FROM ar",
+      "SELECT UMINUS(ts) AS X FROM ar",
+      "SELECT TANH(ts) AS X FROM ar"
+    ]) {
+      expect([sql, await code(sql)]).toEqual([sql, 266])
+    }
+    expect(await exec(c, "SELECT BITAND(i, 6) AS B, UMINUS(n) AS U, SIGN(SIN(i)) AS S FROM ar ORDER BY id")).toEqual([
+      { B: 2, U: "-1.25", S: 1 },
+      { B: 4, U: "-2.50", S: -1 }
+    ])
+  })
+
+  it("a number written into a TIMESTAMP column is no ticks count: it fails with 303 on every write path", async () => {
+    expect(await code("INSERT INTO ar (id, ts) VALUES (3, 5)")).toBe(303)
+    expect(await code("INSERT INTO ar (id, ts) VALUES (3, -5)")).toBe(303)
+    expect(await code("UPDATE ar SET ts = 7 WHERE id = 1")).toBe(303)
+    await exec(c, "CREATE COLUMN TABLE ar_key (id INTEGER PRIMARY KEY, ts TIMESTAMP)")
+    expect(await code("UPSERT ar_key VALUES (1, 8) WITH PRIMARY KEY")).toBe(303)
+    expect(await exec(c, "SELECT COUNT(*) AS N FROM ar_key")).toEqual([{ N: 0 }])
+    expect(await code("INSERT INTO ar (id, ts) SELECT 3, i FROM ar WHERE id = 1")).toBe(303)
+    expect(await exec(c, "SELECT id, ts FROM ar ORDER BY id")).toEqual([
+      { ID: 1, TS: "2024-01-02 03:04:05.123456700" },
+      { ID: 2, TS: "2023-12-31 23:59:59.999999900" }
+    ])
+  })
+
+  it("ADD_DAYS, ADD_MONTHS and ADD_YEARS of a character column take it as a TIMESTAMP, all seven digits kept, as ADD_SECONDS does", async () => {
+    await exec(c, "CREATE COLUMN TABLE ar_text (id INTEGER, s NVARCHAR(40))")
+    await exec(c, "INSERT INTO ar_text VALUES (1, '2024-01-31'), (2, '2024-01-31 10:11:12.1234567')")
+    const rs = await call<HdbResultSet>((cb) => c.execute("SELECT ADD_DAYS(s, 1) AS D, ADD_MONTHS(s, 1) AS M, ADD_YEARS(MAX(s), 1) AS Y, ADD_SECONDS(s, 1) AS S FROM ar_text GROUP BY id, s ORDER BY id", cb))
+    expect(rs.metadata.map((m) => m.dataType)).toEqual([LONGDATE, LONGDATE, LONGDATE, LONGDATE])
+    expect(await call((cb) => rs.fetch(cb))).toEqual([
+      { D: "2024-02-01 00:00:00.000000000", M: "2024-02-29 00:00:00.000000000", Y: "2025-01-31 00:00:00.000000000", S: "2024-01-31 00:00:01.000000000" },
+      { D: "2024-02-01 10:11:12.123456700", M: "2024-02-29 10:11:12.123456700", Y: "2025-01-31 10:11:12.123456700", S: "2024-01-31 10:11:13.123456700" }
+    ])
+    // a text that is no datetime fails as it does written into a TIMESTAMP
+    await exec(c, "INSERT INTO ar_text VALUES (3, 'abc')")
+    expect(await code("SELECT ADD_MONTHS(s, 1) AS M FROM ar_text")).toBe(303)
   })
 
   it("a TIMESTAMP inside a larger expression compared with a text converts the text; text that is no datetime written into a TIMESTAMP fails with 303", async () => {

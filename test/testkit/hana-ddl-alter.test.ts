@@ -34,6 +34,18 @@ describe("HANA test server: ALTER TABLE … ALTER / ADD and DROP of keys", () =>
     expect(await exec(c, "SELECT b FROM al1 WHERE a = 5")).toEqual([{ B: "dflt" }])
   })
 
+  it("a signed DEFAULT (-1) in CREATE TABLE, ALTER TABLE … ADD and ALTER is the number, not an arithmetic operand", async () => {
+    await exec(c, "CREATE COLUMN TABLE al_neg (a INT DEFAULT -1, b INT)")
+    await exec(c, "ALTER TABLE al_neg ADD (c DECIMAL(5,2) DEFAULT -2.5)")
+    await exec(c, "INSERT INTO al_neg (b) VALUES (1)")
+    await exec(c, "ALTER TABLE al_neg ALTER (b INT DEFAULT +3)")
+    await exec(c, "INSERT INTO al_neg (a) VALUES (0)")
+    expect(await exec(c, "SELECT a, b, c FROM al_neg ORDER BY a")).toEqual([
+      { A: -1, B: 1, C: "-2.50" },
+      { A: 0, B: 3, C: "-2.50" }
+    ])
+  })
+
   it("a value that does not fit the new type fails with HANA's error and leaves the table as it was", async () => {
     await exec(c, "CREATE COLUMN TABLE al2 (a INT PRIMARY KEY, b NVARCHAR(10), n DECIMAL(10,2))")
     await exec(c, "INSERT INTO al2 VALUES (1, 'abcdef', 12345.67)")

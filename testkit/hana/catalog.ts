@@ -150,9 +150,11 @@ export const catalogSql = (info: CatalogInfo): string => {
         LATERAL (SELECT unnest(k.constraint_column_names) AS col, generate_subscripts(k.constraint_column_names, 1) AS pos) u
       WHERE k.database_name = current_database() AND k.constraint_type IN ('PRIMARY KEY', 'UNIQUE')
     UNION ALL SELECT ${decode("k.schema_name")}, ${decode("k.table_name")}, ${decode("u.col")}, CAST(u.pos AS INTEGER),
-      ${constraintName("k")}, 'FALSE', 'FALSE', ${decode("k.expression")}
+      ${constraintName("k")}, 'FALSE', 'FALSE', hana_check_text(${decode("k.expression")})
       FROM duckdb_constraints() k,
-        LATERAL (SELECT unnest(k.constraint_column_names) AS col, generate_subscripts(k.constraint_column_names, 1) AS pos) u
+        -- each column once: a condition the query rewrite wrapped in conversion macros names it more often (check-text.ts)
+        LATERAL (SELECT unnest(n.names) AS col, generate_subscripts(n.names, 1) AS pos
+          FROM (SELECT list_filter(k.constraint_column_names, (x, i) -> list_position(k.constraint_column_names, x) = i) AS names) n) u
       WHERE k.database_name = current_database() AND k.constraint_type = 'CHECK'
         AND ${USER_CHECK}`,
     `CREATE VIEW "SYS"."REFERENTIAL_CONSTRAINTS" AS SELECT ${decode("k.schema_name")} AS SCHEMA_NAME,

@@ -8,6 +8,11 @@
  * types the literal instead: a bare date becomes a DATE, anything else a TIMESTAMP, whose cast fails for text that
  * is no datetime (errors.ts maps that failure to 303). Which type HANA gives the result for a literal argument is
  * not confirmed (README, "Differences").
+ *
+ * A character value that is no literal (a column, an expression) cannot be typed by its text before it runs: the
+ * date functions take it as a TIMESTAMP (`hana_text_ld`, below), as ADD_SECONDS, which works on TIMESTAMPs, does,
+ * so ADD_DAYS, ADD_MONTHS and ADD_YEARS of a character column are TIMESTAMPs with all seven fraction digits. HANA's
+ * result type for a character argument is not confirmed either (its reference gives the argument as a date only).
  */
 import { matching, splitTopLevel, upper } from "./lexer.ts"
 import type { Token } from "./lexer.ts"
@@ -65,3 +70,13 @@ export const typeDateArguments = (tokens: readonly Token[]): readonly Token[] =>
   }
   return out
 }
+
+/**
+ * `hana_text_ld(x)`: a character value as a TIMESTAMP's ticks (longdate.ts `hana_ld`, 303 for a text that is no
+ * datetime), any other value as it is, with its own type. The choice is a `struct_extract` key folded from `typeof`
+ * at bind time, as in datetime-mixing.ts (x inside each field's CASE, so the macro binds when it is created).
+ */
+export const DATETIME_ARGUMENT_MACROS: readonly string[] = [
+  "CREATE OR REPLACE TEMP MACRO hana_text_ld(x) AS struct_extract({'t': CASE WHEN typeof(x) = 'VARCHAR' THEN hana_ld(x) END, " +
+    "'x': CASE WHEN typeof(x) = 'VARCHAR' THEN NULL ELSE x END}, CASE WHEN typeof(x) = 'VARCHAR' THEN 't' ELSE 'x' END)"
+]

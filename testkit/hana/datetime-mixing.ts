@@ -16,7 +16,8 @@
 import { matching, splitTopLevel, upper } from "./lexer.ts"
 import type { Token } from "./lexer.ts"
 import { COMPARISONS, DATETIME_TEXT } from "./datetime-comparisons.ts"
-import { operandEnd, operandStart } from "./operands.ts"
+import { expressionEnd, expressionStart, operandEnd } from "./operands.ts"
+import { rewriteQueryExpressions } from "./ddl-expressions.ts"
 
 /** The macro: x as ticks when it is a datetime or text and a peer is ticks, else x unchanged. */
 const WIDEN = "hana_dtw"
@@ -40,6 +41,8 @@ const ONE_TYPE_FUNCTIONS = new Set(["COALESCE", "IFNULL", "NVL", "GREATEST", "LE
 /** Words that make an operand no whole value (`… OVER (…)`, `= ANY (…)`). */
 const NOT_OPERANDS = new Set(["OVER", "FILTER", "WITHIN", "ANY", "ALL", "SOME", "EXISTS", "SELECT", "NOT", "NULL", "CASE", "WHEN", "THEN", "ELSE", "END", "AND", "OR", "DISTINCT"])
 const ARITHMETIC = new Set(["+", "-", "*", "/", "||"])
+/** Words after an operand that make it part of a larger one (`f(x) OVER (…)`). */
+const CONTINUATIONS = new Set(["OVER", "FILTER", "WITHIN"])
 
 const op = (v: string): Token => ({ t: "op", v })
 const isOp = (t: Token | undefined, v: string): boolean => t?.t === "op" && t.v === v
@@ -124,10 +127,44 @@ const whole = (x: readonly Token[]): boolean =>
   !(isOp(x[0], "(") && splitTopLevel(x.slice(1, -1)).length > 1) &&
   !NOT_OPERANDS.has(upper(x[0])) && x[0]!.v !== WIDEN && x[0]!.v !== "hana_ld_cmp" && !x.some((t) => t.t === "param")
 
+/** A value of a BETWEEN or IN: a whole value, a datetime text, or one left as it is (another literal, a parameter). */
+type RangeValue = { readonly kind: "value" | "fixed"; readonly tokens: readonly Token[] } | { readonly kind: "text"; readonly text: Token }
+
+/** `hana_ld_cmp(c, '…')` of datetime-comparisons.ts, as its text (the text is typed here against all the values). */
+const comparedText = (x: readonly Token[]): Token | undefined => {
+  const text = x[x.length - 2]
+  return x[0]?.v === "hana_ld_cmp" && isOp(x[1], "(") && isOp(x[x.length - 3], ",") && text?.t === "string" && DATETIME_TEXT.test(text.v) && isOp(x[x.length - 1], ")")
+    ? text
+    : undefined
+}
+
+const rangeValue = (x: readonly Token[]): RangeValue | undefined => {
+  const text = x.length === 1 && x[0]!.t === "string" && DATETIME_TEXT.test(x[0]!.v) ? x[0] : comparedText(x)
+  if (text !== undefined) return { kind: "text", text }
+  if (isLiteral(x) || (x.some((t) => t.t === "param") && !isSubquery(x))) return { kind: "fixed", tokens: x }
+  return whole(x) ? { kind: "value", tokens: x } : undefined
+}
+
 /**
- * `x [NOT] BETWEEN a AND b` and `x [NOT] IN (a, b, …)` of whole operands: each wrapped against the others (a list
- * holding a literal, a parameter or a subquery is left as it is).
+ * The values of `x [NOT] BETWEEN a AND b` or `x [NOT] IN (a, b, …)` converted to one type: each whole value wrapped
+ * against the other whole values, a datetime text read as the type they have together (`hana_ld_cmp` against their
+ * COALESCE: ticks when one is ticks), a parameter or another literal left as it is (DuckDB types a parameter from
+ * the values beside it). Undefined (left as written) for a subquery or a row value, and with fewer than two whole values.
  */
+const widenRangeValues = (all: ReadonlyArray<readonly Token[]>): Token[][] | undefined => {
+  const values = all.map(rangeValue)
+  if (values.some((v) => v === undefined)) return undefined
+  const whole = (values as RangeValue[]).flatMap((v) => (v.kind === "value" ? [v.tokens] : []))
+  if (whole.length < 2) return undefined
+  const wrapped = whole.map((v, k) => wrap(v, whole.filter((_, j) => j !== k)))
+  const together: Token[] = wrapped.length === 1 ? wrapped[0]! : [{ t: "word", v: "COALESCE" }, op("("), ...wrapped.flatMap((w, k) => (k === 0 ? w : [op(","), ...w])), op(")")]
+  let next = 0
+  return (values as RangeValue[]).map((v) =>
+    v.kind === "value" ? wrapped[next++]! : v.kind === "text" ? [{ t: "word", v: "hana_ld_cmp" }, op("("), ...together, op(","), v.text, op(")")] : [...v.tokens]
+  )
+}
+
+/** `x [NOT] BETWEEN a AND b` and `x [NOT] IN (a, b, …)`, their values converted to one type (widenRangeValues). */
 const widenRanges = (tokens: readonly Token[]): Token[] => {
   const out: Token[] = []
   let i = 0
@@ -136,14 +173,14 @@ const widenRanges = (tokens: readonly Token[]): Token[] => {
     const U = upper(t)
     if ((U === "BETWEEN" || (U === "IN" && isOp(tokens[i + 1], "("))) && out.length > 0) {
       const xEnd = upper(out[out.length - 1]) === "NOT" ? out.length - 2 : out.length - 1
-      const start = operandStart(out, xEnd)
+      const start = expressionStart(out, xEnd)
       const x = start === undefined ? [] : out.slice(start, xEnd + 1)
       let values: Token[][] | undefined
       let end = i + 1
       if (U === "BETWEEN") {
-        const aEnd = operandEnd(tokens, i + 1)
-        const bEnd = aEnd !== undefined && upper(tokens[aEnd]) === "AND" ? operandEnd(tokens, aEnd + 1) : undefined
-        if (aEnd !== undefined && bEnd !== undefined && !isOpIn(tokens[bEnd], ARITHMETIC)) {
+        const aEnd = expressionEnd(tokens, i + 1)
+        const bEnd = aEnd !== undefined && upper(tokens[aEnd]) === "AND" ? expressionEnd(tokens, aEnd + 1) : undefined
+        if (aEnd !== undefined && bEnd !== undefined) {
           values = [tokens.slice(i + 1, aEnd), tokens.slice(aEnd + 1, bEnd)]
           end = bEnd
         }
@@ -152,14 +189,14 @@ const widenRanges = (tokens: readonly Token[]): Token[] => {
         values = splitTopLevel(tokens.slice(i + 2, close))
         end = close + 1
       }
-      if (start !== undefined && values !== undefined && whole(x) && !isOpIn(out[start - 1], ARITHMETIC) && values.every(whole)) {
+      // a unary sign before x (`-x BETWEEN …`) makes it part of a larger operand
+      const widened = start !== undefined && values !== undefined && !isOpIn(out[start - 1], ARITHMETIC) ? widenRangeValues([x, ...values]) : undefined
+      if (start !== undefined && widened !== undefined) {
         const not = out.slice(xEnd + 1)
         out.splice(start)
-        const all = [x, ...values]
-        const wrapped = all.map((v, k) => wrap(v, all.filter((_, j) => j !== k)))
-        out.push(...wrapped[0]!, ...not, t)
-        if (U === "BETWEEN") out.push(...wrapped[1]!, { t: "word", v: "AND" }, ...wrapped[2]!)
-        else out.push(op("("), ...wrapped.slice(1).flatMap((w, k) => (k === 0 ? w : [op(","), ...w])), op(")"))
+        out.push(...widened[0]!, ...not, t)
+        if (U === "BETWEEN") out.push(...widened[1]!, { t: "word", v: "AND" }, ...widened[2]!)
+        else out.push(op("("), ...widened.slice(1).flatMap((w, k) => (k === 0 ? w : [op(","), ...w])), op(")"))
         i = end
         continue
       }
@@ -176,17 +213,17 @@ const widenComparisons = (tokens: readonly Token[]): Token[] => {
   let i = 0
   while (i < tokens.length) {
     const t = tokens[i]!
-    const start = isOpIn(t, COMPARISONS) ? operandStart(out, out.length - 1) : undefined
-    const end = start === undefined ? undefined : operandEnd(tokens, i + 1)
+    const start = isOpIn(t, COMPARISONS) ? expressionStart(out, out.length - 1) : undefined
+    const end = start === undefined ? undefined : expressionEnd(tokens, i + 1)
     const left = start === undefined ? [] : out.slice(start)
     const right = end === undefined ? [] : tokens.slice(i + 1, end)
-    // `SET a = …, b = …` assigns; an operand next to an arithmetic operator or OVER is part of a larger expression
+    // `SET a = …, b = …` assigns; an operand after a unary sign, or before OVER, is part of a larger expression
     const assigns = t.v === "=" && start !== undefined && (upper(out[start - 1]) === "SET" || isOp(out[start - 1], ","))
     // a typed literal (`DATE '…'`, `TIMESTAMP '…'`) is no name: its word is followed by its text
     const typedLiteral = tokens[end ?? 0]?.t === "string" || out[(start ?? 0) - 1]?.t === "word" && left.length === 1 && left[0]!.t === "string"
     if (
       start === undefined || end === undefined || assigns || typedLiteral || !whole(left) || !whole(right) ||
-      isOpIn(out[start - 1], ARITHMETIC) || isOpIn(tokens[end], ARITHMETIC) || NOT_OPERANDS.has(upper(tokens[end]))
+      isOpIn(out[start - 1], ARITHMETIC) || CONTINUATIONS.has(upper(tokens[end]))
     ) {
       out.push(t)
       i++
@@ -201,10 +238,8 @@ const widenComparisons = (tokens: readonly Token[]): Token[] => {
 
 /**
  * `tokens` with every value that may meet a TIMESTAMP of another datetime type wrapped in `hana_dtw` (see the module
- * comment). DDL and a CHECK (ddl.ts rewrites a table's elements one by one) are left alone: a stored definition must
- * not depend on session macros.
+ * comment), in a query and in a view's query or a CHECK of DDL (ddl-expressions.ts; like the other session macros
+ * there, hana_dtw is defined in every session that reads the view or writes the table).
  */
-export const widenDatetimeMixing = (tokens: readonly Token[]): readonly Token[] => {
-  if (["CREATE", "ALTER", "DROP"].includes(upper(tokens[0])) || tokens.some((t) => upper(t) === "CHECK")) return tokens
-  return widenComparisons(widenRanges(widenOneTypeValues(tokens)))
-}
+export const widenDatetimeMixing = (tokens: readonly Token[]): readonly Token[] =>
+  rewriteQueryExpressions(tokens, (part) => widenComparisons(widenRanges(widenOneTypeValues(part))))

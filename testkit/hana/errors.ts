@@ -10,6 +10,7 @@
 import { INVALID_DATETIME } from "./datetime-formats.ts"
 import { EngineError } from "../engine/index.ts"
 import { decodeName } from "./names.ts"
+import { checkText } from "./check-text.ts"
 import { invalidNumber, numberError, numericOverflow } from "./number-errors.ts"
 
 /** A HANA SQL error as sent in an ERROR part. */
@@ -188,7 +189,7 @@ export const fromEngineError = (e: unknown, schema: string): HanaError => {
     // … or, in tables made before, plain CHECK (length(col) <= n) constraints.
     const tooLong = /CHECK constraint failed.*CHECK\(\((?:octet_)?length\("?([^")]+)"?\) <= \d+\)\)/.exec(firstLine)
     if (tooLong !== null) return new HanaError(274, "HY000", `inserted value too large for column: ${decodeName(tooLong[1]!)}`)
-    if (/CHECK constraint failed/.test(msg)) return new HanaError(677, "HY000", `check constraint violation: ${firstLine.replace(/^Constraint Error: /, "")}`)
+    if (/CHECK constraint failed/.test(msg)) return new HanaError(677, "HY000", `check constraint violation: ${checkText(firstLine.replace(/^Constraint Error: /, ""))}`)
     if (/foreign key/i.test(msg)) return new HanaError(461, "23000", `foreign key constraint violation: ${firstLine.replace(/^Constraint Error: /, "")}`)
     return new HanaError(301, "23000", firstLine)
   }

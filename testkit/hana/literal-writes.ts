@@ -174,7 +174,8 @@ const DATETIME_TEXT = /^\s*\d/
 const writeOf = (column: string | number, item: readonly Token[]): Write | undefined => {
   const literal = literalOf(item)
   if (literal !== undefined && (literal.t === "number" || literal.t === "string")) {
-    return mayCut(literal) || (literal.t === "string" && DATETIME_TEXT.test(literal.v)) ? { column, literal, item } : undefined
+    // any number too: into a TIMESTAMP column it is no ticks count (hana_ld fails it with 303, as it does a computed number)
+    return mayCut(literal) || literal.t === "number" || (literal.t === "string" && DATETIME_TEXT.test(literal.v)) ? { column, literal, item } : undefined
   }
   // A bare parameter is cut by binding.ts; in an expression its type is inferred from the expression inside the cut.
   if (item.length === 0 || (item.length === 1 && (item[0]!.t === "param" || item[0]!.v === "?"))) return undefined

@@ -53,3 +53,30 @@ export const operandStart = (tokens: readonly Token[], end: number): number | un
   while (tokens[start - 1]?.t === "op" && tokens[start - 1]!.v === "." && (tokens[start - 2]?.t === "word" || tokens[start - 2]?.t === "qident")) start -= 2
   return start
 }
+
+/** Words after which a `+`, `-` or `*` starts an operand rather than combining two (`SELECT *`, `WHEN -x`). */
+const NO_OPERAND_END = new Set([
+  "SELECT", "DISTINCT", "ALL", "FROM", "WHERE", "AND", "OR", "NOT", "ON", "WHEN", "THEN", "ELSE", "AS", "IN", "IS", "BY", "HAVING",
+  "SET", "VALUES", "RETURN", "TOP", "LIMIT", "OFFSET", "BETWEEN", "LIKE", "CASE", "EXISTS", "DEFAULT"
+])
+
+/** Whether `t` is the last token of an operand (so that `+`, `-`, `*` after it is binary). */
+export const endsOperand = (t: Token | undefined): boolean =>
+  t !== undefined && ((t.t === "op" && t.v === ")") || ["number", "string", "qident", "param", "hex"].includes(t.t) || (t.t === "word" && !NO_OPERAND_END.has(upper(t))))
+
+const ARITHMETIC = new Set(["+", "-", "*", "/", "||"])
+const isArithmetic = (t: Token | undefined): boolean => t?.t === "op" && ARITHMETIC.has(t.v)
+
+/** End (exclusive) of the arithmetic expression starting at `i`: operands joined by `+ - * / ||` (`d + 1`, `a || b`). */
+export const expressionEnd = (tokens: readonly Token[], i: number): number | undefined => {
+  let end = operandEnd(tokens, i)
+  while (end !== undefined && isArithmetic(tokens[end]) && tokens[end + 1] !== undefined) end = operandEnd(tokens, end + 1)
+  return end
+}
+
+/** Start of the arithmetic expression ending at `end` (inclusive): operands joined by binary `+ - * / ||`. */
+export const expressionStart = (tokens: readonly Token[], end: number): number | undefined => {
+  let start = operandStart(tokens, end)
+  while (start !== undefined && isArithmetic(tokens[start - 1]) && endsOperand(tokens[start - 2])) start = operandStart(tokens, start - 2)
+  return start
+}

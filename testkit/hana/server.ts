@@ -9,6 +9,7 @@ import { Engine } from "../engine/index.ts"
 import type { JwtOptions, ScramMethod, X509Options } from "./auth.ts"
 import { catalogSql } from "./catalog.ts"
 import { registerDatetimeFunctions } from "./datetime-functions.ts"
+import { registerCheckTextFunction } from "./check-text.ts"
 import { literalWriteFunctions } from "./literal-writes.ts"
 import { connectionsFunction } from "./monitoring-views.ts"
 import { registerSpatialFunctions } from "./spatial.ts"
@@ -142,6 +143,7 @@ export const startHanaTestServer = async (options: HanaTestServerOptions = {}): 
   await engine.registerFunctions((connection) =>
     connection.registerScalarFunction(connectionsFunction(() => [...ctx.connections.values()].map((c) => c.monitoring())))
   )
+  await engine.registerFunctions(registerCheckTextFunction)
   const admin = await engine.session()
   const users = new Map<string, { password: string; defaultSchema: string }>()
   let userIds = 150000

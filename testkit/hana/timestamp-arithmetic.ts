@@ -14,8 +14,9 @@
  */
 import { matching, splitTopLevel, upper } from "./lexer.ts"
 import type { Token } from "./lexer.ts"
-import { operandEnd, operandStart } from "./operands.ts"
+import { endsOperand, operandEnd, operandStart } from "./operands.ts"
 import { TIMESTAMP_NO_NUMBER_KEY } from "./errors.ts"
+import { rewriteQueryExpressions } from "./ddl-expressions.ts"
 
 /** The macro: x, or a binder error for a TIMESTAMP's ticks. */
 const NUMERIC = "hana_num"
@@ -28,21 +29,21 @@ export const TIMESTAMP_ARITHMETIC_MACROS: readonly string[] = [
   `CREATE OR REPLACE TEMP MACRO ${NUMERIC}(x) AS struct_extract({'v': CASE WHEN true THEN x END}, CASE WHEN typeof(x) = 'UBIGINT' THEN '${TIMESTAMP_NO_NUMBER_KEY}' ELSE 'v' END)`
 ]
 
-/** Numeric functions whose arguments are guarded. AVG is guarded in its own macro (function-types.ts) unless DISTINCT or windowed. */
-const NUMERIC_FUNCTIONS = new Set(["SUM", "ABS", "ROUND", "CEIL", "FLOOR", "SIGN", "STDDEV", "VAR", "AVG", "MOD", "POWER", "SQRT", "EXP", "LN", "LOG"])
-const ARITHMETIC = new Set(["+", "-", "*", "/"])
-/** Words after which a `+`, `-` or `*` starts an operand rather than combining two (`SELECT *`, `WHEN -x`). */
-const NO_OPERAND_END = new Set([
-  "SELECT", "DISTINCT", "ALL", "FROM", "WHERE", "AND", "OR", "NOT", "ON", "WHEN", "THEN", "ELSE", "AS", "IN", "IS", "BY", "HAVING",
-  "SET", "VALUES", "RETURN", "TOP", "LIMIT", "OFFSET", "BETWEEN", "LIKE", "CASE", "EXISTS"
+/**
+ * Numeric functions whose arguments are guarded: the aggregates SUM, AVG, STDDEV and VAR, and every function SAP's
+ * SQL Reference lists under "Numeric Functions" (ABS … UMINUS; "they take numeric values or strings with numeric
+ * characters and return numeric values", tutorialspoint, "SAP HANA - SQL Functions"; the list as SAP's reference has
+ * it, blog.csdn.net/nigulasimao/article/details/134848544). RAND and RAND_SECURE take no value. AVG is guarded in its
+ * own macro (function-types.ts) unless DISTINCT or windowed.
+ */
+const NUMERIC_FUNCTIONS = new Set([
+  "SUM", "AVG", "STDDEV", "VAR",
+  "ABS", "ACOS", "ASIN", "ATAN", "ATAN2", "BITAND", "BITCOUNT", "BITNOT", "BITOR", "BITSET", "BITUNSET", "BITXOR", "CEIL", "COS", "COSH",
+  "COT", "EXP", "FLOOR", "LN", "LOG", "MOD", "NDIV0", "POWER", "ROUND", "SIGN", "SIN", "SINH", "SQRT", "TAN", "TANH", "UMINUS"
 ])
-
+const ARITHMETIC = new Set(["+", "-", "*", "/"])
 const op = (v: string): Token => ({ t: "op", v })
 const isOp = (t: Token | undefined, v: string): boolean => t?.t === "op" && t.v === v
-
-/** Whether `t` is the last token of an operand (so that `+`, `-`, `*` after it is binary). */
-const endsOperand = (t: Token | undefined): boolean =>
-  t !== undefined && (isOp(t, ")") || ["number", "string", "qident", "param", "hex"].includes(t.t) || (t.t === "word" && !NO_OPERAND_END.has(upper(t))))
 
 /**
  * A value never ticks, or one left alone: a literal, a typed literal, anything holding a parameter (its type comes
@@ -56,9 +57,9 @@ const guard = (x: readonly Token[]): Token[] => (plain(x) ? [...x] : [{ t: "word
 
 /** `tokens` with the operands of `+ - * /` and the arguments of numeric functions guarded (see the module comment). */
 export const guardTimestampArithmetic = (tokens: readonly Token[]): readonly Token[] => {
-  if (["CREATE", "ALTER", "DROP"].includes(upper(tokens[0])) || tokens.some((t) => upper(t) === "CHECK")) return tokens
   if (!tokens.some((t) => (t.t === "op" && ARITHMETIC.has(t.v)) || NUMERIC_FUNCTIONS.has(upper(t)))) return tokens
-  return guarded(tokens)
+  // a view's query and a CHECK too (ddl-expressions.ts)
+  return rewriteQueryExpressions(tokens, guarded)
 }
 
 const guarded = (tokens: readonly Token[]): Token[] => {
