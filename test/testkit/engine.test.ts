@@ -142,6 +142,40 @@ describe("testkit engine", () => {
     }
   })
 
+  it("rows sealed before their BulkRows is reset and refilled are replayed as they were when a later statement fails", async () => {
+    const engine = await Engine.open()
+    try {
+      const s = await engine.session()
+      await s.execute("CREATE TABLE r (id INTEGER NOT NULL, name VARCHAR)")
+      const rows = new BulkRows([{ name: "id", type: INTEGER, notNull: true }, { name: "name", type: VARCHAR }], 3000)
+      const enc = new TextEncoder()
+      const fill = (from: number, label: string) => {
+        for (let i = 0; i < rows.rowCount; i++) {
+          rows.setNumber(0, i, from + i)
+          if (i % 3 !== 0) rows.setBytes(1, i, enc.encode(`${label} row number ${from + i}`))
+        }
+      }
+      await s.begin()
+      fill(0, "first")
+      expect(await s.appendRows('"r"', rows.seal())).toBe(3000)
+      // the same buffers again, fewer rows: a cell not set is NULL after reset
+      rows.reset(2000)
+      fill(10_000, "second")
+      expect(await s.appendRows('"r"', rows)).toBe(2000)
+      rows.reset(1000)
+      fill(20_000, "third")
+      await expect(s.execute("INSERT INTO r VALUES (NULL, 'x')")).rejects.toThrow()
+      // the transaction is aborted by the failed INSERT: recovery replays both appends from their sealed chunks
+      expect(await s.recoverStatement()).toBe(true)
+      expect(await s.queryAll("SELECT count(*), sum(id)::BIGINT, count(name), min(name), max(name) FROM r")).toEqual([
+        [5000n, BigInt((2999 * 3000) / 2 + 2000 * 10_000 + (1999 * 2000) / 2), 3333n, "first row number 1", "second row number 11999"]
+      ])
+      await s.commit()
+    } finally {
+      engine.close()
+    }
+  })
+
   it("appendRows inserts typed columns across chunks with NULLs, short and long strings, into a column subset", async () => {
     const engine = await Engine.open()
     try {

@@ -116,6 +116,26 @@ describe("Oracle test server: executeMany bind rows decoded straight into column
     await conn.rollback()
   })
 
+  it("a failed statement after several large calls keeps each call's rows as sent, though the server reuses its chunk buffers from call to call", async () => {
+    await conn.execute("CREATE TABLE replay_t (id NUMBER(10) NOT NULL, name VARCHAR2(40))")
+    const calls = ["first", "second", "third"]
+    for (const [k, label] of calls.entries()) {
+      const rows = Array.from({ length: ROWS }, (_, i) => [k * ROWS + i, i % 5 === 0 ? null : `${label} call row ${i}`])
+      await conn.executeMany("INSERT INTO replay_t VALUES (:1, :2)", rows, { bindDefs: [{ type: oracledb.NUMBER }, { type: oracledb.STRING, maxSize: 40 }] })
+    }
+    // ORA-01400 aborts the engine's transaction: the server rolls it back and replays the three calls' appends
+    expect(oraCode(await failure(() => conn.execute("INSERT INTO replay_t VALUES (NULL, 'x')")))).toBe("ORA-01400")
+    const n = calls.length * ROWS
+    const summary = await conn.execute(
+      "SELECT COUNT(*), SUM(id), COUNT(name), SUM(CASE WHEN name = SUBSTR(name, 1, INSTR(name, ' ') - 1) || ' call row ' || MOD(id, :1) THEN 1 ELSE 0 END) FROM replay_t",
+      [ROWS]
+    )
+    expect(summary.rows).toEqual([[n, (n * (n - 1)) / 2, n - n / 5, n - n / 5]])
+    const labels = await conn.execute("SELECT SUBSTR(name, 1, INSTR(name, ' ') - 1), MIN(id), MAX(id), COUNT(*) FROM replay_t WHERE name IS NOT NULL GROUP BY SUBSTR(name, 1, INSTR(name, ' ') - 1) ORDER BY 2")
+    expect(labels.rows).toEqual(calls.map((label, k) => [label, k * ROWS + 1, k * ROWS + ROWS - 1, ROWS - ROWS / 5]))
+    await conn.rollback()
+  })
+
   it("fails at the offending row with Oracle's error and keeps the rows before it", async () => {
     await conn.execute("CREATE TABLE strict_t (id NUMBER(10) NOT NULL, small NUMBER(4), name VARCHAR2(10))")
     const cases = [

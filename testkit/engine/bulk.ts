@@ -182,6 +182,37 @@ export class BulkRows {
     })
   }
 
+  /**
+   * Empties the rows for reuse (every cell NULL again, the arenas kept at their size), holding `rowCount` rows:
+   * a caller that appends many chunks of rows like these reuses one set of buffers instead of allocating new ones,
+   * whose bytes (ArrayBuffers, counted as V8's external memory) would each time bring the next full collection nearer.
+   */
+  reset(rowCount: number = this.capacity): void {
+    if (!(rowCount >= 0 && rowCount <= this.capacity)) throw new EngineError(`Bulk Insert Error: cannot hold ${rowCount} of ${this.capacity} rows`, "Bulk Insert Error")
+    this.rows = rowCount
+    for (const s of this.states) {
+      s.valid.fill(0)
+      s.arenaUsed = 0
+    }
+  }
+
+  /**
+   * The rows copied into DuckDB data chunks of their own ({@link SealedRows}), which stay valid whatever becomes of
+   * these buffers: what a transaction keeps to replay an append, so that the buffers can be {@link reset} and reused.
+   * A NULL in a NOT NULL column is found here (no chunks are built then).
+   */
+  seal(): SealedRows {
+    const violation = this.nullViolation()
+    if (violation !== undefined) return new SealedRows(this.columns, this.rowCount, [], violation)
+    const chunks: Array<DuckDBDataChunk> = []
+    for (let start = 0; start < this.rows; start += CHUNK_ROWS) {
+      const chunk = this.newChunk()
+      this.fill(chunk, start, Math.min(CHUNK_ROWS, this.rows - start))
+      chunks.push(chunk)
+    }
+    return new SealedRows(this.columns, this.rowCount, chunks, undefined)
+  }
+
   /** Rows to append: the first `rowCount` rows of the buffers. */
   get rowCount(): number {
     return this.rows
@@ -369,8 +400,12 @@ export class BulkRows {
 
   /** @internal An empty data chunk of the columns' types, to fill with {@link BulkRows.fill} chunk after chunk. */
   newChunk(): DuckDBDataChunk {
-    return DuckDBDataChunk.create(this.columns.map((c) => c.type))
+    this.logicalTypes ??= this.columns.map((c) => c.type.toLogicalType().logical_type)
+    return new DuckDBDataChunk(duckdb.create_data_chunk(this.logicalTypes))
   }
+
+  /** The columns' DuckDB logical types, made once for all the chunks of these rows. */
+  private logicalTypes: Array<duckdb.LogicalType> | undefined
 
   /**
    * @internal Fills `chunk` (from {@link BulkRows.newChunk}) with rows [start, start + n), after clearing what it held:
@@ -395,6 +430,22 @@ export class BulkRows {
       }
     }
   }
+}
+
+/**
+ * Rows of a {@link BulkRows} in DuckDB data chunks (DuckDB's memory, outside V8's heap and its accounting), appended
+ * by `Session.appendRows` as they are, as often as a transaction's replay needs.
+ */
+export class SealedRows {
+  /** @internal */
+  constructor(
+    readonly columns: readonly BulkColumn[],
+    readonly rowCount: number,
+    /** @internal The rows, 2048 to a chunk. */
+    readonly chunks: ReadonlyArray<DuckDBDataChunk>,
+    /** The first NULL in a NOT NULL column ({@link BulkRows.nullViolation}); no chunks then. */
+    readonly violation: BulkInsertError | undefined
+  ) {}
 }
 
 const encoder = new TextEncoder()

@@ -4,7 +4,7 @@
  */
 import { DuckDBDataChunk, DuckDBInstance, ResultReturnType } from "@duckdb/node-api"
 import type { DuckDBConnection, DuckDBPreparedStatement, DuckDBResult, DuckDBType, DuckDBValue } from "@duckdb/node-api"
-import { CHUNK_ROWS } from "./bulk.ts"
+import { SealedRows } from "./bulk.ts"
 import type { BulkRows } from "./bulk.ts"
 import { chunkColumns, columnInfo } from "./columns.ts"
 import { EngineError, toEngineError } from "./errors.ts"
@@ -346,16 +346,18 @@ export class Session {
    * - `table` as a quoted, possibly schema-qualified name (`rows.columns` any subset; defaults fill the rest): the
    *   chunks are appended to a private TEMP staging table typed like the targets, then one
    *   `INSERT INTO table (columns) SELECT` moves them (no casts; the table's constraints are checked too).
+   * {@link BulkRows} are sealed into DuckDB chunks first ({@link BulkRows.seal}), and the transaction's journal keeps
+   * those: once this resolves the caller may reset and refill `rows`. {@link SealedRows} are appended as they are.
    */
-  async appendRows(table: string | AppendTarget, rows: BulkRows): Promise<number> {
-    const violation = rows.nullViolation()
-    if (violation !== undefined) throw violation
-    const inserted = await this.rawAppendRows(table, rows)
-    this.record(() => this.rawAppendRows(table, rows), rows.rowCount * rows.columns.length)
+  async appendRows(table: string | AppendTarget, rows: BulkRows | SealedRows): Promise<number> {
+    const sealed = rows instanceof SealedRows ? rows : rows.seal()
+    if (sealed.violation !== undefined) throw sealed.violation
+    const inserted = await this.rawAppendRows(table, sealed)
+    this.record(() => this.rawAppendRows(table, sealed), sealed.rowCount * sealed.columns.length)
     return inserted
   }
 
-  private async rawAppendRows(table: string | AppendTarget, rows: BulkRows): Promise<number> {
+  private async rawAppendRows(table: string | AppendTarget, rows: SealedRows): Promise<number> {
     if (typeof table !== "string") {
       await this.appendChunks(table.table, table.schema, table.database, rows)
       return rows.rowCount
@@ -374,14 +376,10 @@ export class Session {
   }
 
   /** Appends every chunk of `rows` with one DuckDB appender and one flush (so a failure appends nothing). */
-  private async appendChunks(table: string, schema: string, database: string | undefined, rows: BulkRows): Promise<void> {
+  private async appendChunks(table: string, schema: string, database: string | undefined, rows: SealedRows): Promise<void> {
     const appender = await guard(() => this.connection.createAppender(table, schema, database ?? null))
     try {
-      const chunk = rows.newChunk()
-      for (let start = 0; start < rows.rowCount; start += CHUNK_ROWS) {
-        rows.fill(chunk, start, Math.min(CHUNK_ROWS, rows.rowCount - start))
-        appender.appendDataChunk(chunk)
-      }
+      for (const chunk of rows.chunks) appender.appendDataChunk(chunk)
       appender.flushSync()
     } catch (e) {
       // a failed flush keeps its rows buffered, and closing the appender (or its finalizer at some later garbage

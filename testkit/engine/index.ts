@@ -3,7 +3,7 @@
  */
 export { Engine, Session } from "./engine.ts"
 export { EngineError } from "./errors.ts"
-export { BulkInsertError, BulkRows } from "./bulk.ts"
+export { BulkInsertError, BulkRows, SealedRows } from "./bulk.ts"
 export type { BulkColumn, BulkViolation } from "./bulk.ts"
 export type { AppendTarget, Chunk, Cursor, EngineOptions, EngineValue, Outcome, Prepared } from "./engine.ts"
 export { chunkColumns, columnInfo } from "./columns.ts"

@@ -165,8 +165,10 @@ export class ExecuteMany {
     const append = async (): Promise<number | undefined> => {
       await txn.begin()
       try {
-        const n = await engine.appendRows(table, bulk)
-        txn.push({ sql: "", params: undefined, types: undefined, append: { table, rows: bulk } })
+        // the log keeps the sealed rows, not `bulk`: its caller may reuse those buffers once this resolves
+        const rows = bulk.seal()
+        const n = await engine.appendRows(table, rows)
+        txn.push({ sql: "", params: undefined, types: undefined, append: { table, rows } })
         keys.noteBulk(bulk)
         return n
       } catch {

@@ -7,7 +7,7 @@
  * after a failure, rolls back and replays that log before reporting the error.
  */
 import type { DuckDBType, DuckDBValue } from "@duckdb/node-api"
-import type { AppendTarget, BulkRows, Session as EngineSession } from "../engine/index.ts"
+import type { AppendTarget, SealedRows, Session as EngineSession } from "../engine/index.ts"
 import { OraError } from "./errors.ts"
 import { hasIntervalBinds, intervalParamsFor } from "./intervals.ts"
 import { insertWritingRows, volatileInsertReturning, volatileInsertTarget } from "./volatile-inserts.ts"
@@ -20,7 +20,7 @@ export interface LogEntry {
   readonly params: ReadonlyArray<DuckDBValue> | undefined
   readonly types: ReadonlyArray<DuckDBType | undefined> | undefined
   /** A batch appended column-wise (executeMany's fast path), replayed as such instead of `sql`. */
-  readonly append?: { readonly table: string | AppendTarget; readonly rows: BulkRows }
+  readonly append?: { readonly table: string | AppendTarget; readonly rows: SealedRows }
 }
 
 /** What the transaction needs from its session. */

@@ -22,13 +22,15 @@ import { readPiggyback } from "./piggyback.ts"
 
 /** Rows per chunk insert while a request arrives. */
 const BULK_CHUNK = 25_000
-/** Request size from which bind rows are decoded while it arrives. */
+/** Emptied chunks kept for reuse ({@link RequestReceiver.spare}): one being filled while others wait to be appended. */
+const SPARE_CHUNKS = 4
 /**
  * Bytes of a packet joined to the incomplete row before it: enough for most rows, and small enough that the joined
  * buffer comes from Node's buffer pool (below 4 KiB) rather than a fresh allocation per packet.
  */
 const SPLICE_BYTES = 1024
 
+/** Request size from which bind rows are decoded while it arrives. */
 const INCREMENTAL_FROM_BYTES = 262_144
 
 /** Rows decoded straight from their bytes into column-wise chunks. */
@@ -122,6 +124,12 @@ export class RequestReceiver {
   private known: KnownTarget | undefined
   /** Per column, the long-string bytes of the last chunk flushed, scaled to a chunk's rows (BulkRows.reserveArenas). */
   private arenaHint: Array<number> = []
+  /**
+   * Chunks whose rows are appended, emptied and filled again by {@link chunkRows}: an executeMany of 1,000,000 rows
+   * would otherwise allocate about 130 MB of column buffers, and V8 answers every 64 MB of new ArrayBuffer bytes with
+   * a full collection of the server's heap (BENCHMARKS.md, oracle-ingest).
+   */
+  private spare: Array<BulkRows> = []
 
   constructor(
     private readonly s: SessionState,
@@ -173,7 +181,11 @@ export class RequestReceiver {
           // no more chunk flushing of bind values: the final execution takes the rest
           if (inc.mode === "values") inc.bulkSql = undefined
           this.decodeRows(inc, Buffer.concat([inc.rest, part]))
-          if (inc.mode === "columns") this.flushColumns(inc)
+          if (inc.mode === "columns") {
+            this.flushColumns(inc)
+            // the empty chunk that would take the next rows: the request has none left
+            this.keepSpare(inc.columns!.current)
+          }
         }
       } finally {
         inc.endTimer(0, true)
@@ -320,9 +332,21 @@ export class RequestReceiver {
 
   /** An empty chunk for `decoder`'s columns, its arenas sized as {@link arenaHint} says. */
   private chunkRows(decoder: BindRowDecoder): BulkRows {
+    const spare = this.spare.pop()
+    if (spare !== undefined && spare.columns === decoder.columns) {
+      spare.reset()
+      return spare
+    }
+    // rows of another INSERT's columns: the spares are of no use any more
+    this.spare = []
     const rows = new BulkRows(decoder.columns, BULK_CHUNK)
     if (this.arenaHint.length === decoder.columns.length) rows.reserveArenas(this.arenaHint)
     return rows
+  }
+
+  /** Keeps `rows`, no longer used, for {@link chunkRows} to fill again. */
+  private keepSpare(rows: BulkRows): void {
+    if (rows.capacity === BULK_CHUNK && this.spare.length < SPARE_CHUNKS) this.spare.push(rows)
   }
 
   /** Decodes the request's rows straight into columns of `target` when every bind has a layout writer, else as values. */
@@ -431,6 +455,8 @@ export class RequestReceiver {
       const timer = startInsertTimer(this.s)
       try {
         const n = await sql.appendBulk(cols.table, bulk)
+        // the transaction keeps the rows sealed in DuckDB chunks, not these buffers (SessionExecuteMany.appendBulk)
+        this.keepSpare(bulk)
         if (n === undefined) inc.failedAt = from
         else {
           inc.inserted += n
