@@ -13,6 +13,7 @@
 import { databaseLinkError } from "./database-links.ts"
 import { OraError } from "./errors.ts"
 import { nameError, semanticError } from "./semantic-checks.ts"
+import { subqueryOperandError } from "./subquery-operands.ts"
 import { findTopLevel, isKw, isOp, matchParen, significantTokensOf, splitTopLevel, type Tok } from "./lexer.ts"
 
 const tooMany = () => new OraError(913, "too many values")
@@ -58,7 +59,7 @@ export const parseTimeError = (sql: string): OraError | undefined => {
       if (items !== undefined && items !== targets) return items > targets ? tooMany() : notEnough()
     }
   }
-  return databaseLinkError(toks) ?? semanticError(toks)
+  return databaseLinkError(toks) ?? subqueryOperandError(toks) ?? semanticError(toks)
 }
 
 /**
