@@ -3,7 +3,7 @@
  * function of a fixed count ORA-00909 "invalid number of arguments" (MAX and MIN take one expression), one of a varying
  * count ORA-00938 "not enough arguments for function" / ORA-00939 "too many arguments for function" (REPLACE takes 2 or
  * 3, GREATEST / LEAST / COALESCE at least one); SQL Language Reference, each function's syntax; Database Error
- * Messages ORA-00909, ORA-00938, ORA-00939. These calls reached the client as the engine ran them (REPLACE(s), an empty
+ * Messages ORA-00909, ORA-00936, ORA-00938, ORA-00939. These calls reached the client as the engine ran them (REPLACE(s), an empty
  * table's MAX(a, b)) or with another code. Raw node-oracledb against the Oracle test server.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
@@ -31,6 +31,12 @@ describe("Oracle test server: argument counts of built-ins", () => {
     expect(await code("SELECT GREATEST() FROM dual")).toBe("ORA-00938")
     expect(await code("SELECT LEAST() FROM dual")).toBe("ORA-00938")
     expect(await code("SELECT COALESCE() FROM dual")).toBe("ORA-00938")
+  })
+
+  it("COUNT(DISTINCT *) and COUNT(ALL *) are ORA-00936 (COUNT takes * alone; DISTINCT / ALL an expression)", async () => {
+    expect(await code("SELECT COUNT(DISTINCT *) FROM ac_t")).toBe("ORA-00936")
+    expect(await code("SELECT COUNT(ALL *) FROM ac_t")).toBe("ORA-00936")
+    expect((await conn.execute("SELECT COUNT(*), COUNT(DISTINCT id), COUNT(ALL id) FROM ac_t")).rows).toEqual([[0, 0, 0]])
   })
 
   it("the calls Oracle takes still run", async () => {

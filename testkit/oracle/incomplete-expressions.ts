@@ -1,6 +1,6 @@
 /**
  * ORA-00936 "missing expression" for a select list whose expression stops after an operator (`SELECT 1 + FROM dual`,
- * `SELECT 1 +`), as Oracle's parser reports it, with the error offset at the token where an operand was expected
+ * `SELECT 1 +`) and for `*` after DISTINCT / ALL in a call (`COUNT(DISTINCT *)`), as Oracle's parser reports it, with the error offset at the token where an operand was expected
  * (oracledb's `error.offset`), where DuckDB would fail with a syntax error mapped to ORA-00933.
  */
 import { OraError } from "./errors.ts"
@@ -14,6 +14,8 @@ export const checkIncompleteExpressions = (toks: ReadonlyArray<Tok>): void => {
   for (let k = 0; k < sig.length; k++) {
     const t = sig[k]!
     if (t.kind !== "op" || !BINARY.has(t.value)) continue
+    // `COUNT(DISTINCT *)`: an aggregate takes `*` alone, DISTINCT / ALL an expression (SQL Language Reference, COUNT)
+    if (t.value === "*" && isKw(sig[k - 1], "DISTINCT", "UNIQUE", "ALL") && isOp(sig[k - 2], "(")) throw new OraError(936, "missing expression", t.pos)
     // `SELECT * FROM`, `COUNT(*)`, `t.*`: a star that is no multiplication
     if (t.value === "*" && (isKw(sig[k - 1], "SELECT", "DISTINCT", "UNIQUE", "ALL") || isOp(sig[k - 1], "(") || isOp(sig[k - 1], ".") || isOp(sig[k - 1], ","))) continue
     // Oracle's outer-join marker `(+)`

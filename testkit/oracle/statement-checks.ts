@@ -10,9 +10,11 @@
  * omitted", ORA-00908 "IS NULL or IS NOT NULL ... the keyword NULL was missing", ORA-00903 "a table name ... is
  * missing or invalid", ORA-00936 "a required part of a clause or expression has been omitted").
  */
+import { caseResultTypeError } from "./case-result-types.ts"
 import { databaseLinkError } from "./database-links.ts"
 import { OraError } from "./errors.ts"
 import { nameError, semanticError } from "./semantic-checks.ts"
+import { subqueryOperandError } from "./subquery-operands.ts"
 import { findTopLevel, isKw, isOp, matchParen, significantTokensOf, splitTopLevel, type Tok } from "./lexer.ts"
 
 const tooMany = () => new OraError(913, "too many values")
@@ -58,7 +60,7 @@ export const parseTimeError = (sql: string): OraError | undefined => {
       if (items !== undefined && items !== targets) return items > targets ? tooMany() : notEnough()
     }
   }
-  return databaseLinkError(toks) ?? semanticError(toks)
+  return databaseLinkError(toks) ?? subqueryOperandError(toks) ?? caseResultTypeError(toks) ?? semanticError(toks)
 }
 
 /**

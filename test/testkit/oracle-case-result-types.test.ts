@@ -1,0 +1,38 @@
+/**
+ * A CASE expression mixing number and character literal results is ORA-00932 "inconsistent datatypes: expected NUMBER
+ * got CHAR" (the first result's type expected), as Oracle refuses it: "all of the return_exprs and the else_expr must
+ * be of the same data type" family (SQL Language Reference, CASE Expressions; Database Error Messages ORA-00932).
+ * The engine cast one to the other and answered rows. Raw node-oracledb against the Oracle test server.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
+import type { Conn } from "./oracle/helpers.ts"
+import { closeConnection, failure, openConnection } from "./oracle/helpers.ts"
+
+let server: OracleTestServerHandle
+let conn: Conn
+
+describe("Oracle test server: CASE results of different types", () => {
+  beforeAll(async () => {
+    ;({ server, conn } = await openConnection())
+    await conn.execute("CREATE TABLE cr_t (id NUMBER, s VARCHAR2(10))")
+    await conn.execute("INSERT INTO cr_t VALUES (1, 'a')")
+    await conn.commit()
+  })
+  afterAll(() => closeConnection({ server, conn }))
+
+  const message = async (sql: string) => (await failure(() => conn.execute(sql))).message.split("\n")[0]
+
+  it("a number and a character literal result are ORA-00932 naming the first result's type, in a query and in DML", async () => {
+    expect(await message("SELECT CASE WHEN id = 1 THEN 1 ELSE 'a' END FROM cr_t")).toBe("ORA-00932: inconsistent datatypes: expected NUMBER got CHAR")
+    expect(await message("SELECT CASE id WHEN 1 THEN 'one' WHEN 2 THEN 2 END FROM cr_t")).toBe("ORA-00932: inconsistent datatypes: expected CHAR got NUMBER")
+    expect(await message("UPDATE cr_t SET s = CASE WHEN id > 0 THEN 'p' ELSE 0 END")).toBe("ORA-00932: inconsistent datatypes: expected CHAR got NUMBER")
+  })
+
+  it("results of one family, nested CASEs of their own, NULL and datetime literals run", async () => {
+    const r = await conn.execute(
+      "SELECT CASE WHEN id = 1 THEN 'x' ELSE s END, CASE WHEN id = 1 THEN 1 ELSE NULL END, CASE WHEN id = 2 THEN 'n' ELSE CASE WHEN id = 1 THEN 'y' END END, CASE WHEN id = 1 THEN DATE '2024-01-02' END, CASE WHEN s = 'a' THEN 5 ELSE 6 END FROM cr_t"
+    )
+    expect(r.rows).toEqual([["x", 1, "y", new Date(2024, 0, 2), 5]])
+  })
+})
