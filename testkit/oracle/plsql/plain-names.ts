@@ -23,7 +23,8 @@ const SYNTAX_WORDS: ReadonlySet<string> = new Set([
   "DATE", "TIMESTAMP", "INTERVAL", "YEAR", "MONTH", "DAY", "HOUR", "MINUTE", "SECOND", "TO", "AT", "TIME", "ZONE",
   "LOCAL", "WITH", "AS", "FROM", "USING", "CHAR_CS", "NCHAR_CS", "DEFAULT", "ON", "CONVERSION", "ERROR", "COLLATE",
   "PRIOR", "MOD", "REM", "SELF", "INSERTING", "UPDATING", "DELETING", "SQLCODE", "SQLERRM", "ROWNUM", "LEVEL", "ROWID",
-  "FIRST", "LAST", "NULLS", "ASC", "DESC", "BINARY_DOUBLE_MAX_NORMAL", "BINARY_DOUBLE_MIN_NORMAL",
+  "FIRST", "LAST", "NULLS", "ASC", "DESC", "STRICT", "LAX", "WITHOUT", "UNIQUE", "KEYS", "ORA_LOGIN_USER", "ORA_SYSEVENT",
+  "ORA_DICT_OBJ_NAME", "ORA_DICT_OBJ_TYPE", "ORA_DICT_OBJ_OWNER", "ORA_DATABASE_NAME", "ORA_INSTANCE_NUM", "ORA_IS_SERVERERROR", "BINARY_DOUBLE_MAX_NORMAL", "BINARY_DOUBLE_MIN_NORMAL",
   "BINARY_DOUBLE_MAX_SUBNORMAL", "BINARY_DOUBLE_MIN_SUBNORMAL", "BINARY_FLOAT_MAX_NORMAL", "BINARY_FLOAT_MIN_NORMAL",
   "BINARY_FLOAT_MAX_SUBNORMAL", "BINARY_FLOAT_MIN_SUBNORMAL", ...Object.keys(BINARY_CONSTANTS)
 ])
@@ -43,6 +44,16 @@ const closing = (toks: Expr, open: number): number => {
   return toks.length - 1
 }
 
+/** The index of the innermost `(` still open at `k` (-1 when none). */
+const enclosingParen = (toks: Expr, k: number): number => {
+  let depth = 0
+  for (let j = k - 1; j >= 0; j--) {
+    if (isOp(toks[j], ")")) depth++
+    else if (isOp(toks[j], "(") && depth-- === 0) return j
+  }
+  return -1
+}
+
 /** The tokens of `expr` that are plain names read as values (see the module's comment), in order. */
 export const plainNames = (expr: Expr): Array<Tok> => {
   if (expr.some((t) => isKw(t, "SELECT"))) return []
@@ -57,6 +68,8 @@ export const plainNames = (expr: Expr): Array<Tok> => {
     }
     const prev = expr[k - 1]
     if (isOp(prev, ".") || isOp(prev, "%") || isKw(prev, "AS", "COLLATE")) continue
+    // `x IS OF (ONLY t, u)`: type names
+    if (isKw(expr[enclosingParen(expr, k) - 1], "OF")) continue
     if (isOp(next, "(") || isOp(next, ".") || isOp(next, "%") || isOp(next, "=>") || isOp(next, "@")) continue
     if (t.kind === "ident" && (SYNTAX_WORDS.has(t.value) || ORACLE_FUNCTIONS.has(t.value))) continue
     out.push(t)
