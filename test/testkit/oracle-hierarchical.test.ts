@@ -133,6 +133,17 @@ describe("Oracle test server: CONNECT BY", () => {
     ])
   })
 
+  it("describes a table's unbounded NUMBER columns as NUMBER through the hierarchy (were VARCHAR2 text)", async () => {
+    await conn.execute("CREATE TABLE tree_n (id NUMBER, parent NUMBER, tag VARCHAR2(5))")
+    await conn.execute("INSERT INTO tree_n VALUES (1, NULL, 'a')")
+    await conn.execute("INSERT INTO tree_n VALUES (2, 1, 'b')")
+    const r = await conn.execute("SELECT id, tree_n.parent, LEVEL FROM tree_n START WITH parent IS NULL CONNECT BY PRIOR id = parent")
+    expect(r.metaData.map((m: { dbTypeName: string }) => m.dbTypeName)).toEqual(["NUMBER", "NUMBER", "NUMBER"])
+    expect(r.rows).toEqual([[1, null, 1], [2, 1, 2]])
+    expect((await conn.execute("SELECT * FROM tree_n START WITH parent IS NULL CONNECT BY PRIOR id = parent")).rows).toEqual([[1, null, "a"], [2, 1, "b"]])
+    await conn.rollback()
+  })
+
   it("takes any NUMBER in CHR, truncating a fraction as Oracle's SQL CHR does", async () => {
     // CHR(122.5) is 'z' in SQL (https://stackoverflow.com/questions/73751435: "In all cases of SQL ... chr()
     // truncates the decimal portion of the number")

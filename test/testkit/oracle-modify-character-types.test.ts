@@ -36,6 +36,25 @@ describe("Oracle test server: ALTER TABLE MODIFY between CHAR and VARCHAR2 of a 
     expect(r.rows).toEqual([["C", "CHAR", 5], ["V", "VARCHAR2", 10], ["NC", "NCHAR", 4], ["E", "VARCHAR2", 9]])
   })
 
+  it("changes a non-empty TIMESTAMP WITH LOCAL TIME ZONE column to DATE (was ORA-01439)", async () => {
+    // "You can modify any TIMESTAMP WITH LOCAL TIME ZONE to a DATE column" (SQL Language Reference, "ALTER TABLE")
+    await conn.execute("CREATE TABLE ml (id NUMBER, l TIMESTAMP WITH LOCAL TIME ZONE, l9 TIMESTAMP(9) WITH LOCAL TIME ZONE)")
+    await conn.execute("INSERT INTO ml VALUES (1, TIMESTAMP '2024-01-02 03:04:05.25 +02:00', TIMESTAMP '2024-01-02 03:04:05.123456789 +02:00')")
+    await conn.execute("INSERT INTO ml VALUES (2, NULL, NULL)")
+    await conn.execute("ALTER TABLE ml MODIFY l DATE")
+    await conn.execute("ALTER TABLE ml MODIFY l9 DATE")
+    // the database time zone's wall clock (+00:00 here)
+    expect((await conn.execute("SELECT TO_CHAR(l, 'YYYY-MM-DD HH24:MI:SS'), TO_CHAR(l9, 'YYYY-MM-DD HH24:MI:SS') FROM ml ORDER BY id")).rows).toEqual([
+      ["2024-01-02 01:04:05", "2024-01-02 01:04:05"],
+      [null, null]
+    ])
+    expect((await conn.execute("SELECT data_type FROM user_tab_columns WHERE table_name = 'ML' AND column_name LIKE 'L%' ORDER BY column_id")).rows).toEqual([["DATE"], ["DATE"]])
+    // TIMESTAMP to DATE stays refused over values, as Oracle names only these changes
+    await conn.execute("CREATE TABLE mt (t TIMESTAMP)")
+    await conn.execute("INSERT INTO mt VALUES (TIMESTAMP '2024-01-02 03:04:05')")
+    expect(oraCode(await failure(() => conn.execute("ALTER TABLE mt MODIFY t DATE")))).toBe("ORA-01439")
+  })
+
   it("keeps a CHAR value's blanks when the column becomes a VARCHAR2 of its size", async () => {
     await conn.execute("ALTER TABLE mc MODIFY c VARCHAR2(5)")
     await conn.execute("ALTER TABLE mc MODIFY nc NVARCHAR2(4)")

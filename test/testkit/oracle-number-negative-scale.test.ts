@@ -37,7 +37,10 @@ describe("Oracle test server: NUMBER(p,-s) table columns round to the left of th
       expect(oraCode(await failure(() => conn.execute(sql)))).toBe("ORA-01438")
     await conn.execute("INSERT INTO nsc (id, n) VALUES (9, 9999949)")
     expect(await rows("SELECT n FROM nsc WHERE id = 9")).toEqual([["9999900"]])
-    expect(await rows("SELECT CAST(12345 AS NUMBER(5,-2)), CAST(-150 AS NUMBER(3,-2)) FROM dual")).toEqual([["12300", "-200"]])
+    const cast = await conn.execute("SELECT CAST(12345 AS NUMBER(5,-2)), CAST(-150 AS NUMBER(3,-2)) c FROM dual", [], numbersAsText)
+    expect(cast.rows).toEqual([["12300", "-200"]])
+    // described with the declared type, as a CAST is (number-describe.ts)
+    expect(cast.metaData.map((m: { precision: number; scale: number }) => [m.precision, m.scale])).toEqual([[5, -2], [3, -2]])
     await conn.rollback()
   })
 

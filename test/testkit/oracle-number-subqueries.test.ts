@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
 import type { Conn } from "./oracle/helpers.ts"
-import { closeConnection, openConnection } from "./oracle/helpers.ts"
+import { closeConnection, openConnection, oracledb } from "./oracle/helpers.ts"
 
 let server: OracleTestServerHandle
 let conn: Conn
@@ -52,5 +52,13 @@ describe("Oracle test server: unbounded NUMBER columns against subqueries and li
     expect(await rows("SELECT n FROM t INTERSECT SELECT 2.5 FROM dual")).toEqual([[2.5]])
     expect(await rows("SELECT n FROM t MINUS SELECT 1 FROM dual")).toEqual([[2.5]])
     expect(await rows("SELECT n FROM t UNION SELECT m FROM v ORDER BY 1")).toEqual([[1], [2.5]])
+  })
+
+  it("divides a NUMBER(p,s) column passed on under a subquery's or WITH block's alias on every digit (was a double)", async () => {
+    const text = { fetchTypeHandler: () => ({ type: oracledb.STRING }) }
+    const exact = async (sql: string) => (await conn.execute(sql, [], text)).rows
+    expect(await exact("SELECT x / 7, y / 3 FROM (SELECT m x, m * 2 y FROM v)")).toEqual([[".3571428571428571428571428571428571428571", "1.66666666666666666666666666666666666667"]])
+    expect(await exact("WITH w AS (SELECT m AS z FROM v) SELECT z / 7 FROM w")).toEqual([[".3571428571428571428571428571428571428571"]])
+    expect(await exact("SELECT x / 7 FROM (SELECT LEVEL x FROM dual CONNECT BY LEVEL <= 2)")).toEqual([[".1428571428571428571428571428571428571429"], [".2857142857142857142857142857142857142857"]])
   })
 })

@@ -444,7 +444,7 @@ export class Ddl implements TableDdl {
             await this.runDdl(`SELECT error('ORA-01439: column to be modified must be empty to change datatype') FROM ${target} WHERE ${duckIdent(name)} IS NOT NULL LIMIT 1`)
           const narrowing = narrowingGuard(target, name, col.type, type, typeText)
           if (narrowing !== undefined) await this.runDdl(narrowing)
-          if (type.duck !== col.type.duck) await this.runDdl(`ALTER TABLE ${target} ALTER COLUMN ${duckIdent(name)} TYPE ${type.duck}${storageConversion(name, col.type, type)}`)
+          if (type.duck !== col.type.duck) await this.runDdl(`ALTER TABLE ${target} ALTER COLUMN ${duckIdent(name)} TYPE ${type.duck}${storageConversion(name, col.type, type, this.s.db.dbOffsetMinutes())}`)
           const padding = charPaddingUpdate(target, name, col.type, type, typeText)
           if (padding !== undefined) await this.runDdl(padding)
           // the ORA-12899 length check of a character or RAW column follows its new size
@@ -466,7 +466,8 @@ export class Ddl implements TableDdl {
 
 /**
  * True when a column of type `from` may change to `to` while it holds values: within one family (character, NUMBER,
- * RAW, one interval kind, one timestamp kind) or DATE to TIMESTAMP [WITH LOCAL TIME ZONE]. Other changes need every
+ * RAW, one interval kind, one timestamp kind), DATE to TIMESTAMP [WITH LOCAL TIME ZONE] and TIMESTAMP WITH LOCAL TIME
+ * ZONE to DATE ("You can modify any TIMESTAMP WITH LOCAL TIME ZONE to a DATE column"). Other changes need every
  * row NULL, else ORA-01439 (SQL Language Reference, ALTER TABLE, "modify_col_properties": "You can change the data
  * type of any column if all rows of the column contain nulls"; a size or precision may change, and a DATE column may
  * become a TIMESTAMP one).
@@ -474,7 +475,7 @@ export class Ddl implements TableDdl {
 const keepsValues = (from: OraType, to: OraType): boolean => {
   const family = (t: OraType) => (t.kind === "nvarchar" ? "varchar" : t.kind === "date" ? "date" : t.kind)
   if (family(from) === family(to)) return true
-  return from.kind === "date" && (to.kind === "timestamp" || to.kind === "timestampltz")
+  return (from.kind === "date" && (to.kind === "timestamp" || to.kind === "timestampltz")) || (from.kind === "timestampltz" && to.kind === "date")
 }
 
 /** `col IS [NOT] JSON [...]` check conditions. */

@@ -77,9 +77,16 @@ export const charPaddingUpdate = (target: string, name: string, from: OraType, t
  * `to`'s exactly, or "" when DuckDB's own cast does: an INTERVAL DAY TO SECOND widened to SECOND(7-9), or YEAR TO
  * MONTH to YEAR(9), moves from DuckDB's INTERVAL to the exact storage of intervals.ts (DECIMAL seconds, BIGINT months).
  */
-export const storageConversion = (name: string, from: OraType, to: OraType): string => {
-  if (from.kind !== to.kind || from.duck !== "INTERVAL" || to.duck === "INTERVAL") return ""
+export const storageConversion = (name: string, from: OraType, to: OraType, dbOffsetMinutes = 0): string => {
   const column = duckIdent(name)
+  // a TIMESTAMP WITH LOCAL TIME ZONE column made a DATE ("You can modify any TIMESTAMP WITH LOCAL TIME ZONE to a DATE
+  // column", SQL Language Reference, "ALTER TABLE"): the wall clock in the database time zone, in which Oracle stores
+  // such values, its fraction rounded to the second (both unconfirmed: README.md)
+  if (from.kind === "timestampltz" && to.kind === "date") {
+    const instant = from.duck === "VARCHAR" ? `ora_tstz_utc(${column}, '+00:00')` : column
+    return ` USING CAST(timezone('UTC', ${instant}) + INTERVAL (${dbOffsetMinutes}) MINUTE AS TIMESTAMP_S)`
+  }
+  if (from.kind !== to.kind || from.duck !== "INTERVAL" || to.duck === "INTERVAL") return ""
   return from.kind === "intervalds" ? ` USING ora_ds_of_duck(${column})` : from.kind === "intervalym" ? ` USING ora_ym_of_duck(${column})` : ""
 }
 

@@ -110,3 +110,22 @@ export const withExactAliases = (toks: ReadonlyArray<Tok>, exact: ReadonlySet<st
   visitAliasedItems(toks, (from, to, alias) => learn(oracleName(alias), from, to), (from, to) => learn(headingOf(toks.slice(from, to)), from, to))
   return out
 }
+
+/**
+ * `bounded` (the NUMBER(p,s) column names of a statement's tables, DuckDB DECIMALs) with the aliases its subqueries
+ * and WITH blocks give such a column or a `+ - *` expression of them (`SELECT x / 7 FROM (SELECT q x FROM t)`), so
+ * that the enclosing query divides them on every digit too.
+ */
+export const withBoundedAliases = (toks: ReadonlyArray<Tok>, bounded: ReadonlySet<string>): ReadonlySet<string> => {
+  if (bounded.size === 0) return bounded
+  const out = new Set(bounded)
+  const learn = (name: string, from: number, to: number): boolean => {
+    if (out.has(name)) return false
+    for (let k = from; k < to; k++) if (isOp(toks[k], "/") || (isKw(toks[k], "AVG") && isOp(toks[k + 1], "("))) return false
+    if (!isExactNumeric(toks, from, to, (t) => t.kind !== "bind" && out.has(oracleName(t)))) return false
+    out.add(name)
+    return true
+  }
+  visitAliasedItems(toks, (from, to, alias) => learn(oracleName(alias), from, to))
+  return out
+}

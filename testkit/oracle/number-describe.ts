@@ -17,6 +17,7 @@
  *   MAX, which return their argument's type.
  */
 import { isKw, isOp, matchParen, type Tok } from "./lexer.ts"
+import { type OraType, parseOracleType } from "./types.ts"
 
 /** How a number-valued item is described: `columns` precision 0 scale 0, `constants` 0 / -127, `declared` as the engine types it. */
 export type NumberDescription = "columns" | "constants" | "declared"
@@ -59,4 +60,20 @@ export const numberDescription = (part: ReadonlyArray<Tok>): NumberDescription =
   if (wholeCall(expr, "COUNT")) return "columns"
   const named = expr.some((t, k) => (t.kind === "qident" || (t.kind === "ident" && !NOT_COLUMNS.has(t.value))) && !isOp(expr[k + 1], "(") && !isOp(expr[k + 1], "."))
   return named ? "columns" : "constants"
+}
+
+/**
+ * The declared type of select item `part` when it is `CAST(x AS NUMBER(p,-s))` (with an alias or not): its engine
+ * storage, an integer DECIMAL(p+s,0), would describe it as NUMBER(p+s) (types.ts numberType).
+ */
+export const negativeScaleCast = (part: ReadonlyArray<Tok>): OraType | undefined => {
+  const expr = withoutAlias(part)
+  if (!isKw(expr[0], "CAST") || !isOp(expr[1], "(") || matchParen(expr, 1) !== expr.length - 1) return undefined
+  let asAt = -1
+  for (let k = 2; k < expr.length - 1; k++) {
+    if (isOp(expr[k], "(")) k = matchParen(expr, k)
+    else if (isKw(expr[k], "AS")) asAt = k
+  }
+  const type = asAt < 0 ? undefined : parseOracleType(expr.slice(asAt + 1, -1).map((t) => t.text).join(" "))
+  return type?.kind === "number" && type.dictName === "NUMBER" && type.scale < 0 && type.scale !== -127 ? type : undefined
 }

@@ -124,8 +124,11 @@ export const describeColumns = (
 const subqueryColumn = (query: NonNullable<FromRef["query"]>, column: string): QueryShape | undefined => {
   const at = query.names.indexOf(column)
   if (at >= 0) return query.items[at]!.kind === "star" ? undefined : { items: [query.items[at]!], from: query.from }
-  if (!query.items.some((i) => i.kind === "star" && i.qualifier === undefined)) return undefined
+  const stars = query.items.filter((i) => i.kind === "star")
+  // `*`, or `t.*` of one FROM item (a hierarchical query's rewrite selects `alias.*`: hierarchical.ts)
+  const read = (f: FromRef) => stars.some((i) => i.qualifier === undefined || i.qualifier === (f.alias ?? f.table))
   for (const f of query.from) {
+    if (!read(f)) continue
     if (f.query !== undefined) {
       const nested = subqueryColumn(f.query, column)
       if (nested !== undefined) return nested

@@ -8,7 +8,7 @@ import { withBinaryAliases } from "./binary-aliases.ts"
 import { rewriteCollectionColumns } from "./collection-columns.ts"
 import { intervalColumnTypesOf, isExactInterval } from "./interval-exprs.ts"
 import { isKw, isOp, significant, tokenize, type Tok } from "./lexer.ts"
-import { withExactAliases } from "./number-aliases.ts"
+import { withBoundedAliases, withExactAliases } from "./number-aliases.ts"
 import { LEVEL_COLUMN } from "./hierarchical.ts"
 import { type BinaryKind, type ExactIntervalKind, type ExactIntervals, oracleName, type QueryShape, type TextDatetimeKind } from "./translate.ts"
 import type { OraType, ValueKind } from "./types.ts"
@@ -44,8 +44,9 @@ export class StatementColumns {
   boundedNumberColumnsOf(sql: string): ReadonlySet<string> {
     const out = new Set(this.columnsOf(sql, (t) => t.kind === "number" && t.duck !== "VARCHAR"))
     // a hierarchical query's LEVEL (hierarchical.ts): `LEVEL / 7` is a NUMBER quotient too
-    if (/\bCONNECT\b/i.test(sql)) out.add(LEVEL_COLUMN)
-    return out
+    if (/\bCONNECT\b/i.test(sql)) for (const name of [LEVEL_COLUMN, "LEVEL"]) out.add(name)
+    // and the aliases subqueries give them
+    return withBoundedAliases(significant(tokenize(sql)), out)
   }
 
   /** Names of the columns of a type `keep` accepts, of the tables a statement mentions (identifier match against the catalog). */

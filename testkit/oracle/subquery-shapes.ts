@@ -137,7 +137,8 @@ const subqueryShape = (toks: ReadonlyArray<Tok>, at: number, end: number, binary
 export const withBlockShapes = (toks: ReadonlyArray<Tok>, binaryColumns: ReadonlyMap<string, BinaryKind> | undefined): Map<string, SubqueryShape> => {
   const out = new Map<string, SubqueryShape>()
   if (!isKw(toks[0], "WITH")) return out
-  let k = 1
+  // WITH RECURSIVE: the hierarchical query rewrite's (hierarchical.ts), its anchor's shape
+  let k = isKw(toks[1], "RECURSIVE") ? 2 : 1
   while (isName(toks[k]) && isKw(toks[k + 1], "AS") && isOp(toks[k + 2], "(") && isKw(toks[k + 3], "SELECT")) {
     const close = matchParen(toks, k + 2)
     const shape = subqueryShape(toks, k + 3, close, binaryColumns)
