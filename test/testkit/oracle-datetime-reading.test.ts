@@ -50,6 +50,8 @@ describe("Oracle test server: reading datetime text (raw node-oracledb)", () => 
     // week elements are not read (ORA-01820); text left over is ORA-01830
     expect(await code(`SELECT TO_DATE('200803', 'YYYYWW') FROM dual`)).toBe("ORA-01820")
     expect(await code(`SELECT TO_TIMESTAMP('2024-01-01 10:00', 'YYYY-MM-DD HH24') FROM dual`)).toBe("ORA-01830")
+    // the example of SQL Language Reference, "TO_DATE"
+    expect(await shown(`TO_DATE('January 15, 1989, 11:00 A.M.', 'Month dd, YYYY, HH:MI A.M.', 'NLS_DATE_LANGUAGE = American')`)).toBe(" 1989-01-15 11:00:00")
     // a field the text does not give: the current month, day 1
     const now = new Date()
     expect(await shown(`TO_DATE('2012', 'YYYY')`)).toBe(` 2012-${String(now.getUTCMonth() + 1).padStart(2, "0")}-01 00:00:00`)

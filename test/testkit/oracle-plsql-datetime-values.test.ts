@@ -31,6 +31,16 @@ describe("Oracle test server: PL/SQL datetime values", () => {
     expect(await text("DECLARE v DATE := DATE '2024-05-06'; BEGIN :s := TO_CHAR(v + 1, 'YYYY-MM-DD') || ' ' || TO_CHAR(v - DATE '2024-05-01'); END;")).toBe("2024-05-07 5")
   })
 
+  // PL/SQL's TIMESTAMP keeps nine fraction digits (PL/SQL Language Reference, "PL/SQL Data Types"): a TIMESTAMP(9)
+  // variable computed on (± INTERVAL, compared) keeps its digits below the microsecond
+  it("a TIMESTAMP(9) variable keeps its nanoseconds through arithmetic and comparison", async () => {
+    const block = (body: string) =>
+      text(`DECLARE t TIMESTAMP(9) := TIMESTAMP '2024-01-01 10:00:00.123456789'; BEGIN ${body} END;`)
+    expect(await block(`:s := TO_CHAR(t + INTERVAL '1' SECOND, 'HH24:MI:SS.FF9');`)).toBe("10:00:01.123456789")
+    expect(await block(`t := t - INTERVAL '1' DAY; t := t + INTERVAL '0.000000001' SECOND; :s := TO_CHAR(t, 'YYYY-MM-DD HH24:MI:SS.FF9');`)).toBe("2023-12-31 10:00:00.123456790")
+    expect(await block(`IF t + INTERVAL '1' SECOND > TIMESTAMP '2024-01-01 10:00:01.123456788' THEN :s := 'later'; ELSE :s := 'not later'; END IF;`)).toBe("later")
+  })
+
   it("ADD_MONTHS of a month's last day is the last day of the resulting month, the time of day kept", async () => {
     const rows = await conn.execute(`SELECT TO_CHAR(ADD_MONTHS(DATE '2024-02-29', 1), 'YYYY-MM-DD'), TO_CHAR(ADD_MONTHS(DATE '2024-01-30', 1), 'YYYY-MM-DD'),
       TO_CHAR(ADD_MONTHS(TIMESTAMP '2023-04-30 10:20:30', -2), 'YYYY-MM-DD HH24:MI:SS'), TO_CHAR(ADD_MONTHS(DATE '2024-01-15', 13), 'YYYY-MM-DD') FROM dual`)

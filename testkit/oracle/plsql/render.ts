@@ -7,6 +7,7 @@
 import { DuckDBBlobValue, type DuckDBValue } from "@duckdb/node-api"
 import { rewriteBuiltinCalls } from "../builtin-functions.ts"
 import { zonedBinds } from "../datetime-binds.ts"
+import { parseDatetimeText } from "../datetime.ts"
 import { rewriteFloatConditions } from "../float-conditions.ts"
 import { formatModelsAsLiterals } from "../format-model-binds.ts"
 import { refuseFormatExpressions } from "../format-model-sites.ts"
@@ -137,6 +138,9 @@ export function render(ctx: Frame, toks: Expr, asQuery: boolean, sql: boolean, w
   const withSpaces: Array<Tok> = []
   for (const t of rewritten) withSpaces.push(t, { kind: "ws", text: " ", value: " ", pos: t.pos })
   const specOfParam: Array<BindSpec | undefined> = []
+  // a TIMESTAMP value with digits below the microsecond stays text (datetimeParameter): computed on as a wall-clock
+  // text datetime, every digit kept, not cast to DuckDB's microsecond TIMESTAMP (PL/SQL's TIMESTAMP keeps nine)
+  const wallOfParam: Array<boolean> = []
   // a token the translator renders twice (AT TIME ZONE does) stays one parameter
   const numbered = new Map<Tok, number>()
   const { toks: tt, tr } = makeTranslator(withSpaces, {
@@ -148,15 +152,16 @@ export function render(ctx: Frame, toks: Expr, asQuery: boolean, sql: boolean, w
       kindOfParam[params.length] = kinds[index]
       const raw = index >= 0 ? values[index] : null
       const value = kinds[index] === "datetime" ? datetimeParameter(raw ?? null) : raw
+      wallOfParam[params.length] = kinds[index] === "datetime" && typeof value === "string" && parseDatetimeText(value)?.offsetMinutes === undefined
       // RAW values (variables, binds) are bytes: DuckDB types a parameter by its value, BLOB only as a DuckDBBlobValue
       params.push((value instanceof Uint8Array ? new DuckDBBlobValue(value) : value) as DuckDBValue)
       numbered.set(tok, params.length)
       return `$${params.length}`
     },
-    datetimeBind: zonedBinds(specOfParam),
+    datetimeBind: (n) => zonedBinds(specOfParam)(n) ?? (wallOfParam[n - 1] === true ? "wall" : undefined),
     numberBind: (n) => kindOfParam[n - 1] === "number",
     exactBind: (n) => isExactNumberText(kindOfParam[n - 1], params[n - 1] ?? null),
-    dateBind: (n) => kindOfParam[n - 1] === "datetime",
+    dateBind: (n) => kindOfParam[n - 1] === "datetime" && wallOfParam[n - 1] !== true,
     exactSecondsBind: (n) => kindOfParam[n - 1] === "exactSeconds",
     dbTimeZone: ctx.host.db.settings.dbTimeZone,
     exactNumberColumns: ctx.host.exactNumberColumnsOf(toks.map((t) => t.text).join(" "))
