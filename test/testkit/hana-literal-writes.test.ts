@@ -161,4 +161,18 @@ describe.each([1, 8])("HANA test server: literals written exactly at data format
       { V: "7.77", SD: seconds("2024-01-01 10:00:00") }
     ])
   })
+
+  it("an integer target truncates toward 0: CAST and values written into integer columns", async () => {
+    // SAP HANA SQL Reference, "CAST Function (Data Type Conversion)": CAST (10.5 AS INTEGER) is 10, "truncating the
+    // mantissa"; "Data Type Conversion": DECIMAL(10,2) 12345.67 converted to BIGINT is 12345
+    expect(
+      await exec(c, "SELECT CAST(10.5 AS INTEGER) AS A, CAST(-10.9 AS BIGINT) AS B, CAST('7.9' AS SMALLINT) AS C, CAST(2.5E0 AS TINYINT) AS D, CAST(12345.67 AS BIGINT) AS E, CAST(5 AS INTEGER) AS F FROM DUMMY")
+    ).toEqual([{ A: 10, B: -10, C: 7, D: 2, E: 12345, F: 5 }])
+    await exec(c, "CREATE TABLE dint (id INTEGER, i INTEGER, b BIGINT)")
+    await exec(c, "INSERT INTO dint VALUES (1, 10.5, -3.7)")
+    await exec(c, "INSERT INTO dint SELECT 2, 2.5 * 3, '9.9' FROM DUMMY")
+    await exec(c, "INSERT INTO dint SELECT DISTINCT 3, 0.9, 1.5 FROM DUMMY")
+    await exec(c, "UPDATE dint SET b = b + 0.9 WHERE id = 1")
+    expect(await exec(c, "SELECT i, b FROM dint ORDER BY id")).toEqual([{ I: 10, B: -2 }, { I: 7, B: 9 }, { I: 0, B: 1 }])
+  })
 })

@@ -61,7 +61,12 @@ export const LITERAL_WRITE_MACROS: readonly string[] = [
     "ELSE regexp_replace(t, '(\\.[0-9]{' || CAST(s AS VARCHAR) || '})[0-9]+$', '\\1') END",
   // A TIMESTAMP's ticks (longdate.ts) become its text, which no DECIMAL cast reads (339), as HANA refuses the conversion.
   "CREATE OR REPLACE TEMP MACRO hana_cut_decimal(x, s) AS hana_cut_decimal_of(hana_as(x, CAST(NULL AS VARCHAR)), s)",
-  "CREATE OR REPLACE TEMP MACRO hana_cut_seconds(x) AS date_trunc('second', hana_dt(x))"
+  "CREATE OR REPLACE TEMP MACRO hana_cut_seconds(x) AS date_trunc('second', hana_dt(x))",
+  // An integer target truncates toward 0 (SAP HANA SQL Reference, "CAST Function (Data Type Conversion)": CAST(10.5
+  // AS INTEGER) is 10; "Data Type Conversion": DECIMAL(10,2) 12345.67 to BIGINT is 12345): a fraction or a number's
+  // text is cut as text, anything else (integers, booleans, a TIMESTAMP's ticks) converts as it did.
+  "CREATE OR REPLACE TEMP MACRO hana_cut_integer(x) AS CASE WHEN typeof(x) IN ('DOUBLE', 'FLOAT', 'VARCHAR') OR typeof(x) LIKE 'DECIMAL%' " +
+    "THEN CAST(hana_cut_decimal_of(CAST(x AS VARCHAR), 0) AS HUGEINT) ELSE hana_as(x, CAST(NULL AS HUGEINT)) END"
 ]
 
 /** The scalar function behind `hana_cut_decimal`. */
@@ -81,6 +86,7 @@ const mayCut = (t: Token): boolean =>
 
 /** The cut literal's SQL text for a column of this type, or undefined when nothing changes. */
 const cutLiteral = (t: Token, type: HanaType): string | undefined => {
+  if (INTEGER_TYPES.has(type.name)) return cutLiteral(t, { name: "DECIMAL", length: 38, scale: 0 })
   if (t.t === "number" && type.name === "DECIMAL" && type.scale >= 0) {
     // `1.239E0` is a DOUBLE: converted to DECIMAL(p,s) it is cut as any other value is.
     const cut = cutDecimalText(t.v, type.scale)
@@ -316,9 +322,18 @@ const columnTypes = async (session: Session, target: Target): Promise<{ byName: 
   }
 }
 
+/** HANA's integer types, which truncate what they are given toward 0. */
+export const INTEGER_TYPES: ReadonlySet<string> = new Set(["TINYINT", "SMALLINT", "INTEGER", "BIGINT"])
+
 /** The SQL that cuts a value written into a column of this type, or undefined when the type keeps it as it is. */
 const cutExpression = (value: string, type: HanaType | undefined): string | undefined =>
-  type?.name === "DECIMAL" && type.scale >= 0 ? `HANA_CUT_DECIMAL(${value}, ${type.scale})` : type?.name === "SECONDDATE" ? `HANA_CUT_SECONDS(${value})` : undefined
+  type?.name === "DECIMAL" && type.scale >= 0
+    ? `HANA_CUT_DECIMAL(${value}, ${type.scale})`
+    : type?.name === "SECONDDATE"
+      ? `HANA_CUT_SECONDS(${value})`
+      : type !== undefined && INTEGER_TYPES.has(type.name)
+        ? `HANA_CUT_INTEGER(${value})`
+        : undefined
 
 /**
  * How many columns a query makes: the items of its first select list (the main one of a WITH, the inner one of a
@@ -398,7 +413,8 @@ export const exactLiteralWrites = async (session: Session, sql: string): Promise
     const last = expression[expression.length - 1]!
     if (first.pos === undefined || last.end === undefined) continue
     const value = sql.slice(first.pos, last.end)
-    const cut = cutExpression(value, type)
+    // An integer column's expression holding a parameter keeps DuckDB's typing of the parameter (no cut around it).
+    const cut = INTEGER_TYPES.has(type.name) && expression.some((t) => t.t === "param") ? undefined : cutExpression(value, type)
     if (cut !== undefined) edits.push({ pos: first.pos, end: last.end, text: cut })
     // A TIMESTAMP's ticks (longdate.ts) written into a DATE or TIME are its date or time, into text its text.
     else if (type.name === "DATE" || type.name === "TIME") edits.push({ pos: first.pos, end: last.end, text: `HANA_AS(${value}, CAST(NULL AS ${type.name}))` })
