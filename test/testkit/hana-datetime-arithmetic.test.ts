@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { call, exec, failure } from "./hana/client.ts"
 import { useRawHanaSession } from "./hana/raw-session.ts"
-import type { HdbClient, HdbResultSet } from "./hana/client.ts"
+import type { HdbClient, HdbResultSet, HdbStatement } from "./hana/client.ts"
 
 /** hdb's type code of LONGDATE, HANA's TIMESTAMP at data format version 4 and later. */
 const LONGDATE = 61
@@ -126,6 +126,10 @@ describe("HANA test server: TIMESTAMP fields, arithmetic and numeric functions (
       { D: "2024-02-01 00:00:00.000000000", M: "2024-02-29 00:00:00.000000000", Y: "2025-01-31 00:00:00.000000000", S: "2024-01-31 00:00:01.000000000" },
       { D: "2024-02-01 10:11:12.123456700", M: "2024-02-29 10:11:12.123456700", Y: "2025-01-31 10:11:12.123456700", S: "2024-01-31 10:11:13.123456700" }
     ])
+    // a parameter there is still a TIMESTAMP parameter
+    const st = await call<HdbStatement>((cb) => c.prepare("SELECT ADD_DAYS(?, 1) AS D FROM DUMMY", cb))
+    expect(st.parameterMetadata.map((m) => m.dataType)).toEqual([LONGDATE])
+    expect(await call((cb) => st.exec(["2024-01-31 10:11:12.1234567"], cb))).toEqual([{ D: "2024-02-01 10:11:12.123456700" }])
     // a text that is no datetime fails as it does written into a TIMESTAMP
     await exec(c, "INSERT INTO ar_text VALUES (3, 'abc')")
     expect(await code("SELECT ADD_MONTHS(s, 1) AS M FROM ar_text")).toBe(303)

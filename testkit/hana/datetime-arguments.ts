@@ -28,6 +28,13 @@ const DATE_ARGUMENTS: ReadonlyMap<string, ReadonlyArray<number>> = new Map([
 
 const BARE_DATE = /^\s*\d{1,4}-\d{1,2}-\d{1,2}\s*$/
 
+/**
+ * The functions whose date argument, when it is a character value that is no literal, is taken as a TIMESTAMP
+ * (`hana_text_ld`, below; ADD_SECONDS works on TIMESTAMPs itself). An argument holding a parameter is left alone:
+ * the macro would repeat the parameter, whose type DuckDB then no longer infers.
+ */
+const TEXT_AS_TIMESTAMP = new Set(["ADD_DAYS", "ADD_MONTHS", "ADD_YEARS"])
+
 /** `CAST('…' AS DATE|TIMESTAMP)` as tokens, for a string literal at a date argument; `CAST(? AS TIMESTAMP)` for a bare parameter. */
 const typedLiteral = (literal: Token): Token[] => [
   { t: "word", v: "CAST" },
@@ -42,9 +49,10 @@ const typedLiteral = (literal: Token): Token[] => [
  * Casts each string literal that is a whole date argument of ADD_DAYS, ADD_SECONDS, ADD_MONTHS, ADD_YEARS or
  * DAYS_BETWEEN to DATE (a bare 'YYYY-MM-DD') or TIMESTAMP (anything else), as HANA converts it implicitly.
  * A bare parameter there is cast to TIMESTAMP: the session macros tell ticks by typeof, which leaves it untyped.
+ * Any other date argument of ADD_DAYS, ADD_MONTHS and ADD_YEARS is wrapped in `hana_text_ld` (a character value as a TIMESTAMP).
  */
 export const typeDateArguments = (tokens: readonly Token[]): readonly Token[] => {
-  if (!tokens.some((t) => t.t === "string" || t.t === "param")) return tokens
+  if (!tokens.some((t) => t.t === "string" || t.t === "param" || TEXT_AS_TIMESTAMP.has(upper(t)))) return tokens
   const out: Token[] = []
   let i = 0
   while (i < tokens.length) {
@@ -58,7 +66,11 @@ export const typeDateArguments = (tokens: readonly Token[]): readonly Token[] =>
     }
     const close = matching(tokens, i + 1)
     const args = splitTopLevel(tokens.slice(i + 2, close)).map((arg, n) =>
-      arg.length === 1 && (arg[0]!.t === "string" || arg[0]!.t === "param") && positions.includes(n) ? typedLiteral(arg[0]!) : typeDateArguments(arg)
+      arg.length === 1 && (arg[0]!.t === "string" || arg[0]!.t === "param") && positions.includes(n)
+        ? typedLiteral(arg[0]!)
+        : n === 0 && TEXT_AS_TIMESTAMP.has(upper(t)) && !arg.some((a) => a.t === "param")
+          ? [{ t: "word" as const, v: "hana_text_ld" }, { t: "op" as const, v: "(" }, ...typeDateArguments(arg), { t: "op" as const, v: ")" }]
+          : typeDateArguments(arg)
     )
     out.push(t, open)
     args.forEach((arg, n) => {

@@ -45,8 +45,7 @@ export const SESSION_MACROS = [
   "CREATE OR REPLACE TEMP MACRO hana_to_timestamp(x, f := NULL) AS CASE WHEN f IS NOT NULL AND typeof(x) = 'VARCHAR' THEN hana_ld(hana_parse_timestamp(CAST(x AS VARCHAR), f)) ELSE hana_ld(x) END",
   // Day arithmetic is in datetime-functions.ts; these convert the arguments as the former SQL versions did.
   // hana_shift_days has a function overload for ticks (datetime-functions.ts): DuckDB resolves it on the bound type.
-  // A character date is taken as a TIMESTAMP (datetime-arguments.ts), here and in ADD_MONTHS / ADD_YEARS.
-  "CREATE OR REPLACE TEMP MACRO hana_add_days(d, n) AS hana_shift_days(hana_text_ld(d), CAST(n AS INTEGER))",
+  "CREATE OR REPLACE TEMP MACRO hana_add_days(d, n) AS hana_shift_days(d, CAST(n AS INTEGER))",
   // Ticks count HANA's days (longdate.ts), so adding ticks crosses October 1582 as HANA does.
   "CREATE OR REPLACE TEMP MACRO hana_add_seconds(d, n) AS hana_ticks_shift(hana_ld(d), CAST(CAST(n AS DECIMAL(38, 7)) * 10000000 AS BIGINT))",
   "CREATE OR REPLACE TEMP MACRO hana_add_nano100(d, n) AS hana_ticks_shift(hana_ld(d), CAST(n AS BIGINT))",
@@ -57,14 +56,11 @@ export const SESSION_MACROS = [
   // Each branch cast to d's type, so that all bind alike; ticks move by their label and keep their seventh digit.
   ...(["months", "years"] as const).map((unit) => {
     const plus = `to_${unit}(CAST(n AS INTEGER))`
-    return [
-      `CREATE OR REPLACE TEMP MACRO hana_add_${unit}_to(d, n) AS ` +
-        onTicks("d", (t) => `cast_to_type(hana_ld(hana_ticks_ts(${t}) + ${plus}) + ${t} % 10, d)`,
-          `CASE WHEN typeof(d) = 'DATE' THEN cast_to_type(CAST(d AS DATE) + ${plus}, d) WHEN typeof(d) = 'TIMESTAMP_S' THEN cast_to_type(CAST(d AS TIMESTAMP_S) + ${plus}, d) ` +
-          `ELSE cast_to_type(CAST(d AS TIMESTAMP) + ${plus}, d) END`),
-      `CREATE OR REPLACE TEMP MACRO hana_add_${unit}(d, n) AS hana_add_${unit}_to(hana_text_ld(d), n)`
-    ]
-  }).flat(),
+    return `CREATE OR REPLACE TEMP MACRO hana_add_${unit}(d, n) AS ` +
+      onTicks("d", (t) => `cast_to_type(hana_ld(hana_ticks_ts(${t}) + ${plus}) + ${t} % 10, d)`,
+        `CASE WHEN typeof(d) = 'DATE' THEN cast_to_type(CAST(d AS DATE) + ${plus}, d) WHEN typeof(d) = 'TIMESTAMP_S' THEN cast_to_type(CAST(d AS TIMESTAMP_S) + ${plus}, d) ` +
+        `ELSE cast_to_type(CAST(d AS TIMESTAMP) + ${plus}, d) END`)
+  }),
   // A TIMESTAMP's ticks (longdate.ts) are no number: converted to one they fail as a TIMESTAMP does; as text they are its text.
   "CREATE OR REPLACE TEMP MACRO hana_concat(a, b) AS concat(hana_ld_text(a), hana_ld_text(b))",
   "CREATE OR REPLACE TEMP MACRO hana_bintohex(b) AS upper(hex(b))",
