@@ -53,6 +53,32 @@ describe("HANA test server: batch inserts (raw hdb client, data format 8)", () =
     expect(await exec(c, "SELECT name, amount FROM b_bad ORDER BY id")).toEqual([{ NAME: "äöü", AMOUNT: "999.99" }, { NAME: "😀", AMOUNT: "-999.99" }])
   })
 
+  it("a failed statement after several batches keeps each batch's rows as sent, though the server refills one set of column buffers", async () => {
+    await exec(c, "CREATE TABLE b_reuse (id INTEGER NOT NULL, name NVARCHAR(40))")
+    const st = await call<HdbStatement>((cb) => c.prepare("INSERT INTO b_reuse VALUES (?, ?)", cb))
+    c.setAutoCommit(false)
+    try {
+      // every row of the first batch has a name; in the later, smaller ones every third row's is NULL
+      await call((cb) => st.exec(Array.from({ length: 3000 }, (_, i) => [i, `first batch row ${i}`]), cb))
+      await call((cb) => st.exec(Array.from({ length: 2000 }, (_, i) => [10_000 + i, i % 3 === 0 ? null : `second batch row ${i}`]), cb))
+      await call((cb) => st.exec(Array.from({ length: 1000 }, (_, i) => [20_000 + i, i % 3 === 0 ? null : `third batch row ${i}`]), cb))
+      // 287 aborts the engine's transaction: the server rolls it back and replays the three batches
+      expect((await failure(exec(c, "INSERT INTO b_reuse VALUES (NULL, 'x')"))).code).toBe(287)
+      const got = await exec(c, `SELECT LEFT(name, LOCATE(name, ' ') - 1) AS label, COUNT(*) AS n, COUNT(name) AS named, MIN(id) AS lo, MAX(id) AS hi
+        FROM b_reuse GROUP BY LEFT(name, LOCATE(name, ' ') - 1) ORDER BY lo`)
+      expect(got).toEqual([
+        { LABEL: "first", N: 3000, NAMED: 3000, LO: 0, HI: 2999 },
+        { LABEL: null, N: 667 + 334, NAMED: 0, LO: 10_000, HI: 20_999 },
+        { LABEL: "second", N: 1333, NAMED: 1333, LO: 10_001, HI: 11_999 },
+        { LABEL: "third", N: 666, NAMED: 666, LO: 20_001, HI: 20_998 }
+      ])
+      expect(await exec(c, "SELECT COUNT(*) AS N FROM b_reuse WHERE name <> LEFT(name, LOCATE(name, ' ') - 1) || ' batch row ' || TO_NVARCHAR(MOD(id, 10000))")).toEqual([{ N: 0 }])
+      await call((cb) => c.rollback(cb))
+    } finally {
+      c.setAutoCommit(true)
+    }
+  })
+
   it("undoes only the failing batch inside a transaction", async () => {
     await exec(c, "CREATE TABLE b_tx (id INTEGER PRIMARY KEY, name NVARCHAR(5))")
     const st = await call<HdbStatement>((cb) => c.prepare("INSERT INTO b_tx VALUES (?, ?)", cb))

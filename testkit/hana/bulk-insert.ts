@@ -25,6 +25,29 @@ export interface BatchTarget {
   readonly columns: readonly BulkColumn[]
   readonly layouts: readonly ColumnLayout[]
   readonly scales: readonly number[]
+  /**
+   * The rows of the last batch appended, emptied and filled again by the next ({@link decodeBatch}): a fresh set of
+   * column buffers per batch (about 130 MB per 1,000,000 rows of eight columns) is ArrayBuffer memory, and V8 answers
+   * every 64 MB of it with a full collection of the server's heap (BENCHMARKS.md, hana-ingest).
+   */
+  spare?: BulkRows | undefined
+}
+
+/** Rows for `count` values of `target`'s columns: its {@link BatchTarget.spare}, emptied, when it holds as many. */
+const batchRows = (target: BatchTarget, count: number): BulkRows => {
+  const spare = target.spare
+  target.spare = undefined
+  if (spare === undefined || spare.capacity < count) return new BulkRows(target.columns, count)
+  spare.reset(count)
+  return spare
+}
+
+/**
+ * Keeps `rows` of a batch appended to `target` for the next batch to fill ({@link BatchTarget.spare}); the engine's
+ * journal holds the rows sealed in DuckDB chunks, not these buffers.
+ */
+export const keepBatchRows = (target: BatchTarget, rows: BulkRows): void => {
+  if (target.spare === undefined || target.spare.capacity < rows.capacity) target.spare = rows
 }
 
 const LENGTH_CHECKED = new Set(["VARCHAR", "NVARCHAR", "CHAR", "NCHAR", "ALPHANUM", "SHORTTEXT", "VARBINARY", "BINARY"])
@@ -138,7 +161,7 @@ const setLongdateMicros = (out: BulkRows, c: number, row: number, low: number, h
  * violations throw {@link BulkInsertError} naming the row.
  */
 export const decodeBatch = (data: Buffer, count: number, target: BatchTarget): BulkRows | undefined => {
-  const out = new BulkRows(target.columns, count)
+  const out = batchRows(target, count)
   const { layouts, scales } = target
   const width = layouts.length
   const isDecimal = layouts.map((l) => l.startsWith("decimal"))

@@ -5,7 +5,7 @@
 import { BulkInsertError } from "../../engine/index.ts"
 import type { BulkRows, Session } from "../../engine/index.ts"
 import { bindTypes, stagedColumns, textForTestOnlyTypes, ticksForTimestamps } from "../binding.ts"
-import { batchError, batchTarget, decodeBatch } from "../bulk-insert.ts"
+import { batchError, batchTarget, decodeBatch, keepBatchRows } from "../bulk-insert.ts"
 import { HanaError, fromEngineError } from "../errors.ts"
 import { decodeParameters } from "../params.ts"
 import type { ParameterRow } from "../params.ts"
@@ -45,6 +45,7 @@ export const appendBatch = async (
     if (rows === undefined) return undefined
     const bulk = rows
     await inTransaction(session, commit, () => session.appendRows(target.table, bulk), true)
+    keepBatchRows(target, bulk)
   } catch (e) {
     if (e instanceof BulkInsertError) return failedAtRow(batchError(e), FunctionCode.INSERT, params.argc, e.row)
     const err = fromEngineError(e, s.schema)
