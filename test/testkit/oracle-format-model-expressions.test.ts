@@ -112,6 +112,14 @@ describe("Oracle test server: format models that are expressions (raw node-oracl
     expect((await conn.execute("SELECT fme_seq.CURRVAL FROM dual")).rows).toEqual([[14]])
     expect(((await conn.execute("SELECT s FROM fme_seqd WHERE k > 9 ORDER BY k")).rows as Array<[string]>).map((r) => r[0]).sort()).toEqual([" /b", "2024-03-01 /a", "2024-03-01 /b", "29.02.2024 /a", "29.02.2024 /b"])
     await conn.rollback()
+    // a sequence a trigger takes advances once per row too
+    await conn.execute("CREATE SEQUENCE fme_tseq")
+    await conn.execute("CREATE TABLE fme_trg (k NUMBER, s VARCHAR2(30))")
+    await conn.execute("CREATE TRIGGER fme_trg_k BEFORE INSERT ON fme_trg FOR EACH ROW BEGIN :NEW.k := fme_tseq.NEXTVAL; END;")
+    await conn.execute("INSERT INTO fme_trg (s) SELECT TO_CHAR(d, f) || ' /t' FROM fme")
+    expect((await conn.execute("SELECT fme_tseq.CURRVAL FROM dual")).rows).toEqual([[3]])
+    expect(((await conn.execute("SELECT k FROM fme_trg ORDER BY k")).rows as Array<[number]>).map((r) => r[0])).toEqual([1, 2, 3])
+    await conn.rollback()
   })
 
   it("binds before, inside and after the call whose format model is an expression, in a query and in DML", async () => {

@@ -368,12 +368,14 @@ export class SqlSession {
 
   /**
    * A DML statement with a format model that is an expression (format-model-sites.ts): its format values learned
-   * from a query first (an INSERT, UPDATE or DELETE), then run, undone and run again until it meets no format value
-   * it did not know.
+   * from a query first (an INSERT, UPDATE or DELETE taking NEXTVAL), then run, undone and run again until it meets no
+   * format value it did not know.
    */
   private async dmlWithFormatExpressions(sql: string, rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>, specs: ReadonlyArray<BindSpec>, opts: ExecuteOptions): Promise<StatementResult> {
-    // the format values are learned from a query first, so that the statement runs (and advances a sequence) once
-    const probe = formatProbe(sql)
+    // a statement taking NEXTVAL learns its format values from a query first, so that it runs (and advances) once;
+    // another one's writes are simply undone between runs (with triggers, its rows are read, and the new format
+    // values met, before any trigger fires)
+    const probe = /\bNEXTVAL\b/i.test(sql) ? formatProbe(sql) : undefined
     // once per bind row (a batch's rows may meet different values)
     if (probe !== undefined) for (const row of rows.length === 0 ? [[]] : rows) await probeFormatValues(sql, probe, (q) => this.readAll(q, probe.binds.map((i) => row[i] ?? null), specs.length === 0 ? [] : probe.binds.map((i) => specs[i]!)))
     return settleFormatSites(sql, () =>
