@@ -61,4 +61,12 @@ describe("Oracle test server: unbounded NUMBER columns against subqueries and li
     expect(await exact("WITH w AS (SELECT m AS z FROM v) SELECT z / 7 FROM w")).toEqual([[".3571428571428571428571428571428571428571"]])
     expect(await exact("SELECT x / 7 FROM (SELECT LEVEL x FROM dual CONNECT BY LEVEL <= 2)")).toEqual([[".1428571428571428571428571428571428571429"], [".2857142857142857142857142857142857142857"]])
   })
+
+  it("divides a CAST to NUMBER(p,s) on every digit, of a literal, text or a column (was a double)", async () => {
+    const text = { fetchTypeHandler: () => ({ type: oracledb.STRING }) }
+    const r = await conn.execute("SELECT CAST(1 AS NUMBER(38)) / 7, CAST('2' AS NUMBER(5,1)) / 3, CAST(m AS NUMBER(10,1)) / 7 FROM v", [], text)
+    expect(r.rows).toEqual([[".1428571428571428571428571428571428571429", ".6666666666666666666666666666666666666667", ".3571428571428571428571428571428571428571"]])
+    // a BINARY_DOUBLE CAST stays binary
+    expect(await rows("SELECT CAST(1.5 AS BINARY_DOUBLE) / 3 FROM dual")).toEqual([[0.5]])
+  })
 })

@@ -4,7 +4,8 @@
  * gets back, so that ROUND, TRUNC, MOD, NVL, DECODE, GREATEST, ... compute on every digit and their results stay
  * exact NUMBERs (typed ORA_NUMBER, described as NUMBER) that further operations recognise by {@link EXACT_RESULT}.
  */
-import { isOp, matchParen, sqlString, type Tok } from "./lexer.ts"
+import { isKw, isOp, matchParen, sqlString, type Tok } from "./lexer.ts"
+import { parseOracleType } from "./types.ts"
 import { isNumberModel } from "./number-format.ts"
 
 /** Text of an exact NUMBER result of number-functions.ts (decimal text typed ORA_NUMBER). */
@@ -158,6 +159,14 @@ export const isExactNumeric = (toks: ReadonlyArray<Tok>, from: number, to: numbe
       operand = true
     } else if (t.kind !== "ident" && t.kind !== "qident") return false
     else if (isOp(toks[k + 1], "(")) {
+      // CAST(x AS NUMBER[(p[,s])]): a NUMBER whatever x is (SQL Language Reference, "CAST")
+      if (t.kind === "ident" && t.value === "CAST") {
+        const close = matchParen(toks, k + 1)
+        if (close < 0 || !castsToNumber(toks, k + 2, close)) return false
+        k = close
+        operand = true
+        continue
+      }
       if (t.kind !== "ident" || !EXACT_NUMERIC_FUNCTIONS.has(t.value)) return false
       if (t.value === "COUNT") {
         k = matchParen(toks, k + 1)
@@ -169,6 +178,18 @@ export const isExactNumeric = (toks: ReadonlyArray<Tok>, from: number, to: numbe
     }
   }
   return operand
+}
+
+/** True when the CAST arguments [from, to) end in `AS NUMBER[(p[,s])]` (or an ANSI name of it: DECIMAL, INTEGER, ...). */
+const castsToNumber = (toks: ReadonlyArray<Tok>, from: number, to: number): boolean => {
+  let asAt = -1
+  for (let k = from; k < to; k++) {
+    if (isOp(toks[k], "(")) k = matchParen(toks, k)
+    else if (isKw(toks[k], "AS")) asAt = k
+    if (k < 0) return false
+  }
+  const type = asAt < 0 ? undefined : parseOracleType(toks.slice(asAt + 1, to).filter((t) => t.kind !== "ws").map((t) => t.text).join(" "))
+  return type?.kind === "number" && type.dictName === "NUMBER"
 }
 
 /** The session's NLS_NUMERIC_CHARACTERS (decimal character, group separator) as translated SQL reads them. */
