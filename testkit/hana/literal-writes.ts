@@ -1,18 +1,18 @@
 /**
- * Literals in SQL text written into DECIMAL(p,s) and SECONDDATE columns are cut as HANA cuts them, before DuckDB's
- * cast would round them: HANA keeps s fraction digits of a DECIMAL(p,s) (SAP HANA SQL Reference, "Numeric Data
- * Types": a DECIMAL(5,4) column stores 3.14, 3.1415 and 3.141592 as 3.1400, 3.1415, 3.1415) and whole seconds of a
- * SECONDDATE ("Datetime Data Types": year, month, day, hour, minute and second), the fraction dropped as for a
- * SECONDDATE parameter (binding.ts). Covers a value of INSERT/UPSERT/REPLACE … VALUES, of UPDATE … SET col = value,
- * of MERGE's UPDATE SET and INSERT VALUES, and a select item of INSERT … SELECT [UNION ALL SELECT …]: a literal is cut
- * in the text (a number in exponent form and a number's text as well), any other expression (a computation, a
- * column, a function, a subquery, an expression holding a parameter) is wrapped in a function that cuts its value
- * (`hana_cut_decimal`, `hana_cut_seconds`, below). A query whose rows may merge before they are stored (DISTINCT,
- * UNION, INTERSECT, EXCEPT, MINUS) or that starts with WITH is wrapped whole (`SELECT … FROM (<query>)`), so rows
- * merge on the values as written and are cut as they are stored. A bare parameter is cut by binding.ts; DEFAULT and
- * NULL are left alone. HANA truncates a value converted to DECIMAL(p,s) implicitly or by CAST (SAP's blog "HANA
- * SQL: Casting to decimal (implicit or explicit) will not provide rounding", blogs.sap.com 2018-11-14, citing SAP
- * Note 1895981).
+ * Values written into DECIMAL(p,s), SECONDDATE and integer columns are cut as HANA cuts them, before DuckDB's cast
+ * would round them: HANA keeps s fraction digits of a DECIMAL(p,s) (SAP HANA SQL Reference, "Numeric Data Types": a
+ * DECIMAL(5,4) column stores 3.14, 3.1415 and 3.141592 as 3.1400, 3.1415, 3.1415; SAP's blog "HANA SQL: Casting to
+ * decimal (implicit or explicit) will not provide rounding", blogs.sap.com 2018-11-14, citing SAP Note 1895981),
+ * whole seconds of a SECONDDATE ("Data Type Conversion": TIMESTAMP 2013-07-03 23:59:59.7777777 to SECONDDATE is
+ * 2013-07-03 23:59:59) and truncates toward 0 into an integer type ("CAST Function (Data Type Conversion)": CAST(10.5
+ * AS INTEGER) is 10). Covers a value of INSERT/UPSERT/REPLACE … VALUES, of UPDATE … SET col = value, of MERGE's UPDATE
+ * SET and INSERT VALUES, and a select item of INSERT … SELECT [UNION ALL SELECT …]: a literal is cut in the text (a
+ * number in exponent form and a number's text as well), any other expression (a computation, a column, a function,
+ * a subquery, an expression holding a parameter) is wrapped in a function that cuts its value (`hana_cut_decimal`,
+ * `hana_cut_seconds`, `hana_cut_integer`, below; sql-rewrite.ts uses them for CAST). A query whose rows may merge
+ * before they are stored (DISTINCT, UNION, INTERSECT, EXCEPT, MINUS) or that starts with WITH is wrapped whole
+ * (`SELECT … FROM (<query>)`), so rows merge on the values as written and are cut as they are stored. A bare
+ * parameter is cut by binding.ts; DEFAULT and NULL are left alone.
  */
 import { INTEGER, VARCHAR } from "@duckdb/node-api"
 import type { DuckDBScalarFunction } from "@duckdb/node-api"
@@ -50,9 +50,9 @@ const exponentFree = (text: string): string => {
 }
 
 /**
- * Session macros that cut an expression's value written into a DECIMAL(p,s) or SECONDDATE column: the value's exact
- * text is cut (`hana_cut_decimal_text`, a scalar function, see {@link literalWriteFunctions}) and DuckDB's cast of the
- * shorter text to the column's type then has nothing left to round.
+ * Session macros that cut an expression's value written into a DECIMAL(p,s), SECONDDATE or integer column: a
+ * number's exact text is cut (a regular expression, or `hana_cut_decimal_text`, see {@link literalWriteFunctions})
+ * and DuckDB's cast of the shorter text to the column's type then has nothing left to round.
  */
 export const LITERAL_WRITE_MACROS: readonly string[] = [
   // A plain decimal text (`-12.345`) is cut by a regular expression, anything else (`1.5e-07`, ` +.5`) in JavaScript.
@@ -375,7 +375,7 @@ const wrappedQuery = (sql: string, query: NonNullable<Target["query"]>, types: R
 }
 
 /**
- * The statement with each value written into a DECIMAL(p,s) or SECONDDATE column cut as HANA cuts it; any other
+ * The statement with each value written into a DECIMAL(p,s), SECONDDATE or integer column cut as HANA cuts it; any other
  * statement (or one this cannot read: translate reports its errors) comes back unchanged, without a catalog look-up.
  */
 export const exactLiteralWrites = async (session: Session, sql: string): Promise<string> => {
