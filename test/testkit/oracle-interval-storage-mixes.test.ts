@@ -51,6 +51,13 @@ describe("Oracle test server: exact intervals passed on by subqueries, set opera
     await conn.rollback()
   })
 
+  it("computes with a scalar subquery of an exact interval as an operand of arithmetic (was ORA-00932)", async () => {
+    expect(await rows("SELECT (SELECT d9 FROM ivm WHERE id = 1) + INTERVAL '1' DAY, (SELECT MAX(y9) FROM ivm) - INTERVAL '1' MONTH, (SELECT d9 FROM ivm WHERE id = 2) * 2 FROM dual")).toEqual([
+      [ds(2, 0, 0, 0, 123456789), ym(999999999, 10), ds(0, 0, 0, 0, 2)]
+    ])
+    expect(await rows("SELECT id FROM ivm WHERE d9 < (SELECT d9 FROM ivm WHERE id = 2) + INTERVAL '1' SECOND")).toEqual([[2]])
+  })
+
   it("gives LAG, LEAD, FIRST_VALUE and LAST_VALUE of an exact interval as the interval (was its stored NUMBER)", async () => {
     const r = await conn.execute("SELECT LAG(d9) OVER (ORDER BY id), FIRST_VALUE(d9) OVER (ORDER BY id), LEAD(y9, 1) OVER (ORDER BY id), LAST_VALUE(y9 IGNORE NULLS) OVER (ORDER BY id) FROM ivm WHERE id < 3 ORDER BY id")
     expect(typeNames(r)).toEqual([DS, DS, "INTERVAL YEAR TO MONTH", "INTERVAL YEAR TO MONTH"])
