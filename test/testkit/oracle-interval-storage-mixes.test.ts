@@ -65,6 +65,13 @@ describe("Oracle test server: exact intervals passed on by subqueries, set opera
       [null, ds(1, 0, 0, 0, 123456789), ym(5, 1), ym(999999999, 11)],
       [ds(1, 0, 0, 0, 123456789), ds(1, 0, 0, 0, 123456789), null, ym(5, 1)]
     ])
+    // with a default of the other storage or a literal
+    const d = await conn.execute("SELECT LAG(d9, 1, INTERVAL '1' DAY) OVER (ORDER BY id), LEAD(d9, 1, d6) OVER (ORDER BY id), LAG(y9, 1, INTERVAL '1' MONTH) OVER (ORDER BY id) FROM ivm WHERE id < 3 ORDER BY id")
+    expect(typeNames(d)).toEqual([DS, DS, "INTERVAL YEAR TO MONTH"])
+    expect(plain(d.rows)).toEqual([
+      [ds(1, 0, 0, 0, 0), ds(0, 0, 0, 0, 1), ym(0, 1)],
+      [ds(1, 0, 0, 0, 123456789), null, ym(999999999, 11)]
+    ])
   })
 
   it("gives views and CREATE TABLE AS the exact values their queries give (were ORA-00932 / ORA-01722)", async () => {
