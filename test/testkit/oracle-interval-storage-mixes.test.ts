@@ -51,12 +51,26 @@ describe("Oracle test server: exact intervals passed on by subqueries, set opera
     await conn.rollback()
   })
 
+  it("computes with a scalar subquery of an exact interval as an operand of arithmetic (was ORA-00932)", async () => {
+    expect(await rows("SELECT (SELECT d9 FROM ivm WHERE id = 1) + INTERVAL '1' DAY, (SELECT MAX(y9) FROM ivm) - INTERVAL '1' MONTH, (SELECT d9 FROM ivm WHERE id = 2) * 2 FROM dual")).toEqual([
+      [ds(2, 0, 0, 0, 123456789), ym(999999999, 10), ds(0, 0, 0, 0, 2)]
+    ])
+    expect(await rows("SELECT id FROM ivm WHERE d9 < (SELECT d9 FROM ivm WHERE id = 2) + INTERVAL '1' SECOND")).toEqual([[2]])
+  })
+
   it("gives LAG, LEAD, FIRST_VALUE and LAST_VALUE of an exact interval as the interval (was its stored NUMBER)", async () => {
     const r = await conn.execute("SELECT LAG(d9) OVER (ORDER BY id), FIRST_VALUE(d9) OVER (ORDER BY id), LEAD(y9, 1) OVER (ORDER BY id), LAST_VALUE(y9 IGNORE NULLS) OVER (ORDER BY id) FROM ivm WHERE id < 3 ORDER BY id")
     expect(typeNames(r)).toEqual([DS, DS, "INTERVAL YEAR TO MONTH", "INTERVAL YEAR TO MONTH"])
     expect(plain(r.rows)).toEqual([
       [null, ds(1, 0, 0, 0, 123456789), ym(5, 1), ym(999999999, 11)],
       [ds(1, 0, 0, 0, 123456789), ds(1, 0, 0, 0, 123456789), null, ym(5, 1)]
+    ])
+    // with a default of the other storage or a literal
+    const d = await conn.execute("SELECT LAG(d9, 1, INTERVAL '1' DAY) OVER (ORDER BY id), LEAD(d9, 1, d6) OVER (ORDER BY id), LAG(y9, 1, INTERVAL '1' MONTH) OVER (ORDER BY id) FROM ivm WHERE id < 3 ORDER BY id")
+    expect(typeNames(d)).toEqual([DS, DS, "INTERVAL YEAR TO MONTH"])
+    expect(plain(d.rows)).toEqual([
+      [ds(1, 0, 0, 0, 0), ds(0, 0, 0, 0, 1), ym(0, 1)],
+      [ds(1, 0, 0, 0, 123456789), null, ym(999999999, 11)]
     ])
   })
 

@@ -16,7 +16,7 @@ import type { OraType } from "./types.ts"
 
 type Kind = "intervalds" | "intervalym"
 const EXACT_TYPE: Record<Kind, string> = { intervalds: "INTERVAL DAY(9) TO SECOND(9)", intervalym: "INTERVAL YEAR(9) TO MONTH" }
-const CHOOSING = ["NVL", "NVL2", "COALESCE", "DECODE", "GREATEST", "LEAST"]
+const CHOOSING = ["NVL", "NVL2", "COALESCE", "DECODE", "GREATEST", "LEAST", "LAG", "LEAD"]
 const COMPARISONS = ["=", "<>", "!=", "^=", "<", ">", "<=", ">="]
 const UNITS = ["DAY", "HOUR", "MINUTE", "SECOND", "MONTH", "YEAR", "TO"]
 
