@@ -250,8 +250,7 @@ const castAt = (tokens: readonly Token[], i: number, session: SessionValues): { 
   const bareParameter = as === i + 3 && tokens[i + 2]!.t === "param"
   if (type.name === "TIMESTAMP") return { sql: bareParameter ? `CAST(${inner} AS UBIGINT)` : `hana_ld(${inner})`, end: close }
   // HANA cuts what a CAST to SECONDDATE, DECIMAL(p,s) or an integer type drops, where DuckDB's cast rounds
-  // (literal-writes.ts); a bare
-  // parameter arrives cut (binding.ts) and takes its type from the CAST.
+  // (literal-writes.ts); a bare parameter arrives cut (binding.ts) and takes its type from the CAST.
   const cut = bareParameter
     ? undefined
     : type.name === "SECONDDATE"
