@@ -173,7 +173,7 @@ function assignElement(ctx: Frame, target: Expr, type: CollectionType, value: Co
 export function assignRow(ctx: Frame, targets: ReadonlyArray<Expr>, names: ReadonlyArray<string>, row: ReadonlyArray<DuckDBValue>): void {
   const only = targets.length === 1 && targets[0]!.length === 1 ? lookup(ctx, oracleName(targets[0]![0]!)) : undefined
   if (only?.k === "var" && only.value instanceof PlsqlRecord) {
-    only.value = only.value.type !== undefined ? recordOfRow(ctx, only.value.type, row) : new PlsqlRecord(new Map(names.map((n, i) => [n, row[i] ?? null])))
+    only.value = only.value.type !== undefined ? recordOfRow(ctx, only.value.type, row) : new PlsqlRecord(new Map(names.map((n, i) => [n, row[i] ?? null])), undefined, only.value.kinds)
     return
   }
   if (targets.length !== row.length) throw new OraError(6550, `line ${line(ctx)}, column 1:\nPLS-00394: wrong number of values in the INTO list of a FETCH statement`)

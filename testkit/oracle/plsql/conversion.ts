@@ -10,7 +10,7 @@ import type { Expr, TypeSpec } from "./ast.ts"
 import { BIND_ARRAY, type CollectionType, PlsqlCollection } from "./collections.ts"
 import type { Collection, Frame, Slot, Value } from "./context.ts"
 import { PlsCompileError, valueError } from "./errors.ts"
-import { PlsqlRecord, type RecordType } from "./records.ts"
+import { columnKinds, PlsqlRecord, type RecordType } from "./records.ts"
 import { isCursorValue } from "./row-reader.ts"
 import { labelled, line, lookup, packageVariable } from "./scope.ts"
 import { instancesOf } from "./stored-packages.ts"
@@ -113,7 +113,7 @@ export function newElementRecord(ctx: Frame, type: CollectionType): PlsqlRecord 
   if (record !== true) return new PlsqlRecord(new Map(record.fields.map((f) => [f.name, null])), record)
   const of = type.element.kind === "rowtypeOf" ? type.element.of : []
   const meta = of.length === 0 ? undefined : ctx.host.lookupTable(of.length === 2 ? of[0] : undefined, of[of.length - 1]!)
-  return new PlsqlRecord(new Map((meta?.columns ?? []).map((c) => [c.name, null])))
+  return new PlsqlRecord(new Map((meta?.columns ?? []).map((c) => [c.name, null])), undefined, columnKinds(meta?.columns ?? []))
 }
 
 /** An array bind's elements as a collection of a declared type, each converted to its element type. */
@@ -158,7 +158,7 @@ export function coerce(ctx: Frame, t: TypeSpec | undefined, v: Value): Value {
   }
   if (v instanceof PlsqlRecord) {
     const record = recordType(ctx, t)
-    if (record === undefined) return new PlsqlRecord(new Map(v.fields), v.type)
+    if (record === undefined) return new PlsqlRecord(new Map(v.fields), v.type, v.kinds)
     if (v.type === record) return new PlsqlRecord(new Map(v.fields), record)
     return recordOfRow(ctx, record, [...v.fields.values()])
   }

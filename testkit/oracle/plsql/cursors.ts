@@ -12,7 +12,7 @@ import { compiledSql, openQuery } from "./embedded-sql.ts"
 import { PlsCompileError, predefined } from "./errors.ts"
 import { evaluate } from "./expressions.ts"
 import { valueOf } from "./names.ts"
-import { PlsqlRecord } from "./records.ts"
+import { columnKinds, PlsqlRecord } from "./records.ts"
 import { isCursorValue, RowReader } from "./row-reader.ts"
 import { line, lookup, notDeclared } from "./scope.ts"
 
@@ -22,14 +22,14 @@ export async function emptyRecord(ctx: Frame, of: ReadonlyArray<string>, pos: nu
     const slot = lookup(ctx, of[0]!)
     if (slot?.k === "cursor") {
       const q = await openQuery(ctx, slot.decl.query)
-      const rec = new PlsqlRecord(new Map(q.columns.map((c) => [c.name, null])))
+      const rec = new PlsqlRecord(new Map(q.columns.map((c) => [c.name, null])), undefined, columnKinds(q.columns))
       q.cursor.close()
       return rec
     }
   }
   const meta = ctx.host.lookupTable(of.length === 2 ? of[0] : undefined, of[of.length - 1]!)
   if (meta === undefined) throw new PlsCompileError(ctx.source, pos, 201, `identifier '${of.join(".")}' must be declared`)
-  return new PlsqlRecord(new Map(meta.columns.map((c) => [c.name, null])))
+  return new PlsqlRecord(new Map(meta.columns.map((c) => [c.name, null])), undefined, columnKinds(meta.columns))
 }
 
 /** The reader of an open explicit cursor or cursor variable named by `cursor`. */

@@ -9,6 +9,8 @@ import type { DuckDBValue } from "@duckdb/node-api"
 import { isKw, isOp, type Tok } from "../lexer.ts"
 import { oracleName } from "../translate.ts"
 import type { Expr, RecordType, TypeSpec } from "./ast.ts"
+import type { OraType } from "../type-shapes.ts"
+import { kindOfColumn, type ValueKind } from "./value-kinds.ts"
 
 export type { RecordField, RecordType } from "./ast.ts"
 
@@ -19,7 +21,9 @@ export class PlsqlRecord {
   constructor(
     readonly fields: Map<string, DuckDBValue>,
     /** The declared record type, whose fields' types assignments convert to. */
-    readonly type?: RecordType
+    readonly type?: RecordType,
+    /** The kinds of a record without a declared type, from the columns its fields were read from (a cursor FOR loop's row, `%ROWTYPE`). */
+    readonly kinds?: ReadonlyMap<string, ValueKind>
   ) {}
 }
 
@@ -66,3 +70,7 @@ export const expandRecordDml = (
   }
   return toks
 }
+
+/** The field kinds of a record whose fields are the columns `columns` (a query's or a table's). */
+export const columnKinds = (columns: ReadonlyArray<{ readonly name: string; readonly type: OraType }>): ReadonlyMap<string, ValueKind> =>
+  new Map(columns.map((c) => [c.name, kindOfColumn(c.type)]))

@@ -31,7 +31,7 @@ import { nameValue } from "./names.ts"
 import { PlsqlRecord } from "./records.ts"
 import { isCursorValue } from "./row-reader.ts"
 import { lookup } from "./scope.ts"
-import { datetimeParameter, isExactNumberText, kindOfSpec, kindOfType, type ValueKind } from "./value-kinds.ts"
+import { datetimeParameter, isExactNumberText, kindOfSpec, kindOfType, numberParameter, type ValueKind } from "./value-kinds.ts"
 
 /** Column names of the tables a SQL statement names: they win over variables of the same name. */
 export function columnsOf(ctx: Frame, toks: Expr): Set<string> {
@@ -72,8 +72,10 @@ const isAlias = (ctx: Frame, toks: Expr, k: number): boolean => {
 const fieldKind = (ctx: Frame, source: Expr, k: number, width: number): ValueKind => {
   if (width !== 3 || !isOp(source[k + 1], ".")) return undefined
   const slot = lookup(ctx, oracleName(source[k]!))
-  const record = slot?.k === "var" && slot.value instanceof PlsqlRecord ? slot.value.type : undefined
-  return kindOfType(record?.fields.find((f) => f.name === oracleName(source[k + 2]!))?.type)
+  if (slot?.k !== "var" || !(slot.value instanceof PlsqlRecord)) return undefined
+  const field = oracleName(source[k + 2]!)
+  const declared = slot.value.type?.fields.find((f) => f.name === field)
+  return declared !== undefined ? kindOfType(declared.type) : slot.value.kinds?.get(field)
 }
 
 /**
@@ -151,7 +153,7 @@ export function render(ctx: Frame, toks: Expr, asQuery: boolean, sql: boolean, w
       specOfParam[params.length] = specs[index]
       kindOfParam[params.length] = kinds[index]
       const raw = index >= 0 ? values[index] : null
-      const value = kinds[index] === "datetime" ? datetimeParameter(raw ?? null) : raw
+      const value = kinds[index] === "datetime" ? datetimeParameter(raw ?? null) : kinds[index] === "number" ? numberParameter(raw ?? null) : raw
       wallOfParam[params.length] = kinds[index] === "datetime" && typeof value === "string" && parseDatetimeText(value)?.offsetMinutes === undefined
       // RAW values (variables, binds) are bytes: DuckDB types a parameter by its value, BLOB only as a DuckDBBlobValue
       params.push((value instanceof Uint8Array ? new DuckDBBlobValue(value) : value) as DuckDBValue)

@@ -2,7 +2,9 @@
 import type { DuckDBValue } from "@duckdb/node-api"
 import type { ColumnVector } from "../../engine/index.ts"
 import type { QueryResult } from "../statement.ts"
+import type { OraType } from "../type-shapes.ts"
 import type { PlsqlHost } from "./host.ts"
+import { kindOfColumn, numberOfText } from "./value-kinds.ts"
 
 /** Rows of an open cursor, one at a time. */
 export class RowReader {
@@ -36,7 +38,7 @@ export class RowReader {
         break
       }
       const width = this.result.columns.length
-      for (let r = 0; r < chunk.rowCount; r++) this.buffered.push(chunk.columns.slice(0, width).map((c) => plainValue(c, r)))
+      for (let r = 0; r < chunk.rowCount; r++) this.buffered.push(chunk.columns.slice(0, width).map((c, j) => plainValue(c, r, this.result.columns[j]?.type)))
       const rowids = this.result.rowidColumn === undefined ? undefined : chunk.columns[this.result.rowidColumn]
       for (let r = 0; r < chunk.rowCount; r++) this.bufferedRowids.push(rowids === undefined ? undefined : BigInt(String(rowids.value(r))))
     }
@@ -73,9 +75,12 @@ export const rowsOfQuery = async (host: PlsqlHost, result: QueryResult): Promise
 }
 
 /** A generic engine value as a PL/SQL variable value (decimals become numbers when exact). */
-const plainValue = (c: ColumnVector, i: number): DuckDBValue => {
+const plainValue = (c: ColumnVector, i: number, type: OraType | undefined): DuckDBValue => {
   const v = c.value(i)
   if (v === null) return null
+  // a NUMBER column in exact storage gives decimal text: a number as a NUMBER variable holds it (text in exponent
+  // form, 1E-130, stays text: its double would print otherwise)
+  if (typeof v === "string" && !/[eE]/.test(v) && type !== undefined && kindOfColumn(type) === "number") return numberOfText(v)
   if (c.info.layout.startsWith("decimal") && typeof v === "string") {
     const n = Number(v)
     return v.replace(/^-|\.|^0+/g, "").length <= 15 ? n : v

@@ -15,7 +15,7 @@ import { at, matches, raise } from "./exception-handling.ts"
 import { condition, equals, evaluate, evaluateValue } from "./expressions.ts"
 import { packageMember } from "./package-instances.ts"
 import { pipeRow } from "./pipelined.ts"
-import { PlsqlRecord } from "./records.ts"
+import { columnKinds, PlsqlRecord } from "./records.ts"
 import { RowReader } from "./row-reader.ts"
 import { line, lookup } from "./scope.ts"
 import { call } from "./subprograms.ts"
@@ -203,11 +203,12 @@ async function cursorFor(ctx: Frame, st: Extract<Stmt, { k: "cursorFor" }>): Pro
     slot = found
     reader = await openCursor(ctx, found, st.args)
   }
+  const kinds = columnKinds(reader.result.columns)
   try {
     for (;;) {
       const row = await reader.next()
       if (row === undefined) return
-      const record = new PlsqlRecord(new Map(reader.names.map((n, i) => [n, row[i] ?? null])))
+      const record = new PlsqlRecord(new Map(reader.names.map((n, i) => [n, row[i] ?? null])), undefined, kinds)
       const names = new Map<string, Slot>([[st.record, { k: "var", value: record, type: undefined, constant: false }]])
       if (!(await iteration(ctx, st.label, st.body, names))) return
     }

@@ -5,8 +5,10 @@
  * Reference). Taken from a variable's declared type or a host bind's type.
  */
 import { DuckDBTimestampValue, type DuckDBValue } from "@duckdb/node-api"
+import { decimalOf, fixedText } from "../decimal.ts"
 import { bindSpecType } from "../results.ts"
 import type { BindSpec } from "../statement.ts"
+import type { OraType } from "../type-shapes.ts"
 import type { TypeSpec } from "./ast.ts"
 
 /** The kind of a bound PL/SQL value the translator treats specially; undefined for others. */
@@ -19,11 +21,23 @@ const DATETIME = /^(DATE|TIMESTAMP)$/
 export const kindOfType = (type: TypeSpec | undefined): ValueKind =>
   type?.kind !== "named" ? undefined : DECIMAL_NUMBER.test(type.name) ? "number" : DATETIME.test(type.name) ? "datetime" : undefined
 
+/** The kind of a value read from a column of type `type` (a cursor's row, a `%ROWTYPE` field). */
+export const kindOfColumn = (type: OraType): ValueKind =>
+  type.kind === "number" ? "number" : type.kind === "date" || type.kind === "timestamp" ? "datetime" : undefined
+
 /** The kind of a host bind of `spec`. */
 export const kindOfSpec = (spec: BindSpec | undefined): ValueKind => {
   const kind = spec === undefined ? undefined : bindSpecType(spec)?.kind
   return kind === "number" ? "number" : kind === "date" || kind === "timestamp" ? "datetime" : undefined
 }
+
+/**
+ * A NUMBER value as the engine parameter SQL computes on: a fraction held as a double goes as the decimal text it
+ * stands for (the double's shortest text), so that `a * 3` of 0.1 is .3 as Oracle's decimal NUMBER gives, not the
+ * double's .30000000000000004; whole numbers and other values as they are.
+ */
+export const numberParameter = (value: DuckDBValue): DuckDBValue =>
+  typeof value === "number" && Number.isFinite(value) && !Number.isInteger(value) ? fixedText(decimalOf(String(value))) : value
 
 /** An exact NUMBER's decimal text (not a double): a value of a NUMBER kind held as a string. */
 export const isExactNumberText = (kind: ValueKind, value: DuckDBValue): boolean => kind === "number" && typeof value === "string"
