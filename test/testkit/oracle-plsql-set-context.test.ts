@@ -14,11 +14,15 @@ describe("Oracle test server: DBMS_SESSION.SET_CONTEXT with CREATE CONTEXT ... U
   let conn: Conn
   let other: Conn
   beforeAll(async () => {
-    const s = await withServer()
+    // CREATE CONTEXT needs CREATE ANY CONTEXT (SQL Language Reference, "CREATE CONTEXT", Prerequisites), which an
+    // application user does not hold: a DBA creates the namespace for the application's package
+    const s = await withServer({ users: [{ name: "TEST", password: "test" }, { name: "ADMIN", password: "admin", dba: true }] })
     server = s.server
     conn = await s.connect()
     other = await s.connect()
-    await conn.execute("CREATE CONTEXT app_ctx USING ctx_pkg")
+    const admin = await s.connect("ADMIN", "admin")
+    await admin.execute("CREATE CONTEXT app_ctx USING test.ctx_pkg")
+    await admin.close()
     await conn.execute(`CREATE OR REPLACE PACKAGE ctx_pkg AS
       PROCEDURE set_tenant(t VARCHAR2);
     END ctx_pkg;`)
