@@ -71,12 +71,19 @@ const isAlias = (ctx: Frame, toks: Expr, k: number): boolean => {
 
 /** The kind of a record variable's field `r.f` at `k` (a DATE field takes `+ n` days), from the field's declared type. */
 const fieldKind = (ctx: Frame, source: Expr, k: number, width: number): ValueKind => {
-  if (width !== 3 || !isOp(source[k + 1], ".")) return undefined
+  if (width < 3 || width % 2 === 0 || !isOp(source[k + 1], ".")) return undefined
   const slot = lookup(ctx, oracleName(source[k]!))
   if (slot?.k !== "var" || !(slot.value instanceof PlsqlRecord)) return undefined
-  const field = oracleName(source[k + 2]!)
-  const declared = slot.value.type?.fields.find((f) => f.name === field)
-  return declared !== undefined ? kindOfType(declared.type) : slot.value.kinds?.get(field)
+  // `r.e.f`: through the fields that are records themselves
+  let record: PlsqlRecord = slot.value
+  for (let at = k + 2; at < k + width - 1; at += 2) {
+    const inner = record.fields.get(oracleName(source[at]!))
+    if (!(inner instanceof PlsqlRecord) || !isOp(source[at + 1], ".")) return undefined
+    record = inner
+  }
+  const field = oracleName(source[k + width - 1]!)
+  const declared = record.type?.fields.find((f) => f.name === field)
+  return declared !== undefined ? kindOfType(declared.type) : record.kinds?.get(field)
 }
 
 /**
