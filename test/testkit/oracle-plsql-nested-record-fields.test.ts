@@ -39,6 +39,12 @@ describe("Oracle test server: fields of record fields in PL/SQL", () => {
     expect(await outText("BEGIN SELECT 'w', 7 INTO r.e.name, r.e.sal FROM DUAL; :o := r.e.name || r.e.sal; END;")).toBe("w7")
   })
 
+  it("an attribute of a record field of an object type is assigned as it is read", async () => {
+    await conn.execute("CREATE TYPE nrf_point AS OBJECT (x NUMBER, y NUMBER)")
+    const block = "DECLARE TYPE holder_t IS RECORD (p nrf_point); h holder_t; BEGIN h.p := nrf_point(1, 2); h.p.x := 5; :o := h.p.x || h.p.y; END;"
+    expect((await conn.execute(block, { o: { dir: oracledb.BIND_OUT, type: oracledb.STRING, maxSize: 100 } })).outBinds.o).toBe("52")
+  })
+
   it("three levels deep, and a missing field is PLS-00302", async () => {
     const deep = "DECLARE TYPE a_t IS RECORD (v NUMBER); TYPE b_t IS RECORD (a a_t); TYPE c_t IS RECORD (b b_t); r c_t; "
     const run = async (body: string) => (await conn.execute(deep + body, { o: { dir: oracledb.BIND_OUT, type: oracledb.STRING, maxSize: 100 } })).outBinds.o
