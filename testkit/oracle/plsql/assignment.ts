@@ -131,12 +131,7 @@ export function assign(ctx: Frame, target: Expr, value: Value): void {
     slot.value = writeAttribute(ctx, object, slot.value, oracleName(target[2]!), value as DuckDBValue, target[2]!.pos)
     return
   }
-  if (target.length === 3 && isOp(target[1], ".") && slot.value instanceof PlsqlRecord && lookup(ctx, name) === slot) {
-    const field = oracleName(target[2]!)
-    if (!slot.value.fields.has(field)) throw new PlsCompileError(ctx.source, target[2]!.pos, 302, `component '${field}' must be declared`)
-    slot.value.fields.set(field, coerceField(ctx, slot.value, field, value))
-    return
-  }
+  if (target.length >= 3 && isOp(target[1], ".") && slot.value instanceof PlsqlRecord && lookup(ctx, name) === slot) return assignField(ctx, slot.value, target, 2, value)
   if (target.length !== 1 && !(target.length === 3 && lookup(ctx, name) === undefined)) throw new PlsCompileError(ctx.source, t.pos, 103, "invalid assignment target")
   slot.value = coerce(ctx, slot.type, value)
 }
@@ -161,12 +156,35 @@ function assignElement(ctx: Frame, target: Expr, type: CollectionType, value: Co
   const record = type.kind === "assoc" && !c.exists(key) ? newElementRecord(ctx, type) : undefined
   if (record !== undefined) c.set(key, record)
   const element = c.get(key)
-  const field = target[close + 2]
-  if (!(element instanceof PlsqlRecord) || !isOp(target[close + 1], ".") || field === undefined || target.length !== close + 3) {
+  if (!(element instanceof PlsqlRecord) || !isOp(target[close + 1], ".") || target[close + 2] === undefined) {
     throw new PlsCompileError(ctx.source, target[0]!.pos, 103, "invalid assignment target")
   }
-  if (!element.fields.has(oracleName(field))) throw new PlsCompileError(ctx.source, field.pos, 302, `component '${oracleName(field)}' must be declared`)
-  element.fields.set(oracleName(field), coerceField(ctx, element, oracleName(field), v))
+  assignField(ctx, element, target, close + 2, v)
+}
+
+/**
+ * `r.f := v`, and `r.e.f := v` through a field that is itself a record (or `r.p.attr := v` into a field of an object
+ * type): the field named at `at` of `record`, or the field or attribute named after it.
+ */
+function assignField(ctx: Frame, record: PlsqlRecord, target: Expr, at: number, v: Value): void {
+  const field = oracleName(target[at]!)
+  if (!record.fields.has(field)) throw new PlsCompileError(ctx.source, target[at]!.pos, 302, `component '${field}' must be declared`)
+  if (at === target.length - 1) {
+    record.fields.set(field, coerceField(ctx, record, field, v))
+    return
+  }
+  const next = target[at + 2]
+  if (!isOp(target[at + 1], ".") || next === undefined) throw new PlsCompileError(ctx.source, target[0]!.pos, 103, "invalid assignment target")
+  const inner = record.fields.get(field) ?? null
+  const declared = record.type?.fields.find((f) => f.name === field)
+  const object = declared === undefined ? undefined : objectTypeOf(ctx, declared.type)
+  if (object !== undefined && at + 2 === target.length - 1) {
+    if (v instanceof PlsqlRecord || v instanceof PlsqlCollection) throw new PlsCompileError(ctx.source, target[0]!.pos, 382, "expression is of wrong type")
+    record.fields.set(field, writeAttribute(ctx, object, inner, oracleName(next), v as DuckDBValue, next.pos))
+    return
+  }
+  if (!(inner instanceof PlsqlRecord)) throw new PlsCompileError(ctx.source, target[0]!.pos, 103, "invalid assignment target")
+  assignField(ctx, inner, target, at + 2, v)
 }
 
 /** Assigns one fetched row to INTO targets: one record, or one target per column. */

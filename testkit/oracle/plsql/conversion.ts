@@ -158,8 +158,8 @@ export function coerce(ctx: Frame, t: TypeSpec | undefined, v: Value): Value {
   }
   if (v instanceof PlsqlRecord) {
     const record = recordType(ctx, t)
-    if (record === undefined) return new PlsqlRecord(new Map(v.fields), v.type, v.kinds)
-    if (v.type === record) return new PlsqlRecord(new Map(v.fields), record)
+    if (record === undefined) return v.copy()
+    if (v.type === record) return v.copy(record)
     return recordOfRow(ctx, record, [...v.fields.values()])
   }
   if (t?.kind === "named" && v === null && t.notNull === true) throw new OraError(6502, "PL/SQL: numeric or value error")

@@ -69,6 +69,15 @@ async function newRecord(ctx: Frame, type: RecordType, pos: number): Promise<Pls
   for (const f of type.fields) {
     if (f.notNull && f.init === undefined) throw notNullNeedsInit(ctx.source, pos)
     const ft = resolveType(ctx, f.type, pos)
+    // a field of a record type holds a record of that type with its own fields' initial values: "A record variable
+    // means either a record variable or a record component of a composite variable. To any record variable, you can
+    // assign a value to each field individually" (PL/SQL Language Reference 19c, "Assigning Values to Record
+    // Variables"; "Initial Values of Record Variables")
+    const inner = f.init === undefined ? recordType(ctx, ft) : undefined
+    if (inner !== undefined) {
+      fields.set(f.name, (await newRecord(ctx, inner, pos)) as unknown as DuckDBValue)
+      continue
+    }
     fields.set(f.name, f.init === undefined ? null : (coerce(ctx, f.notNull && ft.kind === "named" ? { ...ft, notNull: true } : ft, await evaluate(ctx, f.init)) as DuckDBValue))
   }
   return new PlsqlRecord(fields, type)

@@ -40,9 +40,8 @@ function collectionValue(ctx: Frame, toks: Expr, at: number, type: CollectionTyp
     const close = closingParen(toks, at + 1)
     const element = initialized(value as Collection | null).get(subscript(ctx, toks.slice(at + 2, close)))
     if (element instanceof PlsqlRecord && isOp(toks[close + 1], ".") && toks[close + 2] !== undefined) {
-      const field = oracleName(toks[close + 2]!)
-      if (!element.fields.has(field)) throw new PlsCompileError(ctx.source, toks[close + 2]!.pos, 302, `component '${field}' must be declared`)
-      return { value: element.fields.get(field) ?? null, width: close + 3 - at }
+      const field = fieldOf(ctx, element, toks, close + 2)
+      return { value: field.value, width: close + 2 + field.width - at }
     }
     // c(i).attr of a collection of objects
     const object = isOp(toks[close + 1], ".") && toks[close + 2] !== undefined ? objectTypeOf(ctx, type.element) : undefined
@@ -73,6 +72,27 @@ function collectionValue(ctx: Frame, toks: Expr, at: number, type: CollectionTyp
       return { value: c.prior(arg()!), width }
   }
   throw new PlsCompileError(ctx.source, toks[at + 2]!.pos, 302, `component '${method}' must be declared`)
+}
+
+/**
+ * The field of `record` named at `at`, and the fields of the records or the attributes of the objects it holds named
+ * after it (`r.e.name`: a record's field may be a record, "PL/SQL Language Reference", "Record Variables"); the width
+ * counts from `at`. PLS-00302 for a field the record does not have.
+ */
+function fieldOf(ctx: Frame, record: PlsqlRecord, toks: Expr, at: number): { value: Value; width: number } {
+  const field = oracleName(toks[at]!)
+  if (!record.fields.has(field)) throw new PlsCompileError(ctx.source, toks[at]!.pos, 302, `component '${field}' must be declared`)
+  const value = record.fields.get(field) ?? null
+  if (!isOp(toks[at + 1], ".") || toks[at + 2] === undefined) return { value, width: 1 }
+  if (value instanceof PlsqlRecord) {
+    const inner = fieldOf(ctx, value, toks, at + 2)
+    return { value: inner.value, width: inner.width + 2 }
+  }
+  // `r.p.attr`: an attribute of a record field of an object type
+  const declared = record.type?.fields.find((f) => f.name === field)?.type
+  const fieldObject = objectTypeOf(ctx, declared)
+  if (fieldObject !== undefined) return readAttributes(ctx, fieldObject, value, toks, at)
+  return { value, width: 1 }
 }
 
 // --- expressions -------------------------------------------------------------------------------------------------
@@ -134,15 +154,8 @@ export function nameValue(ctx: Frame, toks: Expr, at: number): { value: Value; w
   if (isOp(next, "(")) return undefined
   if (slot?.k === "var") {
     if (slot.value instanceof PlsqlRecord && isOp(next, ".") && toks[at + 2] !== undefined) {
-      const field = oracleName(toks[at + 2]!)
-      if (!slot.value.fields.has(field)) throw new PlsCompileError(ctx.source, toks[at + 2]!.pos, 302, `component '${field}' must be declared`)
-      // `r.p.attr`: an attribute of a record field of an object type
-      const fieldObject = isOp(toks[at + 3], ".") ? objectTypeOf(ctx, slot.value.type?.fields.find((f) => f.name === field)?.type) : undefined
-      if (fieldObject !== undefined) {
-        const attribute = readAttributes(ctx, fieldObject, slot.value.fields.get(field) ?? null, toks, at + 2)
-        return { value: attribute.value, width: attribute.width + 2 }
-      }
-      return { value: slot.value.fields.get(field) ?? null, width: 3 }
+      const field = fieldOf(ctx, slot.value, toks, at + 2)
+      return { value: field.value, width: field.width + 2 }
     }
     const object = isOp(next, ".") && toks[at + 2] !== undefined ? objectTypeOf(ctx, slot.type) : undefined
     if (object !== undefined) return readAttributes(ctx, object, slot.value, toks, at)
@@ -159,9 +172,8 @@ export function nameValue(ctx: Frame, toks: Expr, at: number): { value: Value; w
         return element === undefined ? undefined : { value: element.value, width: element.width + 2 }
       }
       if (inner.value instanceof PlsqlRecord && isOp(toks[at + 3], ".") && toks[at + 4] !== undefined) {
-        const field = oracleName(toks[at + 4]!)
-        if (!inner.value.fields.has(field)) throw new PlsCompileError(ctx.source, toks[at + 4]!.pos, 302, `component '${field}' must be declared`)
-        return { value: inner.value.fields.get(field) ?? null, width: 5 }
+        const field = fieldOf(ctx, inner.value, toks, at + 4)
+        return { value: field.value, width: field.width + 4 }
       }
       return { value: inner.value, width: 3 }
     }

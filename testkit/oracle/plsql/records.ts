@@ -25,6 +25,13 @@ export class PlsqlRecord {
     /** The kinds of a record without a declared type, from the columns its fields were read from (a cursor FOR loop's row, `%ROWTYPE`). */
     readonly kinds?: ReadonlyMap<string, ValueKind>
   ) {}
+
+  /** A copy of the record, the records its fields hold copied too (records are values: an assigned copy is its own). */
+  copy(type: RecordType | undefined = this.type): PlsqlRecord {
+    const fields = new Map<string, DuckDBValue>()
+    for (const [name, value] of this.fields) fields.set(name, value instanceof PlsqlRecord ? (value.copy() as unknown as DuckDBValue) : value)
+    return new PlsqlRecord(fields, type, this.kinds)
+  }
 }
 
 const ident = (name: string, pos: number): Tok => ({ kind: "ident", text: name, value: name, pos })

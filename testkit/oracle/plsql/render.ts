@@ -21,6 +21,7 @@ import { rewriteAttributeAccess } from "../object-attributes.ts"
 import { rewriteOuterJoinPlus } from "../outer-join-plus.ts"
 import { withAliasAs } from "../select-aliases-as.ts"
 import type { BindSpec } from "../statement.ts"
+import { padCharOperands } from "../char-operands.ts"
 import { makeTranslator, oracleName, type QueryShape, translateQuery } from "../translate.ts"
 import type { Expr } from "./ast.ts"
 import { PlsqlCollection } from "./collections.ts"
@@ -70,12 +71,19 @@ const isAlias = (ctx: Frame, toks: Expr, k: number): boolean => {
 
 /** The kind of a record variable's field `r.f` at `k` (a DATE field takes `+ n` days), from the field's declared type. */
 const fieldKind = (ctx: Frame, source: Expr, k: number, width: number): ValueKind => {
-  if (width !== 3 || !isOp(source[k + 1], ".")) return undefined
+  if (width < 3 || width % 2 === 0 || !isOp(source[k + 1], ".")) return undefined
   const slot = lookup(ctx, oracleName(source[k]!))
   if (slot?.k !== "var" || !(slot.value instanceof PlsqlRecord)) return undefined
-  const field = oracleName(source[k + 2]!)
-  const declared = slot.value.type?.fields.find((f) => f.name === field)
-  return declared !== undefined ? kindOfType(declared.type) : slot.value.kinds?.get(field)
+  // `r.e.f`: through the fields that are records themselves
+  let record: PlsqlRecord = slot.value
+  for (let at = k + 2; at < k + width - 1; at += 2) {
+    const inner = record.fields.get(oracleName(source[at]!))
+    if (!(inner instanceof PlsqlRecord) || !isOp(source[at + 1], ".")) return undefined
+    record = inner
+  }
+  const field = oracleName(source[k + width - 1]!)
+  const declared = record.type?.fields.find((f) => f.name === field)
+  return declared !== undefined ? kindOfType(declared.type) : record.kinds?.get(field)
 }
 
 /**
@@ -130,7 +138,7 @@ function hierarchyAndOuterJoins(ctx: Frame, toks: ReadonlyArray<Tok>): ReadonlyA
  */
 export function render(ctx: Frame, toks: Expr, asQuery: boolean, sql: boolean, withRowid = false): { sql: string; params: Array<DuckDBValue>; shape?: QueryShape } {
   const params: Array<DuckDBValue> = []
-  const source = rewriteAttributeAccess(rewriteFloatConditions(rewriteDbmsLob(rewriteBuiltinCalls(rewriteJsonSql(hierarchyAndOuterJoins(ctx, withAliasAs(namedTypesOf(ctx.host.db).rewriteConstructors(ctx.host.schema, toks))), ctx.host.db.settings.version), ctx.host.schema))), (schema, name) => ctx.host.lookupTable(schema, name))
+  const source = rewriteAttributeAccess(rewriteFloatConditions(rewriteDbmsLob(rewriteBuiltinCalls(rewriteJsonSql(hierarchyAndOuterJoins(ctx, withAliasAs(namedTypesOf(ctx.host.db).rewriteConstructors(ctx.host.schema, sql ? padCharOperands(toks, (schema, name) => ctx.host.lookupTable(schema, name)) : toks))), ctx.host.db.settings.version), ctx.host.schema))), (schema, name) => ctx.host.lookupTable(schema, name))
   const { rewritten: named, values, specs, kinds } = bindNames(ctx, source, sql)
   // a format model from a bind or variable is known now: the translator takes it as the literal it is for this run
   const rewritten = formatModelsAsLiterals(named, (t) => (t.value.startsWith("\u0000V") ? values[Number(t.value.slice(2))] : undefined))
