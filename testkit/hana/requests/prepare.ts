@@ -96,7 +96,7 @@ const parameterTypesOf = async (session: Session, sql: string, t: Translated, pr
     // A parameter read as a TIMESTAMP that DuckDB could only type as text (untyped-parameters.ts castPlaceholders)
     // is described as the TIMESTAMP it is: `CAST(? AS TIMESTAMP)` "converts the expression to the data type
     // specified" (SAP HANA SQL Reference, "CAST Function"), so hdb sends a TIMESTAMP, which hana_ld reads.
-    if ((inferred === undefined || inferred.typeId === DuckDBTypeId.VARCHAR) && (ticks ??= ticksPlaceholders(t.sql)).has(i)) {
+    if ((inferred === undefined || inferred.typeId === DuckDBTypeId.VARCHAR) && (ticks ??= ticksPlaceholders(t.kind === "query" || t.kind === "dml" ? t.sql : "")).has(i)) {
       out.push(TIMESTAMP)
       continue
     }
