@@ -15,7 +15,7 @@
  */
 import { matching, splitTopLevel, upper } from "./lexer.ts"
 import type { Token } from "./lexer.ts"
-import { COMPARISONS, DATETIME_TEXT } from "./datetime-comparisons.ts"
+import { COMPARISONS, DATETIME_TEXT, comparedOnce } from "./datetime-comparisons.ts"
 import { expressionEnd, expressionStart, operandEnd } from "./operands.ts"
 import { rewriteQueryExpressions } from "./ddl-expressions.ts"
 
@@ -121,11 +121,14 @@ const widenOneTypeValues = (tokens: readonly Token[]): Token[] => {
   return out
 }
 
-/** A whole operand that may be a TIMESTAMP: a name, a call, a group, a CASE (no literal, parameter, subquery or row `(a, b)`). */
-const whole = (x: readonly Token[]): boolean =>
+/**
+ * A whole operand that may be a TIMESTAMP: a name, a call, a group, a CASE (no literal, parameter, subquery or row
+ * `(a, b)`); one holding a parameter (`d + ?`) only where `parameters` allows it.
+ */
+const whole = (x: readonly Token[], parameters = false): boolean =>
   x.length > 0 && !(x.length === 1 && x[0]!.t !== "word" && x[0]!.t !== "qident") && upper(x[0]) !== "NULL" && !isSubquery(x) &&
   !(isOp(x[0], "(") && splitTopLevel(x.slice(1, -1)).length > 1) &&
-  !NOT_OPERANDS.has(upper(x[0])) && x[0]!.v !== WIDEN && x[0]!.v !== "hana_ld_cmp" && !x.some((t) => t.t === "param")
+  !NOT_OPERANDS.has(upper(x[0])) && x[0]!.v !== WIDEN && !x[0]!.v.startsWith("hana_ld_cmp") && (parameters || !x.some((t) => t.t === "param"))
 
 /** A value of a BETWEEN or IN: a whole value, a datetime text, or one left as it is (another literal, a parameter). */
 type RangeValue = { readonly kind: "value" | "fixed"; readonly tokens: readonly Token[] } | { readonly kind: "text"; readonly text: Token }
@@ -222,7 +225,7 @@ const widenComparisons = (tokens: readonly Token[]): Token[] => {
     // a typed literal (`DATE '…'`, `TIMESTAMP '…'`) is no name: its word is followed by its text
     const typedLiteral = tokens[end ?? 0]?.t === "string" || out[(start ?? 0) - 1]?.t === "word" && left.length === 1 && left[0]!.t === "string"
     if (
-      start === undefined || end === undefined || assigns || typedLiteral || !whole(left) || !whole(right) ||
+      start === undefined || end === undefined || assigns || typedLiteral || !whole(left, true) || !whole(right, true) ||
       isOpIn(out[start - 1], ARITHMETIC) || CONTINUATIONS.has(upper(tokens[end]))
     ) {
       out.push(t)
@@ -230,7 +233,9 @@ const widenComparisons = (tokens: readonly Token[]): Token[] => {
       continue
     }
     out.splice(start)
-    out.push(...wrap(left, [right]), t, ...wrap(right, [left]))
+    // an operand holding a parameter stands once, in one macro call (datetime-comparisons.ts comparedOnce)
+    if (left.some((x) => x.t === "param") || right.some((x) => x.t === "param")) out.push(...comparedOnce(WIDEN, t.v, left, right))
+    else out.push(...wrap(left, [right]), t, ...wrap(right, [left]))
     i = end
   }
   return out

@@ -64,11 +64,16 @@ export const ticksPlaceholders = (sql: string): ReadonlySet<number> =>
  * placeholder read as a TIMESTAMP's ticks (`CAST(? AS UBIGINT)`) becomes `hana_ld(CAST(? AS VARCHAR))`: its value
  * (hdb's TIMESTAMP, or a datetime text) is text then, which only hana_ld reads as ticks (a cast to UBIGINT fails on it).
  */
-export const castPlaceholders = (sql: string, indexes: ReadonlySet<number>): string => {
+export const castPlaceholders = (sql: string, indexes: ReadonlySet<number>, integers: ReadonlySet<number> = new Set()): string => {
   const offsets = placeholderOffsets(sql)
   let out = ""
   let from = 0
   offsets.forEach((offset, n) => {
+    if (integers.has(n)) {
+      out += `${sql.slice(from, offset)}CAST(? AS INTEGER)`
+      from = offset + 1
+      return
+    }
     if (!indexes.has(n)) return
     if (isTicksCast(sql, offset)) {
       out += `${sql.slice(from, offset - TICKS_CAST_OPEN.length)}hana_ld(CAST(? AS VARCHAR))`
@@ -91,18 +96,31 @@ const prepareCasting = async (session: Session, sql: string): Promise<Prepared |
   } catch (e) {
     if (!isUnresolved(e)) throw e
   }
-  const count = placeholderOffsets(sql).length
+  const offsets = placeholderOffsets(sql)
   const cast = new Set<number>()
-  for (let i = 0; i < count; i++) {
+  const integers = new Set<number>()
+  for (let i = 0; i < offsets.length; i++) {
     cast.add(i)
     try {
-      return await session.prepare(castPlaceholders(sql, cast))
+      return await session.prepare(castPlaceholders(sql, cast, integers))
     } catch (e) {
-      if (!isUnresolved(e)) cast.delete(i)
+      if (isUnresolved(e)) continue
+      cast.delete(i)
+    }
+    // `d + ?`, `d - ?` where d is a DATE: no text adds to a date, a number of days does (DuckDB's DATE ± INTEGER)
+    if (!ADDEND.test(sql.slice(0, offsets[i]))) continue
+    integers.add(i)
+    try {
+      return await session.prepare(castPlaceholders(sql, cast, integers))
+    } catch (e) {
+      if (!isUnresolved(e)) integers.delete(i)
     }
   }
   return undefined
 }
+
+/** Text ending in a `+` or `-` operator: the placeholder after it is an addend. */
+const ADDEND = /[+-]\s*$/
 
 /**
  * `prepared` again with its parameters read as a TIMESTAMP (`CAST(? AS UBIGINT)`) that DuckDB did not type as ticks written
