@@ -8,7 +8,7 @@ import type { HdbClient, HdbStatement } from "./hana/client.ts"
  * Statement"): the subquery may stand in parentheses without a column list, and its select clause may hold
  * `TOP <unsigned_integer>` as every subquery's may ("SELECT Statement": `SELECT [TOP <unsigned_integer>] …`).
  */
-describe("HANA test server: INSERT … subquery forms (raw hdb client)", () => {
+describe("HANA test server: INSERT … subquery forms and TOP in subqueries (raw hdb client)", () => {
   let c: HdbClient
   useRawHanaSession({
     setup: [
@@ -35,6 +35,11 @@ describe("HANA test server: INSERT … subquery forms (raw hdb client)", () => {
     expect(await exec(c, "INSERT INTO dst (SELECT id, v FROM src WHERE id > 1)")).toBe(2)
     expect(await exec(c, "INSERT INTO dst (SELECT TOP 1 id, v FROM src ORDER BY id)")).toBe(1)
     expect(await rows()).toEqual([{ ID: 1, V: "a" }, { ID: 2, V: "b" }, { ID: 3, V: "c" }])
+  })
+
+  it("a TOP in a query's subquery (FROM, IN) limits that subquery", async () => {
+    expect(await exec(c, "SELECT * FROM (SELECT TOP 2 id FROM src ORDER BY id DESC) x ORDER BY id")).toEqual([{ ID: 2 }, { ID: 3 }])
+    expect(await exec(c, "SELECT TOP 1 id FROM src WHERE id IN (SELECT TOP 2 id FROM src ORDER BY id DESC) ORDER BY id")).toEqual([{ ID: 2 }])
   })
 
   it("a prepared INSERT … SELECT TOP ? binds the row count; a duplicate key from the subquery fails with 301", async () => {

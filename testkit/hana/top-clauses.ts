@@ -1,9 +1,10 @@
 /**
- * `SELECT [DISTINCT] TOP n …` in a subquery (an INSERT's, or one in parentheses) as DuckDB's `… LIMIT n`.
+ * `SELECT [DISTINCT] TOP n …` in a subquery (an INSERT's, or one in parentheses in a query or an INSERT) as DuckDB's
+ * `… LIMIT n`.
  * HANA's select clause is `SELECT [TOP <unsigned_integer>] [ALL | DISTINCT] <select_list>` in every subquery (SAP HANA
  * SQL Reference, "SELECT Statement": <subquery> ::= <select_clause> <from_clause> …; "INSERT Statement":
- * `INSERT INTO <table_name> [(<column_list>)] {<value_list_clause> | <subquery>}`). query.ts does the same for the
- * top-level SELECT of a query.
+ * `INSERT INTO <table_name> [(<column_list>)] {<value_list_clause> | <subquery>}`). query.ts takes the TOP of a
+ * query's own top-level SELECT itself and this for its subqueries.
  */
 import { matching, upper } from "./lexer.ts"
 import type { Token } from "./lexer.ts"
