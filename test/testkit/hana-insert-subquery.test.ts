@@ -42,6 +42,12 @@ describe("HANA test server: INSERT … subquery forms and TOP in subqueries (raw
     expect(await exec(c, "SELECT TOP 1 id FROM src WHERE id IN (SELECT TOP 2 id FROM src ORDER BY id DESC) ORDER BY id")).toEqual([{ ID: 2 }])
   })
 
+  it("SELECT TOP ? … WHERE id > ? binds the row count from the first parameter, as written", async () => {
+    const st = await call<HdbStatement>((cb) => c.prepare("SELECT TOP ? id FROM src WHERE id > ? ORDER BY id", cb))
+    expect(await call((cb) => st.exec([2, 1], cb))).toEqual([{ ID: 2 }, { ID: 3 }])
+    expect(await call((cb) => st.exec([1, 0], cb))).toEqual([{ ID: 1 }])
+  })
+
   it("a prepared INSERT … SELECT TOP ? binds the row count; a duplicate key from the subquery fails with 301", async () => {
     await exec(c, "DELETE FROM dst")
     const st = await call<HdbStatement>((cb) => c.prepare("INSERT INTO dst SELECT TOP ? id, v FROM src ORDER BY id", cb))
