@@ -34,6 +34,11 @@ describe("HANA test server: a TIMESTAMP compared with DATE arithmetic holding a 
     expect(await query(c, "SELECT d + ? AS X FROM mixp WHERE id = 1", [3])).toEqual({ types: [INTEGER], rows: [{ X: "2024-01-04" }] })
   })
 
+  it("ts BETWEEN d + ? AND … converts the DATE arithmetic holding the parameter too", async () => {
+    expect(await query(c, "SELECT id FROM mixp WHERE ts BETWEEN d + ? AND ADD_DAYS(d, 9) ORDER BY id", [2])).toEqual({ types: [INTEGER], rows: [{ ID: 2 }] })
+    expect(await query(c, "SELECT id FROM mixp WHERE ts BETWEEN d + ? AND d + ? ORDER BY id", [1, 2])).toEqual({ types: [INTEGER, INTEGER], rows: [{ ID: 1 }] })
+  })
+
   it("ts > ADD_DAYS(d, ?) has one parameter, as written", async () => {
     expect(await query(c, "SELECT id FROM mixp WHERE ts > ADD_DAYS(d, ?) ORDER BY id", [2])).toEqual({ types: [INTEGER], rows: [{ ID: 2 }] })
     expect(await query(c, "SELECT id FROM mixp WHERE ts >= ADD_DAYS(CURRENT_DATE, ?) ORDER BY id", [-100000])).toEqual({ types: [INTEGER], rows: [{ ID: 1 }, { ID: 2 }] })

@@ -131,7 +131,7 @@ const whole = (x: readonly Token[], parameters = false): boolean =>
   !NOT_OPERANDS.has(upper(x[0])) && x[0]!.v !== WIDEN && !x[0]!.v.startsWith("hana_ld_cmp") && (parameters || !x.some((t) => t.t === "param"))
 
 /** A value of a BETWEEN or IN: a whole value, a datetime text, or one left as it is (another literal, a parameter). */
-type RangeValue = { readonly kind: "value" | "fixed"; readonly tokens: readonly Token[] } | { readonly kind: "text"; readonly text: Token }
+type RangeValue = { readonly kind: "value" | "fixed" | "param"; readonly tokens: readonly Token[] } | { readonly kind: "text"; readonly text: Token }
 
 /** `hana_ld_cmp(c, '…')` of datetime-comparisons.ts, as its text (the text is typed here against all the values). */
 const comparedText = (x: readonly Token[]): Token | undefined => {
@@ -144,7 +144,8 @@ const comparedText = (x: readonly Token[]): Token | undefined => {
 const rangeValue = (x: readonly Token[]): RangeValue | undefined => {
   const text = x.length === 1 && x[0]!.t === "string" && DATETIME_TEXT.test(x[0]!.v) ? x[0] : comparedText(x)
   if (text !== undefined) return { kind: "text", text }
-  if (isLiteral(x) || (x.some((t) => t.t === "param") && !isSubquery(x))) return { kind: "fixed", tokens: x }
+  if (isLiteral(x)) return { kind: "fixed", tokens: x }
+  if (x.some((t) => t.t === "param") && !isSubquery(x)) return { kind: whole(x, true) ? "param" : "fixed", tokens: x }
   return whole(x) ? { kind: "value", tokens: x } : undefined
 }
 
@@ -158,12 +159,16 @@ const widenRangeValues = (all: ReadonlyArray<readonly Token[]>): Token[][] | und
   const values = all.map(rangeValue)
   if (values.some((v) => v === undefined)) return undefined
   const whole = (values as RangeValue[]).flatMap((v) => (v.kind === "value" ? [v.tokens] : []))
-  if (whole.length < 2) return undefined
-  const wrapped = whole.map((v, k) => wrap(v, whole.filter((_, j) => j !== k)))
+  // a value holding a parameter (`d + ?`) is wrapped against the others but is no peer of theirs: it stands once
+  const withParameters = (values as RangeValue[]).flatMap((v) => (v.kind === "param" ? [v.tokens] : []))
+  if (whole.length === 0 || whole.length + withParameters.length < 2) return undefined
+  const wrapped = whole.map((v, k) => (whole.length === 1 ? [...v] : wrap(v, whole.filter((_, j) => j !== k))))
+  const wrappedParameters = withParameters.map((v) => wrap(v, whole))
   const together: Token[] = wrapped.length === 1 ? wrapped[0]! : [{ t: "word", v: "COALESCE" }, op("("), ...wrapped.flatMap((w, k) => (k === 0 ? w : [op(","), ...w])), op(")")]
   let next = 0
+  let nextParameter = 0
   return (values as RangeValue[]).map((v) =>
-    v.kind === "value" ? wrapped[next++]! : v.kind === "text" ? [{ t: "word", v: "hana_ld_cmp" }, op("("), ...together, op(","), v.text, op(")")] : [...v.tokens]
+    v.kind === "value" ? wrapped[next++]! : v.kind === "param" ? wrappedParameters[nextParameter++]! : v.kind === "text" ? [{ t: "word", v: "hana_ld_cmp" }, op("("), ...together, op(","), v.text, op(")")] : [...v.tokens]
   )
 }
 
