@@ -10,6 +10,25 @@ import type { Token } from "./lexer.ts"
 
 /** The comparison operators. */
 export const COMPARISONS: ReadonlySet<string> = new Set(["=", "<>", "!=", "<", ">", "<=", ">="])
+const COMPARISON_NAMES: ReadonlyMap<string, string> = new Map([["=", "eq"], ["<>", "ne"], ["!=", "ne"], ["<", "lt"], [">", "gt"], ["<=", "le"], [">=", "ge"]])
+
+/**
+ * `a op b` as one call of a macro that wraps each operand against the other (`wrapper(b, a) op wrapper(a, b)`),
+ * for operands holding a parameter: written out, each operand would stand twice and its parameters be counted
+ * twice, while a macro repeats the same parameter. `wrapper` is a two-argument session macro (hana_ld_cmp, hana_dtw).
+ */
+export const comparedOnce = (wrapper: string, op: string, left: readonly Token[], right: readonly Token[]): Token[] => [
+  { t: "word", v: `${wrapper}_${COMPARISON_NAMES.get(op)!}` }, { t: "op", v: "(" }, ...left, { t: "op", v: "," }, ...right, { t: "op", v: ")" }
+]
+
+/** The macros of {@link comparedOnce} for `wrapper`; `swap` when the wrapper's first argument is the other operand. */
+export const comparedOnceMacros = (wrapper: string, swap: boolean): string[] => {
+  const [l, r] = swap ? ["b", "a"] : ["a", "b"]
+  return [["eq", "="], ["ne", "<>"], ["lt", "<"], ["gt", ">"], ["le", "<="], ["ge", ">="]].map(
+    ([name, op]) => `CREATE OR REPLACE TEMP MACRO ${wrapper}_${name}(a, b) AS ${wrapper}(${l}, ${r}) ${op} ${wrapper}(${r}, ${l})`
+  )
+}
+
 /** A text that starts as a date (`2024-01-02…`). */
 export const DATETIME_TEXT = /^\s*\d+-\d{1,2}-\d{1,2}/
 

@@ -15,7 +15,7 @@
  */
 import { matching, splitTopLevel, upper } from "./lexer.ts"
 import type { Token } from "./lexer.ts"
-import { COMPARISONS, DATETIME_TEXT } from "./datetime-comparisons.ts"
+import { COMPARISONS, DATETIME_TEXT, comparedOnce } from "./datetime-comparisons.ts"
 import { expressionEnd, expressionStart, operandEnd } from "./operands.ts"
 import { rewriteQueryExpressions } from "./ddl-expressions.ts"
 
@@ -121,14 +121,17 @@ const widenOneTypeValues = (tokens: readonly Token[]): Token[] => {
   return out
 }
 
-/** A whole operand that may be a TIMESTAMP: a name, a call, a group, a CASE (no literal, parameter, subquery or row `(a, b)`). */
-const whole = (x: readonly Token[]): boolean =>
+/**
+ * A whole operand that may be a TIMESTAMP: a name, a call, a group, a CASE (no literal, parameter, subquery or row
+ * `(a, b)`); one holding a parameter (`d + ?`) only where `parameters` allows it.
+ */
+const whole = (x: readonly Token[], parameters = false): boolean =>
   x.length > 0 && !(x.length === 1 && x[0]!.t !== "word" && x[0]!.t !== "qident") && upper(x[0]) !== "NULL" && !isSubquery(x) &&
   !(isOp(x[0], "(") && splitTopLevel(x.slice(1, -1)).length > 1) &&
-  !NOT_OPERANDS.has(upper(x[0])) && x[0]!.v !== WIDEN && x[0]!.v !== "hana_ld_cmp" && !x.some((t) => t.t === "param")
+  !NOT_OPERANDS.has(upper(x[0])) && x[0]!.v !== WIDEN && !x[0]!.v.startsWith("hana_ld_cmp") && (parameters || !x.some((t) => t.t === "param"))
 
 /** A value of a BETWEEN or IN: a whole value, a datetime text, or one left as it is (another literal, a parameter). */
-type RangeValue = { readonly kind: "value" | "fixed"; readonly tokens: readonly Token[] } | { readonly kind: "text"; readonly text: Token }
+type RangeValue = { readonly kind: "value" | "fixed" | "param"; readonly tokens: readonly Token[] } | { readonly kind: "text"; readonly text: Token }
 
 /** `hana_ld_cmp(c, '…')` of datetime-comparisons.ts, as its text (the text is typed here against all the values). */
 const comparedText = (x: readonly Token[]): Token | undefined => {
@@ -141,7 +144,8 @@ const comparedText = (x: readonly Token[]): Token | undefined => {
 const rangeValue = (x: readonly Token[]): RangeValue | undefined => {
   const text = x.length === 1 && x[0]!.t === "string" && DATETIME_TEXT.test(x[0]!.v) ? x[0] : comparedText(x)
   if (text !== undefined) return { kind: "text", text }
-  if (isLiteral(x) || (x.some((t) => t.t === "param") && !isSubquery(x))) return { kind: "fixed", tokens: x }
+  if (isLiteral(x)) return { kind: "fixed", tokens: x }
+  if (x.some((t) => t.t === "param") && !isSubquery(x)) return { kind: whole(x, true) ? "param" : "fixed", tokens: x }
   return whole(x) ? { kind: "value", tokens: x } : undefined
 }
 
@@ -155,12 +159,16 @@ const widenRangeValues = (all: ReadonlyArray<readonly Token[]>): Token[][] | und
   const values = all.map(rangeValue)
   if (values.some((v) => v === undefined)) return undefined
   const whole = (values as RangeValue[]).flatMap((v) => (v.kind === "value" ? [v.tokens] : []))
-  if (whole.length < 2) return undefined
-  const wrapped = whole.map((v, k) => wrap(v, whole.filter((_, j) => j !== k)))
+  // a value holding a parameter (`d + ?`) is wrapped against the others but is no peer of theirs: it stands once
+  const withParameters = (values as RangeValue[]).flatMap((v) => (v.kind === "param" ? [v.tokens] : []))
+  if (whole.length === 0 || whole.length + withParameters.length < 2) return undefined
+  const wrapped = whole.map((v, k) => (whole.length === 1 ? [...v] : wrap(v, whole.filter((_, j) => j !== k))))
+  const wrappedParameters = withParameters.map((v) => wrap(v, whole))
   const together: Token[] = wrapped.length === 1 ? wrapped[0]! : [{ t: "word", v: "COALESCE" }, op("("), ...wrapped.flatMap((w, k) => (k === 0 ? w : [op(","), ...w])), op(")")]
   let next = 0
+  let nextParameter = 0
   return (values as RangeValue[]).map((v) =>
-    v.kind === "value" ? wrapped[next++]! : v.kind === "text" ? [{ t: "word", v: "hana_ld_cmp" }, op("("), ...together, op(","), v.text, op(")")] : [...v.tokens]
+    v.kind === "value" ? wrapped[next++]! : v.kind === "param" ? wrappedParameters[nextParameter++]! : v.kind === "text" ? [{ t: "word", v: "hana_ld_cmp" }, op("("), ...together, op(","), v.text, op(")")] : [...v.tokens]
   )
 }
 
@@ -222,7 +230,7 @@ const widenComparisons = (tokens: readonly Token[]): Token[] => {
     // a typed literal (`DATE '…'`, `TIMESTAMP '…'`) is no name: its word is followed by its text
     const typedLiteral = tokens[end ?? 0]?.t === "string" || out[(start ?? 0) - 1]?.t === "word" && left.length === 1 && left[0]!.t === "string"
     if (
-      start === undefined || end === undefined || assigns || typedLiteral || !whole(left) || !whole(right) ||
+      start === undefined || end === undefined || assigns || typedLiteral || !whole(left, true) || !whole(right, true) ||
       isOpIn(out[start - 1], ARITHMETIC) || CONTINUATIONS.has(upper(tokens[end]))
     ) {
       out.push(t)
@@ -230,7 +238,9 @@ const widenComparisons = (tokens: readonly Token[]): Token[] => {
       continue
     }
     out.splice(start)
-    out.push(...wrap(left, [right]), t, ...wrap(right, [left]))
+    // an operand holding a parameter stands once, in one macro call (datetime-comparisons.ts comparedOnce)
+    if (left.some((x) => x.t === "param") || right.some((x) => x.t === "param")) out.push(...comparedOnce(WIDEN, t.v, left, right))
+    else out.push(...wrap(left, [right]), t, ...wrap(right, [left]))
     i = end
   }
   return out

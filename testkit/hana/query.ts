@@ -11,6 +11,7 @@ import { type ForUpdateWait, forUpdateWait, type LockSlices, type LockTarget, se
 import { selectItemCalls, selectItemNames, selectItemSources } from "./select-items.ts"
 import { CALL_RESULT_TYPES } from "./function-types.ts"
 import { rewrite } from "./sql-rewrite.ts"
+import { topAsLimit } from "./top-clauses.ts"
 import type { SessionValues, Translated } from "./translated.ts"
 
 /** The DuckDB row-id query of a statement's lock slices (row-locks.ts). */
@@ -85,9 +86,12 @@ export const translateQuery = (all: Token[], session: SessionValues, sqlText?: s
       tokens = [...tokens.slice(0, at), ...tokens.slice(at + 2)]
     }
   }
-  tokens = withoutHint(tokens)
+  // a TOP in a subquery (`FROM (SELECT TOP 2 …)`, `IN (SELECT TOP 1 …)`) as its LIMIT (top-clauses.ts)
+  tokens = [...topAsLimit(withoutHint(tokens))]
   let sql = rewrite(tokens, session)
-  if (limit !== undefined) sql += ` LIMIT ${limit}`
+  // `TOP ?` is the first parameter; a `LIMIT ?` after later ones would take another's value, so it is read first
+  if (limit === "?" && countParams(tokens) > 0) sql = `WITH hana_top AS (SELECT CAST(? AS BIGINT) AS n) ${sql} LIMIT (SELECT n FROM hana_top)`
+  else if (limit !== undefined) sql += ` LIMIT ${limit}`
   const columnNames = sqlText === undefined ? undefined : selectItemNames(tokens, sqlText)
   const selected = selectItemSources(tokens)
   const columnTypes = selectItemCalls(tokens)?.map((call) => (call === undefined ? undefined : CALL_RESULT_TYPES.get(call)))

@@ -3,6 +3,7 @@ import { BUILTIN_FUNCTION_MACROS } from "./builtin-functions.ts"
 import { TYPED_FUNCTION_MACROS } from "./function-types.ts"
 import { CURRENT_IDENTITY_MACRO } from "./identity-values.ts"
 import { DATETIME_MIXING_MACROS } from "./datetime-mixing.ts"
+import { comparedOnceMacros } from "./datetime-comparisons.ts"
 import { DATETIME_ARGUMENT_MACROS } from "./datetime-arguments.ts"
 import { TIMESTAMP_ARITHMETIC_MACROS } from "./timestamp-arithmetic.ts"
 import { JSON_FUNCTION_MACROS } from "./json-functions.ts"
@@ -26,6 +27,8 @@ export const SESSION_MACROS = [
   // First: the other macros call these.
   ...LONGDATE_MACROS,
   ...DATETIME_MIXING_MACROS,
+  ...comparedOnceMacros("hana_ld_cmp", true),
+  ...comparedOnceMacros("hana_dtw", false),
   ...DATETIME_ARGUMENT_MACROS,
   ...TIMESTAMP_ARITHMETIC_MACROS,
   CURRENT_IDENTITY_MACRO,

@@ -4,7 +4,7 @@
  * every divisor guarded so a division by zero fails as in HANA.
  */
 import { typeDateArguments } from "./datetime-arguments.ts"
-import { COMPARISONS, DATETIME_TEXT, typeDatetimeComparisons } from "./datetime-comparisons.ts"
+import { COMPARISONS, DATETIME_TEXT, comparedOnce, typeDatetimeComparisons } from "./datetime-comparisons.ts"
 import { widenDatetimeMixing } from "./datetime-mixing.ts"
 import { guardTimestampArithmetic } from "./timestamp-arithmetic.ts"
 import { nowTicks } from "./longdate.ts"
@@ -180,7 +180,8 @@ const typeDatetimeOperands = (tokens: readonly Token[]): readonly Token[] => {
       continue
     }
     out.splice(start)
-    out.push(...wrap(right, left), t, ...wrap(left, right))
+    if (left.some((x) => x.t === "param") || right.some((x) => x.t === "param")) out.push(...comparedOnce("hana_ld_cmp", t.v, left, right))
+    else out.push(...wrap(right, left), t, ...wrap(left, right))
     i = end
   }
   return out

@@ -27,6 +27,7 @@ import { translateRename } from "./rename.ts"
 import { translateLockTable } from "./lock-table.ts"
 import { translateAlterTableRebuild } from "./alter-table.ts"
 import { commentOnColumn } from "./column-options.ts"
+import { topAsLimit } from "./top-clauses.ts"
 
 const savepointOf = (action: "set" | "rollback" | "release", name: Token | undefined, wellFormed: boolean): Translated => {
   const ident = identOf(name)
@@ -189,13 +190,15 @@ const isSecurityAdministration = (all: readonly Token[]): boolean => {
   const w2 = upper(all[2])
   return w1 === "PSE" || w1 === "CERTIFICATE" || (["X509", "JWT", "SAML", "LDAP"].includes(w1) && w2 === "PROVIDER")
 }
-const translateInsert = (all: Token[], session: SessionValues): Translated => {
-  const params = countParams(all)
-  if (upper(all[1]) !== "INTO") throw HanaError.syntax("INSERT INTO expected", 0)
+const translateInsert = (written: Token[], session: SessionValues): Translated => {
+  const params = countParams(written)
+  if (upper(written[1]) !== "INTO") throw HanaError.syntax("INSERT INTO expected", 0)
+  const all = [...topAsLimit(written)]
   const [schema, table, used] = qualifiedName(all, 2)
   let i = 2 + used
   let columns: string[] | undefined
-  if (all[i]?.t === "op" && all[i]!.v === "(") {
+  // `INSERT INTO t (SELECT …)`: a subquery in parentheses, no column list
+  if (all[i]?.t === "op" && all[i]!.v === "(" && !["SELECT", "WITH"].includes(upper(all[i + 1]))) {
     const close = matching(all, i)
     columns = splitTopLevel(all.slice(i + 1, close)).map((c) => {
       const name = identOf(c[0])
@@ -215,7 +218,7 @@ const translateInsert = (all: Token[], session: SessionValues): Translated => {
   const sql = rewrite(all, session)
   // `VALUES (…)` or a subquery (SAP HANA SQL Reference, "INSERT Statement": `{ <value_list_clause> | <subquery> }`):
   // the rows it writes, whose keys it locks
-  const values = ["VALUES", "SELECT", "WITH"].includes(upper(all[i])) ? all.slice(i) : undefined
+  const values = ["VALUES", "SELECT", "WITH"].includes(upper(all[i])) || (all[i]?.t === "op" && all[i]!.v === "(") ? all.slice(i) : undefined
   const lockKeys: KeyTarget | undefined =
     values === undefined
       ? undefined

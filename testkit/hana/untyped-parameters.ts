@@ -8,6 +8,7 @@
  * casting the unresolved parameters to VARCHAR (described to the client as NVARCHAR(5000)); a statement that still
  * cannot be typed fails with a HANA SQL error instead of an internal message.
  */
+import { DuckDBTypeId } from "@duckdb/node-api"
 import type { Prepared, Session } from "../engine/index.ts"
 import { typeArithmeticParameters } from "./arithmetic-parameters.ts"
 import { HanaError } from "./errors.ts"
@@ -42,13 +43,43 @@ export const placeholderOffsets = (sql: string): number[] => {
   return out
 }
 
-/** `sql` with the placeholders at the given indexes (0-based, in text order) wrapped in `CAST(? AS VARCHAR)`. */
-export const castPlaceholders = (sql: string, indexes: ReadonlySet<number>): string => {
+/** How the translator writes a parameter read as a TIMESTAMP's ticks (`CAST(? AS TIMESTAMP)`, longdate.ts). */
+const TICKS_CAST_OPEN = "CAST("
+const TICKS_CAST_CLOSE = " AS UBIGINT)"
+
+/** Whether the placeholder at `offset` of `sql` is written `CAST(? AS UBIGINT)`: a parameter read as a TIMESTAMP. */
+const isTicksCast = (sql: string, offset: number): boolean =>
+  sql.slice(offset - TICKS_CAST_OPEN.length, offset).toUpperCase() === TICKS_CAST_OPEN &&
+  sql.slice(offset + 1, offset + 1 + TICKS_CAST_CLOSE.length).toUpperCase() === TICKS_CAST_CLOSE
+
+/**
+ * The indexes (0-based, in text order) of the placeholders of a translated statement written `CAST(? AS UBIGINT)`,
+ * a parameter the HANA statement reads as a TIMESTAMP (`CAST(? AS TIMESTAMP)`, or a date argument of ADD_SECONDS & co.).
+ */
+export const ticksPlaceholders = (sql: string): ReadonlySet<number> =>
+  new Set(placeholderOffsets(sql).flatMap((offset, n) => (isTicksCast(sql, offset) ? [n] : [])))
+
+/**
+ * `sql` with the placeholders at the given indexes (0-based, in text order) wrapped in `CAST(? AS VARCHAR)`. A
+ * placeholder read as a TIMESTAMP's ticks (`CAST(? AS UBIGINT)`) becomes `hana_ld(CAST(? AS VARCHAR))`: its value
+ * (hdb's TIMESTAMP, or a datetime text) is text then, which only hana_ld reads as ticks (a cast to UBIGINT fails on it).
+ */
+export const castPlaceholders = (sql: string, indexes: ReadonlySet<number>, integers: ReadonlySet<number> = new Set()): string => {
   const offsets = placeholderOffsets(sql)
   let out = ""
   let from = 0
   offsets.forEach((offset, n) => {
+    if (integers.has(n)) {
+      out += `${sql.slice(from, offset)}CAST(? AS INTEGER)`
+      from = offset + 1
+      return
+    }
     if (!indexes.has(n)) return
+    if (isTicksCast(sql, offset)) {
+      out += `${sql.slice(from, offset - TICKS_CAST_OPEN.length)}hana_ld(CAST(? AS VARCHAR))`
+      from = offset + 1 + TICKS_CAST_CLOSE.length
+      return
+    }
     out += `${sql.slice(from, offset)}CAST(? AS VARCHAR)`
     from = offset + 1
   })
@@ -65,17 +96,48 @@ const prepareCasting = async (session: Session, sql: string): Promise<Prepared |
   } catch (e) {
     if (!isUnresolved(e)) throw e
   }
-  const count = placeholderOffsets(sql).length
+  const offsets = placeholderOffsets(sql)
   const cast = new Set<number>()
-  for (let i = 0; i < count; i++) {
+  const integers = new Set<number>()
+  for (let i = 0; i < offsets.length; i++) {
     cast.add(i)
     try {
-      return await session.prepare(castPlaceholders(sql, cast))
+      return await session.prepare(castPlaceholders(sql, cast, integers))
     } catch (e) {
-      if (!isUnresolved(e)) cast.delete(i)
+      if (isUnresolved(e)) continue
+      cast.delete(i)
+    }
+    // `d + ?`, `d - ?` where d is a DATE: no text adds to a date, a number of days does (DuckDB's DATE ± INTEGER)
+    if (!ADDEND.test(sql.slice(0, offsets[i]))) continue
+    integers.add(i)
+    try {
+      return await session.prepare(castPlaceholders(sql, cast, integers))
+    } catch (e) {
+      if (!isUnresolved(e)) integers.delete(i)
     }
   }
   return undefined
+}
+
+/** Text ending in a `+` or `-` operator: the placeholder after it is an addend. */
+const ADDEND = /[+-]\s*$/
+
+/**
+ * `prepared` again with its parameters read as a TIMESTAMP (`CAST(? AS UBIGINT)`) that DuckDB did not type as ticks written
+ * `hana_ld(CAST(? AS VARCHAR))` (castPlaceholders): through a macro that repeats its argument (hana_ld, ADD_SECONDS,
+ * ADD_MONTHS) DuckDB leaves the parameter untyped (or VARCHAR), binds the datetime text as it comes, and the cast to
+ * ticks fails on it.
+ */
+const readTicksAsText = async (session: Session, sql: string, prepared: Prepared): Promise<Prepared> => {
+  const texts = [...ticksPlaceholders(sql)].filter((i) => {
+    const type = prepared.parameterType(i)
+    return type === undefined || type.typeId === DuckDBTypeId.VARCHAR
+  })
+  if (texts.length === 0) return prepared
+  const again = await prepareCasting(session, castPlaceholders(sql, new Set(texts))).catch(() => undefined)
+  if (again === undefined) return prepared
+  prepared.close()
+  return again
 }
 
 /**
@@ -88,13 +150,13 @@ export const prepareTyped = async (session: Session, sql: string): Promise<Prepa
   if (typed !== undefined) {
     try {
       const prepared = await prepareCasting(session, typed)
-      if (prepared !== undefined) return prepared
+      if (prepared !== undefined) return await readTicksAsText(session, typed, prepared)
     } catch {
       // falls back to the statement as written, which reports its own error
     }
   }
   const prepared = await prepareCasting(session, sql)
-  if (prepared !== undefined) return prepared
+  if (prepared !== undefined) return await readTicksAsText(session, sql, prepared)
   throw new HanaError(266, "HY000", "inconsistent datatype: the type of a parameter cannot be determined; write CAST(? AS <type>)")
 }
 

@@ -1,6 +1,7 @@
 /**
  * PREPARE: a statement translated and prepared, its parameters and result columns described.
  */
+import { DuckDBTypeId } from "@duckdb/node-api"
 import { columnInfo } from "../../engine/index.ts"
 import type { Prepared, Session } from "../../engine/index.ts"
 import { declaredColumnTypes, declaredTypes } from "../catalog.ts"
@@ -20,13 +21,15 @@ import { translate } from "../translate.ts"
 import type { Translated } from "../translated.ts"
 import { duckType, parameterWireType, parseTypeText, typeOfDuck, typeOfDuckName } from "../types.ts"
 import type { HanaType } from "../types.ts"
-import { prepareTyped } from "../untyped-parameters.ts"
+import { prepareTyped, ticksPlaceholders } from "../untyped-parameters.ts"
 import { FunctionCode, PartKind } from "../wire.ts"
 import type { ReplyPart } from "../wire.ts"
 import { sessionValues } from "../session-state.ts"
 import type { SqlSessionState } from "../session-state.ts"
 import { procedureHost } from "./procedure-host.ts"
 import { tablesOf, tablesRead } from "./result-sets.ts"
+
+const TIMESTAMP: HanaType = { name: "TIMESTAMP", length: 0, scale: 0 }
 
 /** PREPARE: the statement id, parameter metadata and (for a query) result set metadata. */
 export const prepare = async (s: SqlSessionState, session: Session, sql: string): Promise<Reply> => {
@@ -82,6 +85,7 @@ const parameterTypesOf = async (session: Session, sql: string, t: Translated, pr
   }
   const columns = parameterColumns(sql)
   let tableColumns: Map<string, { type: string }> | undefined
+  let ticks: ReadonlySet<number> | undefined
   for (let i = 0; i < count; i++) {
     const d = declared?.[i]
     if (d !== undefined) {
@@ -89,6 +93,13 @@ const parameterTypesOf = async (session: Session, sql: string, t: Translated, pr
       continue
     }
     const inferred = prepared.parameterType(i)
+    // A parameter read as a TIMESTAMP that DuckDB could only type as text (untyped-parameters.ts castPlaceholders)
+    // is described as the TIMESTAMP it is: `CAST(? AS TIMESTAMP)` "converts the expression to the data type
+    // specified" (SAP HANA SQL Reference, "CAST Function"), so hdb sends a TIMESTAMP, which hana_ld reads.
+    if ((inferred === undefined || inferred.typeId === DuckDBTypeId.VARCHAR) && (ticks ??= ticksPlaceholders(t.kind === "query" || t.kind === "dml" ? t.sql : "")).has(i)) {
+      out.push(TIMESTAMP)
+      continue
+    }
     if (inferred === undefined) {
       out.push({ name: "NVARCHAR", length: 5000, scale: 0 })
       continue

@@ -1,0 +1,48 @@
+/**
+ * `SELECT [DISTINCT] TOP n …` in a subquery (an INSERT's, or one in parentheses in a query or an INSERT) as DuckDB's
+ * `… LIMIT n`.
+ * HANA's select clause is `SELECT [TOP <unsigned_integer>] [ALL | DISTINCT] <select_list>` in every subquery (SAP HANA
+ * SQL Reference, "SELECT Statement": <subquery> ::= <select_clause> <from_clause> …; "INSERT Statement":
+ * `INSERT INTO <table_name> [(<column_list>)] {<value_list_clause> | <subquery>}`). query.ts takes the TOP of a
+ * query's own top-level SELECT itself and this for its subqueries.
+ */
+import { matching, upper } from "./lexer.ts"
+import type { Token } from "./lexer.ts"
+
+const SET_OPERATORS = new Set(["UNION", "INTERSECT", "EXCEPT", "MINUS"])
+
+/**
+ * The end (exclusive) of the query block starting at `from`: the closing parenthesis of its group or the end of
+ * the tokens; undefined when a set operator follows at its level (a LIMIT at the end would cut the whole set
+ * operation, not the one SELECT its TOP belongs to).
+ */
+const blockEnd = (tokens: readonly Token[], from: number): number | undefined => {
+  for (let j = from; j < tokens.length; j++) {
+    const t = tokens[j]!
+    if (t.t === "op" && t.v === "(") j = matching(tokens, j)
+    else if (t.t === "op" && t.v === ")") return j
+    else if (SET_OPERATORS.has(upper(t))) return undefined
+  }
+  return tokens.length
+}
+
+/**
+ * `tokens` with each `SELECT [DISTINCT] TOP n` (a number, or a parameter no later parameter of its block follows,
+ * so the parameters keep their order) written as a `LIMIT n` at the end of its query block. A TOP before a set
+ * operator is left as it is.
+ */
+export const topAsLimit = (tokens: readonly Token[]): readonly Token[] => {
+  if (!tokens.some((t) => upper(t) === "TOP")) return tokens
+  let out = [...tokens]
+  for (let i = out.length - 1; i >= 0; i--) {
+    if (upper(out[i]) !== "SELECT") continue
+    const at = upper(out[i + 1]) === "DISTINCT" || upper(out[i + 1]) === "ALL" ? i + 2 : i + 1
+    const count = out[at + 1]
+    if (upper(out[at]) !== "TOP" || (count?.t !== "number" && count?.t !== "param")) continue
+    const end = blockEnd(out, at + 2)
+    if (end === undefined) continue
+    if (count.t === "param" && out.slice(at + 2, end).some((t) => t.t === "param")) continue
+    out = [...out.slice(0, at), ...out.slice(at + 2, end), { t: "word", v: "LIMIT" }, count, ...out.slice(end)]
+  }
+  return out
+}
