@@ -4,6 +4,7 @@ import { Effect, Stream } from "effect"
 import fc from "fast-check"
 import * as Connection from "../../src/Connection.ts"
 import { columnCells, epochDayOf } from "../../layers/common/ArrowCells.ts"
+import { isHanaCalendarDay, isHanaCalendarInstant } from "./ingestArbitraries.ts"
 import { uniqueName, useServer, withConnection } from "./support.ts"
 
 // Property: Arrow values bound to a prepared INSERT into pre-created columns of the mapped types (the binding path,
@@ -39,7 +40,8 @@ const cellsOf = (vector: Arrow.Vector) =>
     })
   })
 
-const US_MIN = BigInt(epochDayOf(1, 1, 1)) * 86_400_000_000n
+const US_PER_DAY = 86_400_000_000n
+const US_MIN = BigInt(epochDayOf(1, 1, 1)) * US_PER_DAY
 const US_MAX = BigInt(epochDayOf(9999, 12, 31) + 1) * 86_400_000_000n - 1n
 const opt = <T>(a: fc.Arbitrary<T>) => fc.option(a, { nil: null, freq: 4 })
 const row = fc.record({
@@ -49,9 +51,9 @@ const row = fc.record({
   s: opt(fc.string({ unit: "grapheme", maxLength: 30 }).filter((x) => !x.includes("\u0000"))),
   b: opt(fc.uint8Array({ maxLength: 30 })),
   o: opt(fc.boolean()),
-  dt: opt(fc.integer({ min: epochDayOf(1, 1, 1), max: epochDayOf(9999, 12, 31) })),
+  dt: opt(fc.integer({ min: epochDayOf(1, 1, 1), max: epochDayOf(9999, 12, 31) }).filter(isHanaCalendarDay)),
   n: opt(fc.bigInt({ min: -(10n ** 18n) + 1n, max: 10n ** 18n - 1n })),
-  ts: opt(fc.bigInt({ min: US_MIN, max: US_MAX }))
+  ts: opt(fc.bigInt({ min: US_MIN, max: US_MAX }).filter((us) => isHanaCalendarInstant(us, US_PER_DAY)))
 })
 
 describe("binding property (prepared INSERT into pre-created columns)", () => {

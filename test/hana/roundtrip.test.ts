@@ -6,6 +6,7 @@ import * as Connection from "../../src/Connection.ts"
 import { fromTable } from "../../src/Ingest.ts"
 import { columnCells } from "../../layers/common/ArrowCells.ts"
 import { epochDayOf } from "../../layers/common/ArrowCells.ts"
+import { isHanaCalendarDay, isHanaCalendarInstant } from "./ingestArbitraries.ts"
 import { uniqueName, useServer, withConnection } from "./support.ts"
 
 // Property: Arrow values bound through ingest (Arrow → HANA) and read back (HANA → Arrow) come back equal, nulls
@@ -87,19 +88,19 @@ const cases: ReadonlyArray<Case> = [
   { name: "utf8", type: new Arrow.Utf8(), value: fc.string({ unit: "grapheme", maxLength: 40 }).filter((s) => !s.includes("\u0000")), readType: "Utf8" },
   { name: "large_utf8", type: new Arrow.LargeUtf8(), value: fc.string({ maxLength: 20 }).filter((s) => !s.includes("\u0000")), readType: "Utf8" },
   { name: "binary", type: new Arrow.Binary(), value: fc.uint8Array({ maxLength: 40 }), readType: "Binary" },
-  { name: "date32", type: new Arrow.DateDay(), value: fc.integer({ min: DAY_MIN, max: DAY_MAX }), readType: "Date32<DAY>" },
+  { name: "date32", type: new Arrow.DateDay(), value: fc.integer({ min: DAY_MIN, max: DAY_MAX }).filter(isHanaCalendarDay), readType: "Date32<DAY>" },
   { name: "time64[us] (whole seconds: HANA TIME)", type: new Arrow.TimeMicrosecond(), value: fc.integer({ min: 0, max: 86399 }).map((s) => BigInt(s) * 1_000_000n), readType: "Time64<MICROSECOND>" },
   { name: "time32[s]", type: new Arrow.TimeSecond(), value: fc.integer({ min: 0, max: 86399 }), readType: "Time64<MICROSECOND>" },
   {
     name: "timestamp[us]",
     type: new Arrow.TimestampMicrosecond(),
-    value: fc.bigInt({ min: BigInt(DAY_MIN) * US_PER_DAY, max: BigInt(DAY_MAX + 1) * US_PER_DAY - 1n }),
+    value: fc.bigInt({ min: BigInt(DAY_MIN) * US_PER_DAY, max: BigInt(DAY_MAX + 1) * US_PER_DAY - 1n }).filter((us) => isHanaCalendarInstant(us, US_PER_DAY)),
     readType: "Timestamp<MICROSECOND, UTC>"
   },
   {
     name: "timestamp[ms, UTC]",
     type: new Arrow.TimestampMillisecond("UTC"),
-    value: fc.bigInt({ min: BigInt(DAY_MIN) * 86_400_000n, max: BigInt(DAY_MAX + 1) * 86_400_000n - 1n }),
+    value: fc.bigInt({ min: BigInt(DAY_MIN) * 86_400_000n, max: BigInt(DAY_MAX + 1) * 86_400_000n - 1n }).filter((ms) => isHanaCalendarInstant(ms, 86_400_000n)),
     readType: "Timestamp<MICROSECOND, UTC>"
   }
 ]
