@@ -50,4 +50,15 @@ describe("Oracle test server: NUMBER(p,-s) table columns round to the left of th
     await conn.execute("INSERT INTO nsc2 VALUES (4451)")
     expect(await rows("SELECT n FROM nsc2 ORDER BY n")).toEqual([["4400"], ["4500"]])
   })
+
+  it("applies an object attribute's negative scale to a SQL constructor's arguments", async () => {
+    await conn.execute("CREATE TYPE nsc_pt AS OBJECT (n NUMBER(4,-2), s VARCHAR2(3))")
+    await conn.execute("CREATE TABLE nsc_objs (id NUMBER, p nsc_pt)")
+    await conn.execute("INSERT INTO nsc_objs VALUES (1, nsc_pt(1234, 'ab'))")
+    expect(await rows("SELECT t.p.n FROM nsc_objs t")).toEqual([["1200"]])
+    expect(await rows("SELECT nsc_pt(1251, 'x').n FROM dual")).toEqual([["1300"]])
+    // 1234567 rounds to 1234600: seven integer digits where NUMBER(4,-2) holds six
+    expect(oraCode(await failure(() => conn.execute("INSERT INTO nsc_objs VALUES (2, nsc_pt(1234567, 'ab'))")))).toBe("ORA-01438")
+    expect(await rows("SELECT COUNT(*) FROM nsc_objs")).toEqual([["1"]])
+  })
 })
