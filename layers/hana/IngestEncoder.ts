@@ -179,6 +179,15 @@ const checkDay = (epochDay: number, row: number, column: number): void => {
   if (!(epochDay >= FIRST_DAY && epochDay <= LAST_DAY)) {
     throw new ValueError(row, column, `the date ${formatEpochDay(epochDay)} is outside 0001-01-01 … 9999-12-31, the range of HANA dates`)
   }
+  // HANA's calendar goes from Julian 1582-10-04 to Gregorian 1582-10-15: hdb would number one of the ten labels
+  // between as that Julian date, which reads back ten days later; refused rather than silently moved.
+  if (epochDay >= GREGORIAN_START - 10 && epochDay < GREGORIAN_START) {
+    throw new ValueError(
+      row,
+      column,
+      `the date ${formatEpochDay(epochDay)} has no day in HANA's calendar, which goes from 1582-10-04 (Julian) to 1582-10-15 (Gregorian); HANA would read it back as ${formatEpochDay(epochDay + 10)}`
+    )
+  }
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -37,8 +37,9 @@ const nullable = <T>(a: fc.Arbitrary<T>) => fc.option(a, { nil: null, freq: 5 })
 export const DAY_MIN = epochDayOf(1, 1, 1)
 /**
  * Whether proleptic Gregorian day `epochDay` has a label HANA's calendar has a day for: 1582-10-05 .. 1582-10-14 have
- * none (HANA counts Julian days before 1582-10-15), so hdb, and the driver with it, store such a label as the Julian
- * date, which reads back ten days later (layers/hana/README.md). Round-trip properties leave those ten labels out.
+ * none (HANA counts Julian days before 1582-10-15): hdb would store such a label as the Julian date, which reads back
+ * ten days later, so the driver refuses it (layers/hana/README.md; test/hana/ingestRange.test.ts). Round-trip
+ * properties leave those ten labels out.
  */
 export const isHanaCalendarDay = (epochDay: number): boolean => epochDay < epochDayOf(1582, 10, 5) || epochDay > epochDayOf(1582, 10, 14)
 

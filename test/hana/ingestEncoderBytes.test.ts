@@ -1,7 +1,8 @@
 /**
  * The ingest encoder against hdb's own parameter writer (lib/protocol/Writer.js, fed with the JS rows the driver's
  * row path builds): for random Arrow columns of every type the driver ingests, nulls and edge values included, both
- * produce the same PARAMETERS bytes, or both refuse the batch.
+ * produce the same PARAMETERS bytes, or both refuse the batch (except the dates 1582-10-05 … 1582-10-14, which only
+ * the encoder refuses).
  */
 import { describe, expect, it } from "@effect/vitest"
 import * as Arrow from "apache-arrow"
@@ -56,6 +57,10 @@ const ourBytes = (batch: Arrow.RecordBatch, params: ReadonlyArray<Param>): Buffe
 const same = async (batch: Arrow.RecordBatch, params: ReadonlyArray<Param>) => {
   const ours = ourBytes(batch, params)
   expect(ours).not.toBe("fallback")
+  // The one refusal hdb does not share: a label HANA's calendar has no day for, which hdb would store as the Julian
+  // date and read back ten days later.
+  const calendarGap = ours instanceof Error ? /the date 1582-10-(0[5-9]|1[0-4]) has no day in HANA's calendar/.exec(ours.message) : null
+  if (calendarGap !== null) return
   const theirs = await hdbBytes(batch, params)
   if (theirs instanceof Error || ours instanceof Error) {
     expect({ ours: ours instanceof Error, theirs: theirs instanceof Error, message: String(ours) }).toEqual({

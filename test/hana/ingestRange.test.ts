@@ -1,6 +1,7 @@
 /**
- * Dates and timestamps outside HANA's range (0001-01-01 … 9999-12-31) are refused naming column, row (counted
- * across the whole ingest), value and range, on the fast path and through hdb's writer; the table is unchanged.
+ * Dates and timestamps outside HANA's range (0001-01-01 … 9999-12-31), or on one of the ten labels 1582-10-05 …
+ * 1582-10-14 its calendar has no day for, are refused naming column, row (counted across the whole ingest), value
+ * and range, on the fast path and through hdb's writer; the table is unchanged.
  */
 import { describe, expect, it } from "@effect/vitest"
 import * as Arrow from "apache-arrow"
@@ -55,7 +56,10 @@ describe("ingest refuses dates and timestamps outside HANA's range (HANA)", () =
           { bad: { row: 4, t: secondsOf(10000) }, where: 'column 3 ("T"), row 5', what: "the date 10000-01-01 is outside 0001-01-01 … 9999-12-31" },
           { bad: { row: 5, d: epochDayOf(0, 12, 31) }, where: 'column 2 ("D"), row 6', what: "the date 0000-12-31 is outside 0001-01-01 … 9999-12-31" },
           // hdb's writer takes this one as a wrong date rather than refusing it
-          { bad: { row: 6, d: -(2 ** 31) }, where: 'column 2 ("D"), row 7', what: "the date -5877641-06-23 is outside 0001-01-01 … 9999-12-31" }
+          { bad: { row: 6, d: -(2 ** 31) }, where: 'column 2 ("D"), row 7', what: "the date -5877641-06-23 is outside 0001-01-01 … 9999-12-31" },
+          // hdb would store these as Julian dates, read back ten days later
+          { bad: { row: 3, d: epochDayOf(1582, 10, 10) }, where: 'column 2 ("D"), row 4', what: "the date 1582-10-10 has no day in HANA's calendar" },
+          { bad: { row: 1, t: BigInt(epochDayOf(1582, 10, 14)) * 86_400n + 43_200n }, where: 'column 3 ("T"), row 2', what: "the date 1582-10-14 has no day in HANA's calendar" }
         ]
         for (const r of refusals) {
           const data = new Arrow.Table([...rows(0, 3, r.bad, text).batches, ...rows(3, 7, r.bad, text).batches])
@@ -76,7 +80,8 @@ describe("ingest refuses dates and timestamps outside HANA's range (HANA)", () =
       yield* insert.setSqlQuery(`INSERT INTO "RANGE_PARAM" VALUES (?, ?, ?)`)
       for (const [bad, message] of [
         [{ row: 1, d: -(2 ** 31) }, 'column 2 ("D"), row 2: the date -5877641-06-23 is outside 0001-01-01 … 9999-12-31'],
-        [{ row: 0, t: secondsOf(10000) }, 'column 3 ("T"), row 1: the date 10000-01-01 is outside 0001-01-01 … 9999-12-31']
+        [{ row: 0, t: secondsOf(10000) }, 'column 3 ("T"), row 1: the date 10000-01-01 is outside 0001-01-01 … 9999-12-31'],
+        [{ row: 1, d: epochDayOf(1582, 10, 5) }, 'column 2 ("D"), row 2: the date 1582-10-05 has no day in HANA\'s calendar']
       ] as const) {
         yield* insert.bind(rows(0, 2, bad, false))
         const error = failure(yield* Effect.exit(insert.executeUpdate))
@@ -84,5 +89,18 @@ describe("ingest refuses dates and timestamps outside HANA's range (HANA)", () =
         expect(error.message).toContain(message)
       }
       expect(yield* contents("RANGE_PARAM")).toEqual([])
+    })))
+
+  it.effect("the days either side of the calendar change are taken and read back as written", () =>
+    withConnection(server.uri, Effect.gen(function*() {
+      const conn = yield* Connection.Connection
+      yield* conn.execute(`CREATE TABLE "RANGE_EDGE" (K INTEGER, D DATE, T TIMESTAMP)`)
+      const edges = new Arrow.Table({
+        K: Arrow.vectorFromArray([1, 2], new Arrow.Int32()),
+        D: dates([epochDayOf(1582, 10, 4), epochDayOf(1582, 10, 15)]),
+        T: seconds([BigInt(epochDayOf(1582, 10, 4)) * 86_400n + 86_399n, BigInt(epochDayOf(1582, 10, 15)) * 86_400n])
+      })
+      yield* conn.ingest(fromTable(edges), { targetTable: "RANGE_EDGE", mode: "append" })
+      expect(yield* contents("RANGE_EDGE")).toEqual(["1|1582-10-04|1582-10-04 23:59:59.0000000", "2|1582-10-15|1582-10-15 00:00:00.0000000"])
     })))
 })
