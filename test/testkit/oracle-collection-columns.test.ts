@@ -55,4 +55,10 @@ describe("Oracle test server: TABLE() over collection columns", () => {
     const where = await conn.execute("SELECT t.id FROM cc t WHERE EXISTS (SELECT 1 FROM TABLE(t.pts) p WHERE p.label = 'a')")
     expect(where.rows).toEqual([[1]])
   })
+
+  it("heads an unaliased constructor item by the call as written, as Oracle names an expression's column", async () => {
+    const r = await conn.execute("SELECT cc_nums(1, 2), cc_pt(3, 'x', NULL), cc_pts(cc_pt(1, 'a', NULL)) p FROM dual")
+    expect(r.metaData.map((m: { name: string }) => m.name)).toEqual(["CC_NUMS(1,2)", "CC_PT(3,'X',NULL)", "P"])
+    expect(r.metaData.map((m: { dbTypeName: string }) => m.dbTypeName)).toEqual(["TEST.CC_NUMS", "TEST.CC_PT", "TEST.CC_PTS"])
+  })
 })

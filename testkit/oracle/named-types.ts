@@ -306,6 +306,11 @@ export class NamedTypes {
       })
       out.push(at("op", ","), at("str", "']'"), at("op", ")"))
       i = close
+      if (chain === undefined) {
+        // an unaliased item is headed by the call as written (`NUMTAB(1,2)`), not by the engine text it became
+        const heading = headingOf(toks.slice(from, close + 1).filter((x) => x.kind !== "ws"))
+        out.splice(start, out.length - start, ...out.slice(start).map((x, k) => ({ ...x, heading: k === 0 ? heading : "" })))
+      }
       if (chain !== undefined) {
         const value = out.splice(start).map((x, k) => (k === 0 ? { ...x, constructs: undefined } : x))
         const heading = headingOf(toks.slice(from, chain.end + 1).filter((x) => x.kind !== "ws"))
