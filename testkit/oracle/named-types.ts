@@ -15,7 +15,7 @@ import { OraError } from "./errors.ts"
 import { isKw, isOp, matchParen, splitTopLevel, sqlString, tokenize, type Tok } from "./lexer.ts"
 import { headingOf } from "./expression-names.ts"
 import { fromExtendedJson, toExtendedJson } from "./extended-json.ts"
-import { attributeExtraction } from "./object-attributes.ts"
+import { attributeChainAt, attributeExtraction } from "./object-attributes.ts"
 import type { MethodSpec } from "./type-shapes.ts"
 import { type Attribute, type Member, type NamedType, packImage, supportedMember, typeDescriptor, unpackImage, writeDbObject, xmlImage } from "./pickle.ts"
 import type { BindSpec, PlsqlResult, QueryResult, ResultColumn } from "./statement.ts"
@@ -306,11 +306,9 @@ export class NamedTypes {
       })
       out.push(at("op", ","), at("str", "']'"), at("op", ")"))
       i = close
-      if (chain === undefined) {
-        // an unaliased item is headed by the call as written (`NUMTAB(1,2)`), not by the engine text it became
-        const heading = headingOf(toks.slice(from, close + 1).filter((x) => x.kind !== "ws"))
-        out.splice(start, out.length - start, ...out.slice(start).map((x, k) => ({ ...x, heading: k === 0 ? heading : "" })))
-      }
+      // an unaliased item is headed by the call as written (`NUMTAB(1,2)`), not by the engine text it became
+      const heading = chain === undefined ? headingOf(toks.slice(from, close + 1).filter((x) => x.kind !== "ws")) : undefined
+      if (heading !== undefined) for (let k = start; k < out.length; k++) out[k] = { ...out[k]!, heading: k === start ? heading : "" }
       if (chain !== undefined) {
         const value = out.splice(start).map((x, k) => (k === 0 ? { ...x, constructs: undefined } : x))
         const heading = headingOf(toks.slice(from, chain.end + 1).filter((x) => x.kind !== "ws"))
@@ -321,26 +319,6 @@ export class NamedTypes {
     }
     return out
   }
-}
-
-/** The `.attribute[.attribute...]` names after a call's closing parenthesis `close`, unless a method call. */
-const attributeChainAt = (toks: ReadonlyArray<Tok>, close: number): { names: Array<Tok>; end: number } | undefined => {
-  const names: Array<Tok> = []
-  let end = close
-  for (let k = close + 1; k < toks.length; k++) {
-    if (toks[k]!.kind === "ws") continue
-    if (!isOp(toks[k], ".")) break
-    let n = k + 1
-    while (toks[n]?.kind === "ws") n++
-    const name = toks[n]
-    if (name === undefined || (name.kind !== "ident" && name.kind !== "qident")) break
-    names.push(name)
-    end = n
-    k = n
-  }
-  let after = end + 1
-  while (toks[after]?.kind === "ws") after++
-  return names.length === 0 || isOp(toks[after], "(") ? undefined : { names, end }
 }
 
 /** DuckDB macros of constructor calls: one argument's JSON text (`null` for NULL). */

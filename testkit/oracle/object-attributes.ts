@@ -185,3 +185,23 @@ export const rewriteAttributeAccess = (toks: ReadonlyArray<Tok>, lookup: LookupT
   }
   return out
 }
+
+/** The `.attribute[.attribute...]` names after a call's closing parenthesis `close`, unless a method call. */
+export const attributeChainAt = (toks: ReadonlyArray<Tok>, close: number): { names: Array<Tok>; end: number } | undefined => {
+  const names: Array<Tok> = []
+  let end = close
+  for (let k = close + 1; k < toks.length; k++) {
+    if (toks[k]!.kind === "ws") continue
+    if (!isOp(toks[k], ".")) break
+    let n = k + 1
+    while (toks[n]?.kind === "ws") n++
+    const name = toks[n]
+    if (name === undefined || (name.kind !== "ident" && name.kind !== "qident")) break
+    names.push(name)
+    end = n
+    k = n
+  }
+  let after = end + 1
+  while (toks[after]?.kind === "ws") after++
+  return names.length === 0 || isOp(toks[after], "(") ? undefined : { names, end }
+}

@@ -22,7 +22,9 @@ export const checkRowidComparison = (toks: ReadonlyArray<Tok>, at: number): void
   const before = isComparison(toks[at - 1]) ? toks[at - 2] : undefined
   // `ROWID [NOT] IN ('...', ...)`: every literal of the list
   const inAt = isKw(toks[at + 1], "NOT") ? at + 2 : at + 1
-  const listed = isKw(toks[inAt], "IN") && isOp(toks[inAt + 1], "(") ? toks.slice(inAt + 2, matchParen(toks, inAt + 1)) : []
+  const inList = isKw(toks[inAt], "IN") && isOp(toks[inAt + 1], "(") ? toks.slice(inAt + 2, matchParen(toks, inAt + 1)) : []
+  // `ROWID IN (SELECT ...)`: the subquery's literals are its own
+  const listed = isKw(inList.find((t) => t.kind !== "ws"), "SELECT", "WITH") ? [] : inList
   for (const t of [after, before, ...listed])
     if (t?.kind === "str" && !isRowidText(t.value)) throw new OraError(1410, "invalid ROWID")
 }

@@ -104,7 +104,8 @@ export function ident(tr: TranslatorCore, i: number, to: number): [string, numbe
       case "MINUS":
         return ["EXCEPT", i + 1]
       case "ROWNUM":
-        throw ora.unimplemented("ROWNUM outside a top-level 'WHERE ROWNUM <= n' predicate")
+        // rownum.ts rewrites it in select lists, WHERE conjuncts and UPDATE's SET clause
+        throw ora.unimplemented("ROWNUM outside a select list, a WHERE conjunct `ROWNUM op value` or an UPDATE's SET clause")
       case "FETCH": {
         // FETCH FIRST|NEXT n ROW|ROWS ONLY -> LIMIT n
         if (isKw(toks[i + 1], "FIRST", "NEXT")) {
