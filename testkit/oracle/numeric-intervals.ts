@@ -2,9 +2,11 @@
  * NUMTODSINTERVAL(n, 'DAY' | 'HOUR' | 'MINUTE' | 'SECOND') and NUMTOYMINTERVAL(n, 'YEAR' | 'MONTH') (SQL Language
  * Reference, "NUMTODSINTERVAL", "NUMTOYMINTERVAL": n units as an INTERVAL DAY TO SECOND / YEAR TO MONTH literal,
  * the unit text case-insensitive) rewritten, before the interval rules read the statement, as `(INTERVAL '1' unit *
- * (n))`, a product the translator and the interval operand readers (interval-operands.ts, interval-compounds.ts)
- * already compute on: so a call inside a longer operand (`NUMTODSINTERVAL(x, 'SECOND') + d9 > ...`) is an interval
- * there too. YEAR counts twelve months (`NUMTOYMINTERVAL(1.5, 'YEAR')` is 1-6). A unit that is not a literal is
+ * (n))` (a column without the parentheses, so that an exact NUMBER column is known as one), a product the translator
+ * and the interval operand readers (interval-operands.ts, interval-compounds.ts) already compute on: so a call inside
+ * a longer operand (`NUMTODSINTERVAL(x, 'SECOND') + d9 > ...`) is an interval there too. NUMTOYMINTERVAL of an
+ * expression is `CAST(INTERVAL '1' MONTH * TRUNC(n [* 12]) AS INTERVAL YEAR(9) TO MONTH)`: whole months, described
+ * as YEAR TO MONTH. YEAR counts twelve months (`NUMTOYMINTERVAL(1.5, 'YEAR')` is 1-6). A unit that is not a literal is
  * refused by name (ORA-03001); an unknown unit is ORA-01760 "illegal argument for function".
  */
 import { OraError } from "./errors.ts"
@@ -65,12 +67,20 @@ export const rewriteNumericIntervals = (toks: ReadonlyArray<Tok>): ReadonlyArray
     const generated = (sql: string) => tokenize(sql).map((x) => ({ ...x, pos: t.pos }))
     const inner = rewriteNumericIntervals(args[0]!)
     const [literal, factor] = unit === "YEAR" ? ["INTERVAL '1' MONTH", " * 12"] : [`INTERVAL '1' ${unit}`, ""]
+    const yearMonth = t.value === "NUMTOYMINTERVAL"
     // the call's heading stays Oracle's (the unaliased expression's text)
     const heading = headingOf(toks.slice(k, close + 1).filter((x) => x.kind !== "ws"))
     const number = numberLiteral(inner)
+    // a column as it is, so that the translator knows an exact NUMBER column there (`INTERVAL '1' DAY * n`)
+    const sig = inner.filter((x) => x.kind !== "ws")
+    const column = sig.length % 2 === 1 && sig.every((x, n) => (n % 2 === 0 ? x.kind === "ident" || x.kind === "qident" : isOp(x, ".")))
+    // whole months, cut as for a literal, as an INTERVAL YEAR TO MONTH (a DuckDB INTERVAL times a fraction of a
+    // month would carry days)
     const replacement =
       number === undefined
-        ? [...generated(`(${literal} * (`), ...inner, ...generated(`)${factor})`)]
+        ? yearMonth
+          ? [...generated(`CAST(${literal} * TRUNC(${column ? "" : "("}`), ...inner, ...generated(`${column ? "" : ")"}${factor}) AS INTERVAL YEAR(9) TO MONTH)`)]
+          : [...generated(`(${literal} * ${column ? "" : "("}`), ...inner, ...generated(`${column ? "" : ")"}${factor})`)]
         : generated(t.value === "NUMTOYMINTERVAL" ? ymLiteral(number, unit) : dsLiteral(number, unit))
     out.push(...replacement.map((x, n) => ({ ...x, heading: n === 0 ? heading : "" })))
     k = close

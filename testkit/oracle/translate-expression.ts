@@ -2,7 +2,7 @@
  * Arithmetic and concatenation with Oracle's semantics: `||` ignoring NULLs, division by zero, date and interval
  * arithmetic, exact NUMBER and native floating-point operands, text datetimes and exact intervals.
  */
-import { isKw, isOp } from "./lexer.ts"
+import { isKw, isOp, matchParen, type Tok } from "./lexer.ts"
 import { type BinaryKind, binaryKindOf } from "./expression-names.ts"
 import { EXACT_RESULT } from "./number-sql.ts"
 import { datetimePlusExactSeconds, exactIntervalScaled, exactIntervalSum, negatedExactInterval } from "./interval-exprs.ts"
@@ -12,6 +12,25 @@ import type { TranslatorCore } from "./translate-core.ts"
 import type { ExactIntervalKind, TextDatetimeKind } from "./translate-types.ts"
 import { nlsText } from "./nls-formats.ts"
 import { literalNumberText } from "./character-writes.ts"
+
+/**
+ * Whether tokens [from, to) are an interval literal scaled by numbers (`INTERVAL '1' HOUR * n`, what
+ * numeric-intervals.ts writes for NUMTODSINTERVAL(n, 'HOUR')): only `*` and `/` and no comparison, list or query at
+ * their top level, so that a parenthesised one is an interval operand (`d + (INTERVAL '1' HOUR * n)`).
+ */
+const scaledIntervalIn = (toks: ReadonlyArray<Tok>, from: number, to: number): boolean => {
+  let interval = false
+  for (let k = from; k < to; k++) {
+    const t = toks[k]!
+    if (isOp(t, "(")) {
+      k = matchParen(toks, k)
+      if (k < 0) return false
+    } else if (isKw(t, "INTERVAL") && toks[k + 1]?.kind === "str") interval = true
+    else if (t.kind === "op" && t.value !== "*" && t.value !== "/" && t.value !== ".") return false
+    else if (isKw(t, "SELECT", "AND", "OR", "CASE", "NOT", "IS", "IN", "LIKE", "BETWEEN")) return false
+  }
+  return interval
+}
 
 /**
  * Renders an arithmetic/concatenation expression with Oracle semantics: `a || b` ignores NULL operands
@@ -103,7 +122,7 @@ export function expression(tr: TranslatorCore, from: number, to: number): string
     const column = tr.columnNameAt(i, end)
     const fsp = column === undefined ? undefined : tr.ctx.timestampPrecisions?.get(column)
     const node = {
-      text, date: isDateUnit(toks, i, end, tr.ctx.dateColumns) || dateBind, interval: isKw(t, "INTERVAL") || tr.isIntervalColumnAt(i, end) || exactInterval !== undefined, binary: binaryKindOf(toks, i, end, tr.ctx.binaryColumns) ?? tr.binaryBindAt(i, end), exact,
+      text, date: isDateUnit(toks, i, end, tr.ctx.dateColumns) || dateBind, interval: isKw(t, "INTERVAL") || tr.isIntervalColumnAt(i, end) || exactInterval !== undefined || (isOp(t, "(") && scaledIntervalIn(toks, i + 1, end - 1)), binary: binaryKindOf(toks, i, end, tr.ctx.binaryColumns) ?? tr.binaryBindAt(i, end), exact,
       numeric: tr.exactNumericRange(i, end), ...(datetime !== undefined ? { datetime } : {}), ...(exactInterval !== undefined ? { exactInterval } : {}),
       day: tr.isDayAt(i, end), character: tr.isCharacterAt(i, end),
       numberText: (end === i + 1 && t.kind === "num" && !/[fFdD]$/.test(t.text)) || /^\(+ora_(?:date_diff|div)\(/.test(text),
@@ -132,6 +151,12 @@ export function expression(tr: TranslatorCore, from: number, to: number): string
       }
       if (op === "*" && right.exactInterval !== undefined && plain(left)) {
         left = { text: exactIntervalScaled("*", right.text, right.exactInterval, left.text), date: false, interval: true, exactInterval: right.exactInterval }
+        continue
+      }
+      // a DuckDB INTERVAL times or divided by a number is an interval (`d + INTERVAL '1' HOUR * n` adds it)
+      if ((left.interval && plain(right)) || (op === "*" && right.interval && plain(left))) {
+        const [interval, number] = left.interval ? [left, right] : [right, left]
+        left = { text: `(${interval.text} ${op} ${floating(number, "double")})`, date: false, interval: true }
         continue
       }
       const binary = binaryOf(left, right)
