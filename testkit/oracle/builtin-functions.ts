@@ -14,6 +14,7 @@ import { DuckDBScalarFunction as ScalarFunction } from "@duckdb/node-api"
 import { rowwise, rowwiseFunction as fn } from "../common/scalar-functions.ts"
 import { OraError } from "./errors.ts"
 import { EXACT_DS_ALIAS, EXACT_YM_ALIAS } from "./interval-functions.ts"
+import { headingOf as headingOfItem } from "./expression-names.ts"
 import { isKw, isOp, matchParen, splitTopLevel, tokenize, type Tok } from "./lexer.ts"
 import { writeNumberString } from "./number.ts"
 import { WriteBuffer } from "./wire.ts"
@@ -81,8 +82,8 @@ const nextSignificant = (toks: ReadonlyArray<Tok>, k: number): number => {
   return j
 }
 
-const headingOf = (toks: ReadonlyArray<Tok>): string =>
-  toks.filter((x) => x.kind !== "ws").map((x) => (x.kind === "str" ? `'${x.value.toUpperCase()}'` : x.text.toUpperCase())).join("")
+/** Oracle's heading of the call tokens `toks` (blanks left out; a token a rewrite made keeps its own). */
+const headingOf = (toks: ReadonlyArray<Tok>): string => headingOfItem(toks.filter((x) => x.kind !== "ws"))
 
 /**
  * `UTL_RAW.f(...)`, `DBMS_ASSERT.f(...)`, `DBMS_RANDOM.f[(...)]`, `DBMS_UTILITY.GET_TIME`, `DUMP(...)`,

@@ -16,6 +16,7 @@ import { registerJsonTransform } from "./json-transform.ts"
 import { UserLocks } from "./user-locks.ts"
 import { registerRegexpFunctions } from "./regexp-functions.ts"
 import { registerStringFunctions } from "./string-functions.ts"
+import { registerEverydayFunctions } from "./everyday-functions.ts"
 import { registerPadSubstr } from "./pad-substr.ts"
 import { registerUnicodeEscapes } from "./unicode-escapes.ts"
 import { registerWeekDates } from "./week-dates.ts"
@@ -205,6 +206,7 @@ export class OracleDatabase {
     await engine.registerFunctions(registerJsonTransform)
     await engine.registerFunctions(registerRegexpFunctions)
     await engine.registerFunctions(registerStringFunctions)
+    await engine.registerFunctions(registerEverydayFunctions)
     await engine.registerFunctions(registerPadSubstr)
     await engine.registerFunctions(registerUnicodeEscapes)
     await engine.registerFunctions(registerWeekDates)

@@ -23,6 +23,7 @@ import { rewriteNullTreatment } from "./window-nulls.ts"
 import { withRowLimitBlocks, withRowLimitPositions } from "./row-limiting.ts"
 import { withAliasAs } from "./select-aliases-as.ts"
 import { rewriteRownum } from "./rownum.ts"
+import { rewriteFunctionAliases } from "./everyday-functions.ts"
 import { ELEMENT_COMPARISONS, type ElementComparison, elementComparison, rewriteMultisetConditions } from "./multiset-conditions.ts"
 import { rewriteXmlSql } from "./xml-functions.ts"
 import { isKw, isOp, type Tok } from "./lexer.ts"
@@ -90,7 +91,7 @@ export const queryTokenRewrites = (ctx: TranslationContext, sql: string, source:
   const lookup = ctx.lookupTable
   const columns = ctx.columns
   const collections = columns.columnsOf(sql, (t) => t.named?.kind === "table" || t.named?.kind === "varray")
-  return rewriteAttributeAccess(rewriteFloatConditions(rewriteDbmsLob(rewriteBuiltinCalls(rewriteConversionErrors(rewriteJsonSql(rewriteXmlSql(rewriteJsonTables(rewriteCollectionColumns(rewriteHierarchical(rewriteOuterJoinPlus(rewriteApplyJoins(withoutListaggOverflow(rewriteNullTreatment(withAliasAs(withRowLimitPositions(withRowLimitBlocks(rewriteMultisetConditions(padCharOperands(rewriteRownum(source), (schema, name) => lookup(schema, name)), collections, multisetElements(sql, columns)))))))), lookup), lookup), lookup)), columns.columnsOf(sql, (t) => t.named?.kind === "xmltype")), ctx.db.settings.version, columns.columnsOfKind(sql, "json"))), ctx.schema))), (schema, name) => lookup(schema, name), objectColumnTypeOf(ctx.db, ctx.schema))
+  return rewriteAttributeAccess(rewriteFloatConditions(rewriteDbmsLob(rewriteBuiltinCalls(rewriteConversionErrors(rewriteJsonSql(rewriteXmlSql(rewriteJsonTables(rewriteCollectionColumns(rewriteHierarchical(rewriteOuterJoinPlus(rewriteApplyJoins(withoutListaggOverflow(rewriteNullTreatment(withAliasAs(withRowLimitPositions(withRowLimitBlocks(rewriteMultisetConditions(padCharOperands(rewriteRownum(rewriteFunctionAliases(source)), (schema, name) => lookup(schema, name)), collections, multisetElements(sql, columns)))))))), lookup), lookup), lookup)), columns.columnsOf(sql, (t) => t.named?.kind === "xmltype")), ctx.db.settings.version, columns.columnsOfKind(sql, "json"))), ctx.schema))), (schema, name) => lookup(schema, name), objectColumnTypeOf(ctx.db, ctx.schema))
 }
 
 /**

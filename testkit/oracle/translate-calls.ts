@@ -2,6 +2,7 @@
  * Identifiers, pseudo-columns and function calls as DuckDB SQL: sequences, ROWID, datetime and interval literals,
  * SYSDATE and friends, FETCH / OFFSET, and Oracle's functions (CAST, TO_CHAR, TO_DATE, DECODE, NVL, TRUNC, ...).
  */
+import { everydayScalarCall } from "./everyday-functions.ts"
 import { checkInputFormat, checkOutputFormat } from "./datetime-format-checks.ts"
 import { dateLanguageOfParameter, SESSION_DATE_LANGUAGE } from "./date-language.ts"
 import { ora, OraError } from "./errors.ts"
@@ -169,6 +170,8 @@ export function ident(tr: TranslatorCore, i: number, to: number): [string, numbe
   if (zoneCall !== undefined) return [zoneCall, close + 1]
   const binaryCall = binaryConversionSql(v, parts.map((_, k) => arg(k)))
   if (binaryCall !== undefined) return [binaryCall, close + 1]
+  const everyday = everydayScalarCall(v, parts.map((_, k) => arg(k)), (k) => tr.mentionsExactNumber(parts[k]![0], parts[k]![1]))
+  if (everyday !== undefined) return [everyday, close + 1]
   switch (v) {
     case "NVL":
     case "COALESCE": {
