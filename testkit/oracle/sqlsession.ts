@@ -16,6 +16,7 @@ import { runMergeWithTriggers } from "./plsql/trigger-merge.ts"
 import { callingWhileWriting, writtenTable } from "./plsql/mutating-tables.ts"
 import { isMultiTableInsert, runMultiTableInsert } from "./multi-table-insert.ts"
 import { runRowsWithTriggers, type TriggerSession } from "./plsql/triggers.ts"
+import { runTriggeredRows } from "./trigger-restarts.ts"
 import { storedFunctionCalls, type StatementCalls, writeProbe } from "./plsql/sql-functions.ts"
 import { packageNamedType } from "./plsql/package-type-binds.ts"
 import { callableFromSql, packagesOf } from "./plsql/stored-packages.ts"
@@ -558,11 +559,17 @@ export class SqlSession {
       host: this,
       query: (q, params) => this.query(q, params),
       rowsOf: (result) => rowsOfQuery(this, result),
-      runLogged: (q, params) => this.runLogged(q, params),
+      // each row's write locks its row (after waiting for its holder, deadlock-checked) and claims its keys, as a
+      // statement without triggers does; a write conflict or a wait starts the bind row's run over (trigger-restarts.ts)
+      runLogged: (q, params) => this.txn.restartingOnConflict(() => this.locks.restartingAfterWaits(() => this.runBlockDml(q, params))),
       runBlock: (block, values) => runPlsql(this, block, values, []),
       atomically: (body) => this.txn.atomically(body)
     }
-    const done = await run(session, target, triggers, stripTerminator(sql), rows, (e) => this.mapError(e))
+    const deadline = Date.now() + this.db.settings.lockWaitMs
+    const done = await runTriggeredRows(
+      { runOne: (row) => run(session, target, triggers, stripTerminator(sql), [row], (e) => this.mapError(e)), waitBeforeRestart: () => this.locks.waitForRowLock(deadline) },
+      rows
+    )
     return { kind: "dml", rowCount: done.count, rowCounts: [], batchErrors: [], ...(done.returning !== undefined ? { returning: done.returning } : {}) }
   }
 
