@@ -24,7 +24,7 @@ import { registerLobFunctions } from "./lob-functions.ts"
 import { registerBuiltinFunctions } from "./builtin-functions.ts"
 import { makeVerifier, type Verifier } from "./auth.ts"
 import { SqlArea } from "./sql-area.ts"
-import { Catalog, dataLength, dictionaryShapes, OWNED_VIEWS, type PlsqlProcedure, type TableMeta } from "./catalog.ts"
+import { Catalog, dataLength, dictionaryShapes, indexedTableOwner, OWNED_VIEWS, type PlsqlProcedure, type TableMeta } from "./catalog.ts"
 import type { OracleVersion } from "./errors.ts"
 import { duckIdent, encodeName } from "./names.ts"
 import { describedPackageTypes, namedTypesOf, packageOfNamedType } from "./named-types.ts"
@@ -496,15 +496,15 @@ export class OracleDatabase {
     const indexes = [...this.catalog.allObjects()].filter((o) => o.type === "INDEX")
     await fill(
       "ALL_INDEXES",
-      indexes.map((o) => [o.owner, o.name, "NORMAL", o.owner, o.tableName ?? null, "TABLE", o.unique === true ? "UNIQUE" : "NONUNIQUE", "USERS", "VALID", o.constraintIndex === true && /^SYS_C/.test(o.name) ? "Y" : "N", o.constraintIndex === true ? "YES" : "NO"])
+      indexes.map((o) => [o.owner, o.name, "NORMAL", indexedTableOwner(o), o.tableName ?? null, "TABLE", o.unique === true ? "UNIQUE" : "NONUNIQUE", "USERS", "VALID", o.constraintIndex === true && /^SYS_C/.test(o.name) ? "Y" : "N", o.constraintIndex === true ? "YES" : "NO"])
     )
     await fill(
       "ALL_IND_COLUMNS",
       indexes.flatMap((o) => {
-        const table = o.tableName !== undefined ? this.catalog.getTable(o.owner, o.tableName) : undefined
+        const table = o.tableName !== undefined ? this.catalog.getTable(indexedTableOwner(o), o.tableName) : undefined
         return (o.indexColumns ?? []).map((c, i) => {
           const meta = table?.columns.find((x) => x.name === c.name)
-          return [o.owner, o.name, o.owner, o.tableName ?? null, c.name, i + 1, meta !== undefined ? dataLength(meta.type) : 0, meta?.type.charSize ?? 0, c.descending ? "DESC" : "ASC"]
+          return [o.owner, o.name, indexedTableOwner(o), o.tableName ?? null, c.name, i + 1, meta !== undefined ? dataLength(meta.type) : 0, meta?.type.charSize ?? 0, c.descending ? "DESC" : "ASC"]
         })
       })
     )

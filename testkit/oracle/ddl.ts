@@ -25,6 +25,7 @@ import { alterCompile } from "./plsql/alter-compile.ts"
 import { noteCompileWarning } from "./plsql/compile-errors.ts"
 import { defineContext, dropContext } from "./plsql/application-contexts.ts"
 import { ddlQuerySql } from "./ddl-query-sql.ts"
+import { indexedTableOwner } from "./catalog.ts"
 import type { DdlHost } from "./ddl-host.ts"
 import { columnsOf, createTable, type TableDdl } from "./ddl-tables.ts"
 import { stripTerminator } from "./statement.ts"
@@ -162,7 +163,10 @@ export class Ddl implements TableDdl {
       }
       if (what === "INDEX") {
         const q = this.qualified(toks, 2)
-        await this.runDdl(`DROP INDEX ${duckIdent(q.schema)}.${duckIdent(q.name)}`).catch(() => {
+        // DuckDB keeps an index in its table's schema (an index of one's own on another schema's table)
+        const index = this.s.db.catalog.getObject(q.schema, "INDEX", q.name)
+        const engineSchema = index === undefined ? q.schema : indexedTableOwner(index)
+        await this.runDdl(`DROP INDEX ${duckIdent(engineSchema)}.${duckIdent(q.name)}`).catch(() => {
           throw new OraError(1418, "specified index does not exist")
         })
         this.s.db.catalog.dropObject(q.schema, "INDEX", q.name)
@@ -363,7 +367,7 @@ export class Ddl implements TableDdl {
     if (meta !== undefined) {
       const catalog = this.s.db.catalog
       // its indexes (and other objects on it) go with the table, as on Oracle
-      const onTable = [...catalog.allObjects()].filter((o) => o.owner === schema && o.tableName === from)
+      const onTable = [...catalog.allObjects()].filter((o) => indexedTableOwner(o) === schema && o.tableName === from)
       catalog.dropTable(schema, from)
       catalog.putTable({ ...meta, name: to })
       for (const o of onTable) catalog.putObject({ ...o, tableName: to })
