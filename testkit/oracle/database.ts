@@ -346,7 +346,7 @@ export class OracleDatabase {
   }
 
   /** Rewrites the dictionary snapshot tables when the catalog changed (and V$SESSION always); admin session only. */
-  async refreshDictionary(s: EngineSession, names: ReadonlySet<string>): Promise<void> {
+  async refreshDictionary(s: EngineSession, names: ReadonlySet<string>, asker?: { readonly user: string; readonly roles: ReadonlySet<string> }): Promise<void> {
     const fill = async (table: string, rows: Array<Array<unknown>>) => {
       await s.execute(`DELETE FROM "SYS".${duckIdent(`ORA$${table}`)}`)
       if (rows.length === 0) return
@@ -415,7 +415,7 @@ export class OracleDatabase {
     for (const [view, rows] of materializedViewRows(this)) if (names.has(view)) await fill(view, rows)
     for (const [view, rows] of this.settings.storedCode.dictionaryRows(this)) if (names.has(view)) await fill(view, rows)
     if ([...names].some((n) => n.startsWith("ALL_"))) for (const [view, rows] of accessDictionaryRows(this, this.grants, (o, n) => this.catalog.getTable(o, n)?.kind ?? (["SEQUENCE", "PROCEDURE", "FUNCTION", "PACKAGE"] as const).find((k) => this.catalog.getObject(o, k, n) !== undefined) ?? (namedTypesOf(this).lookup(o, o, n) !== undefined ? "TYPE" : "TABLE"))) await fill(view, rows)
-    await refreshRoleDictionary(s, names, this.auth, this.grants, [...this.catalog.users.keys()])
+    await refreshRoleDictionary(s, names, this.auth, this.grants, [...this.catalog.users.keys()], asker)
     if (this.dictionaryVersion === this.catalog.version && !names.has("FORCE")) return
     this.dictionaryVersion = this.catalog.version
     // Only user tables appear in ALL_TABLES/ALL_TAB_COLUMNS; SYS views are listed in ALL_OBJECTS.

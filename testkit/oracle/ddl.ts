@@ -16,7 +16,7 @@ import { storageMaintenance } from "./storage-maintenance.ts"
 import { createIndex } from "./create-index.ts"
 import { sequenceAlterError } from "./sequence-privileges.ts"
 import { defineTypeBody, dropTypeBody } from "./plsql/type-bodies.ts"
-import { createRole, dropRole } from "./role-statements.ts"
+import { alterDefaultRoles, alterRole, createRole, dropRole } from "./role-statements.ts"
 import { isKw, isOp, matchParen, splitTopLevel, tokenize, type Tok } from "./lexer.ts"
 import { duckIdent, encodeName } from "./names.ts"
 import { definePackage, defineProcedure, dropPackage } from "./plsql.ts"
@@ -235,15 +235,17 @@ export class Ddl implements TableDdl {
       if (isKw(toks[1], "USER")) {
         const name = oracleName(toks[2]!)
         // a user may change its own password without the ALTER USER privilege
-        if (name !== this.s.info.user) requirePrivilege(this.s, "ALTER USER")
+        if (name !== this.s.info.user || !isKw(toks[3], "IDENTIFIED")) requirePrivilege(this.s, "ALTER USER")
         const u = this.s.db.catalog.users.get(name)
         if (u === undefined) throw ora.userNotFound(name)
+        if (isKw(toks[3], "DEFAULT") && isKw(toks[4], "ROLE")) return alterDefaultRoles(roleHost(this.s), name, toks, 5)
         if (isKw(toks[3], "IDENTIFIED") && isKw(toks[4], "BY") && toks[5] !== undefined) {
           u.password = toks[5].kind === "qident" ? toks[5].value : toks[5].text
           await this.s.db.withAdmin(async () => this.s.db.createUser(name, u.password).catch(() => undefined))
         }
         return
       }
+      if (isKw(toks[1], "ROLE")) return alterRole(roleHost(this.s), toks, 2)
       throw ora.unimplemented(`ALTER ${toks[1]?.value ?? ""}`)
     }
     if (kw === "COMMENT") {
