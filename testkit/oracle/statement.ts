@@ -17,6 +17,8 @@ export interface ResultColumn {
   readonly lobSource?: LobSource
   /** Which of the query's row id columns (after QueryResult.rowidColumn; 0 when absent) holds the LOB's row. */
   readonly lobRowid?: number
+  /** A LOB the query computes (results.ts): a temporary LOB of the session, which the client may write. */
+  readonly lobTemporary?: boolean
 }
 
 /** The table column a LOB value was read from. */
