@@ -31,6 +31,12 @@ export interface ReturningLobPlan {
 /** Runs DuckDB SQL whose one column is a row id. */
 export type RowIdQuery = (sql: string, params: ReadonlyArray<DuckDBValue>) => Promise<Array<bigint>>
 
+/** Whether a RETURNING expression is a plain column (`c` or `t.c`), not a value computed from columns. */
+export const isPlainColumn = (e: ReadonlyArray<Tok>): boolean => {
+  const last = e[e.length - 1]
+  return (e.length === 1 || (e.length === 3 && isOp(e[1], "."))) && last !== undefined && (last.kind === "ident" || last.kind === "qident")
+}
+
 const isLobColumn = (meta: TableMeta, name: string) =>
   meta.columns.find((c) => c.name === name && (c.type.kind === "clob" || c.type.kind === "nclob" || c.type.kind === "blob"))
 

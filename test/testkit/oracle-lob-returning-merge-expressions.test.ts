@@ -41,3 +41,27 @@ describe("Oracle test server: LOB locators from MERGE RETURNING INTO", () => {
     ])
   })
 })
+
+// "When a LOB is returned from a SQL or PL/SQL built-in function, the result returned is a temporary LOB"
+// (SecureFiles and Large Objects Developer's Guide 23, "Temporary LOBs Created by SQL and PL/SQL Built-in Functions"):
+// a returned expression's LOB is the session's, written through its locator without touching the row.
+describe("Oracle test server: a LOB expression DML RETURNING gives is a temporary LOB", () => {
+  let server2: OracleTestServerHandle
+  let c2: Conn
+  beforeAll(async () => {
+    ;({ server: server2, conn: c2 } = await openConnection())
+    await c2.execute("CREATE TABLE edocs (id NUMBER PRIMARY KEY, c CLOB)")
+    await c2.execute("INSERT INTO edocs VALUES (1, 'row text')")
+    await c2.commit()
+  })
+  afterAll(() => closeConnection({ server: server2, conn: c2 }))
+
+  it("writes the returned TO_CLOB(...) through its locator; the row keeps what the UPDATE wrote", async () => {
+    const r = await c2.execute("UPDATE edocs SET c = 'new text' WHERE id = 1 RETURNING TO_CLOB(c) INTO :c", { c: { type: oracledb.CLOB, dir: oracledb.BIND_OUT } })
+    const lob = r.outBinds.c[0]
+    await new Promise<void>((resolve, reject) => lob.write("changed", (e: unknown) => (e ? reject(e) : resolve())))
+    expect(await lob.getData()).toBe("changedt")
+    await c2.commit()
+    expect((await c2.execute("SELECT c FROM edocs", [], { fetchInfo: { C: { type: oracledb.STRING } } })).rows).toEqual([["new text"]])
+  })
+})
