@@ -73,8 +73,12 @@ describe("Oracle test server: object privileges between two users", () => {
     expect((await dba.execute("SELECT COUNT(*) FROM dba_users WHERE username = 'BOB'")).rows).toEqual([[1]])
     expect(await code(app, "GRANT DBA TO bob")).toBe("ORA-01031")
     await dba.execute("GRANT DBA TO bob")
+    // a role granted or revoked counts in an open session from its next SET ROLE (Database Security Guide, "When
+    // Grants and Revokes Take Effect"; test/testkit/oracle-set-role.test.ts)
+    await bob.execute("SET ROLE ALL")
     expect((await bob.execute("SELECT COUNT(*) FROM app.pk")).rows).toEqual([[2]])
     await dba.execute("REVOKE DBA FROM bob")
+    await bob.execute("SET ROLE ALL")
     expect(await code(bob, "SELECT * FROM app.pk")).toBe("ORA-00942")
   })
 

@@ -63,11 +63,16 @@ export interface ObjectMeta {
   readonly objectId: number
   readonly created: Date
   readonly tableName?: string
+  /** Indexes: the owner of the indexed table when it is not the index's (an index in one's schema on another's table). */
+  readonly tableOwner?: string
   /** Indexes: key columns (with DESC), uniqueness, and whether a constraint created it. */
   readonly indexColumns?: ReadonlyArray<{ readonly name: string; readonly descending: boolean }>
   readonly unique?: boolean
   readonly constraintIndex?: boolean
 }
+
+/** The owner of the table an object (an index, a trigger) is on: its own owner unless the index says another. */
+export const indexedTableOwner = (o: ObjectMeta): string => o.tableOwner ?? o.owner
 
 /** A database user (and schema). */
 export interface UserMeta {
@@ -426,7 +431,7 @@ export class Catalog {
 
   dropTable(owner: string, name: string): void {
     this.tables.delete(key(owner, name))
-    for (const [k, o] of this.objects) if (o.owner === owner && o.tableName === name) this.objects.delete(k)
+    for (const [k, o] of this.objects) if (indexedTableOwner(o) === owner && o.tableName === name) this.objects.delete(k)
     this.version++
   }
 

@@ -42,7 +42,7 @@ export const createIndex = async (ddl: IndexDdl, toks: ReadonlyArray<Tok>, at: n
     isIndexExpression(p) ? `(${indexExpressionSql(p, `${tq.schema}.${tq.name}`, (sql) => ddl.duckSelect(sql))})` : unique ? uniqueKeyColumn(tableColumns, name) : duckIdent(name)
   const cols = keys.map((k, i) => `${column(parts[i]!, k.name)}${k.descending ? " DESC" : ""}`)
   await ddl.runDdl(`CREATE ${unique ? "UNIQUE " : ""}INDEX ${duckIdent(q.name)} ON ${duckIdent(tq.schema)}.${duckIdent(tq.name)} (${cols.join(", ")})`)
-  catalog.putObject({ owner: q.schema, name: q.name, type: "INDEX", objectId: catalog.newObjectId(), created: new Date(), tableName: tq.name, indexColumns: keys, unique })
+  catalog.putObject({ owner: q.schema, name: q.name, type: "INDEX", objectId: catalog.newObjectId(), created: new Date(), tableName: tq.name, ...(tq.schema === q.schema ? {} : { tableOwner: tq.schema }), indexColumns: keys, unique })
 }
 
 /** Whether an index key (its tokens, no blanks) is an expression rather than `column [ASC | DESC]`. */

@@ -25,7 +25,7 @@ import { registerLobFunctions } from "./lob-functions.ts"
 import { registerBuiltinFunctions } from "./builtin-functions.ts"
 import { makeVerifier, type Verifier } from "./auth.ts"
 import { SqlArea } from "./sql-area.ts"
-import { Catalog, dataLength, dictionaryShapes, OWNED_VIEWS, type PlsqlProcedure, type TableMeta } from "./catalog.ts"
+import { Catalog, dataLength, dictionaryShapes, indexedTableOwner, OWNED_VIEWS, type PlsqlProcedure, type TableMeta } from "./catalog.ts"
 import type { OracleVersion } from "./errors.ts"
 import { duckIdent, encodeName } from "./names.ts"
 import { describedPackageTypes, namedTypesOf, packageOfNamedType } from "./named-types.ts"
@@ -348,7 +348,7 @@ export class OracleDatabase {
   }
 
   /** Rewrites the dictionary snapshot tables when the catalog changed (and V$SESSION always); admin session only. */
-  async refreshDictionary(s: EngineSession, names: ReadonlySet<string>): Promise<void> {
+  async refreshDictionary(s: EngineSession, names: ReadonlySet<string>, asker?: { readonly user: string; readonly roles: ReadonlySet<string> }): Promise<void> {
     const fill = async (table: string, rows: Array<Array<unknown>>) => {
       await s.execute(`DELETE FROM "SYS".${duckIdent(`ORA$${table}`)}`)
       if (rows.length === 0) return
@@ -417,7 +417,7 @@ export class OracleDatabase {
     for (const [view, rows] of materializedViewRows(this)) if (names.has(view)) await fill(view, rows)
     for (const [view, rows] of this.settings.storedCode.dictionaryRows(this)) if (names.has(view)) await fill(view, rows)
     if ([...names].some((n) => n.startsWith("ALL_"))) for (const [view, rows] of accessDictionaryRows(this, this.grants, (o, n) => this.catalog.getTable(o, n)?.kind ?? (["SEQUENCE", "PROCEDURE", "FUNCTION", "PACKAGE"] as const).find((k) => this.catalog.getObject(o, k, n) !== undefined) ?? (namedTypesOf(this).lookup(o, o, n) !== undefined ? "TYPE" : "TABLE"))) await fill(view, rows)
-    await refreshRoleDictionary(s, names, this.auth, this.grants, [...this.catalog.users.keys()])
+    await refreshRoleDictionary(s, names, this.auth, this.grants, [...this.catalog.users.keys()], asker)
     if (this.dictionaryVersion === this.catalog.version && !names.has("FORCE")) return
     this.dictionaryVersion = this.catalog.version
     // Only user tables appear in ALL_TABLES/ALL_TAB_COLUMNS; SYS views are listed in ALL_OBJECTS.
@@ -498,15 +498,15 @@ export class OracleDatabase {
     const indexes = [...this.catalog.allObjects()].filter((o) => o.type === "INDEX")
     await fill(
       "ALL_INDEXES",
-      indexes.map((o) => [o.owner, o.name, "NORMAL", o.owner, o.tableName ?? null, "TABLE", o.unique === true ? "UNIQUE" : "NONUNIQUE", "USERS", "VALID", o.constraintIndex === true && /^SYS_C/.test(o.name) ? "Y" : "N", o.constraintIndex === true ? "YES" : "NO"])
+      indexes.map((o) => [o.owner, o.name, "NORMAL", indexedTableOwner(o), o.tableName ?? null, "TABLE", o.unique === true ? "UNIQUE" : "NONUNIQUE", "USERS", "VALID", o.constraintIndex === true && /^SYS_C/.test(o.name) ? "Y" : "N", o.constraintIndex === true ? "YES" : "NO"])
     )
     await fill(
       "ALL_IND_COLUMNS",
       indexes.flatMap((o) => {
-        const table = o.tableName !== undefined ? this.catalog.getTable(o.owner, o.tableName) : undefined
+        const table = o.tableName !== undefined ? this.catalog.getTable(indexedTableOwner(o), o.tableName) : undefined
         return (o.indexColumns ?? []).map((c, i) => {
           const meta = table?.columns.find((x) => x.name === c.name)
-          return [o.owner, o.name, o.owner, o.tableName ?? null, c.name, i + 1, meta !== undefined ? dataLength(meta.type) : 0, meta?.type.charSize ?? 0, c.descending ? "DESC" : "ASC"]
+          return [o.owner, o.name, indexedTableOwner(o), o.tableName ?? null, c.name, i + 1, meta !== undefined ? dataLength(meta.type) : 0, meta?.type.charSize ?? 0, c.descending ? "DESC" : "ASC"]
         })
       })
     )

@@ -10,6 +10,7 @@ import { isKw, isOp, matchParen, splitTopLevel, type Tok } from "./lexer.ts"
 import { duckIdent, encodeName } from "./names.ts"
 import { oracleName } from "./translate.ts"
 import { namedTypesOf } from "./named-types.ts"
+import { mayUseType } from "./execute-privileges.ts"
 import { numberType, parseOracleType } from "./types.ts"
 import type { DdlHost } from "./ddl-host.ts"
 import { ddlQuerySql } from "./ddl-query-sql.ts"
@@ -114,7 +115,11 @@ export function columnsOf(ddl: TableDdl, elements: ReadonlyArray<ReadonlyArray<T
       .slice(1, j)
       .map((x) => x.text)
       .join(" ")
-    const type = parseOracleType(typeText) ?? namedTypesOf(ddl.s.db).columnType(ddl.s.schema, typeText)
+    const builtin = parseOracleType(typeText)
+    const type = builtin ?? namedTypesOf(ddl.s.db).columnType(ddl.s.schema, typeText)
+    // another schema's type needs EXECUTE on it (Unconfirmed: Oracle's code for a type it hides may be another)
+    const named = builtin === undefined && type !== undefined ? namedTypesOf(ddl.s.db).named(ddl.s.schema, typeText) : undefined
+    if (named !== undefined && !mayUseType(ddl.s.requester, named.schema, named.name)) throw new OraError(902, "invalid datatype")
     // SQL BOOLEAN and JSON columns exist from 23ai / 21c on
     if (type === undefined || (ddl.s.db.settings.version === "19c" && (type.kind === "boolean" || type.kind === "json" || type.kind === "vector")))
       throw new OraError(902, "invalid datatype")

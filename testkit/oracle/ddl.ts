@@ -16,7 +16,7 @@ import { storageMaintenance } from "./storage-maintenance.ts"
 import { createIndex } from "./create-index.ts"
 import { sequenceAlterError } from "./sequence-privileges.ts"
 import { defineTypeBody, dropTypeBody } from "./plsql/type-bodies.ts"
-import { createRole, dropRole } from "./role-statements.ts"
+import { alterDefaultRoles, alterRole, createRole, dropRole } from "./role-statements.ts"
 import { isKw, isOp, matchParen, splitTopLevel, tokenize, type Tok } from "./lexer.ts"
 import { duckIdent, encodeName } from "./names.ts"
 import { definePackage, defineProcedure, dropPackage } from "./plsql.ts"
@@ -25,6 +25,7 @@ import { alterCompile } from "./plsql/alter-compile.ts"
 import { noteCompileWarning } from "./plsql/compile-errors.ts"
 import { defineContext, dropContext } from "./plsql/application-contexts.ts"
 import { ddlQuerySql } from "./ddl-query-sql.ts"
+import { indexedTableOwner } from "./catalog.ts"
 import type { DdlHost } from "./ddl-host.ts"
 import { columnsOf, createTable, type TableDdl } from "./ddl-tables.ts"
 import { stripTerminator } from "./statement.ts"
@@ -162,7 +163,10 @@ export class Ddl implements TableDdl {
       }
       if (what === "INDEX") {
         const q = this.qualified(toks, 2)
-        await this.runDdl(`DROP INDEX ${duckIdent(q.schema)}.${duckIdent(q.name)}`).catch(() => {
+        // DuckDB keeps an index in its table's schema (an index of one's own on another schema's table)
+        const index = this.s.db.catalog.getObject(q.schema, "INDEX", q.name)
+        const engineSchema = index === undefined ? q.schema : indexedTableOwner(index)
+        await this.runDdl(`DROP INDEX ${duckIdent(engineSchema)}.${duckIdent(q.name)}`).catch(() => {
           throw new OraError(1418, "specified index does not exist")
         })
         this.s.db.catalog.dropObject(q.schema, "INDEX", q.name)
@@ -231,15 +235,17 @@ export class Ddl implements TableDdl {
       if (isKw(toks[1], "USER")) {
         const name = oracleName(toks[2]!)
         // a user may change its own password without the ALTER USER privilege
-        if (name !== this.s.info.user) requirePrivilege(this.s, "ALTER USER")
+        if (name !== this.s.info.user || !isKw(toks[3], "IDENTIFIED")) requirePrivilege(this.s, "ALTER USER")
         const u = this.s.db.catalog.users.get(name)
         if (u === undefined) throw ora.userNotFound(name)
+        if (isKw(toks[3], "DEFAULT") && isKw(toks[4], "ROLE")) return alterDefaultRoles(roleHost(this.s), name, toks, 5)
         if (isKw(toks[3], "IDENTIFIED") && isKw(toks[4], "BY") && toks[5] !== undefined) {
           u.password = toks[5].kind === "qident" ? toks[5].value : toks[5].text
           await this.s.db.withAdmin(async () => this.s.db.createUser(name, u.password).catch(() => undefined))
         }
         return
       }
+      if (isKw(toks[1], "ROLE")) return alterRole(roleHost(this.s), toks, 2)
       throw ora.unimplemented(`ALTER ${toks[1]?.value ?? ""}`)
     }
     if (kw === "COMMENT") {
@@ -363,7 +369,7 @@ export class Ddl implements TableDdl {
     if (meta !== undefined) {
       const catalog = this.s.db.catalog
       // its indexes (and other objects on it) go with the table, as on Oracle
-      const onTable = [...catalog.allObjects()].filter((o) => o.owner === schema && o.tableName === from)
+      const onTable = [...catalog.allObjects()].filter((o) => indexedTableOwner(o) === schema && o.tableName === from)
       catalog.dropTable(schema, from)
       catalog.putTable({ ...meta, name: to })
       for (const o of onTable) catalog.putObject({ ...o, tableName: to })

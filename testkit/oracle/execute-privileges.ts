@@ -11,7 +11,7 @@
  * https://docs.oracle.com/en/error-help/db/pls-00201/).
  */
 import { OraError, type OracleVersion } from "./errors.ts"
-import type { Grants, ObjectPrivilege } from "./privileges.ts"
+import type { Grants, ObjectPrivilege, Requester } from "./privileges.ts"
 import type { Authorizations } from "./system-privileges.ts"
 
 /** The kinds of stored unit EXECUTE is granted on. */
@@ -48,6 +48,14 @@ export const mayExecute = (db: { readonly auth: Authorizations; readonly grants:
   if (user === owner || PUBLIC_OWNERS.has(owner) || db.auth.has(user, "EXECUTE ANY PROCEDURE")) return true
   return (withRoles ? db.grants.held(owner, name, user) : db.grants.heldDirectly(owner, name, user)).has("EXECUTE")
 }
+
+/**
+ * Whether `who` may use the type `owner.name` to define a table column: "EXECUTE enables you to use the type to ...
+ * Define a column in a relational table" (Object-Relational Developer's Guide, "Privileges on Object Types and Their
+ * Methods"), granted to it, to PUBLIC or to an enabled role, or EXECUTE ANY TYPE.
+ */
+export const mayUseType = (who: Requester, owner: string, name: string): boolean =>
+  who.dba || owner === who.user || PUBLIC_OWNERS.has(owner) || who.has("EXECUTE ANY TYPE") || who.grants.held(owner, name, who.user).has("EXECUTE")
 
 /** The user whose privileges code running in `unit` (`OWNER.NAME` of a stored unit, undefined in an anonymous block) uses. */
 export const currentUserOf = (unit: string | undefined, sessionUser: string): { readonly user: string; readonly withRoles: boolean } => {

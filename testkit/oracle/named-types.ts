@@ -230,6 +230,11 @@ export class NamedTypes {
     return undefined
   }
 
+  /** The type a type name used in CREATE TABLE names, or undefined when it names none. */
+  named(schema: string, typeText: string): NamedType | undefined {
+    return this.resolveTokens(schema, tokenize(typeText))
+  }
+
   /** The column type of a type name used in CREATE TABLE, or undefined when it names no type. */
   columnType(schema: string, typeText: string): OraType | undefined {
     const named = this.resolveTokens(schema, tokenize(typeText))

@@ -38,10 +38,19 @@ export interface Grant {
  * (Database Security Guide, "Cascading Effects of Revoking Privileges").
  */
 export class Grants {
-  private readonly byObject = new Map<string, Array<Grant>>()
+  /**
+   * `rolesOf`: the roles enabled for a user, whose object privileges the user holds too (system-privileges.ts);
+   * `byObject`: the grants, shared with the views {@link forSession} makes.
+   */
+  constructor(
+    private readonly rolesOf: (user: string) => ReadonlySet<string> = () => new Set(),
+    private readonly byObject = new Map<string, Array<Grant>>()
+  ) {}
 
-  /** `rolesOf`: the roles enabled for a user, whose object privileges the user holds too (system-privileges.ts). */
-  constructor(private readonly rolesOf: (user: string) => ReadonlySet<string> = () => new Set()) {}
+  /** The same grants as a session of `user` with `roles` enabled uses them (its roles, not a new session's). */
+  forSession(user: string, roles: ReadonlySet<string>): Grants {
+    return new Grants((u) => (u === user ? roles : this.rolesOf(u)), this.byObject)
+  }
 
   /** Grants `privileges` on `owner.name` (its `column` only, when given) to `grantee` from `grantor` (WITH GRANT OPTION when `grantable`). */
   grant(owner: string, name: string, grantee: string, privileges: ReadonlyArray<ObjectPrivilege>, grantor = owner, grantable = false, column?: string): void {
@@ -134,6 +143,7 @@ export interface Requester {
   readonly dba: boolean
   /** Whether the user may use a system privilege (CREATE TABLE, SELECT ANY TABLE, ...; system-privileges.ts). */
   readonly has: (privilege: string) => boolean
+  /** The object grants as this session sees them (through its enabled roles). */
   readonly grants: Grants
   readonly version: OracleVersion
 }

@@ -76,11 +76,11 @@ export const describeColumns = (
         out.push(declared(c, meta, table, ref))
       } else if (item.kind === "typed") {
         const c = cols[k++]!
-        out.push({ name: decodeName(c.name), type: item.type, nullable: true })
+        out.push(computed({ name: decodeName(c.name), type: item.type, nullable: true }))
       } else if (item.kind === "bind") {
         const c = cols[k++]!
         const declared = bindType(item.param)
-        out.push(declared === undefined ? infer(c) : { name: decodeName(c.name), type: declared, nullable: true })
+        out.push(computed(declared === undefined ? infer(c) : { name: decodeName(c.name), type: declared, nullable: true }))
       } else if (item.kind === "aggregate") {
         // COUNT returns NUMBER, SUM and AVG "the same data type as the numeric data type of the argument" (Oracle SQL
         // Language Reference, SUM / AVG / COUNT): for NUMBER(p,s) arguments that is NUMBER without precision, described
@@ -89,7 +89,7 @@ export const describeColumns = (
         const c = cols[k++]!
         const inferred = infer(c)
         const binary = binaryType(item, c, bindType)
-        out.push(binary !== undefined ? { ...inferred, type: binary } : inferred.type.kind === "number" ? { ...inferred, type: expressionNumberType } : inferred)
+        out.push(computed(binary !== undefined ? { ...inferred, type: binary } : inferred.type.kind === "number" ? { ...inferred, type: expressionNumberType } : inferred))
       } else if (item.kind === "expr") {
         // an expression with a BINARY_DOUBLE / BINARY_FLOAT operand (column, literal, constant or bind) is of that type;
         // one giving a NUMBER is NUMBER without precision, whatever the operands' declared precision (DuckDB's
@@ -99,7 +99,7 @@ export const describeColumns = (
         const binary = binaryType(item, c, bindType)
         const inferred = infer(c)
         if (binary !== undefined) out.push({ ...inferred, type: binary })
-        else if (item.number === undefined || item.number === "declared" || inferred.type.kind !== "number") out.push(inferred)
+        else if (item.number === undefined || item.number === "declared" || inferred.type.kind !== "number") out.push(computed(inferred))
         else out.push({ ...inferred, type: item.number === "columns" ? expressionNumberType : numberType() })
       } else if (item.kind === "rowid") {
         const c = cols[k++]!
@@ -116,6 +116,13 @@ export const describeColumns = (
   for (; k < cols.length; k++) out.push(infer(cols[k]!))
   return out
 }
+
+/**
+ * A value the query computes (a function, an expression, a bind): a LOB one is a temporary LOB, "When a LOB is
+ * returned from a SQL or PL/SQL built-in function, the result returned is a temporary LOB" (SecureFiles and Large
+ * Objects Developer's Guide 23, "Temporary LOBs Created by SQL and PL/SQL Built-in Functions").
+ */
+const computed = (c: ResultColumn): ResultColumn => (c.type.kind === "clob" || c.type.kind === "nclob" || c.type.kind === "blob" ? { ...c, lobTemporary: true } : c)
 
 /**
  * The one-item shape that gives subquery `query`'s column `column`: its item of that name, or the column of a table

@@ -1,5 +1,5 @@
 /**
- * LOB locators of DML RETURNING INTO: an INSERT or UPDATE that returns a LOB column of its table gives the client a
+ * LOB locators of DML RETURNING INTO: an INSERT, UPDATE or MERGE that returns a LOB column of its table gives the client a
  * locator of that row's LOB, which it may write (node-oracledb documentation, "Using CLOB, NCLOB and BLOB Data": the
  * `INSERT ... VALUES (EMPTY_CLOB()) RETURNING c INTO :lob` idiom, UPDATE likewise; node-oracledb's example
  * https://github.com/oracle/node-oracledb/blob/main/examples/lobinsert2.js). The DML locked the row, so no
@@ -31,15 +31,22 @@ export interface ReturningLobPlan {
 /** Runs DuckDB SQL whose one column is a row id. */
 export type RowIdQuery = (sql: string, params: ReadonlyArray<DuckDBValue>) => Promise<Array<bigint>>
 
+/** Whether a RETURNING expression is a plain column (`c` or `t.c`), not a value computed from columns. */
+export const isPlainColumn = (e: ReadonlyArray<Tok>): boolean => {
+  const last = e[e.length - 1]
+  return (e.length === 1 || (e.length === 3 && isOp(e[1], "."))) && last !== undefined && (last.kind === "ident" || last.kind === "qident")
+}
+
 const isLobColumn = (meta: TableMeta, name: string) =>
   meta.columns.find((c) => c.name === name && (c.type.kind === "clob" || c.type.kind === "nclob" || c.type.kind === "blob"))
 
 /**
  * The plan of a DML (tokens `toks`, RETURNING expressions `exprs`) writing `meta`, or undefined when it returns no
- * LOB column whose row can be found (DELETE and MERGE never: their rows are gone or mixed).
+ * LOB column whose row can be found (a DELETE never: its rows are gone). A MERGE's rows, updated or inserted, are
+ * found by key as an UPDATE's are.
  */
 export const returningLobPlan = (toks: ReadonlyArray<Tok>, exprs: ReadonlyArray<Tok>, meta: TableMeta | undefined): ReturningLobPlan | undefined => {
-  if (meta === undefined || meta.kind !== "TABLE" || !isKw(toks[0], "INSERT", "UPDATE")) return undefined
+  if (meta === undefined || meta.kind !== "TABLE" || !isKw(toks[0], "INSERT", "UPDATE", "MERGE")) return undefined
   const columns = splitTopLevel(exprs).map((e): LobSource | undefined => {
     const last = e[e.length - 1]
     const plain = e.length === 1 || (e.length === 3 && isOp(e[1], "."))

@@ -66,24 +66,28 @@ export const createRoleDictionaryViews = async (a: EngineSession): Promise<void>
 const yn = (b: boolean) => (b ? "YES" : "NO")
 
 /** The rows of every snapshot, per-user ones with their user last, for `users`. */
-const rowsOf = (auth: Authorizations, grants: Grants, users: ReadonlyArray<string>): Record<string, Array<Array<unknown>>> => {
+const rowsOf = (auth: Authorizations, grants: Grants, users: ReadonlyArray<string>, asker?: { readonly user: string; readonly roles: ReadonlySet<string> }): Record<string, Array<Array<unknown>>> => {
   const sys = auth.systemGrants()
   const roleGrants = auth.roleGrantRows()
   const objectGrants = grants.all()
   const out: Record<string, Array<Array<unknown>>> = {
     DBA_SYS_PRIVS: sys.map(([g, p, a]) => [g, p, yn(a), "NO", "NO"]),
-    DBA_ROLE_PRIVS: roleGrants.map(([g, r, a]) => [g, r, yn(a), "NO", "YES", "NO", "NO"]),
-    DBA_ROLES: [...auth.roles.values()].map((r) => [r.name, r.roleId, "NO", "NONE", "NO", r.oracleMaintained ? "Y" : "N", "NO", "NO", null])
+    DBA_ROLE_PRIVS: roleGrants.map(([g, r, a]) => [g, r, yn(a), "NO", yn(auth.isDefaultRole(g, r)), "NO", "NO"]),
+    DBA_ROLES: [...auth.roles.values()].map((r) => {
+      const password = auth.rolePassword(r.name) !== undefined
+      return [r.name, r.roleId, yn(password), password ? "PASSWORD" : "NONE", "NO", r.oracleMaintained ? "Y" : "N", "NO", "NO", null]
+    })
   }
   for (const view of PER_USER) out[view] = []
   for (const u of users) {
-    const roles = auth.isDba(u) ? new Set(auth.roles.keys()) : auth.rolesOf(u)
-    const enabled = auth.rolesOf(u)
+    // the querying session's enabled roles (SET ROLE), else those a new session of the user enables
+    const enabled = asker?.user === u ? asker.roles : auth.rolesOf(u)
+    const roles = enabled.has("DBA") ? new Set(auth.roles.keys()) : enabled
     const mine = (g: string) => g === u || g === "PUBLIC"
     out.USER_SYS_PRIVS!.push(...sys.filter(([g]) => mine(g)).map(([g, p, a]) => [g, p, yn(a), "NO", "NO", u]))
-    out.SESSION_PRIVS!.push(...[...auth.privilegesOf(u)].map((p) => [p, u]))
+    out.SESSION_PRIVS!.push(...[...auth.privilegesOf(u, enabled)].map((p) => [p, u]))
     out.SESSION_ROLES!.push(...[...enabled].map((r) => [r, u]))
-    out.USER_ROLE_PRIVS!.push(...roleGrants.filter(([g]) => mine(g)).map(([g, r, a]) => [g, r, yn(a), "NO", "YES", "NO", "NO", "NO", u]))
+    out.USER_ROLE_PRIVS!.push(...roleGrants.filter(([g]) => mine(g)).map(([g, r, a]) => [g, r, yn(a), "NO", yn(auth.isDefaultRole(g, r)), "NO", "NO", "NO", u]))
     out.ROLE_SYS_PRIVS!.push(...sys.filter(([g]) => roles.has(g)).map(([g, p, a]) => [g, p, yn(a), "NO", "NO", u]))
     out.ROLE_TAB_PRIVS!.push(...objectGrants.filter((g) => roles.has(g.grantee)).map((g) => [g.grantee, g.owner, g.name, g.column ?? null, g.privilege, yn(g.grantable), "NO", "NO", u]))
     for (const g of objectGrants) {
@@ -99,9 +103,16 @@ const rowsOf = (auth: Authorizations, grants: Grants, users: ReadonlyArray<strin
 const lit = (x: unknown): string => (x === null || x === undefined ? "NULL" : typeof x === "number" ? String(x) : `'${String(x).replace(/'/g, "''")}'`)
 
 /** Rewrites the snapshots when a query names one of the views (`names`: the dictionary tables it reads); admin session only. */
-export const refreshRoleDictionary = async (s: EngineSession, names: ReadonlySet<string>, auth: Authorizations, grants: Grants, users: ReadonlyArray<string>): Promise<void> => {
+export const refreshRoleDictionary = async (
+  s: EngineSession,
+  names: ReadonlySet<string>,
+  auth: Authorizations,
+  grants: Grants,
+  users: ReadonlyArray<string>,
+  asker?: { readonly user: string; readonly roles: ReadonlySet<string> }
+): Promise<void> => {
   if (![...names].some((n) => REFRESHED_BY.has(n) || n in roleDictionaryShapes)) return
-  for (const [view, rows] of Object.entries(rowsOf(auth, grants, users))) {
+  for (const [view, rows] of Object.entries(rowsOf(auth, grants, users, asker))) {
     const table = `"SYS".${duckIdent(`ORA$${view}`)}`
     await s.execute(`DELETE FROM ${table}`)
     if (rows.length === 0) continue

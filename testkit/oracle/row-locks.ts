@@ -17,6 +17,7 @@ import type { WaitsFor } from "./deadlocks.ts"
 import { ora, OraError } from "./errors.ts"
 import { isKw, isOp, significantTokensOf, type Tok } from "./lexer.ts"
 import { duckIdent } from "./names.ts"
+import { WriteConflictRestart } from "./session-transaction.ts"
 import type { FromRef, RowLockClause } from "./translate.ts"
 
 export class RowLocks<K = bigint> {
@@ -120,6 +121,8 @@ export class RowLockWaits {
   /** Whether the current call has waited for a lock yet (counted once per call in the server's `lockWaits`). */
   private waitedThisCall = false
   private lockWait: { readonly abort: () => void } | undefined
+  /** Set inside {@link restartingAfterWaits}: a completed wait fails with {@link WriteConflictRestart}. */
+  private restartAfterWait = false
 
   constructor(private readonly host: LockWaitHost) {}
 
@@ -138,6 +141,21 @@ export class RowLockWaits {
   startCall(): void {
     this.interruptedCall = false
     this.waitedThisCall = false
+  }
+
+  /**
+   * Runs `body`, a write whose values were computed before it waited (a row a statement with triggers writes after
+   * its BEFORE row triggers): once a wait for another transaction ends, it fails with {@link WriteConflictRestart}
+   * for the statement to start over on the rows as that transaction left them (trigger-restarts.ts).
+   */
+  async restartingAfterWaits<T>(body: () => Promise<T>): Promise<T> {
+    const outer = this.restartAfterWait
+    this.restartAfterWait = true
+    try {
+      return await body()
+    } finally {
+      this.restartAfterWait = outer
+    }
   }
 
   /**
@@ -166,6 +184,7 @@ export class RowLockWaits {
       if (holders !== undefined) this.host.db.waitsFor.end(sid)
     }
     if (this.interruptedCall) throw ora.cancelled()
+    if (this.restartAfterWait) throw new WriteConflictRestart()
   }
 
   /**

@@ -26,7 +26,8 @@ export const dictionaryTablesOf = (toks: ReadonlyArray<Tok>): ReadonlySet<string
 /** What a dictionary query needs from the database. */
 export interface DictionaryDatabase {
   withAdmin<A>(f: (admin: EngineSession) => Promise<A>): Promise<A>
-  refreshDictionary(s: EngineSession, names: ReadonlySet<string>): Promise<void>
+  /** `asker`: the querying session's user and enabled roles (SESSION_ROLES, SESSION_PRIVS). */
+  refreshDictionary(s: EngineSession, names: ReadonlySet<string>, asker?: { readonly user: string; readonly roles: ReadonlySet<string> }): Promise<void>
 }
 
 /**
@@ -38,10 +39,11 @@ export const queryDictionary = (
   tables: ReadonlySet<string>,
   asSession: (admin: EngineSession) => Promise<void>,
   duckSql: string,
-  params: ReadonlyArray<DuckDBValue>
+  params: ReadonlyArray<DuckDBValue>,
+  asker?: { readonly user: string; readonly roles: ReadonlySet<string> }
 ): Promise<Cursor> =>
   db.withAdmin(async (admin) => {
-    await db.refreshDictionary(admin, tables)
+    await db.refreshDictionary(admin, tables, asker)
     await asSession(admin)
     return admin.query(duckSql, params)
   })

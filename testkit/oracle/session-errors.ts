@@ -3,7 +3,7 @@
  * the table a DML statement writes (ORA-00001, ORA-02290 / 02291 / 02292), ORA-01407 for an UPDATE to NULL, syntax
  * errors located in the Oracle text.
  */
-import type { ObjectMeta, TableMeta } from "./catalog.ts"
+import { indexedTableOwner, type ObjectMeta, type TableMeta } from "./catalog.ts"
 import type { DatabaseSettings } from "./database.ts"
 import { duplicateKeyColumns, fromDuckDb, logEngineFailure } from "./duckdb-errors.ts"
 import { OraError } from "./errors.ts"
@@ -53,7 +53,7 @@ export const mapEngineError = (e: unknown, s: FailedStatement): OraError => {
     const keyed = columns === undefined ? undefined : target.constraints.find((x) => (x.type === "P" || x.type === "U") && x.columns.length === columns.length && x.columns.every((n) => columns.includes(n)))
     // else a unique index of the table: the one on those columns, or its only expression index (whose duplicate
     // DuckDB reports without a column name)
-    const indexes = [...(s.objects ?? [])].filter((o) => o.type === "INDEX" && o.unique === true && o.owner === target.owner && o.tableName === target.name)
+    const indexes = [...(s.objects ?? [])].filter((o) => o.type === "INDEX" && o.unique === true && indexedTableOwner(o) === target.owner && o.tableName === target.name)
     const indexed = keyed === undefined ? indexes.find((o) => (columns === undefined ? indexes.length === 1 : o.indexColumns?.length === columns.length && o.indexColumns.every((k) => columns.includes(k.name)))) : undefined
     const c = keyed ?? (indexed !== undefined ? { name: indexed.name, columns: (indexed.indexColumns ?? []).map((k) => k.name) } : undefined) ?? target.constraints.find((x) => x.type === "P") ?? target.constraints.find((x) => x.type === "U")
     if (c !== undefined) {

@@ -5,9 +5,10 @@
 import type { DuckDBValue } from "@duckdb/node-api"
 import type { Session as EngineSession } from "../engine/index.ts"
 import type { TableMeta } from "./catalog.ts"
+import { splitTopLevel } from "./lexer.ts"
 import { duckIdent } from "./names.ts"
 import type { OraError } from "./errors.ts"
-import { returningLobPlan } from "./returning-lobs.ts"
+import { isPlainColumn, returningLobPlan } from "./returning-lobs.ts"
 import type { SessionTransaction } from "./session-transaction.ts"
 import type { TranslatedStatement } from "./session-translate.ts"
 import type { DmlResult } from "./statement.ts"
@@ -87,5 +88,16 @@ export const dmlReturning = async (
       throw host.mapError(e)
     }
   }
-  return { kind: "dml", rowCount: total, rowCounts: [], batchErrors: [], returning: returned, ...(perRow.length > 1 ? { returningPerRow: perRow } : {}), ...(lobs !== undefined ? { returningLobs: lobs } : {}) }
+  // a computed LOB is a temporary LOB, as Oracle's SQL functions return one (returning-lobs.ts isPlainColumn)
+  const temporary = splitTopLevel(t.toks.slice(ret.at + 1, ret.into)).map((e) => !isPlainColumn(e))
+  return {
+    kind: "dml",
+    rowCount: total,
+    rowCounts: [],
+    batchErrors: [],
+    returning: returned,
+    ...(perRow.length > 1 ? { returningPerRow: perRow } : {}),
+    ...(lobs !== undefined ? { returningLobs: lobs } : {}),
+    ...(temporary.some((x) => x) ? { returningTemporary: temporary } : {})
+  }
 }

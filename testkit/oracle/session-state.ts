@@ -148,7 +148,7 @@ export class SessionState {
           // a LOB read from a table row remembers that row, so that writes through its locator reach the table
           const rowid = c.lobSource !== undefined ? res.rowids?.[c.lobRowid ?? 0]?.value(row) : undefined
           const source = c.lobSource !== undefined && typeof rowid === "bigint" ? { ...c.lobSource, rowid } : undefined
-          return this.lobs.register(value, type, false, source)
+          return this.lobs.register(value, type, c.lobTemporary === true, source)
         }
       })
     })

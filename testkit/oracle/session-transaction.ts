@@ -47,6 +47,8 @@ export class SessionTransaction {
   private readonly savepoints = new Map<string, number>()
   /** Releases of what the transaction's logged statements still use (their call sites), run when it ends. */
   private held: Array<() => void> = []
+  /** Set inside {@link restartingOnConflict}: a write conflict is thrown as {@link WriteConflictRestart}, not waited out. */
+  private conflictsRestart = false
 
   constructor(private readonly host: TransactionHost) {}
 
@@ -197,6 +199,7 @@ export class SessionTransaction {
       } catch (e) {
         await this.recover()
         if (!isWriteConflict(e)) throw this.host.mapError(e)
+        if (this.conflictsRestart) throw new WriteConflictRestart()
         await this.host.waitForRowLock(deadline)
       }
     }
@@ -261,6 +264,21 @@ export class SessionTransaction {
     this.log = log
   }
 
+  /**
+   * Runs `body`, a write whose values were computed from the statement's snapshot (a row a statement with triggers
+   * writes after its BEFORE row triggers): when it meets another transaction's change, it fails with
+   * {@link WriteConflictRestart} (the transaction restored on a fresh snapshot) for the statement to start over.
+   */
+  async restartingOnConflict<T>(body: () => Promise<T>): Promise<T> {
+    const outer = this.conflictsRestart
+    this.conflictsRestart = true
+    try {
+      return await body()
+    } finally {
+      this.conflictsRestart = outer
+    }
+  }
+
   /** Runs `body`, undoing the writes it logged when it fails (Oracle's statement-level atomicity of one call). */
   async atomically<T>(body: () => Promise<T>): Promise<T> {
     const mark = this.log.length
@@ -292,6 +310,19 @@ export class SessionTransaction {
     const held = this.held
     this.held = []
     for (const release of held) release()
+  }
+}
+
+/**
+ * A write inside {@link SessionTransaction.restartingOnConflict} met a row another transaction changed since the
+ * statement's snapshot: the statement is rolled back and started over on the rows as they are now, as Oracle restarts
+ * an UPDATE whose rows changed between its consistent read and its current read (firing BEFORE row triggers again:
+ * T. Kyte, Expert Oracle Database Architecture, "Concurrency and Multiversioning", "Seeing a Restart"). Its code is
+ * that of a lock wait that timed out, should it ever reach a client.
+ */
+export class WriteConflictRestart extends OraError {
+  constructor() {
+    super(30006, "resource busy; acquire with WAIT timeout expired")
   }
 }
 

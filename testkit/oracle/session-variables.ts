@@ -19,6 +19,8 @@ export interface SessionSettingsHost {
   readonly db: OracleDatabase
   readonly engine: EngineSession
   readonly info: SessionInfo
+  /** The roles the session has enabled (at logon its default roles; SET ROLE changes them: role-statements.ts). */
+  readonly enabledRoles: ReadonlySet<string>
   schema: string
   sessionTz: string
   numericCharacters: string
@@ -34,9 +36,9 @@ export const setSessionVariables = async (host: SessionSettingsHost, s: EngineSe
   const vars: Record<string, string | number> = {
     ora_user: host.info.user,
     ora_uid: u?.userId ?? 0,
-    ora_dba: host.db.auth.isDba(host.info.user) ? 1 : 0,
+    ora_dba: host.enabledRoles.has("DBA") ? 1 : 0,
     // the session's enabled roles, whose grants the ALL_* views count (dictionary-privileges.ts)
-    ora_roles: [...host.db.auth.rolesOf(host.info.user)].join(","),
+    ora_roles: [...host.enabledRoles].join(","),
     ora_schema: host.schema,
     ora_schema_id: sch?.userId ?? 0,
     ora_sid: host.info.sid,

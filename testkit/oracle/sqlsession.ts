@@ -16,6 +16,8 @@ import { runMergeWithTriggers } from "./plsql/trigger-merge.ts"
 import { callingWhileWriting, writtenTable } from "./plsql/mutating-tables.ts"
 import { isMultiTableInsert, runMultiTableInsert } from "./multi-table-insert.ts"
 import { runRowsWithTriggers, type TriggerSession } from "./plsql/triggers.ts"
+import { runTriggeredRows } from "./trigger-restarts.ts"
+import { setRole } from "./role-statements.ts"
 import { storedFunctionCalls, type StatementCalls, writeProbe } from "./plsql/sql-functions.ts"
 import { packageNamedType } from "./plsql/package-type-binds.ts"
 import { callableFromSql, packagesOf } from "./plsql/stored-packages.ts"
@@ -87,6 +89,7 @@ export class SqlSession {
   private readonly sqlIds: SessionSqlIds
   private readonly tableLockHost: TableLockHost
   private readonly returningHost: ReturningHost
+  private roles: ReadonlySet<string>
   private readonly columns: StatementColumns = new StatementColumns((schema, name) => this.lookupTable(schema, name))
 
   constructor(
@@ -95,6 +98,7 @@ export class SqlSession {
     readonly info: SessionInfo
   ) {
     this.schema = info.user
+    this.roles = db.auth.rolesOf(info.user)
     this.numericCharacters = db.settings.numericCharacters ?? ".,"
     this.txn = new SessionTransaction({ engine, db, info, mapError: (e) => this.mapError(e), waitForRowLock: (deadline) => this.locks.waitForRowLock(deadline) })
     this.sqlIds = new SessionSqlIds(info, db.sqlArea)
@@ -328,7 +332,11 @@ export class SqlSession {
           await this.txn.savepoint(sp[1] === '"' ? sp[2]! : sp[2]!.toUpperCase())
           return { kind: "done" }
         }
-        if (kw === "SET") return { kind: "done" }
+        if (kw === "SET") {
+          const toks = significant(tokenize(stripTerminator(sql)))
+          if (isKw(toks[1], "ROLE")) await setRole({ auth: this.db.auth, user: this.info.user, setEnabledRoles: (roles) => this.setEnabledRoles(roles) }, toks)
+          return { kind: "done" }
+        }
         if (kw === "LOCK") {
           const lock = parseLockTable(sql)
           const tables = tablesToLock(lock.tables, (schema, name) => this.lookupTable(schema, name), (t) => ora.tableNotFound(this.db.settings.version, t.schema ?? this.schema, t.name))
@@ -363,7 +371,24 @@ export class SqlSession {
 
   /** The session user's rights, for privilege checks (privileges.ts). */
   get requester(): Requester {
-    return { user: this.info.user, dba: this.db.auth.isDba(this.info.user), has: (p) => this.db.auth.has(this.info.user, p), grants: this.db.grants, version: this.db.settings.version }
+    const user = this.info.user
+    const roles = this.enabledRoles
+    return { user, dba: roles.has("DBA"), has: (p) => this.db.auth.has(user, p, roles), grants: this.db.grants.forSession(user, roles), version: this.db.settings.version }
+  }
+
+  /**
+   * The roles the session has enabled: its user's default roles as they were at logon, until SET ROLE enables others
+   * (grants and revokes of roles take effect then or at the next logon: Database Security Guide, "When Grants and
+   * Revokes Take Effect"). The privileges granted to them count as they are now.
+   */
+  get enabledRoles(): ReadonlySet<string> {
+    return this.roles
+  }
+
+  /** SET ROLE (role-statements.ts): the roles enabled from now on, shown to the session's SQL too. */
+  async setEnabledRoles(roles: ReadonlySet<string>): Promise<void> {
+    this.roles = roles
+    await this.setVars(this.engine)
   }
 
   /**
@@ -435,7 +460,7 @@ export class SqlSession {
           queryDictionary(this.db, dict, async (admin) => {
             await this.setVars(admin)
             await admin.execute(searchPathSql(this.schema))
-          }, duckSql, p)
+          }, duckSql, p, { user: this.info.user, roles: this.enabledRoles })
         cursor = calls === undefined ? await run() : await calls.settle(run, (fn, args) => callFromSql(this, fn, args))
       } else {
         if (hasIntervalBinds(p)) p = await intervalParams(this.engine, duckSql, p)
@@ -558,11 +583,17 @@ export class SqlSession {
       host: this,
       query: (q, params) => this.query(q, params),
       rowsOf: (result) => rowsOfQuery(this, result),
-      runLogged: (q, params) => this.runLogged(q, params),
+      // each row's write locks its row (after waiting for its holder, deadlock-checked) and claims its keys, as a
+      // statement without triggers does; a write conflict or a wait starts the bind row's run over (trigger-restarts.ts)
+      runLogged: (q, params) => this.txn.restartingOnConflict(() => this.locks.restartingAfterWaits(() => this.runBlockDml(q, params))),
       runBlock: (block, values) => runPlsql(this, block, values, []),
       atomically: (body) => this.txn.atomically(body)
     }
-    const done = await run(session, target, triggers, stripTerminator(sql), rows, (e) => this.mapError(e))
+    const deadline = Date.now() + this.db.settings.lockWaitMs
+    const done = await runTriggeredRows(
+      { runOne: (row) => run(session, target, triggers, stripTerminator(sql), [row], (e) => this.mapError(e)), waitBeforeRestart: () => this.locks.waitForRowLock(deadline) },
+      rows
+    )
     return { kind: "dml", rowCount: done.count, rowCounts: [], batchErrors: [], ...(done.returning !== undefined ? { returning: done.returning } : {}) }
   }
 

@@ -17,6 +17,8 @@ export interface ResultColumn {
   readonly lobSource?: LobSource
   /** Which of the query's row id columns (after QueryResult.rowidColumn; 0 when absent) holds the LOB's row. */
   readonly lobRowid?: number
+  /** A LOB the query computes (results.ts): a temporary LOB of the session, which the client may write. */
+  readonly lobTemporary?: boolean
 }
 
 /** The table column a LOB value was read from. */
@@ -50,6 +52,8 @@ export interface DmlResult {
   readonly returningPerRow?: ReadonlyArray<number>
   /** Per returned expression naming a LOB column an INSERT wrote: the column and each returned row's DuckDB row id. */
   readonly returningLobs?: ReadonlyArray<{ readonly source: LobSource; readonly rowids: ReadonlyArray<bigint> } | undefined>
+  /** Per returned expression: true for a computed one (not a plain column), whose LOB value is a temporary LOB. */
+  readonly returningTemporary?: ReadonlyArray<boolean>
 }
 
 /** Position of a top-level `RETURNING|RETURN exprs INTO binds` clause and the number of INTO binds. */

@@ -18,6 +18,7 @@ export const SYSTEM_PRIVILEGES: ReadonlyArray<string> = [
   "CREATE TABLE", "CREATE ANY TABLE", "ALTER ANY TABLE", "DROP ANY TABLE", "SELECT ANY TABLE", "INSERT ANY TABLE",
   "UPDATE ANY TABLE", "DELETE ANY TABLE", "LOCK ANY TABLE", "COMMENT ANY TABLE", "FLASHBACK ANY TABLE", "READ ANY TABLE",
   "CREATE VIEW", "CREATE ANY VIEW", "DROP ANY VIEW", "CREATE MATERIALIZED VIEW", "CREATE ANY MATERIALIZED VIEW",
+  "ALTER ANY MATERIALIZED VIEW", "DROP ANY MATERIALIZED VIEW",
   "CREATE SEQUENCE", "CREATE ANY SEQUENCE", "ALTER ANY SEQUENCE", "DROP ANY SEQUENCE", "SELECT ANY SEQUENCE",
   "CREATE PROCEDURE", "CREATE ANY PROCEDURE", "ALTER ANY PROCEDURE", "DROP ANY PROCEDURE", "EXECUTE ANY PROCEDURE",
   "CREATE TYPE", "CREATE ANY TYPE", "ALTER ANY TYPE", "DROP ANY TYPE", "EXECUTE ANY TYPE", "UNDER ANY TYPE",
@@ -70,6 +71,10 @@ export class Authorizations {
   readonly roles = new Map<string, Role>()
   private readonly sys = new Map<string, Map<string, boolean>>()
   private readonly roleGrants = new Map<string, Map<string, boolean>>()
+  /** The passwords of roles created or altered IDENTIFIED BY a password. */
+  private readonly passwords = new Map<string, string>()
+  /** Users whose default roles ALTER USER set: all their roles but `roles` (`all`), or only `roles`. */
+  private readonly defaults = new Map<string, { readonly all: boolean; readonly roles: ReadonlySet<string> }>()
   private nextRoleId = 1
 
   constructor() {
@@ -79,10 +84,57 @@ export class Authorizations {
     }
   }
 
-  /** CREATE ROLE: the creator holds it WITH ADMIN OPTION. */
-  createRole(name: string, creator: string): void {
+  /** CREATE ROLE (IDENTIFIED BY `password` when given): the creator holds it WITH ADMIN OPTION. */
+  createRole(name: string, creator: string, password?: string): void {
     this.roles.set(name, { name, oracleMaintained: false, roleId: this.nextRoleId++ })
+    this.setRolePassword(name, password)
     this.grantRole(creator, name, true)
+  }
+
+  /** ALTER ROLE ... IDENTIFIED BY `password` | NOT IDENTIFIED (undefined). */
+  setRolePassword(name: string, password: string | undefined): void {
+    if (password === undefined) this.passwords.delete(name)
+    else this.passwords.set(name, password)
+  }
+
+  /** The password enabling `role` (SET ROLE ... IDENTIFIED BY), undefined for a role without one. */
+  rolePassword(role: string): string | undefined {
+    return this.passwords.get(role)
+  }
+
+  /** ALTER USER ... DEFAULT ROLE: all of the user's roles but `roles` (`all`), or only `roles` (NONE: none). */
+  setDefaultRoles(user: string, all: boolean, roles: ReadonlySet<string>): void {
+    this.defaults.set(user, { all, roles })
+  }
+
+  /**
+   * Whether `role`, granted to `user` directly, is one of its default roles: every role is until ALTER USER ...
+   * DEFAULT ROLE says otherwise; after `DEFAULT ROLE role, ...` a role granted later is not (Unconfirmed).
+   */
+  isDefaultRole(user: string, role: string): boolean {
+    const d = this.defaults.get(user)
+    return d === undefined || (d.all ? !d.roles.has(role) : d.roles.has(role))
+  }
+
+  /** The roles granted to `grantee` directly (not through other roles or PUBLIC). */
+  directRoles(grantee: string): ReadonlySet<string> {
+    return new Set(this.roleGrants.get(grantee)?.keys() ?? [])
+  }
+
+  /** `roles` with every role granted to them, transitively. */
+  withGrantedRoles(roles: Iterable<string>): Set<string> {
+    const out = new Set<string>()
+    for (const r of roles) {
+      if (!this.roles.has(r)) continue
+      out.add(r)
+      for (const x of this.closure(r)) out.add(x)
+    }
+    return out
+  }
+
+  /** Every role `user` holds, directly, through other roles or through PUBLIC (what SET ROLE may enable). */
+  grantedRolesOf(user: string): ReadonlySet<string> {
+    return new Set([...this.closure(user), ...this.closure("PUBLIC")])
   }
 
   /** DROP ROLE: the role and every grant of it or to it. */
@@ -90,6 +142,7 @@ export class Authorizations {
     this.roles.delete(name)
     this.sys.delete(name)
     this.roleGrants.delete(name)
+    this.passwords.delete(name)
     for (const m of this.roleGrants.values()) m.delete(name)
   }
 
@@ -97,6 +150,7 @@ export class Authorizations {
   dropGrantee(name: string): void {
     this.sys.delete(name)
     this.roleGrants.delete(name)
+    this.defaults.delete(name)
   }
 
   /** Grants system privileges (WITH ADMIN OPTION when `admin`; a grant again only adds the option). */
@@ -146,28 +200,36 @@ export class Authorizations {
     return out
   }
 
-  /** The roles enabled in a session of `user` (all its roles are default roles): its own, transitively, and PUBLIC's. */
+  /**
+   * The roles a session of `user` enables at logon: its default roles and PUBLIC's roles, with the roles granted to
+   * them. "When a user logs on, Oracle Database enables all privileges granted explicitly to the user and all
+   * privileges in the user's default roles" (SQL Language Reference, SET ROLE); a session keeps them until SET ROLE
+   * (Database Security Guide, "When Grants and Revokes Take Effect").
+   */
   rolesOf(user: string): ReadonlySet<string> {
-    return new Set([...this.closure(user), ...this.closure("PUBLIC")])
+    const defaults = [...this.directRoles(user)].filter((r) => this.isDefaultRole(user, r))
+    return this.withGrantedRoles([...defaults, ...this.directRoles("PUBLIC")])
   }
 
-  /** Whether `user` holds the DBA role. */
-  isDba(user: string): boolean {
-    return this.rolesOf(user).has("DBA")
+  /** Whether `user` holds the DBA role (among `roles` enabled, by default those of a new session). */
+  isDba(user: string, roles: ReadonlySet<string> = this.rolesOf(user)): boolean {
+    return roles.has("DBA")
   }
 
-  /** The system privileges `user` may use: its own, its roles' and PUBLIC's (every one for a DBA), as SESSION_PRIVS lists them. */
-  privilegesOf(user: string): ReadonlySet<string> {
-    const roles = this.rolesOf(user)
+  /**
+   * The system privileges `user` may use with `roles` enabled (by default a new session's): its own, PUBLIC's and the
+   * roles' as they are now (every one for a DBA), as SESSION_PRIVS lists them.
+   */
+  privilegesOf(user: string, roles: ReadonlySet<string> = this.rolesOf(user)): ReadonlySet<string> {
     if (roles.has("DBA")) return KNOWN
     const out = new Set<string>()
     for (const g of [user, "PUBLIC", ...roles]) for (const p of this.sys.get(g)?.keys() ?? []) out.add(p)
     return out
   }
 
-  /** Whether `user` may use the system privilege `privilege`. */
-  has(user: string, privilege: string): boolean {
-    return this.privilegesOf(user).has(privilege)
+  /** Whether `user` may use the system privilege `privilege` (with `roles` enabled, by default a new session's). */
+  has(user: string, privilege: string, roles?: ReadonlySet<string>): boolean {
+    return this.privilegesOf(user, roles).has(privilege)
   }
 
   /** Whether `user` may grant and revoke the system privilege (ADMIN OPTION, directly or through a role; GRANT ANY PRIVILEGE). */

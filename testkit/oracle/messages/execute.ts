@@ -302,7 +302,7 @@ const run = async (s: SessionState, reply: Reply, cur: ServerCursor, rows: Array
         return
       }
       case "dml": {
-        if (result.returning !== undefined) writeReturning(s, w, cur, returnBindFlags(cur.sql, cur.specs.length) ?? [], result.returning, result.returningLobs, result.returningPerRow)
+        if (result.returning !== undefined) writeReturning(s, w, cur, returnBindFlags(cur.sql, cur.specs.length) ?? [], result.returning, result.returningLobs, result.returningPerRow, result.returningTemporary)
         if (cur.dmlRowCounts) writeDmlRowCounts(w, result.rowCounts)
         writeEndOfCall(s, w, cur.id, result.rowCount, result.batchErrors)
         return

@@ -35,7 +35,8 @@ export const writeReturning = (
   outFlags: ReadonlyArray<boolean>,
   returning: ReadonlyArray<ReadonlyArray<unknown>>,
   returningLobs?: DmlResult["returningLobs"],
-  perRow: ReadonlyArray<number> = [returning[0]?.length ?? 0]
+  perRow: ReadonlyArray<number> = [returning[0]?.length ?? 0],
+  temporary?: DmlResult["returningTemporary"]
 ): void => {
   writeIoVectorHeader(
     w,
@@ -44,7 +45,7 @@ export const writeReturning = (
   // one ROW_DATA per bind row: node-oracledb thin reads each as the next row's values (withData.js processRowData)
   let first = 0
   for (const count of perRow) {
-    writeReturnedRow(s, w, cur, outFlags, returning, returningLobs, first, first + count)
+    writeReturnedRow(s, w, cur, outFlags, returning, returningLobs, first, first + count, temporary)
     first += count
   }
 }
@@ -58,21 +59,24 @@ const writeReturnedRow = (
   returning: ReadonlyArray<ReadonlyArray<unknown>>,
   returningLobs: DmlResult["returningLobs"],
   from: number,
-  to: number
+  to: number,
+  temporary?: DmlResult["returningTemporary"]
 ): void => {
   w.u8(Msg.ROW_DATA)
   let k = 0
   outFlags.forEach((f, i) => {
     if (!f) return
     const lobs = returningLobs?.[k]
+    const computed = temporary?.[k] === true
     const values = (returning[k++] ?? []).slice(from, to)
     w.ub(values.length)
     values.forEach((v, n) => {
       const rowid = lobs?.rowids[from + n]
       // a LOB column the DML wrote: a locator of that row's LOB, which the client may write (returning-lobs.ts);
-      // any other LOB value a locator that reads it and refuses writes
+      // a computed one a temporary LOB (results.ts `computed`); any other LOB value a locator that reads it and
+      // refuses writes
       const source = lobs === undefined || rowid === undefined ? undefined : { ...lobs.source, rowid }
-      const register = (value: string | Uint8Array, blob: boolean) => s.lobs.register(value, blob ? blobType : cur.specs[i]?.csfrm === 2 ? nclobType : clobType, false, source)
+      const register = (value: string | Uint8Array, blob: boolean) => s.lobs.register(value, blob ? blobType : cur.specs[i]?.csfrm === 2 ? nclobType : clobType, computed, source)
       writeOutValue(w, cur.specs[i] ?? DEFAULT_SPEC, v, s.db.dbOffsetMinutes(), register)
       w.u8(0) // SB4 actual length
     })
