@@ -129,6 +129,25 @@ describe("HANA test server: SQLScript control flow in procedures through raw hdb
     expect(await exec(c, "SELECT COUNT(*) AS N FROM orders")).toEqual([{ N: 3 }])
   })
 
+  it("SAP's own example: a handler's SELECT ::SQL_ERROR_CODE, ::SQL_ERROR_MESSAGE FROM DUMMY is the CALL's result set", async () => {
+    // SAP blog "Exception Handling of SAP HANA SQLScript Procedure" (blogs.sap.com, 2014-06-24), MYPROC1.
+    await exec(c, "CREATE TABLE mytab (i INTEGER PRIMARY KEY)")
+    await exec(
+      c,
+      `CREATE PROCEDURE myproc1 AS BEGIN
+         DECLARE EXIT HANDLER FOR SQLEXCEPTION SELECT ::SQL_ERROR_CODE, ::SQL_ERROR_MESSAGE FROM DUMMY;
+         INSERT INTO mytab VALUES (1);
+         INSERT INTO mytab VALUES (1);
+       END`
+    )
+    const [, rows] = await callDirect(c, "CALL myproc1")
+    const values = Object.values((rows as Array<Record<string, unknown>>)[0]!)
+    expect(values[0]).toBe(301)
+    expect(String(values[1])).toContain("unique constraint violated")
+    expect(Object.keys((rows as Array<Record<string, unknown>>)[0]!)).toEqual(["::SQL_ERROR_CODE", "::SQL_ERROR_MESSAGE"])
+    expect(await exec(c, "SELECT COUNT(*) AS N FROM mytab")).toEqual([{ N: 1 }])
+  })
+
   it("a handler for SQL_ERROR_CODE n catches only that code; an inner block's handler leaves the outer block running", async () => {
     await exec(
       c,

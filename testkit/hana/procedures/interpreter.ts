@@ -225,7 +225,7 @@ export class Interpreter {
         return "normal"
       }
       case "resultSet": {
-        const t = this.translated(substitute(statement.query, scope, handling))
+        const t = this.translated(substitute(statement.query, scope, handling, true))
         if (t.kind !== "query") throw HanaError.syntax("a query is expected here", 0)
         const outcome = await session.run(t.sql)
         if (outcome.kind !== "rows") throw HanaError.general("statement returned no rows")
@@ -371,10 +371,27 @@ const handledCode = (condition: HandledCondition, scope: Scope): number | "any" 
  * Replaces each `:name` of a statement by the variable it reads (`:row.col` and `row.col` of a FOR row by its field),
  * and `::SQL_ERROR_CODE` / `::SQL_ERROR_MESSAGE` by the handled error's code and text.
  */
-export const substitute = (text: StatementText, variables: Scope, handling: HanaError | undefined): string => {
+export const substitute = (text: StatementText, variables: Scope, handling: HanaError | undefined, selectList = false): string => {
   let out = ""
   let at = 0
   const tokens = text.tokens
+  // A bare `::SQL_ERROR_CODE` item of a result set's select list keeps its text as its column name, as any
+  // unaliased expression does.
+  let depth = 0
+  let listEnd = selectList ? tokens.length : -1
+  for (let k = 0; k < listEnd; k++) {
+    const t = tokens[k]!
+    if (t.t === "op" && t.v === "(") depth++
+    else if (t.t === "op" && t.v === ")") depth--
+    else if (depth === 0 && t.t === "word" && (t.v.toUpperCase() === "FROM" || t.v.toUpperCase() === "INTO")) listEnd = k
+  }
+  const bareItem = (k: number): boolean => {
+    if (k >= listEnd) return false
+    const before = tokens[k - 1]
+    const after = tokens[k + 2]
+    const startsItem = before !== undefined && ((before.t === "op" && before.v === ",") || (before.t === "word" && ["SELECT", "DISTINCT", "ALL"].includes(before.v.toUpperCase())))
+    return startsItem && (after === undefined || k + 2 === listEnd || (after.t === "op" && after.v === ","))
+  }
   for (let k = 0; k < tokens.length; k++) {
     const t = tokens[k]!
     if (t.pos === undefined || t.end === undefined) continue
@@ -387,7 +404,10 @@ export const substitute = (text: StatementText, variables: Scope, handling: Hana
         const message = handling instanceof SignalError ? handling.text : (handling?.message ?? "")
         replacement = `CAST(${quoteString(message)} AS NVARCHAR(5000))`
       }
-      if (replacement !== undefined) end = tokens[++k]!.end!
+      if (replacement !== undefined) {
+        if (bareItem(k)) replacement += ` AS "::${item}"`
+        end = tokens[++k]!.end!
+      }
     } else {
       const row = t.t === "param" && t.name !== undefined ? t.name : t.t === "word" ? t.v.toUpperCase() : undefined
       const v = row === undefined ? undefined : variables.get(row)
