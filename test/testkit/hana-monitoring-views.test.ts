@@ -62,4 +62,23 @@ describe("HANA test server: M_CONNECTIONS and M_SESSION_CONTEXT (raw hdb client)
       closeQuietly(other)
     }
   })
+  it("a user without CATALOG READ sees only its own user's connections and session variables; SYSTEM sees all", async () => {
+    // SAP HANA System Views Reference (SAP-docs/sap-hana-cloud-hana-database, monitoring views, "Permissions"): "The
+    // data returned for each view is filtered according to the granted privileges of the user accessing a view. Users
+    // granted the CATALOG READ system privilege have unfiltered access to all monitoring views and their data".
+    await exec(c, "CREATE USER MONITOR_PLAIN PASSWORD Secret123 NO FORCE_FIRST_PASSWORD_CHANGE")
+    const plain = await connect({ host: server.host, port: server.port, user: "MONITOR_PLAIN", password: "Secret123" })
+    try {
+      await exec(c, "SET 'ADMIN_ONLY' = 'y'")
+      await exec(plain, "SET 'PLAIN_KEY' = 'z'")
+      const id = plain.connectOptions.connectionId
+      expect(await exec(plain, "SELECT CONNECTION_ID, USER_NAME, OWN FROM M_CONNECTIONS")).toEqual([{ CONNECTION_ID: id, USER_NAME: "MONITOR_PLAIN", OWN: "TRUE" }])
+      expect(await exec(plain, "SELECT CONNECTION_ID, KEY FROM M_SESSION_CONTEXT")).toEqual([{ CONNECTION_ID: id, KEY: "PLAIN_KEY" }])
+      expect(await exec(c, "SELECT USER_NAME FROM M_CONNECTIONS ORDER BY CONNECTION_ID")).toEqual([{ USER_NAME: server.user }, { USER_NAME: "MONITOR_PLAIN" }])
+      expect(await exec(c, "SELECT KEY FROM M_SESSION_CONTEXT WHERE KEY = 'PLAIN_KEY'")).toEqual([{ KEY: "PLAIN_KEY" }])
+      await exec(c, "UNSET 'ADMIN_ONLY'")
+    } finally {
+      closeQuietly(plain)
+    }
+  })
 })
