@@ -353,14 +353,14 @@ class BodyReader {
       case "CASE":
         throw unsupported(start.v.toUpperCase())
       case "DECLARE":
-        if (this.word(1) === "EXIT" && this.word(2) === "HANDLER") return this.handler(context)
+        if (this.word(1) === "EXIT" && this.word(2) === "HANDLER") return this.handler()
     }
     const tokens = this.until([";"])
     this.endStatement()
     return simpleStatementOf(this.sql, tokens, context)
   }
 
-  private handler(context: Context): BodyStatement {
+  private handler(): BodyStatement {
     this.i += 3
     this.expectWord("FOR")
     const conditions: HandledCondition[] = []
@@ -382,8 +382,8 @@ class BodyReader {
       this.i++
     }
     if (this.at() === undefined) throw HanaError.syntax("handler statement expected", this.sql.length)
+    // BREAK / CONTINUE in a handler would leave it for a loop around the block: not accepted.
     const action = this.statement({ loops: 0, inHandler: true })
-    void context
     return { kind: "handler", conditions, action }
   }
 
