@@ -148,6 +148,36 @@ describe("HANA test server: SQLScript control flow in procedures through raw hdb
     expect(await exec(c, "SELECT COUNT(*) AS N FROM mytab")).toEqual([{ N: 1 }])
   })
 
+  it("a loop's writes keep the values they wrote when a later error is undone: in the CALL, and later in its transaction", async () => {
+    // The server undoes a failed statement by replaying the transaction's earlier writes; each must write the value its
+    // variables had when it ran, not the loop's last one (nor nothing once the CALL has ended).
+    await exec(c, "CREATE TABLE seen (id INT PRIMARY KEY)")
+    await exec(
+      c,
+      `CREATE PROCEDURE fill (IN p_n INT) AS
+       BEGIN
+         DECLARE EXIT HANDLER FOR SQL_ERROR_CODE 301 SELECT ::SQL_ERROR_CODE AS CODE FROM DUMMY;
+         FOR i IN 1..:p_n DO
+           INSERT INTO seen VALUES (:i);
+         END FOR;
+         INSERT INTO seen VALUES (1);
+       END`
+    )
+    const [, handled] = await callDirect(c, "CALL fill(3)")
+    expect(handled).toEqual([{ CODE: 301 }])
+    expect(await exec(c, "SELECT id FROM seen ORDER BY id")).toEqual([{ ID: 1 }, { ID: 2 }, { ID: 3 }])
+    c.setAutoCommit(false)
+    try {
+      await exec(c, "DELETE FROM seen")
+      await callDirect(c, "CALL fill(2)")
+      expect((await failure(exec(c, "INSERT INTO seen VALUES (2)"))).code).toBe(301)
+      expect(await exec(c, "SELECT id FROM seen ORDER BY id")).toEqual([{ ID: 1 }, { ID: 2 }])
+      await call((cb) => c.rollback(cb))
+    } finally {
+      c.setAutoCommit(true)
+    }
+  })
+
   it("a handler for SQL_ERROR_CODE n catches only that code; an inner block's handler leaves the outer block running", async () => {
     await exec(
       c,

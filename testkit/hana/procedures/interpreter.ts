@@ -54,6 +54,9 @@ export class SignalError extends HanaError {
 
 type Completion = "normal" | "break" | "continue" | "return"
 
+/** A read of one of the interpreter's DuckDB variables in translated SQL. */
+const VARIABLE_READ = /getvariable\s*\(\s*'(__hana_proc_[^']*)'\s*\)/g
+
 /**
  * The names visible at a statement: its own (a block's DECLAREs, a FOR loop's variable) over its parent's. A table
  * variable first assigned in an IF or loop body belongs to the enclosing BEGIN … END block, so it is still there after
@@ -245,7 +248,7 @@ export class Interpreter {
       case "dml": {
         const t = translate(substitute(statement.statement, scope, handling), this.values)
         if (t.kind !== "dml" && t.kind !== "ddl") throw HanaError.unsupported("this statement in a procedure body")
-        await session.run(t.sql)
+        await session.run(await this.withValues(t.sql))
         return "normal"
       }
       case "signal":
@@ -301,6 +304,24 @@ export class Interpreter {
       case "return":
         return statement.kind
     }
+  }
+
+  /**
+   * `sql` with each variable it reads written as a typed literal of its current value. A write is journaled for a
+   * statement-level rollback's replay (engine.ts), which must write what the statement wrote, not what the variable
+   * holds when the replay runs (a loop's later value, or nothing once the CALL has ended).
+   */
+  private async withValues(sql: string): Promise<string> {
+    const keys = [...new Set([...sql.matchAll(VARIABLE_READ)].map((m) => m[1]!))]
+    if (keys.length === 0) return sql
+    const items = keys.flatMap((k) => [`CAST(getvariable('${k}') AS VARCHAR)`, `typeof(getvariable('${k}'))`])
+    const row = (await this.session.queryAll(`SELECT ${items.join(", ")}`))[0] ?? []
+    const literals = new Map(keys.map((k, i) => {
+      const value = row[2 * i]
+      const type = String(row[2 * i + 1])
+      return [k, value === null || value === undefined ? `CAST(NULL AS ${type})` : `CAST(${quoteString(String(value))} AS ${type})`]
+    }))
+    return sql.replace(VARIABLE_READ, (_, k: string) => literals.get(k)!)
   }
 
   private async raised(target: SignalTarget, message: StatementText | undefined, scope: Scope, handling: HanaError | undefined): Promise<SignalError> {
