@@ -208,7 +208,8 @@ describe("HANA test server: SQLScript control flow in procedures through raw hdb
       `CREATE PROCEDURE checked (IN p_amount DECIMAL(10,2), OUT p_msg NVARCHAR(100)) AS
        BEGIN
          DECLARE too_big CONDITION FOR SQL_ERROR_CODE 10001;
-         DECLARE EXIT HANDLER FOR too_big p_msg := ::SQL_ERROR_CODE || ': ' || ::SQL_ERROR_MESSAGE;
+         DECLARE EXIT HANDLER FOR too_big
+           IF ::SQL_ERROR_CODE = 10001 THEN p_msg := ::SQL_ERROR_CODE || ': ' || ::SQL_ERROR_MESSAGE; END IF;
          IF :p_amount > 100 THEN
            SIGNAL too_big SET MESSAGE_TEXT = 'amount ' || :p_amount || ' too big';
          END IF;

@@ -143,8 +143,8 @@ export class Interpreter {
     return rows[0]?.[0] ?? null
   }
 
-  private async conditionHolds(text: StatementText, scope: Scope): Promise<boolean> {
-    const sql = this.queryOf(`SELECT CASE WHEN ${substitute(text, scope, undefined)} THEN 1 ELSE 0 END FROM DUMMY`)
+  private async conditionHolds(text: StatementText, scope: Scope, handling: HanaError | undefined): Promise<boolean> {
+    const sql = this.queryOf(`SELECT CASE WHEN ${substitute(text, scope, handling)} THEN 1 ELSE 0 END FROM DUMMY`)
     const rows = await this.session.queryAll(sql)
     return Number(rows[0]?.[0] ?? 0) === 1
   }
@@ -267,12 +267,12 @@ export class Interpreter {
         return this.block(statement.body, scope, handling)
       case "if": {
         for (const branch of statement.branches) {
-          if (await this.conditionHolds(branch.condition, scope)) return this.block(branch.body, scope, handling, false)
+          if (await this.conditionHolds(branch.condition, scope, handling)) return this.block(branch.body, scope, handling, false)
         }
         return this.block(statement.otherwise, scope, handling, false)
       }
       case "while": {
-        while (await this.conditionHolds(statement.condition, scope)) {
+        while (await this.conditionHolds(statement.condition, scope, handling)) {
           const completion = await this.block(statement.body, scope, handling, false)
           if (completion === "break") break
           if (completion === "return") return completion
