@@ -85,4 +85,38 @@ describe("CALL of a SQLScript procedure through the HANA driver", () => {
       expect(error.message).toContain("refused")
       yield* conn.execute(`DROP PROCEDURE ${p}`)
     })))
+  it.effect("a procedure with SQLScript control flow: a FOR loop's writes, an exit handler's result set, a declared condition's code", () =>
+    withConnection(server.uri, Effect.gen(function*() {
+      const conn = yield* Connection.Connection
+      const t = uniqueName("PC")
+      const p = uniqueName("PCF")
+      const q = uniqueName("PCS")
+      yield* conn.execute(`CREATE TABLE ${t} (ID INTEGER PRIMARY KEY)`)
+      yield* conn.execute(
+        `CREATE PROCEDURE ${p} (IN n INTEGER) AS
+         BEGIN
+           DECLARE EXIT HANDLER FOR SQLEXCEPTION SELECT ::SQL_ERROR_CODE AS CODE FROM DUMMY;
+           FOR i IN 1..:n DO
+             IF MOD(:i, 2) = 0 THEN CONTINUE; END IF;
+             INSERT INTO ${t} VALUES (:i);
+           END FOR;
+           INSERT INTO ${t} VALUES (1);
+         END`
+      )
+      // The loop writes 1, 3, 5; the duplicate key then goes to the handler, whose SELECT is the CALL's result set.
+      expect(yield* rowsOf(`CALL ${p}(5)`)).toEqual([{ CODE: 301 }])
+      expect(yield* rowsOf(`SELECT ID FROM ${t} ORDER BY ID`)).toEqual([{ ID: 1 }, { ID: 3 }, { ID: 5 }])
+      yield* conn.execute(
+        `CREATE PROCEDURE ${q} (IN n INTEGER) AS
+         BEGIN
+           DECLARE too_many CONDITION FOR SQL_ERROR_CODE 10077;
+           IF :n > 3 THEN SIGNAL too_many SET MESSAGE_TEXT = 'at most 3, got ' || :n; END IF;
+         END`
+      )
+      const error = yield* Effect.flip(conn.execute(`CALL ${q}(4)`))
+      expect(error.vendorCode).toBe(10077)
+      expect(error.message).toContain("at most 3, got 4")
+      yield* conn.execute(`DROP PROCEDURE ${p}`)
+      yield* conn.execute(`DROP PROCEDURE ${q}`)
+    })))
 })

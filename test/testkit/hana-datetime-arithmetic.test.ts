@@ -148,4 +148,19 @@ describe("HANA test server: TIMESTAMP fields, arithmetic and numeric functions (
     expect(await code("INSERT INTO ar (id, ts) SELECT 3, s FROM (SELECT 'abc' AS s FROM DUMMY)")).toBe(303)
     expect(await exec(c, "SELECT COUNT(*) AS N FROM ar")).toEqual([{ N: 2 }])
   })
+  it("a TIMESTAMP compared with a number fails with 266 instead of comparing ticks; numbers compared with numbers are left alone", async () => {
+    // SAP HANA SQL Reference, "Data Type Conversion": TIMESTAMP has the highest precedence, so the number would be
+    // converted to it, and the datetime conversion table has no conversion from a number to a TIMESTAMP.
+    for (const sql of [
+      "SELECT id FROM ar WHERE ts > 5",
+      "SELECT id FROM ar WHERE 5 < ar.ts",
+      "SELECT id FROM ar WHERE ts BETWEEN 1 AND 2",
+      "SELECT id FROM ar WHERE ts IN (1, 2)",
+      "SELECT id FROM ar WHERE ts = 2.5"
+    ]) {
+      expect([sql, await code(sql)]).toEqual([sql, 266])
+    }
+    expect(await exec(c, "SELECT id FROM ar WHERE i > 3 AND n < 3 AND id IN (1, 2) AND i BETWEEN 3 AND 4 ORDER BY id")).toEqual([{ ID: 2 }])
+    expect(await exec(c, "SELECT id FROM ar WHERE ts > '2024-01-01' AND 3 = i")).toEqual([{ ID: 1 }])
+  })
 })

@@ -88,13 +88,16 @@ describe("HANA test server: datetime part functions and engine error texts as HA
     const [row] = await exec<Array<Record<string, unknown>>>(c, sql)
     expect(row).toMatchObject({ SD: "2024-03-17 10:11:12", L: 2, Q: "2024-Q1", QS: "2011-Q4", V: "1", NV: "2024-03-17" })
   })
-  it("TO_DECIMAL(x, p, s) is DECIMAL(p,s), rounded to s digits", async () => {
-    // SAP HANA SQL Reference, "TO_DECIMAL Function (Data Type Conversion)": converts to DECIMAL(precision, scale); its
-    // example TO_DECIMAL(7654321.888888, 10, 3) gives 7654321.889.
+  it("TO_DECIMAL(x, p, s) is DECIMAL(p,s), cut to s digits", async () => {
+    // SAP HANA SQL Reference, "TO_DECIMAL Function (Data Type Conversion)" (SAP-docs/sap-hana-cloud-hana-database,
+    // sql-functions/to-decimal-function-data-type-conversion-20ee237.md): "Unnecessary least significant digits in the
+    // mantissa of the input value are truncated"; its examples TO_DECIMAL(7654321.888888, 10, 3) = 7654321.888 and
+    // TO_DECIMAL(1234.789, 10, 0) = 1234 (SAP Note 1895981 "to_decimal no longer provides rounding").
     const FIXED8 = 81 // hdb's TypeCode.FIXED8: a DECIMAL of precision up to 18 at data format version 8
     const rs = await call<HdbResultSet>((cb) => c.execute("SELECT TO_DECIMAL(7654321.888888, 10, 3) AS D, TO_DECIMAL(amount * 2, 6, 1) AS E FROM ft", cb))
     rs.close()
     expect(rs.metadata.map((m) => [m.dataType, m.length, m.fraction])).toEqual([[FIXED8, 10, 3], [FIXED8, 6, 1]])
-    expect(await exec(c, "SELECT TO_DECIMAL(7654321.888888, 10, 3) AS D, TO_DECIMAL(amount * 2, 6, 1) AS E FROM ft")).toEqual([{ D: "7654321.889", E: "3.0" }])
+    expect(await exec(c, "SELECT TO_DECIMAL(7654321.888888, 10, 3) AS D, TO_DECIMAL(amount * 2, 6, 1) AS E FROM ft")).toEqual([{ D: "7654321.888", E: "3.0" }])
+    expect(await exec(c, "SELECT TO_DECIMAL(1234.789, 10, 0) AS A, TO_DECIMAL(-1.99, 5, 1) AS B, TO_DECIMAL('2.555', 5, 2) AS C, TO_DECIMAL(99.9, 4) AS P FROM DUMMY")).toEqual([{ A: "1234", B: "-1.9", C: "2.55", P: "99" }])
   })
 })

@@ -55,4 +55,17 @@ describe("HANA test server: INSERT … subquery forms and TOP in subqueries (raw
     expect(await rows()).toEqual([{ ID: 1, V: "a" }, { ID: 2, V: "b" }])
     await expect(exec(c, "INSERT INTO dst (SELECT TOP 1 id, v FROM src ORDER BY id)")).rejects.toMatchObject({ code: 301 })
   })
+  it("a TOP before a set operation in a subquery limits the subquery's whole result, as the same TOP of a statement does", async () => {
+    // SAP HANA SQL Reference, "SELECT Statement": <subquery> ::= <select_clause> <from_clause> … [<set_operator>
+    // <subquery> …] [<order_by_clause>] [<limit>], TOP in the select clause: "the first <unsigned_integer> records
+    // from the SQL statement". A statement's own TOP limits its whole set operation here, so a subquery's does too.
+    const statement = "SELECT TOP 2 id FROM src UNION ALL SELECT id FROM src ORDER BY id DESC"
+    const whole = [{ ID: 3 }, { ID: 3 }]
+    expect(await exec(c, statement)).toEqual(whole)
+    expect(await exec(c, `SELECT id FROM (${statement}) x ORDER BY id DESC`)).toEqual(whole)
+    expect(await exec(c, "SELECT COUNT(*) AS N FROM src WHERE id IN (SELECT TOP 1 id FROM src UNION SELECT id FROM src ORDER BY id)")).toEqual([{ N: 1 }])
+    await exec(c, "DELETE FROM dst")
+    expect(await exec(c, "INSERT INTO dst SELECT TOP 2 id, v FROM src EXCEPT SELECT id, v FROM src WHERE id = 1 ORDER BY id")).toBe(2)
+    expect(await rows()).toEqual([{ ID: 2, V: "b" }, { ID: 3, V: "c" }])
+  })
 })

@@ -62,4 +62,52 @@ describe("HANA test server: M_CONNECTIONS and M_SESSION_CONTEXT (raw hdb client)
       closeQuietly(other)
     }
   })
+  it("a user without CATALOG READ sees only its own user's connections and session variables; SYSTEM sees all", async () => {
+    // SAP HANA System Views Reference (SAP-docs/sap-hana-cloud-hana-database, monitoring views, "Permissions"): "The
+    // data returned for each view is filtered according to the granted privileges of the user accessing a view. Users
+    // granted the CATALOG READ system privilege have unfiltered access to all monitoring views and their data".
+    await exec(c, "CREATE USER MONITOR_PLAIN PASSWORD Secret123 NO FORCE_FIRST_PASSWORD_CHANGE")
+    const plain = await connect({ host: server.host, port: server.port, user: "MONITOR_PLAIN", password: "Secret123" })
+    try {
+      await exec(c, "SET 'ADMIN_ONLY' = 'y'")
+      await exec(plain, "SET 'PLAIN_KEY' = 'z'")
+      const id = plain.connectOptions.connectionId
+      expect(await exec(plain, "SELECT CONNECTION_ID, USER_NAME, OWN FROM M_CONNECTIONS")).toEqual([{ CONNECTION_ID: id, USER_NAME: "MONITOR_PLAIN", OWN: "TRUE" }])
+      expect(await exec(plain, "SELECT CONNECTION_ID, KEY FROM M_SESSION_CONTEXT")).toEqual([{ CONNECTION_ID: id, KEY: "PLAIN_KEY" }])
+      expect(await exec(c, "SELECT USER_NAME FROM M_CONNECTIONS ORDER BY CONNECTION_ID")).toEqual([{ USER_NAME: server.user }, { USER_NAME: "MONITOR_PLAIN" }])
+      expect(await exec(c, "SELECT KEY FROM M_SESSION_CONTEXT WHERE KEY = 'PLAIN_KEY'")).toEqual([{ KEY: "PLAIN_KEY" }])
+      await exec(c, "UNSET 'ADMIN_ONLY'")
+    } finally {
+      closeQuietly(plain)
+    }
+  })
+  it("M_TEMPORARY_TABLES lists other connections' local temporary tables with their CONNECTION_ID, as the reader may see them", async () => {
+    // SAP HANA System Views Reference, "M_TEMPORARY_TABLES": a row per local temporary table with the CONNECTION_ID
+    // of its connection; monitoring views are filtered by the reader's privileges ("Permissions").
+    await exec(c, "CREATE USER MONITOR_TEMP PASSWORD Secret123 NO FORCE_FIRST_PASSWORD_CHANGE")
+    const other = await connect({ host: server.host, port: server.port, user: server.user, password: server.password })
+    const plain = await connect({ host: server.host, port: server.port, user: "MONITOR_TEMP", password: "Secret123" })
+    try {
+      await exec(other, `CREATE LOCAL TEMPORARY TABLE "#THEIRS" (x INT)`)
+      await exec(c, `CREATE LOCAL TEMPORARY TABLE "#MINE" (x INT)`)
+      const rows = [
+        { TABLE_NAME: "#MINE", CONNECTION_ID: c.connectOptions.connectionId, SCHEMA_NAME: server.user },
+        { TABLE_NAME: "#THEIRS", CONNECTION_ID: other.connectOptions.connectionId, SCHEMA_NAME: server.user }
+      ]
+      const query = "SELECT TABLE_NAME, CONNECTION_ID, SCHEMA_NAME FROM M_TEMPORARY_TABLES ORDER BY TABLE_NAME"
+      expect(await exec(c, query)).toEqual(rows)
+      expect(await exec(other, query)).toEqual(rows)
+      // a user without CATALOG READ sees none of SYSTEM's
+      expect(await exec(plain, query)).toEqual([])
+      await exec(other, `DROP TABLE "#THEIRS"`)
+      expect(await exec(c, query)).toEqual([rows[0]])
+      await exec(other, `CREATE LOCAL TEMPORARY TABLE "#GONE" (x INT)`)
+      await call((cb) => other.disconnect(cb))
+      expect(await exec(c, query)).toEqual([rows[0]])
+      await exec(c, `DROP TABLE "#MINE"`)
+    } finally {
+      closeQuietly(other)
+      closeQuietly(plain)
+    }
+  })
 })

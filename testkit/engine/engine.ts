@@ -167,6 +167,14 @@ export class Session {
     return guard(async () => outcomeOf(await this.connection.run(sql, ...bindArgs(params, types))))
   }
 
+  /**
+   * Runs SQL that changes session state outside any transaction (DuckDB variables), not journaled: a statement-level
+   * rollback's replay neither undoes nor repeats it.
+   */
+  runUnrecorded(sql: string, params?: readonly EngineValue[], types?: readonly (DuckDBType | undefined)[]): Promise<Outcome> {
+    return this.rawRun(sql, params, types)
+  }
+
   /** Remembers a successful write of the open transaction for {@link recoverStatement}. */
   private record(replay: () => Promise<unknown>, weight: number): void {
     if (!this.transaction || this.journal === undefined) return

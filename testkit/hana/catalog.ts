@@ -13,7 +13,7 @@ import type { Session } from "../engine/index.ts"
 import { COLUMN_OPTION_COLUMNS, COLUMN_OPTIONS_TABLE } from "./column-options.ts"
 import { EXPLAIN_PLAN_TABLE } from "./explain-plan.ts"
 import { SERVER_CHECK_TEXTS } from "./errors.ts"
-import { MONITORING_VIEWS } from "./monitoring-views.ts"
+import { MONITORING_VIEWS, OTHER_TEMPORARY_TABLES } from "./monitoring-views.ts"
 import { ticksOfText } from "./longdate.ts"
 import { encodeName, quoteString } from "./names.ts"
 
@@ -200,7 +200,8 @@ export const catalogSql = (info: CatalogInfo): string => {
       CAST(getvariable('hana_schema') AS VARCHAR) AS SCHEMA_NAME, ${decode("t.table_name")} AS TABLE_NAME, 'COLUMN' AS TABLE_TYPE,
       'LOCAL' AS TEMPORARY_TABLE_TYPE, CAST(getvariable('hana_connection_id') AS INTEGER) AS CONNECTION_ID,
       CAST(NULL AS UBIGINT) AS CREATE_TIME
-      FROM duckdb_tables() t WHERE t.database_name = 'temp'`,
+      FROM duckdb_tables() t WHERE t.database_name = 'temp'
+    UNION ALL ${OTHER_TEMPORARY_TABLES}`,
     // Columns SCHEMA_NAME, TABLE_NAME, COLUMN_NAME, POSITION, DATA_TYPE_NAME, LENGTH, SCALE are confirmed by public
     // user code querying a real HANA (an ABAP class selecting `column_name, data_type_name, length, scale FROM
     // M_TEMPORARY_TABLE_COLUMNS WHERE table_name = … AND schema_name = … ORDER BY position`, and a SQLScript procedure

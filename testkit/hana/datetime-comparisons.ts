@@ -54,15 +54,15 @@ const nameStartingAt = (tokens: readonly Token[], start: number): readonly Token
   return tokens.slice(start, end + 1)
 }
 
-/** The column a datetime text at `i` is compared with, when the statement names it next to the text. */
-const comparedColumn = (tokens: readonly Token[], i: number): readonly Token[] | undefined => {
+/** The column a literal (a datetime text, a number) at `i` is compared with, when the statement names it next to it. */
+export const comparedColumn = (tokens: readonly Token[], i: number): readonly Token[] | undefined => {
   if (isComparison(tokens[i - 1])) return nameEndingAt(tokens, i - 2)
   if (isComparison(tokens[i + 1])) return nameStartingAt(tokens, i + 2)
   // X [NOT] BETWEEN '…' AND '…'
   const between = (k: number): readonly Token[] | undefined =>
     upper(tokens[k]) === "BETWEEN" ? nameEndingAt(tokens, upper(tokens[k - 1]) === "NOT" ? k - 2 : k - 1) : undefined
   if (upper(tokens[i - 1]) === "BETWEEN") return between(i - 1)
-  if (upper(tokens[i - 1]) === "AND" && tokens[i - 2]?.t === "string") return between(i - 3)
+  if (upper(tokens[i - 1]) === "AND" && tokens[i - 2]?.t === tokens[i]!.t) return between(i - 3)
   // X [NOT] IN ('…', '…')
   let k = i - 1
   while (isOp(tokens[k], ",") && tokens[k - 1] !== undefined && tokens[k - 1]!.t !== "op") k -= 2

@@ -83,6 +83,8 @@ export const INCONSISTENT_DATATYPE = "inconsistent datatype: "
 
 /** The struct key a TIMESTAMP's ticks fail on as a number (timestamp-arithmetic.ts; DuckDB's binder error names it; 266). */
 export const TIMESTAMP_NO_NUMBER_KEY = "hana_timestamp_is_no_number"
+/** The key of timestamp-arithmetic.ts's failure for a TIMESTAMP compared with a number. */
+export const TIMESTAMP_NUMBER_COMPARISON_KEY = "hana_timestamp_compared_with_number"
 
 /** HANA's 1843 ERR_TZ_NOT_FOUND and 1841 ERR_TZ_INVALID_DATASET texts ("SQL Error Codes"; misc-functions.ts). */
 export const TIMEZONE_NOT_FOUND = "timezone not found: "
@@ -154,6 +156,7 @@ export const fromEngineError = (e: unknown, schema: string): HanaError => {
       return new HanaError(266, "HY000", "inconsistent datatype: the type of a parameter cannot be determined; write CAST(? AS <type>)")
     }
     // A TIMESTAMP's ticks as an operand of + - * / or the argument of SUM & co. (timestamp-arithmetic.ts).
+    if (msg.includes(`"${TIMESTAMP_NUMBER_COMPARISON_KEY}"`)) return new HanaError(266, "HY000", "inconsistent datatype: a number cannot be compared with a TIMESTAMP")
     if (msg.includes(`"${TIMESTAMP_NO_NUMBER_KEY}"`)) return new HanaError(266, "HY000", "inconsistent datatype: a TIMESTAMP is no operand of an arithmetic operator or a numeric function")
     // A session macro (a HANA function the server implements) called with arguments none of its forms takes: with
     // untyped forms only the number can be wrong, 316 ERR_SQL_INV_NUM_ARG_FUNC "wrong number of arguments in function

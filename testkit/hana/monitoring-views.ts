@@ -22,6 +22,8 @@ export interface ConnectionMonitoring {
   /** Whether the server is handling a request of this connection. */
   readonly running: boolean
   readonly context: ReadonlyMap<string, string>
+  /** Its local temporary tables (M_TEMPORARY_TABLES of other connections). */
+  readonly temporaryTables: ReadonlyArray<{ readonly schema: string; readonly table: string }>
 }
 
 /** `hana_connections()`: the connections as a JSON array (volatile, so a prepared statement reads them anew). */
@@ -45,9 +47,27 @@ export const connectionsFunction = (connections: () => Iterable<ConnectionMonito
   })
 
 /** The connections as rows of `c` (a struct of {@link ConnectionMonitoring}'s fields). */
-const CONNECTIONS = `(SELECT unnest(from_json(hana_connections(), '[{"id": "INTEGER", "user": "VARCHAR", "schema": "VARCHAR", "connectedAt": "DOUBLE", "running": "BOOLEAN", "context": [{"k": "VARCHAR", "v": "VARCHAR"}]}]')) AS c)`
+const CONNECTIONS = `(SELECT unnest(from_json(hana_connections(), '[{"id": "INTEGER", "user": "VARCHAR", "schema": "VARCHAR", "connectedAt": "DOUBLE", "running": "BOOLEAN", "context": [{"k": "VARCHAR", "v": "VARCHAR"}], "temporaryTables": [{"schema": "VARCHAR", "table": "VARCHAR"}]}]')) AS c)`
+
+/**
+ * The connections a reader may see: "The data returned for each view is filtered according to the granted privileges
+ * of the user accessing a view. Users granted the CATALOG READ system privilege have unfiltered access to all
+ * monitoring views" (SAP HANA System Views Reference, monitoring views, "Permissions"). The server keeps no grants
+ * (GRANT is accepted and ignored), so SYSTEM stands for a user with CATALOG READ and any other user sees its own
+ * user's connections.
+ */
+const VISIBLE = "(getvariable('hana_user') = 'SYSTEM' OR c.user = getvariable('hana_user'))"
 
 const CONTEXT_TYPE = "STRUCT(k VARCHAR, v VARCHAR)[]"
+
+/**
+ * The rows of M_TEMPORARY_TABLES for the other connections' local temporary tables (catalog.ts lists the reader's
+ * own from DuckDB's temp catalog): HANA lists every connection's, each with its CONNECTION_ID, filtered as the other
+ * monitoring views are (VISIBLE).
+ */
+export const OTHER_TEMPORARY_TABLES = `SELECT 'localhost' AS HOST, 30015 AS PORT, t.schema AS SCHEMA_NAME, t."table" AS TABLE_NAME,
+      'COLUMN' AS TABLE_TYPE, 'LOCAL' AS TEMPORARY_TABLE_TYPE, c.id AS CONNECTION_ID, CAST(NULL AS UBIGINT) AS CREATE_TIME
+    FROM (SELECT c, unnest(c.temporaryTables) AS t FROM ${CONNECTIONS} WHERE c.id <> getvariable('hana_connection_id') AND ${VISIBLE})`
 
 /** SQL setting the DuckDB variable M_SESSION_CONTEXT reads from the session's variables. */
 export const sessionContextSql = (context: ReadonlyMap<string, string>): string =>
@@ -67,8 +87,8 @@ export const MONITORING_VIEWS: readonly string[] = [
       'ExecuteStatement' AS LAST_ACTION, c.schema AS CURRENT_SCHEMA_NAME,
       list_filter(c.context, e -> e.k = 'APPLICATION')[1].v AS CLIENT_APPLICATION,
       CAST(NULL AS VARCHAR) AS AUTHENTICATION_METHOD, CAST(NULL AS UBIGINT) AS END_TIME
-    FROM ${CONNECTIONS}`,
+    FROM ${CONNECTIONS} WHERE ${VISIBLE}`,
   `CREATE VIEW "SYS"."M_SESSION_CONTEXT" AS SELECT 'localhost' AS HOST, 30015 AS PORT,
       id AS CONNECTION_ID, e.k AS KEY, e.v AS VALUE, 'USER' AS SECTION
-    FROM (SELECT c.id AS id, unnest(c.context) AS e FROM ${CONNECTIONS})`
+    FROM (SELECT c.id AS id, unnest(c.context) AS e FROM ${CONNECTIONS} WHERE ${VISIBLE})`
 ]

@@ -39,6 +39,8 @@ export interface SqlSessionState {
   readonly context: Map<string, string>
   /** The rows this session's transaction locks, and its waits for other transactions' locks. */
   readonly rowLocks: SessionRowLocks
+  /** This session's local temporary tables as its last DDL left them, for other sessions' M_TEMPORARY_TABLES. */
+  temporaryTables: ReadonlyArray<{ readonly schema: string; readonly table: string }>
 }
 
 /** The session values substituted into SQL (translate.ts). */

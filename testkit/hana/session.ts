@@ -184,7 +184,8 @@ export class ProtocolSession {
       schema: this.sql?.currentSchema ?? "",
       connectedAt: this.connectedAt,
       running: this.running,
-      context: identity?.context ?? new Map()
+      context: identity?.context ?? new Map(),
+      temporaryTables: identity?.temporaryTables ?? []
     }
   }
 

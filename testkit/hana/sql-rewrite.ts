@@ -16,7 +16,7 @@ import { MISC_FUNCTIONS } from "./misc-functions.ts"
 import { STRING_FUNCTIONS } from "./string-functions.ts"
 import { REFERENCE_FUNCTIONS } from "./reference-functions.ts"
 import { FACTORY_CALENDAR_FUNCTIONS } from "./factory-calendar.ts"
-import { matching, upper } from "./lexer.ts"
+import { matching, splitTopLevel, upper } from "./lexer.ts"
 import { operandEnd, operandStart } from "./operands.ts"
 import type { Token } from "./lexer.ts"
 import { quoteName, quoteString } from "./names.ts"
@@ -350,10 +350,20 @@ const rewritten = (tokens: readonly Token[], session: SessionValues): string => 
           parts.push("hana_avg")
           break
         }
-        // TO_DECIMAL(x, p, s) → CAST(x AS DECIMAL(p, s)): a macro cannot take its result type from its arguments.
+        // TO_DECIMAL(x, p, s) → CAST(x AS DECIMAL(p, s)): a macro cannot take its result type from its arguments. The
+        // digits beyond s are cut, as a CAST to DECIMAL(p,s) cuts them (SAP HANA SQL Reference, "TO_DECIMAL Function":
+        // "Unnecessary least significant digits … are truncated", TO_DECIMAL(7654321.888888, 10, 3) = 7654321.888).
+        // Without a scale it is 0 ("If scale is not specified, then the default is 0").
         const close = !qualified && call && U === "TO_DECIMAL" ? matching(tokens, i + 1) : -1
-        if (close > 0 && tokens[close - 1]?.t === "number" && tokens[close - 2]?.v === "," && tokens[close - 3]?.t === "number" && tokens[close - 4]?.v === ",") {
-          parts.push(`CAST(${rewrite(tokens.slice(i + 2, close - 4), session)} AS DECIMAL(${tokens[close - 3]!.v}, ${tokens[close - 1]!.v}))`)
+        const args = close > 0 ? splitTopLevel(tokens.slice(i + 2, close)) : []
+        const numberArg = (k: number): string | undefined => (args[k]?.length === 1 && args[k]![0]!.t === "number" ? args[k]![0]!.v : undefined)
+        const precision = args.length === 2 || args.length === 3 ? numberArg(1) : undefined
+        const scale = args.length === 3 ? numberArg(2) : "0"
+        if (precision !== undefined && scale !== undefined) {
+          const value = rewrite(args[0]!, session)
+          const bareParameter = args[0]!.length === 1 && args[0]![0]!.t === "param"
+          const cut = bareParameter ? value : `hana_cut_decimal(${value}, ${scale})`
+          parts.push(`CAST(${cut} AS DECIMAL(${precision}, ${scale}))`)
           i = close
           break
         }

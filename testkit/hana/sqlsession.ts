@@ -55,7 +55,8 @@ export class SqlSession {
       pending: undefined,
       ddlAutocommit: true,
       context: new Map(),
-      rowLocks: new SessionRowLocks(ctx.rowLocks, session, connectionId, ctx.stats, ctx.options.lockWaitMs)
+      rowLocks: new SessionRowLocks(ctx.rowLocks, session, connectionId, ctx.stats, ctx.options.lockWaitMs),
+      temporaryTables: []
     }
   }
 
@@ -64,9 +65,13 @@ export class SqlSession {
     return this.s.schema
   }
 
-  /** The logged-in user and the session variables (M_CONNECTIONS, M_SESSION_CONTEXT). */
-  get identity(): { readonly user: string; readonly context: ReadonlyMap<string, string> } {
-    return { user: this.s.user, context: this.s.context }
+  /** The logged-in user, the session variables and the local temporary tables (the monitoring views). */
+  get identity(): {
+    readonly user: string
+    readonly context: ReadonlyMap<string, string>
+    readonly temporaryTables: SqlSessionState["temporaryTables"]
+  } {
+    return { user: this.s.user, context: this.s.context, temporaryTables: this.s.temporaryTables }
   }
 
   /** Result sets this session holds open (server cursors not yet read to the end or closed by the client). */

@@ -15,19 +15,46 @@
 import { matching, splitTopLevel, upper } from "./lexer.ts"
 import type { Token } from "./lexer.ts"
 import { endsOperand, operandEnd, operandStart } from "./operands.ts"
-import { TIMESTAMP_NO_NUMBER_KEY } from "./errors.ts"
+import { TIMESTAMP_NO_NUMBER_KEY, TIMESTAMP_NUMBER_COMPARISON_KEY } from "./errors.ts"
 import { rewriteQueryExpressions } from "./ddl-expressions.ts"
+import { COMPARISONS, comparedColumn } from "./datetime-comparisons.ts"
 
 /** The macro: x, or a binder error for a TIMESTAMP's ticks. */
 const NUMERIC = "hana_num"
+
+/** The macro: the number n compared with column c, or a binder error when c holds a TIMESTAMP's ticks. */
+const COMPARED_NUMBER = "hana_num_vs"
 
 
 /** The session macro of this module. */
 export const TIMESTAMP_ARITHMETIC_MACROS: readonly string[] = [
   // x inside a CASE: DuckDB binds a macro's body when it is created, with untyped arguments, and a key that is then no
   // constant fails the creation, unless binding stops first at the untyped x (as it does inside a CASE)
-  `CREATE OR REPLACE TEMP MACRO ${NUMERIC}(x) AS struct_extract({'v': CASE WHEN true THEN x END}, CASE WHEN typeof(x) = 'UBIGINT' THEN '${TIMESTAMP_NO_NUMBER_KEY}' ELSE 'v' END)`
+  `CREATE OR REPLACE TEMP MACRO ${NUMERIC}(x) AS struct_extract({'v': CASE WHEN true THEN x END}, CASE WHEN typeof(x) = 'UBIGINT' THEN '${TIMESTAMP_NO_NUMBER_KEY}' ELSE 'v' END)`,
+  `CREATE OR REPLACE TEMP MACRO ${COMPARED_NUMBER}(c, n) AS struct_extract({'v': CASE WHEN true THEN n END}, CASE WHEN typeof(c) = 'UBIGINT' THEN '${TIMESTAMP_NUMBER_COMPARISON_KEY}' ELSE 'v' END)`
 ]
+
+/**
+ * A number literal compared with a named column (`ts > 5`, `5 < t.ts`, `ts BETWEEN 1 AND 2`, `ts IN (1, 2)`) becomes
+ * `hana_num_vs(column, n)`: n itself beside any other column, a binder error (266) beside a TIMESTAMP's ticks. SAP
+ * HANA SQL Reference, "Data Type Conversion": TIMESTAMP has the highest data type precedence, so the number would be
+ * converted to a TIMESTAMP, and its datetime conversion table has no conversion from a number.
+ */
+const guardNumberComparisons = (tokens: readonly Token[]): Token[] =>
+  tokens.flatMap((t, i) => {
+    // The number and the column must each be a whole operand (`d + 1 > ts` compares `d + 1`, not 1).
+    const column = t.t === "number" && !inExpression(tokens, i, i) ? comparedColumn(tokens, i) : undefined
+    const start = column === undefined ? -1 : tokens.indexOf(column[0]!)
+    if (column === undefined || start < 0 || inExpression(tokens, start, start + column.length - 1)) return [t]
+    return [{ t: "word", v: COMPARED_NUMBER }, op("("), ...column, op(","), t, op(")")]
+  })
+
+/** Whether tokens[from..to] stand beside an arithmetic or concatenation operator. */
+const inExpression = (tokens: readonly Token[], from: number, to: number): boolean =>
+  [tokens[from - 1], tokens[to + 1]].some((t) => t?.t === "op" && (ARITHMETIC.has(t.v) || t.v === "||"))
+
+const comparesNumber = (tokens: readonly Token[]): boolean =>
+  tokens.some((t, i) => t.t === "number" && ((tokens[i - 1]?.t === "op" && COMPARISONS.has(tokens[i - 1]!.v)) || (tokens[i + 1]?.t === "op" && COMPARISONS.has(tokens[i + 1]!.v)) || ["BETWEEN", "AND", "IN"].includes(upper(tokens[i - 1])) || isOp(tokens[i - 1], "(") || isOp(tokens[i - 1], ",")))
 
 /**
  * Numeric functions whose arguments are guarded: the aggregates SUM, AVG, STDDEV and VAR, and every function SAP's
@@ -55,11 +82,20 @@ const plain = (x: readonly Token[]): boolean =>
 
 const guard = (x: readonly Token[]): Token[] => (plain(x) ? [...x] : [{ t: "word", v: NUMERIC }, op("("), ...x, op(")")])
 
-/** `tokens` with the operands of `+ - * /` and the arguments of numeric functions guarded (see the module comment). */
+/**
+ * `tokens` with the operands of `+ - * /` and the arguments of numeric functions guarded (see the module comment), and
+ * the numbers compared with a named column checked against it.
+ */
 export const guardTimestampArithmetic = (tokens: readonly Token[]): readonly Token[] => {
-  if (!tokens.some((t) => (t.t === "op" && ARITHMETIC.has(t.v)) || NUMERIC_FUNCTIONS.has(upper(t)))) return tokens
+  const arithmetic = tokens.some((t) => (t.t === "op" && ARITHMETIC.has(t.v)) || NUMERIC_FUNCTIONS.has(upper(t)))
+  // Not in DDL: a CHECK's unnamed constraint is named by DuckDB after the columns its converted condition names.
+  const numbers = !["CREATE", "ALTER"].includes(upper(tokens[0])) && !tokens.some((t) => upper(t) === "CHECK") && comparesNumber(tokens)
+  if (!arithmetic && !numbers) return tokens
   // a view's query and a CHECK too (ddl-expressions.ts)
-  return rewriteQueryExpressions(tokens, guarded)
+  return rewriteQueryExpressions(tokens, (part) => {
+    const compared = numbers ? guardNumberComparisons(part) : part
+    return arithmetic ? guarded(compared) : compared
+  })
 }
 
 const guarded = (tokens: readonly Token[]): Token[] => {

@@ -6,15 +6,18 @@
  * (https://help.sap.com/docs/HANA_SERVICE_CF/7c78579ce9b14a669c1f3295b0d8ca16/20d467407519101484f7902a34d55acb.html):
  * `CREATE [OR REPLACE] PROCEDURE [schema.]name [(param, …)] [LANGUAGE SQLSCRIPT] [SQL SECURITY …] [DEFAULT SCHEMA s]
  * [READS SQL DATA] AS BEGIN … END`, a parameter being `[IN|OUT|INOUT] name type` where type is a scalar SQL type
- * or `TABLE (col type, …)`. The body accepted here is a sequence of statements (listed in `BodyStatement`); other
- * SQLScript (IF, WHILE, FOR, cursors, nested blocks, exception handlers) is refused at CREATE with error 7.
+ * or `TABLE (col type, …)`. The body is parsed by procedures/body.ts.
  */
 import { HanaError } from "../errors.ts"
 import { identOf, matching, sig, splitTopLevel, tokenize, upper } from "../lexer.ts"
 import type { Token } from "../lexer.ts"
 import { hanaType } from "../types.ts"
-import { VECTOR_TYPES, vectorTypeUnsupported } from "../vector-types.ts"
+import { VECTOR_TYPES } from "../vector-types.ts"
 import type { HanaType } from "../types.ts"
+import { parseBody, scalarTypeAt, textOf } from "./body.ts"
+import type { BodyStatement } from "./body.ts"
+
+export type { BodyStatement, StatementText } from "./body.ts"
 
 /** A column of a `TABLE (…)` parameter type. */
 export interface TableColumn {
@@ -29,22 +32,6 @@ export interface ProcedureParameter {
   /** A scalar type, or the columns of a table type. */
   readonly type: HanaType | { readonly table: readonly TableColumn[] }
 }
-
-/** SQL text of a statement with the positions of its `:name` references, ready for substitution. */
-export interface StatementText {
-  readonly sql: string
-  readonly tokens: readonly Token[]
-}
-
-/** A statement of a procedure body, as the interpreter runs it. */
-export type BodyStatement =
-  | { readonly kind: "declare"; readonly name: string; readonly type: HanaType; readonly init: StatementText | undefined }
-  | { readonly kind: "assign"; readonly name: string; readonly value: StatementText }
-  | { readonly kind: "table"; readonly name: string; readonly query: StatementText }
-  | { readonly kind: "selectInto"; readonly query: StatementText; readonly targets: readonly string[] }
-  | { readonly kind: "resultSet"; readonly query: StatementText }
-  | { readonly kind: "dml"; readonly statement: StatementText }
-  | { readonly kind: "signal"; readonly code: number; readonly message: string }
 
 /** A stored procedure. */
 export interface ProcedureDefinition {
@@ -69,13 +56,6 @@ export const isTableParameter = (p: ProcedureParameter): p is ProcedureParameter
 
 const isOp = (t: Token | undefined, v: string): boolean => t !== undefined && t.t === "op" && t.v === v
 
-const textOf = (sql: string, tokens: readonly Token[]): StatementText => {
-  const first = tokens[0]
-  const last = tokens[tokens.length - 1]
-  if (first?.pos === undefined || last?.end === undefined) return { sql: "", tokens: [] }
-  return { sql: sql.slice(first.pos, last.end), tokens: sig(tokenize(sql.slice(first.pos, last.end))) }
-}
-
 /** `[schema.]name` at tokens[i]: [schema, name, tokens used]. */
 const nameAt = (tokens: readonly Token[], i: number, schema: string): [string, string, number] => {
   const first = identOf(tokens[i])
@@ -86,24 +66,6 @@ const nameAt = (tokens: readonly Token[], i: number, schema: string): [string, s
     return [first, second, 3]
   }
   return [schema, first, 1]
-}
-
-/** A scalar type at tokens[i] (`NVARCHAR(20)`, `DECIMAL(10,2)`, `INTEGER`): [type, tokens used]. */
-const scalarTypeAt = (tokens: readonly Token[], i: number): [HanaType, number] => {
-  const name = upper(tokens[i])
-  let used = 1
-  const args: number[] = []
-  if (isOp(tokens[i + 1], "(")) {
-    const close = matching(tokens, i + 1)
-    for (const t of tokens.slice(i + 2, close)) if (t.t === "number") args.push(Number(t.v))
-    used = close - i + 1
-  }
-  if (name === "DOUBLE" && upper(tokens[i + used]) === "PRECISION") used++
-  const type = hanaType(name, args)
-  if (type === undefined && VECTOR_TYPES.has(name)) throw vectorTypeUnsupported(name)
-  // As a column type (type-syntax.ts).
-  if (type === undefined) throw HanaError.syntax(`invalid datatype: ${tokens[i]?.v ?? "<end>"}`, tokens[i]?.pos ?? 0)
-  return [type, used]
 }
 
 const parameterOf = (item: readonly Token[]): ProcedureParameter => {
@@ -134,76 +96,6 @@ const parameterOf = (item: readonly Token[]): ProcedureParameter => {
   return { name, mode, type }
 }
 
-const ACCEPTED = "DECLARE, assignments (x = expr, t = SELECT …), SELECT … INTO, SELECT, INSERT, UPDATE, DELETE, UPSERT, SIGNAL"
-
-const bodyStatementOf = (sql: string, tokens: readonly Token[]): BodyStatement => {
-  const head = upper(tokens[0])
-  const rest = (from: number): StatementText => textOf(sql, tokens.slice(from))
-  if (head === "DECLARE") {
-    if (upper(tokens[1]) === "EXIT" || upper(tokens[1]) === "CONTINUE") {
-      throw HanaError.unsupported(`DECLARE ${upper(tokens[1])} HANDLER in a procedure body of the test server (accepted: ${ACCEPTED})`)
-    }
-    const name = identOf(tokens[1])
-    if (name === undefined) throw HanaError.syntax("variable name expected after DECLARE", tokens[1]?.pos ?? 0)
-    let i = 2
-    if (upper(tokens[i]) === "CONSTANT") i++
-    if (upper(tokens[i]) === "CURSOR" || upper(tokens[i]) === "TABLE" || upper(tokens[i]) === "CONDITION") {
-      throw HanaError.unsupported(`DECLARE … ${upper(tokens[i])} in a procedure body of the test server (accepted: ${ACCEPTED})`)
-    }
-    const [type, used] = scalarTypeAt(tokens, i)
-    i += used
-    if (upper(tokens[i]) === "NOT" && upper(tokens[i + 1]) === "NULL") i += 2
-    let init: StatementText | undefined
-    if (upper(tokens[i]) === "DEFAULT" || isOp(tokens[i], "=")) init = rest(i + 1)
-    else if (isOp(tokens[i], ":") && isOp(tokens[i + 1], "=")) init = rest(i + 2)
-    else if (tokens[i] !== undefined) throw HanaError.syntax(`incorrect syntax near "${tokens[i]!.v}"`, tokens[i]!.pos ?? 0)
-    return { kind: "declare", name, type, init }
-  }
-  if (head === "SIGNAL") {
-    // SIGNAL SQL_ERROR_CODE n SET MESSAGE_TEXT = '…' (SQLScript Reference, "SIGNAL and RESIGNAL"; codes 10000–19999).
-    const code = tokens[2]?.t === "number" ? Number(tokens[2].v) : NaN
-    if (upper(tokens[1]) !== "SQL_ERROR_CODE" || !(code >= 10000 && code <= 19999)) {
-      throw HanaError.syntax("SIGNAL SQL_ERROR_CODE <10000..19999> [SET MESSAGE_TEXT = '…'] expected", tokens[0]!.pos ?? 0)
-    }
-    const message = tokens.find((t) => t.t === "string")?.v ?? ""
-    return { kind: "signal", code, message }
-  }
-  if (head === "SELECT" || head === "WITH") {
-    const into = tokens.findIndex((t, k) => upper(t) === "INTO" && depthAt(tokens, k) === 0)
-    if (into < 0) return { kind: "resultSet", query: rest(0) }
-    const from = tokens.findIndex((t, k) => k > into && upper(t) === "FROM" && depthAt(tokens, k) === 0)
-    const targetTokens = tokens.slice(into + 1, from < 0 ? tokens.length : from)
-    const targets = splitTopLevel(targetTokens).map((t) => {
-      const n = t.length === 1 ? identOf(t[0]) : undefined
-      if (n === undefined) throw HanaError.syntax("variable name expected after INTO", t[0]?.pos ?? 0)
-      return n
-    })
-    // The query without its INTO clause.
-    const before = textOf(sql, tokens.slice(0, into)).sql
-    const after = from < 0 ? "" : textOf(sql, tokens.slice(from)).sql
-    const text = `${before} ${after}`
-    return { kind: "selectInto", query: { sql: text, tokens: sig(tokenize(text)) }, targets }
-  }
-  if (["INSERT", "UPDATE", "DELETE", "UPSERT", "REPLACE", "TRUNCATE"].includes(head)) return { kind: "dml", statement: rest(0) }
-  const target = identOf(tokens[0])
-  const assignAt = isOp(tokens[1], "=") ? 2 : isOp(tokens[1], ":") && isOp(tokens[2], "=") ? 3 : -1
-  if (target !== undefined && assignAt > 0) {
-    const rhs = upper(tokens[assignAt])
-    if (rhs === "SELECT" || rhs === "WITH") return { kind: "table", name: target, query: rest(assignAt) }
-    return { kind: "assign", name: target, value: rest(assignAt) }
-  }
-  throw HanaError.unsupported(`${tokens[0]?.v ?? "statement"} in a procedure body of the test server (accepted: ${ACCEPTED})`)
-}
-
-const depthAt = (tokens: readonly Token[], index: number): number => {
-  let depth = 0
-  for (let k = 0; k < index; k++) {
-    if (isOp(tokens[k], "(")) depth++
-    else if (isOp(tokens[k], ")")) depth--
-  }
-  return depth
-}
-
 const parseCreate = (sql: string, all: readonly Token[], schema: string): ProcedureStatement => {
   let i = 1
   let replace = false
@@ -230,16 +122,7 @@ const parseCreate = (sql: string, all: readonly Token[], schema: string): Proced
   if (upper(all[i + 1]) !== "BEGIN" || upper(all[all.length - 1]) !== "END") {
     throw HanaError.syntax("AS BEGIN … END expected", all[i]?.pos ?? 0)
   }
-  const bodyTokens = all.slice(i + 2, all.length - 1)
-  if (bodyTokens.some((t) => upper(t) === "BEGIN")) {
-    throw HanaError.unsupported(`nested blocks in a procedure body of the test server (accepted: ${ACCEPTED})`)
-  }
-  const statements: Token[][] = [[]]
-  for (const t of bodyTokens) {
-    if (isOp(t, ";")) statements.push([])
-    else statements[statements.length - 1]!.push(t)
-  }
-  const body = statements.filter((s) => s.length > 0).map((s) => bodyStatementOf(sql, s))
+  const body = parseBody(sql, all.slice(i + 2, all.length - 1))
   return { kind: "create", replace, definition: { schema: procSchema, name, parameters, body } }
 }
 

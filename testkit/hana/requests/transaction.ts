@@ -8,6 +8,7 @@ import { rebuildTable, recordConstraintNames } from "../alter-table.ts"
 import { enforceDeclaredLengths, renameLengthCheck } from "../declared-lengths.ts"
 import type { Translated } from "../translated.ts"
 import type { SqlSessionState } from "../session-state.ts"
+import { decodeName } from "../names.ts"
 
 /** Runs a translated DDL statement and the catalog upkeep it needs (declared types, declared lengths). */
 export const runDdlStatement = async (session: Session, t: Extract<Translated, { kind: "ddl" }>): Promise<void> => {
@@ -49,8 +50,25 @@ export const inTransaction = async <A>(session: Session, commit: boolean, work: 
  * autocommit a new transaction follows. With `SET TRANSACTION AUTOCOMMIT DDL OFF` the DDL joins the transaction.
  */
 export const runDdl = async (s: SqlSessionState, session: Session, commit: boolean, work: () => Promise<void>): Promise<void> => {
-  if (!s.ddlAutocommit) return inTransaction(session, commit, work)
-  if (session.inTransaction) await session.commit()
-  await inTransaction(session, true, work)
-  if (!commit) await session.begin()
+  try {
+    if (!s.ddlAutocommit) return await inTransaction(session, commit, work)
+    if (session.inTransaction) await session.commit()
+    await inTransaction(session, true, work)
+    if (!commit) await session.begin()
+  } finally {
+    s.temporaryTables = await temporaryTablesOf(s, session).catch(() => s.temporaryTables)
+  }
+}
+
+/**
+ * The session's local temporary tables (DuckDB's temp catalog, which other connections cannot read), each in the
+ * schema it was created in: other sessions list them in M_TEMPORARY_TABLES (monitoring-views.ts).
+ */
+const temporaryTablesOf = async (s: SqlSessionState, session: Session): Promise<SqlSessionState["temporaryTables"]> => {
+  const rows = await session.queryAll("SELECT table_name FROM duckdb_tables() WHERE database_name = 'temp'")
+  const known = new Map(s.temporaryTables.map((t) => [t.table, t.schema]))
+  return rows.map(([name]) => {
+    const table = decodeName(String(name))
+    return { schema: known.get(table) ?? s.schema, table }
+  })
 }
