@@ -45,8 +45,8 @@ const cpuProfileArgs = (dir: string | undefined): Array<string> =>
  * `--initial-old-space-size=128` (MB): a server's live heap is about 55–58 MB once it has loaded (tsx, the testkit's
  * modules) and served a bulk call, and V8 sets its first old-generation limits just above what is live, so every few
  * MB promoted or allocated as ArrayBuffers (counted against the same limit) started another full mark of the whole
- * heap: 4–8 mark-compacts per 1,000,000 rows of the oracle-ingest table at load 15–18, about 20% of the server's
- * busy time in its CPU profile, against 0–1 and 3% with the flag (BENCHMARKS.md, oracle-ingest). The servers behave
+ * heap: 5 and 9 mark-compacts over three 1,000,000-row ingests of the oracle-ingest table at load 13–18, 19–27% of the
+ * server's busy time in its CPU profile, against 1 and 3% with the flag (BENCHMARKS.md, oracle-ingest). The servers behave
  * the same either way.
  */
 export const CHILD_V8_FLAGS: ReadonlyArray<string> = ["--single-threaded-gc", "--initial-old-space-size=128"]
