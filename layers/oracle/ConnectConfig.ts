@@ -92,6 +92,20 @@ export const timeZoneSql = (config: ConnectConfig): string =>
 export const NLS_SETUP_SQL = "ALTER SESSION SET NLS_NUMERIC_CHARACTERS = '.,'"
 
 /**
+ * The session data unit asked for on an `oracle://host…` URI without an `sdu` parameter: 64 KiB, the default of Oracle
+ * Database 23ai's server and of ODP.NET, where node-oracledb asks for 8 KiB. The connection uses the smaller of the
+ * client's and the server's SDU ("14.2 Configuring Session Data Unit", Oracle Database Net Services Administrator's
+ * Guide 23ai: client default 8192, server 65536, the smaller one is used; "SDU", ODP.NET Developer's Guide 26ai: 64 KB),
+ * so an older server's 8 KiB default still applies there. Large requests (an ingest's executeMany, about 4.5 MB per call of
+ * 65,536 rows) then go out in an eighth of the packets and socket writes, and the server wakes for their bytes several
+ * times less often (BENCHMARKS.md, oracle-ingest). Connect strings given whole (descriptors, aliases) keep their own.
+ *
+ * @category resolving
+ * @since 0.1.0
+ */
+export const DEFAULT_SDU = 65_536
+
+/**
  * The attributes for `oracledb.getConnection`. Contains the password: never log it. node-oracledb takes whole
  * seconds for `connectTimeout` / `transportConnectTimeout` and whole minutes for `expireTime`, so those are rounded
  * up; the driver also bounds the whole connect by the exact `connectTimeout`.
@@ -110,7 +124,8 @@ export const connectionAttributes = (config: ConnectConfig): Record<string, unkn
   }
   if (uri.expireTimeMs !== undefined) out["expireTime"] = Math.ceil(uri.expireTimeMs / 60_000)
   if (uri.configDir !== undefined) out["configDir"] = uri.configDir
-  if (uri.sdu !== undefined) out["sdu"] = uri.sdu
+  const sdu = uri.sdu ?? (uri.host !== undefined ? DEFAULT_SDU : undefined)
+  if (sdu !== undefined) out["sdu"] = sdu
   if (uri.stmtCacheSize !== undefined) out["stmtCacheSize"] = uri.stmtCacheSize
   return out
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Result } from "effect"
 import { OptionRegistry, OptionStore, ResolvedOptions } from "../../src/Options.ts"
 import { StandardOptions } from "../../src/StandardOptions.ts"
-import { connectionAttributes, resolveConnectConfig, timeZoneSql } from "../../layers/oracle/ConnectConfig.ts"
+import { connectionAttributes, DEFAULT_SDU, resolveConnectConfig, timeZoneSql } from "../../layers/oracle/ConnectConfig.ts"
 import * as Opt from "../../layers/oracle/OracleOptions.ts"
 import { parseDurationMs, parseUri, URI_PARAMETERS } from "../../layers/oracle/Uri.ts"
 
@@ -100,8 +100,20 @@ describe("connect configuration", () => {
       user: "app",
       password: "pw",
       connectTimeout: 1,
-      expireTime: 2
+      expireTime: 2,
+      sdu: 65_536
     })
+  })
+
+  it("asks for a 64 KiB SDU on an oracle://host URI unless it sets sdu; whole connect strings keep their own", () => {
+    const attributes = (uri: string) => connectionAttributes(Result.getOrThrow(resolveConnectConfig(resolved({ uri }))))
+    expect(DEFAULT_SDU).toBe(65_536)
+    expect(attributes("oracle://h/S")["sdu"]).toBe(65_536)
+    expect(attributes("oracle://h/S?sdu=8192")["sdu"]).toBe(8192)
+    expect(attributes("oracle://h/S?sdu=2097152")["sdu"]).toBe(2_097_152)
+    expect(attributes("oracle://u:p@/ALIAS?configDir=%2Fopt%2Ftns")).not.toHaveProperty("sdu")
+    expect(attributes("(DESCRIPTION=(SDU=16384)(ADDRESS=(PROTOCOL=TCP)(HOST=h)(PORT=1521))(CONNECT_DATA=(SERVICE_NAME=S)))")).not.toHaveProperty("sdu")
+    expect(attributes("h:1521/S")).not.toHaveProperty("sdu")
   })
 
   it("the timezone option beats the URI parameter and becomes ALTER SESSION; UTC is +00:00, also without either", () => {

@@ -15,4 +15,16 @@ describe("startInChildProcess", () => {
       await server.close()
     }
   }, 60_000)
+
+  it("starts the child server with a 128 MB initial old generation, so loading the testkit does not leave it collecting its whole heap every few MB", async () => {
+    expect(CHILD_V8_FLAGS).toContain("--initial-old-space-size=128")
+    const server = await startInChildProcess("hana")
+    try {
+      const args = readFileSync(`/proc/${server.pid}/cmdline`, "utf8").split("\0")
+      expect(args).toContain("--initial-old-space-size=128")
+      expect(server.uri).toMatch(/^hdb:\/\//)
+    } finally {
+      await server.close()
+    }
+  }, 60_000)
 })

@@ -40,9 +40,16 @@ const cpuProfileArgs = (dir: string | undefined): Array<string> =>
  * 1,000,000 rows of the oracle-ingest table (BENCHMARKS.md, oracle-ingest): 0.85–0.93 CPU s with the helpers
  * (main thread about 0.5, helper threads about 0.3), 0.62–0.74 CPU s without (main thread about 0.57, helpers
  * about 0.02). Less CPU in all is what keeps a server's share of a busy machine; a quiet machine loses a little
- * main-thread time to collection. The servers behave the same either way.
+ * main-thread time to collection.
+ *
+ * `--initial-old-space-size=128` (MB): a server's live heap is about 55–58 MB once it has loaded (tsx, the testkit's
+ * modules) and served a bulk call, and V8 sets its first old-generation limits just above what is live, so every few
+ * MB promoted or allocated as ArrayBuffers (counted against the same limit) started another full mark of the whole
+ * heap: 5 and 9 mark-compacts over three 1,000,000-row ingests of the oracle-ingest table at load 13–18, 19–27% of the
+ * server's busy time in its CPU profile, against 1 and 3% with the flag (BENCHMARKS.md, oracle-ingest). The servers behave
+ * the same either way.
  */
-export const CHILD_V8_FLAGS: ReadonlyArray<string> = ["--single-threaded-gc"]
+export const CHILD_V8_FLAGS: ReadonlyArray<string> = ["--single-threaded-gc", "--initial-old-space-size=128"]
 
 /** Starts `server` ("hana", "oracle") through the CLI in a child process; resolves once it listens. */
 export const startInChildProcess = (server: string, options: { readonly port?: number } = {}): Promise<ChildServer> =>
