@@ -67,7 +67,7 @@ import { bindNumberingTranslator, type TranslatedStatement, type TranslationCont
 import { type AccessContext, checkAccess } from "./session-access.ts"
 import { SessionSqlIds } from "./session-sql-ids.ts"
 import { dmlReturning, type ReturningHost } from "./session-returning.ts"
-import { checkMaterializedViewWrite } from "./materialized-views.ts"
+import { checkMaterializedViewWrite, noteCommittedWrites } from "./materialized-views.ts"
 
 /** One Oracle session's SQL state. */
 export class SqlSession {
@@ -134,12 +134,16 @@ export class SqlSession {
   }
 
   /** Commits the open transaction. */
-  commit(): Promise<void> {
-    return this.txn.commit()
+  async commit(): Promise<void> {
+    const written = this.tablesWritten
+    this.tablesWritten = new Set()
+    await this.txn.commit()
+    noteCommittedWrites(this.db, written)
   }
 
   /** Rolls the open transaction back. */
   rollback(): Promise<void> {
+    this.tablesWritten = new Set()
     return this.txn.rollback()
   }
 
@@ -213,6 +217,8 @@ export class SqlSession {
 
   /** The Oracle text of the statement being executed (errors Oracle words with its parts). */
   private statementSql = ""
+  /** The tables the open transaction wrote (`OWNER.NAME`), for the materialized views over them at its commit. */
+  private tablesWritten = new Set<string>()
   /** Table written by the DML statement being executed (for constraint names in errors). */
   private dmlTarget: TableMeta | undefined
   /** True while the DML statement being executed is an UPDATE (or MERGE), whose NOT NULL failures are ORA-01407. */
@@ -680,6 +686,8 @@ export class SqlSession {
    */
   private async rowExclusive(meta: TableMeta | undefined, wait = true): Promise<boolean> {
     if (meta === undefined || meta.kind !== "TABLE") return true
+    // what a materialized view over it learns at the commit (materialized-views.ts)
+    this.tablesWritten.add(`${meta.owner}.${meta.name}`)
     const key = tableLockKey(meta)
     if (!wait && this.db.tableLocks.conflicting(this.info.sid, key, "RX").size > 0) return false
     await takeTableLock(this.tableLockHost, key, "RX")
