@@ -68,6 +68,7 @@ import { type AccessContext, checkAccess } from "./session-access.ts"
 import { SessionSqlIds } from "./session-sql-ids.ts"
 import { dmlReturning, type ReturningHost } from "./session-returning.ts"
 import { checkMaterializedViewWrite, noteCommittedWrites } from "./materialized-views.ts"
+import { runThroughView, writeThroughView } from "./view-dml.ts"
 
 /** One Oracle session's SQL state. */
 export class SqlSession {
@@ -280,6 +281,9 @@ export class SqlSession {
     this.statementSql = sql
     // INSERT ALL / FIRST: one single-table INSERT per INTO clause, each checked and run as a statement of its own
     if (cls === "dml" && isMultiTableInsert(sql)) return runMultiTableInsert({ execute: (...a) => this.execute(...a), atomically: (body) => this.txn.atomically(body) }, sql, rows, specs, opts)
+    // into an updatable view: onto its base table (view-dml.ts)
+    const viaView = cls === "dml" ? writeThroughView(this.db, sql, (schema, name) => this.lookupTable(schema, name), (view) => tableTriggers(this.db, view).length > 0) : undefined
+    if (viaView !== undefined) return runThroughView({ execute: (...a) => this.execute(...a), atomically: (body) => this.txn.atomically(body), count: async (q) => Number((await rowsOfQuery(this, await this.query(q, [])))[0]?.[0] ?? 0) }, viaView, rows, specs, opts)
     const parseError =
       cls === "query" || cls === "dml"
         ? (unsupportedClauseErrorOf(sql) ?? mergeOnColumnError(sql) ?? parseTimeError(sql) ?? operandTypeError(sql, { numbers: this.columns.columnsOfKind(sql, "number"), dates: this.columns.columnsOfKind(sql, "date"), others: this.columns.columnsOf(sql, (t) => t.kind !== "number" && t.kind !== "date") }) ?? (await this.unknownFunction(sql)))
