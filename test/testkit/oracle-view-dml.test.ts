@@ -74,6 +74,22 @@ describe("Oracle test server: DML through simple views (raw node-oracledb)", () 
     expect(await table()).toEqual([[1, "a", 100, 10], [2, "b", 200, 20]])
   })
 
+  it("USER_UPDATABLE_COLUMNS says which columns DML through each view may write", async () => {
+    expect(await rows("SELECT table_name, column_name, updatable, insertable, deletable FROM user_updatable_columns WHERE table_name IN ('VD_TEN', 'VD_RO', 'VD_GRP') OR (table_name = 'VD_EMP' AND column_name = 'ID') ORDER BY table_name, column_name")).toEqual([
+      ["VD_EMP", "ID", "YES", "YES", "YES"],
+      ["VD_GRP", "DEPT", "NO", "NO", "NO"],
+      ["VD_GRP", "N", "NO", "NO", "NO"],
+      ["VD_RO", "DEPT", "NO", "NO", "NO"],
+      ["VD_RO", "ID", "NO", "NO", "NO"],
+      ["VD_RO", "NAME", "NO", "NO", "NO"],
+      ["VD_RO", "SAL", "NO", "NO", "NO"],
+      ["VD_TEN", "ANNUAL", "NO", "NO", "YES"],
+      ["VD_TEN", "ENAME", "YES", "YES", "YES"],
+      ["VD_TEN", "ID", "YES", "YES", "YES"],
+      ["VD_TEN", "SAL", "YES", "YES", "YES"]
+    ])
+  })
+
   it("WITH CHECK OPTION: an INSERT or UPDATE leaving a row outside the view is ORA-01402 and undone", async () => {
     await conn.execute("INSERT INTO vd_check VALUES (5, 'e', 10)")
     expect(await code("INSERT INTO vd_check VALUES (6, 'f', 20)")).toBe("ORA-01402: view WITH CHECK OPTION where-clause violation")

@@ -21,6 +21,7 @@ import { ora, OraError } from "./errors.ts"
 import { oracleName } from "./expression-names.ts"
 import { findTopLevel, isKw, isOp, matchParen, significant, splitTopLevel, tokenize, type Tok } from "./lexer.ts"
 import type { TableMeta } from "./catalog.ts"
+import { charType, type OraType } from "./types.ts"
 import { stripTerminator, type BindSpec, type ExecuteOptions, type StatementResult } from "./statement.ts"
 
 /** How a view was created: WITH READ ONLY, WITH CHECK OPTION. */
@@ -273,4 +274,39 @@ export const runThroughView = (host: ViewWriteHost, write: ViewWrite, rows: Read
     if ((await host.count(outside)) > before) throw new OraError(1402, "view WITH CHECK OPTION where-clause violation")
     return result
   })
+}
+
+type ColumnShape = { name: string; type: OraType; nullable: boolean; defaultText: null }
+const v = (name: string, n: number): ColumnShape => ({ name, type: charType("VARCHAR2", n), nullable: true, defaultText: null })
+
+/** ALL_UPDATABLE_COLUMNS's columns (Database Reference, "ALL_UPDATABLE_COLUMNS"). */
+export const updatableColumnShapes: Record<string, Array<ColumnShape>> = {
+  ALL_UPDATABLE_COLUMNS: [v("OWNER", 128), v("TABLE_NAME", 128), v("COLUMN_NAME", 128), v("UPDATABLE", 3), v("INSERTABLE", 3), v("DELETABLE", 3)]
+}
+
+/**
+ * The rows of ALL_UPDATABLE_COLUMNS: every column of the tables (YES, YES, YES) and views of `tables`; a view's
+ * column as DML through it may write it here (an expression column neither updatable nor insertable, every column of
+ * a read-only or non-updatable view NO).
+ */
+export const updatableColumnRows = (db: object, tables: Iterable<TableMeta>, lookup: (owner: string, name: string) => TableMeta | undefined): Array<[string, Array<Array<unknown>>]> => {
+  const rows: Array<Array<unknown>> = []
+  for (const t of tables) {
+    if (t.kind === "TABLE") {
+      for (const c of t.columns) rows.push([t.owner, t.name, c.name, "YES", "YES", "YES"])
+      continue
+    }
+    let view: SimpleView | undefined
+    try {
+      view = viewOptionsOf(db).get(`${t.owner}.${t.name}`)?.readOnly === true ? undefined : simpleView(t, (schema, name) => lookup(schema ?? t.owner, name))
+    } catch {
+      view = undefined
+    }
+    for (const c of t.columns) {
+      const column = view?.columns.get(c.name)
+      const writable = column !== undefined && "base" in column ? "YES" : "NO"
+      rows.push([t.owner, t.name, c.name, writable, writable, view === undefined ? "NO" : "YES"])
+    }
+  }
+  return [["ALL_UPDATABLE_COLUMNS", rows]]
 }
