@@ -197,3 +197,21 @@ export const namedResultOf = (db: OracleDatabase, schema: string, fn: PlsqlProce
   const named = namedTypesOf(db).lookup(schema, owner, name!)
   return named !== undefined && named.kind !== "xmltype" ? named : undefined
 }
+
+/**
+ * Runs member function `method` of object type `type` with object value `self` as SELF and `args` as its arguments
+ * (each handed in as a made value): what a MAP or ORDER method answers when the objects are compared.
+ */
+export async function callMemberFunction(ctx: Frame, type: NamedType, method: string, self: Value, args: ReadonlyArray<Value>): Promise<Value> {
+  const at: Tok = { kind: "ident", text: method, value: method, pos: 0 }
+  const keys = [self, ...args].map((value) => {
+    const key = `\u0000F${++ctx.calls}`
+    ctx.callResults.set(key, { value })
+    return key
+  })
+  try {
+    return await ctx.callLocal(await methodSlot(ctx, type, method, at), keys.map((key) => [{ kind: "bind", text: ":m", value: key, pos: 0 }]))
+  } finally {
+    for (const key of keys) ctx.callResults.delete(key)
+  }
+}

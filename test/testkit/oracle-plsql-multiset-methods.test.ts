@@ -1,0 +1,53 @@
+/**
+ * Oracle test server: PL/SQL multiset conditions and equality over nested tables of object types compare the objects
+ * by the type's MAP or ORDER member function (raw node-oracledb). Object-Relational Developer's Guide, "Comparing
+ * Objects" (a MAP method maps an object to a scalar that is compared; an ORDER method answers negative, 0 or positive
+ * for a pair); SQL Language Reference, "Multiset Conditions" (IS A SET, MEMBER OF); PL/SQL Language Reference,
+ * "Comparing Nested Tables for Equality and Inequality".
+ */
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
+import type { Conn } from "./oracle/helpers.ts"
+import { closeConnection, openConnection, oracledb } from "./oracle/helpers.ts"
+
+let server: OracleTestServerHandle
+let conn: Conn
+
+/** Y, N or ? (NULL) for each condition of `conditions`, evaluated in a block declaring `declarations`. */
+const answers = async (declarations: string, conditions: ReadonlyArray<string>): Promise<string> => {
+  const body = conditions.map((c) => `b := ${c}; IF b THEN r := r || 'Y'; ELSIF NOT b THEN r := r || 'N'; ELSE r := r || '?'; END IF;`).join(" ")
+  const result = await conn.execute(`DECLARE ${declarations} b BOOLEAN; r VARCHAR2(100) := ''; BEGIN ${body} :out := r; END;`, { out: { dir: oracledb.BIND_OUT, type: oracledb.STRING, maxSize: 200 } })
+  return result.outBinds.out
+}
+
+describe("Oracle test server: PL/SQL multisets of objects compare by MAP / ORDER methods (raw node-oracledb)", () => {
+  beforeAll(async () => {
+    ;({ server, conn } = await openConnection())
+    for (const sql of [
+      "CREATE TYPE mm_pt AS OBJECT (x NUMBER, y NUMBER, MAP MEMBER FUNCTION m RETURN NUMBER)",
+      "CREATE TYPE BODY mm_pt AS MAP MEMBER FUNCTION m RETURN NUMBER IS BEGIN RETURN x + y; END; END;",
+      "CREATE TYPE mm_pts AS TABLE OF mm_pt",
+      "CREATE TYPE mm_op AS OBJECT (x NUMBER, y NUMBER, ORDER MEMBER FUNCTION o(other mm_op) RETURN NUMBER)",
+      "CREATE TYPE BODY mm_op AS ORDER MEMBER FUNCTION o(other mm_op) RETURN NUMBER IS BEGIN RETURN SIGN(x - other.x); END; END;",
+      "CREATE TYPE mm_ops AS TABLE OF mm_op",
+      "CREATE TYPE mm_plain AS OBJECT (x NUMBER, y NUMBER)",
+      "CREATE TYPE mm_plains AS TABLE OF mm_plain"
+    ]) await conn.execute(sql)
+  })
+  afterAll(() => closeConnection({ server, conn }))
+
+  it("a MAP method: objects mapping to one value are the same element", async () => {
+    const decl = "c mm_pts := mm_pts(mm_pt(1, 2), mm_pt(3, 0)); d mm_pts := mm_pts(mm_pt(0, 3), mm_pt(2, 1)); e mm_pts := mm_pts(mm_pt(1, 2), mm_pt(5, 5)); p mm_pt := mm_pt(2, 1); q mm_pt := mm_pt(9, 9);"
+    expect(await answers(decl, ["c IS A SET", "e IS A SET", "p MEMBER OF e", "q MEMBER OF e", "c = d", "c SUBMULTISET OF d"])).toBe("NYYNYY")
+  })
+
+  it("an ORDER method: objects it orders 0 are the same element", async () => {
+    const decl = "c mm_ops := mm_ops(mm_op(1, 2), mm_op(1, 5)); e mm_ops := mm_ops(mm_op(1, 2), mm_op(2, 2)); p mm_op := mm_op(1, 9); q mm_op := mm_op(3, 2);"
+    expect(await answers(decl, ["c IS A SET", "e IS A SET", "p MEMBER OF e", "q MEMBER OF e"])).toBe("NYYN")
+  })
+
+  it("without MAP or ORDER: attribute by attribute", async () => {
+    const decl = "c mm_plains := mm_plains(mm_plain(1, 2), mm_plain(2, 1)); p mm_plain := mm_plain(1, 2); q mm_plain := mm_plain(3, 0);"
+    expect(await answers(decl, ["c IS A SET", "p MEMBER OF c", "q MEMBER OF c"])).toBe("YYN")
+  })
+})
