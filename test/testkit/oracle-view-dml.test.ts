@@ -74,6 +74,16 @@ describe("Oracle test server: DML through simple views (raw node-oracledb)", () 
     expect(await table()).toEqual([[1, "a", 100, 10], [2, "b", 200, 20]])
   })
 
+  it("DML through a view in a PL/SQL block writes the base table too", async () => {
+    const result = await conn.execute(
+      "DECLARE n NUMBER := 0; BEGIN INSERT INTO vd_all VALUES (8, 'h', 1, 10); UPDATE vd_ten SET ename = 'H' WHERE id = 8; n := SQL%ROWCOUNT; DELETE FROM vd_ten WHERE id = 1; :n := n + SQL%ROWCOUNT; END;",
+      { n: { dir: oracledb.BIND_OUT, type: oracledb.NUMBER } }
+    )
+    expect(result.outBinds.n).toBe(2)
+    expect(await table()).toEqual([[2, "b", 200, 20], [8, "H", 1, 10]])
+    await conn.rollback()
+  })
+
   it("USER_UPDATABLE_COLUMNS says which columns DML through each view may write", async () => {
     expect(await rows("SELECT table_name, column_name, updatable, insertable, deletable FROM user_updatable_columns WHERE table_name IN ('VD_TEN', 'VD_RO', 'VD_GRP') OR (table_name = 'VD_EMP' AND column_name = 'ID') ORDER BY table_name, column_name")).toEqual([
       ["VD_EMP", "ID", "YES", "YES", "YES"],
