@@ -11,6 +11,7 @@
 import { OraError } from "../errors.ts"
 import { isOp, splitTopLevel, type Tok } from "../lexer.ts"
 import { namedTypesOf } from "../named-types.ts"
+import { rewriteMemberOfByMethods } from "../multiset-conditions.ts"
 import { aliasedTables } from "../object-attributes.ts"
 import type { PlsqlProcedure, TableMeta } from "../catalog.ts"
 import type { OracleDatabase } from "../database.ts"
@@ -109,16 +110,19 @@ export async function objectProcedureCall(ctx: Frame, parts: ReadonlyArray<strin
 /**
  * A client's SQL with each `alias.col.f(args)` of a member function of the object column's type written as the call
  * `TYPE.F(alias.col, args)` of the type body's hidden package, which SQL calls as any packaged function
- * (sql-functions.ts); the same tokens when there is none.
+ * (sql-functions.ts), and `x MEMBER OF alias.col` of a nested table of objects with a MAP or ORDER method as a search
+ * by that method (multiset-conditions.ts); the same tokens when there is none.
  */
 export const rewriteSqlMethodCalls = (
-  toks: ReadonlyArray<Tok>,
+  source: ReadonlyArray<Tok>,
   db: OracleDatabase,
   schema: string,
   lookupTable: (schema: string | undefined, name: string) => TableMeta | undefined
 ): ReadonlyArray<Tok> => {
   // no type body, no method to call
-  if (typeBodiesOf(db).size === 0) return toks
+  if (typeBodiesOf(db).size === 0) return source
+  // MEMBER OF a nested table column of objects with a MAP or ORDER method: by the method (multiset-conditions.ts)
+  const toks = rewriteMemberOfByMethods(source, () => aliasedTables(source, source.flatMap((t, k) => (t.kind === "ws" ? [] : [k])), lookupTable))
   const lookupType = (name: string) => namedTypesOf(db).lookup(schema, undefined, name)
   const sig = toks.flatMap((t, k) => (t.kind === "ws" ? [] : [k]))
   const at = (n: number) => toks[sig[n] ?? -1]

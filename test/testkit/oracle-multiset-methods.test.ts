@@ -1,6 +1,6 @@
 /**
- * Oracle test server: PL/SQL multiset conditions and equality over nested tables of object types compare the objects
- * by the type's MAP or ORDER member function (raw node-oracledb). Object-Relational Developer's Guide, "Comparing
+ * Oracle test server: multiset conditions and equality over nested tables of object types compare the objects by the
+ * type's MAP or ORDER member function, in PL/SQL and (MEMBER OF) in SQL (raw node-oracledb). Object-Relational Developer's Guide, "Comparing
  * Objects" (a MAP method maps an object to a scalar that is compared; an ORDER method answers negative, 0 or positive
  * for a pair); SQL Language Reference, "Multiset Conditions" (IS A SET, MEMBER OF); PL/SQL Language Reference,
  * "Comparing Nested Tables for Equality and Inequality".
@@ -20,7 +20,7 @@ const answers = async (declarations: string, conditions: ReadonlyArray<string>):
   return result.outBinds.out
 }
 
-describe("Oracle test server: PL/SQL multisets of objects compare by MAP / ORDER methods (raw node-oracledb)", () => {
+describe("Oracle test server: multisets of objects compare by MAP / ORDER methods (raw node-oracledb)", () => {
   beforeAll(async () => {
     ;({ server, conn } = await openConnection())
     for (const sql of [
@@ -31,8 +31,13 @@ describe("Oracle test server: PL/SQL multisets of objects compare by MAP / ORDER
       "CREATE TYPE BODY mm_op AS ORDER MEMBER FUNCTION o(other mm_op) RETURN NUMBER IS BEGIN RETURN SIGN(x - other.x); END; END;",
       "CREATE TYPE mm_ops AS TABLE OF mm_op",
       "CREATE TYPE mm_plain AS OBJECT (x NUMBER, y NUMBER)",
-      "CREATE TYPE mm_plains AS TABLE OF mm_plain"
+      "CREATE TYPE mm_plains AS TABLE OF mm_plain",
+      "CREATE TABLE mm_t (id NUMBER, c mm_pts, o mm_pt, d mm_ops) NESTED TABLE c STORE AS mm_t_c NESTED TABLE d STORE AS mm_t_d",
+      "INSERT INTO mm_t VALUES (1, mm_pts(mm_pt(1, 2), mm_pt(5, 5)), mm_pt(2, 1), mm_ops(mm_op(1, 2)))",
+      "INSERT INTO mm_t VALUES (2, mm_pts(mm_pt(1, 1)), mm_pt(2, 2), mm_ops(mm_op(2, 2)))",
+      "INSERT INTO mm_t VALUES (3, mm_pts(), mm_pt(0, 0), mm_ops())"
     ]) await conn.execute(sql)
+    await conn.commit()
   })
   afterAll(() => closeConnection({ server, conn }))
 
@@ -44,6 +49,15 @@ describe("Oracle test server: PL/SQL multisets of objects compare by MAP / ORDER
   it("an ORDER method: objects it orders 0 are the same element", async () => {
     const decl = "c mm_ops := mm_ops(mm_op(1, 2), mm_op(1, 5)); e mm_ops := mm_ops(mm_op(1, 2), mm_op(2, 2)); p mm_op := mm_op(1, 9); q mm_op := mm_op(3, 2);"
     expect(await answers(decl, ["c IS A SET", "e IS A SET", "p MEMBER OF e", "q MEMBER OF e"])).toBe("NYYN")
+  })
+
+  it("MEMBER OF a nested table column in SQL compares by the MAP or ORDER method; NULL for an empty collection", async () => {
+    const ids = async (where: string) => (await conn.execute(`SELECT t.id FROM mm_t t WHERE ${where} ORDER BY t.id`)).rows
+    expect(await ids("mm_pt(2, 1) MEMBER OF t.c")).toEqual([[1]])
+    expect(await ids("t.o MEMBER t.c")).toEqual([[1]])
+    expect(await ids("mm_pt(0, 3) NOT MEMBER OF t.c")).toEqual([[2]])
+    expect(await ids("mm_op(1, 99) MEMBER OF t.d")).toEqual([[1]])
+    expect((await conn.execute("SELECT t.id, CASE WHEN mm_pt(10, 0) MEMBER OF t.c THEN 'Y' ELSE 'N' END FROM mm_t t ORDER BY t.id")).rows).toEqual([[1, "Y"], [2, "N"], [3, "N"]])
   })
 
   it("without MAP or ORDER: attribute by attribute", async () => {
