@@ -60,6 +60,13 @@ describe("Oracle test server: multisets of objects compare by MAP / ORDER method
     expect((await conn.execute("SELECT t.id, CASE WHEN mm_pt(10, 0) MEMBER OF t.c THEN 'Y' ELSE 'N' END FROM mm_t t ORDER BY t.id")).rows).toEqual([[1, "Y"], [2, "N"], [3, "N"]])
   })
 
+  it("IS A SET of a nested table column in SQL compares by the MAP method", async () => {
+    await conn.execute("INSERT INTO mm_t VALUES (4, mm_pts(mm_pt(1, 2), mm_pt(3, 0)), NULL, NULL)")
+    await conn.execute("INSERT INTO mm_t VALUES (5, NULL, NULL, NULL)")
+    expect((await conn.execute("SELECT t.id, CASE WHEN t.c IS A SET THEN 'Y' WHEN t.c IS NOT A SET THEN 'N' ELSE '?' END FROM mm_t t ORDER BY t.id")).rows).toEqual([[1, "Y"], [2, "Y"], [3, "Y"], [4, "N"], [5, "?"]])
+    await conn.rollback()
+  })
+
   it("without MAP or ORDER: attribute by attribute", async () => {
     const decl = "c mm_plains := mm_plains(mm_plain(1, 2), mm_plain(2, 1)); p mm_plain := mm_plain(1, 2); q mm_plain := mm_plain(3, 0);"
     expect(await answers(decl, ["c IS A SET", "p MEMBER OF c", "q MEMBER OF c"])).toBe("YYN")
