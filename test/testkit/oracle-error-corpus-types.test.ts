@@ -50,6 +50,8 @@ const WRONG: ReadonlyArray<readonly [string, number, string]> = [
   ["SELECT STDDEV(s) FROM ty", 1722, "ORA-01722: invalid number"],
   ["SELECT EXTRACT(YEAR FROM s) FROM ty", 30076, "ORA-30076: invalid extract field for extract source"],
   ["SELECT CASE n WHEN 'a' THEN 1 END FROM ty", 932, NUMBER_GOT_CHAR],
+  ["SELECT CASE s WHEN 1 THEN 1 END FROM ty", 932, "ORA-00932: inconsistent datatypes: expected CHAR got NUMBER"],
+  ["SELECT CASE WHEN n = 1 THEN s ELSE 0 END FROM ty", 932, "ORA-00932: inconsistent datatypes: expected CHAR got NUMBER"],
   ["SELECT CASE WHEN n = 1 THEN n ELSE 'a' END FROM ty", 932, NUMBER_GOT_CHAR],
   ["SELECT CASE WHEN n = 1 THEN 'a' ELSE ty.n END FROM ty", 932, "ORA-00932: inconsistent datatypes: expected CHAR got NUMBER"],
   ["SELECT CASE WHEN n = 1 THEN d ELSE 'a' END FROM ty", 932, "ORA-00932: inconsistent datatypes: expected DATE got CHAR"],
@@ -85,6 +87,7 @@ describe("Oracle test server: data type and argument mistakes answered as Oracle
   it("still runs the valid neighbours of those statements", async () => {
     expect(await rows("SELECT SUM(n), AVG(DISTINCT n), MIN(d), MAX(s) FROM ty")).toEqual([[1, 1, new Date("2024-01-02T00:00:00Z"), "31-JAN-24"]])
     expect(await rows("SELECT CASE n WHEN 1 THEN 'x' ELSE 'y' END, CASE WHEN n = 1 THEN n ELSE 2 END, CASE WHEN n = 1 THEN s ELSE 'a' END, CASE WHEN n = 1 THEN d ELSE DATE '2000-01-01' END FROM ty")).toEqual([["x", 1, "31-JAN-24", new Date("2024-01-02T00:00:00Z")]])
+    expect(await rows("SELECT CASE s WHEN '31-JAN-24' THEN 'y' END, CASE WHEN n = 2 THEN 'a' ELSE s END FROM ty")).toEqual([["y", "31-JAN-24"]])
     expect(await rows("SELECT TRANSLATE(s, 'AJN', 'ajn'), EXTRACT(YEAR FROM d), ORA_HASH(n, 0) FROM ty")).toEqual([["31-jan-24", 2024, 0]])
     expect(await rows("SELECT COUNT(*) FROM ty WHERE s LIKE '31\\_%' ESCAPE '\\'")).toEqual([[0]])
     expect(await rows("SELECT COUNT(*) FROM ty WHERE s LIKE '31-%' ESCAPE '\\'")).toEqual([[1]])

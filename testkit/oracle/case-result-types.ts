@@ -5,16 +5,16 @@
  * CASE "the expr and all comparison_exprs must ... have the same data type" family; Database Error Messages
  * ORA-00932). The engine would cast one to the other. Judged are results (and a simple CASE's selector and
  * comparison values) that are one literal (number, text, DATE), SYSDATE / CURRENT_DATE, or, where the caller knows
- * the statement's columns, one NUMBER or DATE column: `THEN 1 ELSE 'a'`, `THEN num_col ELSE 'a'`, `CASE num_col
- * WHEN 'a'`. Other expressions are the engine's.
+ * the statement's columns, one NUMBER, DATE or VARCHAR2 / CHAR column: `THEN 1 ELSE 'a'`, `THEN num_col ELSE 'a'`,
+ * `CASE num_col WHEN 'a'`, `CASE text_col WHEN 1`. Other expressions are the engine's.
  */
 import { ora, type OraError } from "./errors.ts"
 import { isKw, isOp, type Tok } from "./lexer.ts"
 
 type Family = "NUMBER" | "CHAR" | "DATE"
 
-/** The family of the NUMBER / DATE column a name denotes in the statement, undefined when unknown or ambiguous. */
-export type ColumnFamily = (name: string) => "NUMBER" | "DATE" | undefined
+/** The family of the NUMBER / DATE / character column a name denotes in the statement, undefined when unknown or ambiguous. */
+export type ColumnFamily = (name: string) => Family | undefined
 
 /** The family of the operand starting at `at` when it is one whole operand ending before a keyword of `ends`. */
 const operandFamily = (toks: ReadonlyArray<Tok>, at: number, ends: ReadonlyArray<string>, columnFamily: ColumnFamily | undefined): Family | undefined => {

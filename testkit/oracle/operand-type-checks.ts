@@ -16,6 +16,8 @@ export interface ColumnKinds {
   readonly numbers: ReadonlySet<string>
   readonly dates: ReadonlySet<string>
   readonly others: ReadonlySet<string>
+  /** VARCHAR2 / CHAR column names (CASE operands of the character family). */
+  readonly characters?: ReadonlySet<string>
 }
 
 type Kind = "NUMBER" | "DATE"
@@ -97,7 +99,7 @@ export const operandTypeError = (sql: string, columns: ColumnKinds): OraError | 
         return new OraError(30076, "invalid extract field for extract source")
     }
   }
-  return caseResultTypeError(toks, (name) => columnKind(name, columns))
+  return caseResultTypeError(toks, (name) => columnKind(name, columns) ?? (columns.characters?.has(name) === true && !columns.numbers.has(name) && !columns.dates.has(name) ? "CHAR" : undefined))
 }
 
 /** Where a DATE operand starting at `first` ends (as operandAfter reads it). */

@@ -286,7 +286,7 @@ export class SqlSession {
     if (viaView !== undefined) return runThroughView({ execute: (...a) => this.execute(...a), atomically: (body) => this.txn.atomically(body), count: async (q) => Number((await rowsOfQuery(this, await this.query(q, [])))[0]?.[0] ?? 0) }, viaView, rows, specs, opts)
     const parseError =
       cls === "query" || cls === "dml"
-        ? (unsupportedClauseErrorOf(sql) ?? mergeOnColumnError(sql) ?? parseTimeError(sql) ?? operandTypeError(sql, { numbers: this.columns.columnsOfKind(sql, "number"), dates: this.columns.columnsOfKind(sql, "date"), others: this.columns.columnsOf(sql, (t) => t.kind !== "number" && t.kind !== "date") }) ?? (await this.unknownFunction(sql)))
+        ? (unsupportedClauseErrorOf(sql) ?? mergeOnColumnError(sql) ?? parseTimeError(sql) ?? operandTypeError(sql, { numbers: this.columns.columnsOfKind(sql, "number"), dates: this.columns.columnsOfKind(sql, "date"), others: this.columns.columnsOf(sql, (t) => t.kind !== "number" && t.kind !== "date"), characters: this.columns.columnsOf(sql, (t) => t.dictName === "VARCHAR2" || t.dictName === "CHAR") }) ?? (await this.unknownFunction(sql)))
         : cls === "ddl" ? (columnTypeError(sql) ?? (definesQuery(sql) ? await this.unknownFunction(sql) : undefined)) : undefined
     if (parseError !== undefined) throw parseError
     // a view's or CREATE TABLE ... AS SELECT's query would ignore a format model that is an expression
