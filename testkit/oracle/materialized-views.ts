@@ -33,7 +33,10 @@ export interface MaterializedView {
   readonly buildMode: "IMMEDIATE" | "DEFERRED"
   readonly rewriteEnabled: boolean
   lastRefresh: Date | undefined
-  /** The tables its query names, by `OWNER.NAME`: a committed write of one makes it STALE. */
+  /**
+   * The tables its query names, by `OWNER.NAME` (any name in it that is a table's, so a column sharing a table's name
+   * adds that table): a committed write of one makes it STALE, even one a ROLLBACK TO SAVEPOINT took back.
+   */
   readonly baseTables: ReadonlySet<string>
   /** A base table changed since the last build or refresh. */
   stale?: boolean
