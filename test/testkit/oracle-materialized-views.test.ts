@@ -51,6 +51,26 @@ describe("Oracle test server: materialized views", () => {
     expect(await rows("SELECT object_type FROM user_objects WHERE object_name = 'MV_COUNTS' ORDER BY object_type")).toEqual([["MATERIALIZED VIEW"], ["TABLE"]])
   })
 
+  it("STALENESS turns STALE when a committed write changes a base table and FRESH again after a refresh", async () => {
+    // Database Reference, "ALL_MVIEWS": STALE "out of date because one or more of its masters has changed"
+    const staleness = async () => (await rows("SELECT staleness FROM user_mviews WHERE mview_name = 'MV_DEPT'"))[0]![0]
+    await conn.execute("BEGIN DBMS_MVIEW.REFRESH('MV_DEPT'); END;")
+    expect(await staleness()).toBe("FRESH")
+    await conn.execute("UPDATE mv_emp SET sal = sal WHERE id = 1")
+    await conn.rollback()
+    expect(await staleness()).toBe("FRESH")
+    await conn.execute("UPDATE mv_emp SET sal = sal + 1 WHERE id = 1")
+    expect(await staleness()).toBe("FRESH")
+    await conn.commit()
+    expect(await staleness()).toBe("STALE")
+    await conn.execute("BEGIN DBMS_MVIEW.REFRESH('MV_DEPT'); END;")
+    expect(await staleness()).toBe("FRESH")
+    expect(await rows("SELECT total FROM mv_dept WHERE dept = 10")).toEqual([[301]])
+    await conn.execute("INSERT INTO mv_emp VALUES (5, 40, 1)", [], { autoCommit: true })
+    expect(await staleness()).toBe("STALE")
+    await conn.execute("BEGIN DBMS_MVIEW.REFRESH('MV_DEPT'); END;")
+  })
+
   it("DROP MATERIALIZED VIEW drops it; errors as Oracle's", async () => {
     await expect(conn.execute("BEGIN DBMS_MVIEW.REFRESH('NO_SUCH_MV'); END;")).rejects.toThrow(/ORA-23401/)
     await expect(conn.execute("DROP TABLE mv_counts")).rejects.toThrow(/ORA-12083/)

@@ -13,6 +13,7 @@ import { typeDictionaryShapes } from "./type-dictionary.ts"
 import { privilegeDictionaryShapes } from "./dictionary-privileges.ts"
 import { roleDictionaryShapes } from "./role-dictionary.ts"
 import { materializedViewShapes } from "./materialized-views.ts"
+import { updatableColumnShapes } from "./view-dml.ts"
 import type { OraType } from "./types.ts"
 import { charType, dateType, dictionaryNumberType, timestampType } from "./types.ts"
 
@@ -95,6 +96,7 @@ export const dictionaryShapes: Record<string, Array<ColumnMeta>> = {
   ...privilegeDictionaryShapes,
   ...roleDictionaryShapes,
   ...materializedViewShapes,
+  ...updatableColumnShapes,
   ALL_USERS: [
     col("USERNAME", v(128), false),
     col("USER_ID", num, false),
@@ -396,7 +398,8 @@ export const OWNED_VIEWS: Record<string, string> = {
   ALL_ARGUMENTS: "OWNER",
   ALL_TRIGGERS: "OWNER",
   ALL_SYNONYMS: "OWNER",
-  ALL_MVIEWS: "OWNER"
+  ALL_MVIEWS: "OWNER",
+  ALL_UPDATABLE_COLUMNS: "OWNER"
 }
 
 /** In-memory catalog of Oracle metadata. */

@@ -21,6 +21,7 @@ import { registerPadSubstr } from "./pad-substr.ts"
 import { registerUnicodeEscapes } from "./unicode-escapes.ts"
 import { registerWeekDates } from "./week-dates.ts"
 import { materializedViewRows } from "./materialized-views.ts"
+import { updatableColumnRows } from "./view-dml.ts"
 import { registerLobFunctions } from "./lob-functions.ts"
 import { registerBuiltinFunctions } from "./builtin-functions.ts"
 import { makeVerifier, type Verifier } from "./auth.ts"
@@ -415,6 +416,7 @@ export class OracleDatabase {
     }
     for (const [view, rows] of typeDictionaryRows(namedTypesOf(this), describedPackageTypes(), packageOfNamedType)) if (names.has(view)) await fill(view, rows)
     for (const [view, rows] of materializedViewRows(this)) if (names.has(view)) await fill(view, rows)
+    if (names.has("ALL_UPDATABLE_COLUMNS")) for (const [view, rows] of updatableColumnRows(this, this.catalog.allTables(), (o, n) => this.catalog.getTable(o, n))) await fill(view, rows)
     for (const [view, rows] of this.settings.storedCode.dictionaryRows(this)) if (names.has(view)) await fill(view, rows)
     if ([...names].some((n) => n.startsWith("ALL_"))) for (const [view, rows] of accessDictionaryRows(this, this.grants, (o, n) => this.catalog.getTable(o, n)?.kind ?? (["SEQUENCE", "PROCEDURE", "FUNCTION", "PACKAGE"] as const).find((k) => this.catalog.getObject(o, k, n) !== undefined) ?? (namedTypesOf(this).lookup(o, o, n) !== undefined ? "TYPE" : "TABLE"))) await fill(view, rows)
     await refreshRoleDictionary(s, names, this.auth, this.grants, [...this.catalog.users.keys()], asker)

@@ -34,6 +34,7 @@ import { namedTypesOf } from "./named-types.ts"
 import type { NamedType } from "./pickle.ts"
 import { type OraType, parseOracleType } from "./types.ts"
 import { checkTableDrop, createMaterializedView, dropMaterializedView } from "./materialized-views.ts"
+import { viewClauses, viewOptionsOf } from "./view-dml.ts"
 
 /** Runs the DDL of one session. */
 export class Ddl implements TableDdl {
@@ -298,14 +299,15 @@ export class Ddl implements TableDdl {
     if (!isKw(toks[k], "AS")) throw new OraError(905, "missing keyword")
     const existing = this.s.db.catalog.getTable(q.schema, q.name)
     if ((existing !== undefined && (!orReplace || existing.kind !== "VIEW")) || this.nonTableNameTaken(q.schema, q.name)) throw ora.nameInUse()
-    // WITH READ ONLY / WITH CHECK OPTION: this server's views take no DML, so both hold as they are
-    const selectSql = sql.slice(toks[k + 1]!.pos).replace(/\s+WITH\s+(?:READ\s+ONLY|CHECK\s+OPTION)(?:\s+CONSTRAINT\s+\S+)?\s*$/i, "")
+    // WITH READ ONLY / WITH CHECK OPTION: what DML through it may do (view-dml.ts)
+    const { query: selectSql, options: viewOptions } = viewClauses(sql.slice(toks[k + 1]!.pos))
     const result = await this.s.query(selectSql, [])
     result.cursor.close()
     const duckSelect = this.duckSelect(selectSql)
     const cols = result.columns.map((c, i) => ({ name: names?.[i] ?? c.name, type: c.type, nullable: c.nullable, defaultText: null }))
     const aliases = names !== undefined ? ` (${names.map(duckIdent).join(", ")})` : ""
     await this.runDdl(`CREATE OR REPLACE VIEW ${duckIdent(q.schema)}.${duckIdent(q.name)}${aliases} AS ${duckSelect}`)
+    viewOptionsOf(this.s.db).set(`${q.schema}.${q.name}`, viewOptions)
     this.s.db.catalog.putTable({ owner: q.schema, name: q.name, kind: "VIEW", columns: cols, constraints: [], objectId: existing?.objectId ?? this.s.db.catalog.newObjectId(), created: new Date(), viewText: selectSql.trim() })
   }
 

@@ -13,8 +13,10 @@
  *   its container table is ORA-12083.
  * - USER_ / ALL_ / DBA_MVIEWS list them; USER_OBJECTS shows a MATERIALIZED VIEW object beside the TABLE.
  * INSERT, UPDATE, DELETE and MERGE into one are ORA-01732, as into a read-only materialized view.
- * **Known difference:** STALENESS says FRESH after a build or refresh whatever the base tables do since (Oracle tracks
- * their changes: STALE / NEEDS_COMPILE), UNUSABLE for a deferred build never refreshed.
+ * STALENESS is FRESH after a build or refresh, STALE once a transaction that wrote one of the tables its query names
+ * commits ("out of date because one or more of its masters has changed", Database Reference, "ALL_MVIEWS"), until the
+ * next refresh; UNUSABLE for a deferred build never refreshed. (Oracle may show NEEDS_COMPILE first, until the view is
+ * compiled or queried: **unconfirmed**, and not shown here.)
  */
 import { ora, OraError } from "./errors.ts"
 import { isKw, isOp, matchParen, type Tok } from "./lexer.ts"
@@ -31,6 +33,13 @@ export interface MaterializedView {
   readonly buildMode: "IMMEDIATE" | "DEFERRED"
   readonly rewriteEnabled: boolean
   lastRefresh: Date | undefined
+  /**
+   * The tables its query names, by `OWNER.NAME` (any name in it that is a table's, so a column sharing a table's name
+   * adds that table): a committed write of one makes it STALE, even one a ROLLBACK TO SAVEPOINT took back.
+   */
+  readonly baseTables: ReadonlySet<string>
+  /** A base table changed since the last build or refresh. */
+  stale?: boolean
   /** Set while DBMS_MVIEW.REFRESH rewrites its rows (the only writes it takes). */
   refreshing?: boolean
 }
@@ -46,7 +55,7 @@ export const materializedViewsOf = (db: object): Map<string, MaterializedView> =
 
 /** What creating and dropping one needs of the DDL runner (ddl.ts). */
 export interface MaterializedViewDdl {
-  readonly s: { readonly db: { readonly catalog: { putObject(o: { owner: string; name: string; type: "MATERIALIZED VIEW"; objectId: number; created: Date }): void; dropObject(owner: string, type: "MATERIALIZED VIEW", name: string): void; newObjectId(): number } } }
+  readonly s: { readonly db: { readonly catalog: { getTable(owner: string, name: string): object | undefined; putObject(o: { owner: string; name: string; type: "MATERIALIZED VIEW"; objectId: number; created: Date }): void; dropObject(owner: string, type: "MATERIALIZED VIEW", name: string): void; newObjectId(): number } } }
   qualified(toks: ReadonlyArray<Tok>, at: number): { schema: string; name: string; next: number }
   /** Runs another DDL statement (Oracle text) as this session. */
   run(sql: string): Promise<void>
@@ -89,8 +98,29 @@ export const createMaterializedView = async (ddl: MaterializedViewDdl, toks: Rea
   const name = `${quoted(q.schema)}.${quoted(q.name)}`
   await ddl.run(`CREATE TABLE ${name}${aliases} AS ${query}`)
   if (buildMode === "DEFERRED") await ddl.run(`TRUNCATE TABLE ${name}`)
-  materializedViewsOf(ddl.s.db).set(`${q.schema}.${q.name}`, { owner: q.schema, name: q.name, query, refreshMode, refreshMethod, buildMode, rewriteEnabled, lastRefresh: buildMode === "DEFERRED" ? undefined : new Date() })
+  const baseTables = tablesNamed(toks.slice(k + 1), q.schema, (owner, name) => ddl.s.db.catalog.getTable(owner, name) !== undefined)
+  materializedViewsOf(ddl.s.db).set(`${q.schema}.${q.name}`, { owner: q.schema, name: q.name, query, refreshMode, refreshMethod, buildMode, rewriteEnabled, lastRefresh: buildMode === "DEFERRED" ? undefined : new Date(), baseTables })
   ddl.s.db.catalog.putObject({ owner: q.schema, name: q.name, type: "MATERIALIZED VIEW", objectId: ddl.s.db.catalog.newObjectId(), created: new Date() })
+}
+
+/** The existing tables (`OWNER.NAME`) that the names among `toks` denote, unqualified ones in `schema`. */
+const tablesNamed = (toks: ReadonlyArray<Tok>, schema: string, exists: (owner: string, name: string) => boolean): Set<string> => {
+  const out = new Set<string>()
+  const name = (t: Tok | undefined) => (t === undefined ? undefined : t.kind === "qident" ? t.value : t.kind === "ident" ? t.value.toUpperCase() : undefined)
+  for (let i = 0; i < toks.length; i++) {
+    const first = name(toks[i])
+    if (first === undefined || isOp(toks[i - 1], ".")) continue
+    const second = isOp(toks[i + 1], ".") ? name(toks[i + 2]) : undefined
+    const [owner, table] = second === undefined ? [schema, first] : [first, second]
+    if (exists(owner, table)) out.add(`${owner}.${table}`)
+  }
+  return out
+}
+
+/** A transaction that wrote the tables `written` (`OWNER.NAME`) committed: the materialized views over them are stale. */
+export const noteCommittedWrites = (db: object, written: ReadonlySet<string>): void => {
+  if (written.size === 0) return
+  for (const view of materializedViewsOf(db).values()) if ([...view.baseTables].some((t) => written.has(t))) view.stale = true
 }
 
 /** `DROP MATERIALIZED VIEW` whose name starts at `at`. */
@@ -173,7 +203,7 @@ export const materializedViewRows = (db: object): Array<[string, Array<Array<unk
       "NO",
       m.lastRefresh === undefined ? "NA" : "COMPLETE",
       m.lastRefresh === undefined ? null : new Date(m.lastRefresh.getTime() - (m.lastRefresh.getTime() % 1000)),
-      m.lastRefresh === undefined ? "UNUSABLE" : "FRESH",
+      m.lastRefresh === undefined ? "UNUSABLE" : m.stale === true ? "STALE" : "FRESH",
       "VALID"
     ])
   ]

@@ -165,3 +165,70 @@ export const rewriteMultisetConditions = (toks: ReadonlyArray<Tok>, nested: Read
   }
   return out
 }
+
+/**
+ * `x [NOT] MEMBER [OF] alias.col` where col is a nested table of an object type with a MAP or ORDER member function:
+ * Oracle compares the objects by it ("Multiset Conditions": the element types must be comparable; Object-Relational
+ * Developer's Guide, "Comparing Objects"), so the condition becomes a search of the collection's elements, each
+ * rebuilt by the type's constructor from its attributes, for one the MAP function maps to x's value (or the ORDER
+ * function orders 0 against x); NULL for an empty or NULL collection, as above. Likewise `alias.col IS [NOT] A SET`
+ * of a type with a MAP method: as many distinct mapped values as elements. `tables` gives the statement's tables
+ * by alias (object-attributes.ts aliasedTables); the rest of the statement is left as it is.
+ */
+export const rewriteMemberOfByMethods = (toks: ReadonlyArray<Tok>, tables: () => ReadonlyMap<string, { readonly columns: ReadonlyArray<{ readonly name: string; readonly type: OraType }> }>): ReadonlyArray<Tok> => {
+  if (!toks.some((t) => isKw(t, "MEMBER", "SET"))) return toks
+  const out = [...toks]
+  /** The object type and comparison method of the elements of column reference `alias.col` at `at`. */
+  const elementsAt = (at: number) => {
+    const alias = out[at]
+    const dot = significant(out, at + 1)
+    const column = out[significant(out, dot + 1)]
+    if (alias === undefined || column === undefined || !isOp(out[dot], ".") || (alias.kind !== "ident" && alias.kind !== "qident") || (column.kind !== "ident" && column.kind !== "qident")) return undefined
+    const end = significant(out, dot + 1) + 1
+    if (isOp(out[significant(out, end)], ".") || isOp(out[significant(out, end)], "(")) return undefined
+    const collection = tables().get(oracleName(alias))?.columns.find((c) => c.name === oracleName(column))?.type.named
+    const element = collection?.kind === "table" && collection.element !== undefined && "named" in collection.element ? collection.element.named : undefined
+    const method = element?.kind === "object" ? element.methods?.find((m) => m.comparison !== undefined) : undefined
+    if (element === undefined || method === undefined) return undefined
+    const type = `"${element.name}"`
+    return { end, c: text(out.slice(at, end)), type, method, rebuilt: `${type}(${element.attributes.map((a) => `ora_mm."${a.name}"`).join(", ")})` }
+  }
+  for (let k = out.length - 1; k >= 0; k--) {
+    // `alias.col IS [NOT] A SET` by a MAP method: as many distinct mapped values as elements
+    if (isKw(out[k], "IS")) {
+      const notAt = significant(out, k + 1)
+      const negated = isKw(out[notAt], "NOT")
+      const aAt = negated ? significant(out, notAt + 1) : notAt
+      const setAt = significant(out, aAt + 1)
+      if (!isKw(out[aAt], "A") || !isKw(out[setAt], "SET")) continue
+      const start = operandStart(out, k)
+      const found = elementsAt(start)
+      if (found === undefined || found.method.comparison !== "MAP" || significant(out, found.end) !== k) continue
+      const { c, type, method, rebuilt } = found
+      const condition = `((CASE WHEN ${c} IS NULL THEN NULL WHEN (SELECT COUNT(*) FROM TABLE(${c}) ora_mm) = (SELECT COUNT(DISTINCT ${type}."${method.name}"(${rebuilt})) FROM TABLE(${c}) ora_mm) THEN 1 ELSE 0 END) = ${negated ? 0 : 1})`
+      out.splice(start, setAt + 1 - start, ...tokenize(condition).map((g) => ({ ...g, pos: out[k]!.pos })))
+      k = start
+      continue
+    }
+    if (!isKw(out[k], "MEMBER") || isKw(out[k - 1], "MAP", "ORDER")) continue
+    const ofAt = significant(out, k + 1)
+    const at = isKw(out[ofAt], "OF") ? significant(out, ofAt + 1) : ofAt
+    const found = elementsAt(at)
+    if (found === undefined) continue
+    const { end, c, type, method, rebuilt } = found
+    let before = k
+    while (out[before - 1]?.kind === "ws") before--
+    const negated = isKw(out[before - 1], "NOT")
+    if (negated) {
+      before--
+      while (out[before - 1]?.kind === "ws") before--
+    }
+    const start = operandStart(out, before)
+    const x = text(out.slice(start, before)).trim()
+    const match = method.comparison === "MAP" ? `${type}."${method.name}"(${rebuilt}) = ${type}."${method.name}"(${x})` : `${type}."${method.name}"(${rebuilt}, ${x}) = 0`
+    const condition = `((CASE WHEN CARDINALITY(${c}) IS NULL THEN NULL WHEN EXISTS (SELECT 1 FROM TABLE(${c}) ora_mm WHERE ${match}) THEN 1 ELSE 0 END) = ${negated ? 0 : 1})`
+    out.splice(start, end - start, ...tokenize(condition).map((g) => ({ ...g, pos: out[k]!.pos })))
+    k = start
+  }
+  return out
+}

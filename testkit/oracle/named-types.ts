@@ -108,12 +108,13 @@ const PUBLIC_TYPES: ReadonlyArray<NamedType> = [sdoPointType, sdoElemInfoArray, 
 const methodSpec = (part: ReadonlyArray<Tok>): MethodSpec | undefined => {
   let k = 0
   while (isKw(part[k], "NOT", "OVERRIDING", "FINAL", "INSTANTIABLE")) k++
-  if (isKw(part[k], "MAP", "ORDER") && isKw(part[k + 1], "MEMBER")) k++
+  const comparison = isKw(part[k], "MAP", "ORDER") && isKw(part[k + 1], "MEMBER") ? (part[k]!.value.toUpperCase() as "MAP" | "ORDER") : undefined
+  if (comparison !== undefined) k++
   if (!isKw(part[k], "MEMBER", "STATIC", "CONSTRUCTOR") || !isKw(part[k + 1], "FUNCTION", "PROCEDURE") || part[k + 2] === undefined) return undefined
   const kind = part[k]!.value as MethodSpec["kind"]
   const open = isOp(part[k + 3], "(") ? k + 3 : -1
   const params = open < 0 ? [] : splitTop(part.slice(open + 1, matchParen(part, open))).filter((p) => !(p[0] !== undefined && identName(p[0]) === "SELF"))
-  return { name: identName(part[k + 2]!), kind, isFunction: isKw(part[k + 1], "FUNCTION"), arity: params.length }
+  return { name: identName(part[k + 2]!), kind, isFunction: isKw(part[k + 1], "FUNCTION"), arity: params.length, ...(comparison === undefined ? {} : { comparison }) }
 }
 
 /** The named types of one database. */

@@ -3,10 +3,12 @@
  * a NUMBER compared with a DATE (`n = SYSDATE`: ORA-00932 "inconsistent datatypes: expected NUMBER got DATE", the
  * left operand's type expected) and EXTRACT of HOUR, MINUTE, SECOND or a TIMEZONE field from a DATE (ORA-30076
  * "invalid extract field for extract source": SQL Language Reference, "EXTRACT (datetime)": a DATE has no time
- * fields to extract by this function). Only operands whose type the text shows are checked: number literals, DATE
+ * fields to extract by this function), a DATE averaged or summed (below), and a CASE mixing a NUMBER or DATE column
+ * with a literal of another family (case-result-types.ts). Only operands whose type the text shows are checked: number literals, DATE
  * literals, SYSDATE / CURRENT_DATE, TO_DATE(...), and columns whose name is of that type alone in the statement's tables.
  */
-import { OraError } from "./errors.ts"
+import { caseResultTypeError } from "./case-result-types.ts"
+import { ora, OraError } from "./errors.ts"
 import { isKw, isOp, matchParen, significantTokensOf, type Tok } from "./lexer.ts"
 
 /** Column names of the statement's tables by type (a name of several types is in several sets). */
@@ -14,6 +16,8 @@ export interface ColumnKinds {
   readonly numbers: ReadonlySet<string>
   readonly dates: ReadonlySet<string>
   readonly others: ReadonlySet<string>
+  /** VARCHAR2 / CHAR column names (CASE operands of the character family). */
+  readonly characters?: ReadonlySet<string>
 }
 
 type Kind = "NUMBER" | "DATE"
@@ -64,6 +68,13 @@ const columnKind = (name: string, columns: ColumnKinds): Kind | undefined => {
   return number && !date ? "NUMBER" : date && !number ? "DATE" : undefined
 }
 
+/**
+ * Aggregates taking only a number: Oracle converts no DATE to NUMBER ("Implicit Data Conversion"), so `AVG(date_col)`,
+ * which the engine would average, is ORA-00932 "expected NUMBER got DATE" ("AVG": "takes as an argument any numeric
+ * data type or any nonnumeric data type that can be implicitly converted to a numeric data type").
+ */
+const NUMBER_AGGREGATES = ["SUM", "AVG", "STDDEV", "STDDEV_POP", "STDDEV_SAMP", "VARIANCE", "VAR_POP", "VAR_SAMP"]
+
 const TIME_FIELDS = ["HOUR", "MINUTE", "SECOND", "TIMEZONE_HOUR", "TIMEZONE_MINUTE", "TIMEZONE_REGION", "TIMEZONE_ABBR"]
 
 /** The error Oracle gives the query `sql` for one of the mistakes above, or undefined. */
@@ -77,13 +88,18 @@ export const operandTypeError = (sql: string, columns: ColumnKinds): OraError | 
       const right = left === undefined ? undefined : operandAfter(toks, k + 1, columns)
       if (left !== undefined && right !== undefined && left !== right) return new OraError(932, `inconsistent datatypes: expected ${left} got ${right}`)
     }
+    if (isKw(t, ...NUMBER_AGGREGATES) && isOp(toks[k + 1], "(") && !isOp(toks[k - 1], ".")) {
+      const close = matchParen(toks, k + 1)
+      const first = isKw(toks[k + 2], "DISTINCT", "ALL") ? k + 3 : k + 2
+      if (close > 0 && operandAfter(toks, first, columns) === "DATE" && operandEnd(toks, first) === close - 1) return ora.inconsistentTypes("expected NUMBER got DATE")
+    }
     if (isKw(t, "EXTRACT") && isOp(toks[k + 1], "(") && isKw(toks[k + 2], ...TIME_FIELDS) && isKw(toks[k + 3], "FROM")) {
       const close = matchParen(toks, k + 1)
       if (close > 0 && operandAfter(toks, k + 4, columns) === "DATE" && operandEnd(toks, k + 4) === close - 1)
         return new OraError(30076, "invalid extract field for extract source")
     }
   }
-  return undefined
+  return caseResultTypeError(toks, (name) => columnKind(name, columns) ?? (columns.characters?.has(name) === true && !columns.numbers.has(name) && !columns.dates.has(name) ? "CHAR" : undefined))
 }
 
 /** Where a DATE operand starting at `first` ends (as operandAfter reads it). */

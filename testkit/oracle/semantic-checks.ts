@@ -25,6 +25,8 @@ const callCountError = (toks: ReadonlyArray<Tok>): OraError | undefined => {
     const close = matchParen(toks, k + 1)
     if (close < 0) continue
     const inner = toks.slice(k + 2, close)
+    // TRANSLATE (text USING CHAR_CS | NCHAR_CS) is the other TRANSLATE (SQL Language Reference, "TRANSLATE ... USING")
+    if (isKw(t, "TRANSLATE") && inner.some((x) => isKw(x, "USING"))) continue
     const error = argumentCountError(t.value, inner.length === 0 ? 0 : splitTopLevel(inner).length)
     if (error !== undefined) return error
   }

@@ -69,7 +69,8 @@ import { bindNumberingTranslator, type TranslatedStatement, type TranslationCont
 import { type AccessContext, checkAccess } from "./session-access.ts"
 import { SessionSqlIds } from "./session-sql-ids.ts"
 import { dmlReturning, type ReturningHost } from "./session-returning.ts"
-import { checkMaterializedViewWrite } from "./materialized-views.ts"
+import { checkMaterializedViewWrite, noteCommittedWrites } from "./materialized-views.ts"
+import { runThroughView, writeThroughView } from "./view-dml.ts"
 
 /** One Oracle session's SQL state. */
 export class SqlSession {
@@ -138,12 +139,16 @@ export class SqlSession {
   }
 
   /** Commits the open transaction. */
-  commit(): Promise<void> {
-    return this.txn.commit()
+  async commit(): Promise<void> {
+    const written = this.tablesWritten
+    this.tablesWritten = new Set()
+    await this.txn.commit()
+    noteCommittedWrites(this.db, written)
   }
 
   /** Rolls the open transaction back. */
   rollback(): Promise<void> {
+    this.tablesWritten = new Set()
     return this.txn.rollback()
   }
 
@@ -217,6 +222,8 @@ export class SqlSession {
 
   /** The Oracle text of the statement being executed (errors Oracle words with its parts). */
   private statementSql = ""
+  /** The tables the open transaction wrote (`OWNER.NAME`), for the materialized views over them at its commit. */
+  private tablesWritten = new Set<string>()
   /** Table written by the DML statement being executed (for constraint names in errors). */
   private dmlTarget: TableMeta | undefined
   /** True while the DML statement being executed is an UPDATE (or MERGE), whose NOT NULL failures are ORA-01407. */
@@ -278,9 +285,12 @@ export class SqlSession {
     this.statementSql = sql
     // INSERT ALL / FIRST: one single-table INSERT per INTO clause, each checked and run as a statement of its own
     if (cls === "dml" && isMultiTableInsert(sql)) return runMultiTableInsert({ execute: (...a) => this.execute(...a), atomically: (body) => this.txn.atomically(body) }, sql, rows, specs, opts)
+    // into an updatable view: onto its base table (view-dml.ts)
+    const viaView = cls === "dml" ? writeThroughView(this.db, sql, (schema, name) => this.lookupTable(schema, name), (view) => tableTriggers(this.db, view).length > 0) : undefined
+    if (viaView !== undefined) return runThroughView({ execute: (...a) => this.execute(...a), atomically: (body) => this.txn.atomically(body), count: async (q) => Number((await rowsOfQuery(this, await this.query(q, [])))[0]?.[0] ?? 0) }, viaView, rows, specs, opts)
     const parseError =
       cls === "query" || cls === "dml"
-        ? (unsupportedClauseErrorOf(sql) ?? mergeOnColumnError(sql) ?? parseTimeError(sql) ?? operandTypeError(sql, { numbers: this.columns.columnsOfKind(sql, "number"), dates: this.columns.columnsOfKind(sql, "date"), others: this.columns.columnsOf(sql, (t) => t.kind !== "number" && t.kind !== "date") }) ?? (await this.unknownFunction(sql)))
+        ? (unsupportedClauseErrorOf(sql) ?? mergeOnColumnError(sql) ?? parseTimeError(sql) ?? operandTypeError(sql, { numbers: this.columns.columnsOfKind(sql, "number"), dates: this.columns.columnsOfKind(sql, "date"), others: this.columns.columnsOf(sql, (t) => t.kind !== "number" && t.kind !== "date"), characters: this.columns.columnsOf(sql, (t) => t.dictName === "VARCHAR2" || t.dictName === "CHAR") }) ?? (await this.unknownFunction(sql)))
         : cls === "ddl" ? (columnTypeError(sql) ?? (definesQuery(sql) ? await this.unknownFunction(sql) : undefined)) : undefined
     if (parseError !== undefined) throw parseError
     // a view's or CREATE TABLE ... AS SELECT's query would ignore a format model that is an expression
@@ -711,6 +721,8 @@ export class SqlSession {
    */
   private async rowExclusive(meta: TableMeta | undefined, wait = true): Promise<boolean> {
     if (meta === undefined || meta.kind !== "TABLE") return true
+    // what a materialized view over it learns at the commit (materialized-views.ts)
+    this.tablesWritten.add(`${meta.owner}.${meta.name}`)
     const key = tableLockKey(meta)
     if (!wait && this.db.tableLocks.conflicting(this.info.sid, key, "RX").size > 0) return false
     await takeTableLock(this.tableLockHost, key, "RX")

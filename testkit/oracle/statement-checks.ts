@@ -11,6 +11,7 @@
  * missing or invalid", ORA-00936 "a required part of a clause or expression has been omitted").
  */
 import { caseResultTypeError } from "./case-result-types.ts"
+import { likeEscapeError } from "./like-escapes.ts"
 import { databaseLinkError } from "./database-links.ts"
 import { OraError } from "./errors.ts"
 import { nameError, semanticError } from "./semantic-checks.ts"
@@ -60,7 +61,7 @@ export const parseTimeError = (sql: string): OraError | undefined => {
       if (items !== undefined && items !== targets) return items > targets ? tooMany() : notEnough()
     }
   }
-  return databaseLinkError(toks) ?? subqueryOperandError(toks) ?? caseResultTypeError(toks) ?? semanticError(toks)
+  return databaseLinkError(toks) ?? subqueryOperandError(toks) ?? caseResultTypeError(toks) ?? likeEscapeError(toks) ?? semanticError(toks)
 }
 
 /**

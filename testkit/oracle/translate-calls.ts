@@ -423,6 +423,10 @@ export function ident(tr: TranslatorCore, i: number, to: number): [string, numbe
       // (x + 0 months: a datetime, and a number refused as Oracle refuses it, ORA-00932 expected DATE got NUMBER); a
       // text datetime by its own wall clock
       if (textDatetimeArg(0) !== undefined) return [`ora_add_months(CAST(${dateArg(0)} AS TIMESTAMP), CAST(${arg(1)} AS INTEGER))`, close + 1]
+      // text (a literal, a character column or bind) Oracle converts to a DATE by the session's NLS_DATE_FORMAT, as
+      // TO_DATE(text) would ("ADD_MONTHS": "date can be a datetime value or any value that can be implicitly converted to DATE")
+      if (parts[0] !== undefined && tr.isCharacterAt(parts[0][0], parts[0][1]))
+        return [`ora_add_months(CAST(${defaultFormatRead("date", arg(0), true)} AS TIMESTAMP_S), CAST(${arg(1)} AS INTEGER))`, close + 1]
       return [`ora_add_months((${arg(0)}) + to_months(0), CAST(${arg(1)} AS INTEGER))`, close + 1]
     case "NEXT_DAY":
       if (parts.length !== 2) throw new OraError(909, "invalid number of arguments")

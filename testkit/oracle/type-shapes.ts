@@ -81,6 +81,8 @@ export interface MethodSpec {
   readonly isFunction: boolean
   /** Its number of parameters (SELF not counted). */
   readonly arity: number
+  /** A MAP or ORDER member function: how objects of the type compare. */
+  readonly comparison?: "MAP" | "ORDER"
 }
 
 /** The type of an attribute or collection element: a built-in type or another named type. */

@@ -23,6 +23,7 @@ export const dbmsMview: BuiltinPackage = async (ctx, procedure, args) => {
       view.refreshing = false
     }
     view.lastRefresh = new Date()
+    view.stale = false
   }
   await ctx.host.commit()
   return true

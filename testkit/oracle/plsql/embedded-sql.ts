@@ -47,7 +47,9 @@ export async function runDml(ctx: Frame, written: Expr): Promise<number> {
   checkMutating(ctx.host, written, (schema, name) => ctx.host.lookupTable(schema, name))
   // `UPDATE t a SET a.col = ...` and `SET (a, b) = (SELECT ...)` as the session's translation rewrites them
   const rewritten = unqualifySetTargets(rewriteRowSubqueries(sequenceRows(ctx, written))).filter((t) => t.kind !== "ws")
-  if (tableTriggers(ctx.host.db, dmlTarget(ctx, rewritten)).length > 0) return triggeredDml(ctx, rewritten)
+  // on a table with triggers, or through a view (its base table written: view-dml.ts), as a client's statement
+  const target = dmlTarget(ctx, rewritten)
+  if (target?.kind === "VIEW" || tableTriggers(ctx.host.db, target).length > 0) return triggeredDml(ctx, rewritten)
   // `TABLE(collection)` in the statement's subqueries: the collection's elements, as in a query
   const tabled = await tableCollections(ctx, rewritten)
   const source = tabled?.toks ?? rewritten
@@ -77,8 +79,9 @@ export async function runDml(ctx: Frame, written: Expr): Promise<number> {
 }
 
 /**
- * DML on a table with triggers: run as the session runs a client's statement, which fires them (triggers.ts), the
- * block's names bound as the client's binds; local functions in it are called before it, stored ones by the session.
+ * DML on a table with triggers or through a view: run as the session runs a client's statement, which fires them
+ * (triggers.ts) or writes the view's base table (view-dml.ts), the block's names bound as the client's binds; local
+ * functions in it are called before it, stored ones by the session.
  */
 async function triggeredDml(ctx: Frame, source: Expr): Promise<number> {
   const { toks: inlined, release } = await inlineCalls(ctx, source, true, true)

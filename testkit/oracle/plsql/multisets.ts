@@ -17,6 +17,8 @@ import { PlsqlCollection } from "./collections.ts"
 import type { Collection, Frame, Value } from "./context.ts"
 import { collectionVar } from "./conversion.ts"
 import { closingParen, nameValue } from "./names.ts"
+import { callMemberFunction } from "./object-methods.ts"
+import { objectTypeOf } from "./object-values.ts"
 import { PlsqlRecord } from "./records.ts"
 import { lookup, packageVariable } from "./scope.ts"
 
@@ -58,19 +60,55 @@ function scalarBefore(ctx: Frame, toks: Expr, k: number): { start: number; value
 }
 
 /** An element's identity for counting (records by their fields' values). */
-const keyOf = (v: unknown): string => (v === null ? "\u0000" : v instanceof PlsqlRecord ? JSON.stringify([...v.fields.values()].map(keyOf)) : `${typeof v === "bigint" || typeof v === "number" ? "n" : typeof v}:${String(v)}`)
+const keyOf: Key = (v: unknown): string => (v === null ? "\u0000" : v instanceof PlsqlRecord ? JSON.stringify([...v.fields.values()].map(keyOf)) : `${typeof v === "bigint" || typeof v === "number" ? "n" : typeof v}:${String(v)}`)
+
+type Key = (v: unknown) => string
+
+/**
+ * How the elements of collections `cs` (and the values `also` compared with them) are told apart: by their values,
+ * or, for an object type with a MAP member function, by what it maps them to, and with an ORDER member function, as
+ * equal when it answers 0 for the pair (Object-Relational Developer's Guide, "Comparing Objects" / "Performance of
+ * Object Comparisons": without either, objects compare attribute by attribute, as their values do here; SQL Language
+ * Reference, "Multiset Conditions").
+ */
+async function comparisonKey(ctx: Frame, cs: ReadonlyArray<Collection | null>, also: ReadonlyArray<Value> = []): Promise<Key> {
+  const c = cs.find((x): x is Collection => x !== null)
+  const type = c === undefined ? undefined : objectTypeOf(ctx, c.type.element)
+  const method = type?.methods?.find((m) => m.comparison !== undefined)
+  if (type === undefined || method === undefined) return keyOf
+  const values = [...cs.flatMap((x) => (x === null ? [] : elements(x))), ...also].filter((v) => v !== null)
+  const classes = new Map<string, string>()
+  const representatives: Array<unknown> = []
+  for (const v of values) {
+    const own = keyOf(v)
+    if (classes.has(own)) continue
+    if (method.comparison === "MAP") {
+      classes.set(own, keyOf(await callMemberFunction(ctx, type, method.name, v as Value, [])))
+      continue
+    }
+    let same: unknown
+    for (const r of representatives)
+      if (Number(await callMemberFunction(ctx, type, method.name, r as Value, [v as Value])) === 0) {
+        same = r
+        break
+      }
+    if (same === undefined) representatives.push(v)
+    classes.set(own, same === undefined ? own : classes.get(keyOf(same))!)
+  }
+  return (v) => (v === null ? keyOf(v) : (classes.get(keyOf(v)) ?? keyOf(v)))
+}
 
 const elements = (c: Collection): Array<DuckDBValue | PlsqlRecord> => c.keys().map((k) => c.get(k))
 
-const counts = (c: Collection): Map<string, number> => {
+const counts = (c: Collection, key: Key): Map<string, number> => {
   const m = new Map<string, number>()
-  for (const e of elements(c)) m.set(keyOf(e), (m.get(keyOf(e)) ?? 0) + 1)
+  for (const e of elements(c)) m.set(key(e), (m.get(key(e)) ?? 0) + 1)
   return m
 }
 
-const distinct = (items: ReadonlyArray<DuckDBValue | PlsqlRecord>) => {
+const distinct = (items: ReadonlyArray<DuckDBValue | PlsqlRecord>, key: Key) => {
   const seen = new Set<string>()
-  return items.filter((e) => !seen.has(keyOf(e)) && seen.add(keyOf(e)) !== undefined)
+  return items.filter((e) => !seen.has(key(e)) && seen.add(key(e)) !== undefined)
 }
 
 const collectionOf = (type: Collection["type"], items: ReadonlyArray<DuckDBValue | PlsqlRecord>): Collection => {
@@ -80,47 +118,47 @@ const collectionOf = (type: Collection["type"], items: ReadonlyArray<DuckDBValue
 }
 
 /** `a MULTISET op [ALL | DISTINCT] b`: a new collection of a's type. */
-function multiset(op: string, all: boolean, a: Collection | null, b: Collection | null): Collection | null {
+function multiset(op: string, all: boolean, a: Collection | null, b: Collection | null, key: Key): Collection | null {
   if (a === null || b === null) return null
   const left = elements(a)
   const right = elements(b)
   let out: Array<DuckDBValue | PlsqlRecord>
   if (op === "UNION") out = [...left, ...right]
   else {
-    const remaining = counts(b)
+    const remaining = counts(b, key)
     out = left.filter((e) => {
-      const n = remaining.get(keyOf(e)) ?? 0
-      if (n > 0 && all) remaining.set(keyOf(e), n - 1)
+      const n = remaining.get(key(e)) ?? 0
+      if (n > 0 && all) remaining.set(key(e), n - 1)
       return op === "INTERSECT" ? n > 0 : n === 0
     })
   }
-  return collectionOf(a.type, all ? out : distinct(out))
+  return collectionOf(a.type, all ? out : distinct(out, key))
 }
 
 /** Whether `a` holds every element of `b` at least as often (`b SUBMULTISET OF a`). */
-const contains = (a: Collection, b: Collection): boolean => {
-  const have = counts(a)
-  return [...counts(b)].every(([k, n]) => (have.get(k) ?? 0) >= n)
+const contains = (a: Collection, b: Collection, key: Key): boolean => {
+  const have = counts(a, key)
+  return [...counts(b, key)].every(([k, n]) => (have.get(k) ?? 0) >= n)
 }
 
 /** `a = b` of two nested tables: NULL when either is NULL or holds a NULL element. */
-function equal(a: Collection | null, b: Collection | null): boolean | null {
+function equal(a: Collection | null, b: Collection | null, key: Key): boolean | null {
   if (a === null || b === null) return null
   if (elements(a).some((e) => e === null) || elements(b).some((e) => e === null)) return null
-  return a.count === b.count && contains(a, b)
+  return a.count === b.count && contains(a, b, key)
 }
 
 const not = (v: boolean | null, negate: boolean) => (v === null || !negate ? v : !v)
 
 /** One operator or condition at `k` of `toks`: the span it covers and its value; undefined when there is none. */
-function operationAt(ctx: Frame, toks: Expr, k: number): { start: number; end: number; value: Value } | undefined {
+async function operationAt(ctx: Frame, toks: Expr, k: number): Promise<{ start: number; end: number; value: Value } | undefined> {
   const t = toks[k]!
   if (isKw(t, "CARDINALITY", "SET") && isOp(toks[k + 1], "(") && !isOp(toks[k - 1], ".")) {
     const close = closingParen(toks, k + 1)
     const arg = collectionAt(ctx, toks, k + 2)
     if (arg === undefined || arg.width !== close - k - 2) return undefined
     const c = arg.value
-    const value = isKw(t, "SET") ? (c === null ? null : collectionOf(c.type, distinct(elements(c)))) : c === null || c.count === 0 ? null : c.count
+    const value = isKw(t, "SET") ? (c === null ? null : collectionOf(c.type, distinct(elements(c), await comparisonKey(ctx, [c])))) : c === null || c.count === 0 ? null : c.count
     return { start: k, end: close, value }
   }
   if (isKw(t, "MULTISET") && isKw(toks[k + 1], "UNION", "INTERSECT", "EXCEPT")) {
@@ -128,7 +166,7 @@ function operationAt(ctx: Frame, toks: Expr, k: number): { start: number; end: n
     const modifier = isKw(toks[k + 2], "ALL", "DISTINCT") ? 1 : 0
     const right = collectionAt(ctx, toks, k + 2 + modifier)
     if (left === undefined || right === undefined) return undefined
-    const value = multiset(toks[k + 1]!.value.toUpperCase(), !isKw(toks[k + 2], "DISTINCT"), left.value, right.value)
+    const value = multiset(toks[k + 1]!.value.toUpperCase(), !isKw(toks[k + 2], "DISTINCT"), left.value, right.value, await comparisonKey(ctx, [left.value, right.value]))
     return { start: left.start, end: k + 1 + modifier + right.width, value }
   }
   if (isKw(t, "IS")) {
@@ -138,7 +176,7 @@ function operationAt(ctx: Frame, toks: Expr, k: number): { start: number; end: n
     const left = empty || aSet ? collectionBefore(ctx, toks, k) : undefined
     if (left === undefined) return undefined
     const c = left.value
-    const value = c === null ? null : empty ? c.count === 0 : distinct(elements(c)).length === c.count
+    const value = c === null ? null : empty ? c.count === 0 : distinct(elements(c), await comparisonKey(ctx, [c])).length === c.count
     return { start: left.start, end: k + negate + (empty ? 1 : 2), value: not(value, negate === 1) }
   }
   const negate = isKw(t, "NOT") && isKw(toks[k + 1], "MEMBER", "SUBMULTISET") ? 1 : 0
@@ -153,20 +191,21 @@ function operationAt(ctx: Frame, toks: Expr, k: number): { start: number; end: n
       const left = scalarBefore(ctx, toks, k)
       if (left === undefined) return undefined
       const v = left.value
-      const value = v === null || c === null || c.count === 0 ? null : elements(c).some((e) => keyOf(e) === keyOf(v))
+      const key = await comparisonKey(ctx, [c], [v])
+      const value = v === null || c === null || c.count === 0 ? null : elements(c).some((e) => key(e) === key(v))
       return { start: left.start, end, value: not(value, negate === 1) }
     }
     const left = collectionBefore(ctx, toks, k)
     if (left === undefined) return undefined
     const a = left.value
-    const value = a === null ? null : a.count === 0 ? true : c === null ? null : contains(c, a)
+    const value = a === null ? null : a.count === 0 ? true : c === null ? null : contains(c, a, await comparisonKey(ctx, [a, c]))
     return { start: left.start, end, value: not(value, negate === 1) }
   }
   if (isOp(t, "=") || isOp(t, "<>") || isOp(t, "!=") || isOp(t, "^=") || isOp(t, "~=")) {
     const left = collectionBefore(ctx, toks, k)
     const right = left === undefined ? undefined : collectionAt(ctx, toks, k + 1)
     if (left === undefined || right === undefined) return undefined
-    return { start: left.start, end: k + right.width, value: not(equal(left.value, right.value), !isOp(t, "=")) }
+    return { start: left.start, end: k + right.width, value: not(equal(left.value, right.value, await comparisonKey(ctx, [left.value, right.value])), !isOp(t, "=")) }
   }
   return undefined
 }
@@ -206,7 +245,13 @@ export async function inlineMultisets(ctx: Frame, expr: Expr, evaluate: (toks: E
     changed = true
   }
   for (let k = 0; k < toks.length; k++) {
-    const found = operationAt(ctx, toks, k)
+    let found: Awaited<ReturnType<typeof operationAt>>
+    try {
+      found = await operationAt(ctx, toks, k)
+    } catch (e) {
+      release()
+      throw e
+    }
     if (found === undefined) continue
     const key = `\u0000M${++ctx.calls}`
     made.push(key)

@@ -11,6 +11,7 @@
 import { OraError } from "../errors.ts"
 import { isOp, splitTopLevel, type Tok } from "../lexer.ts"
 import { namedTypesOf } from "../named-types.ts"
+import { rewriteMemberOfByMethods } from "../multiset-conditions.ts"
 import { aliasedTables } from "../object-attributes.ts"
 import type { PlsqlProcedure, TableMeta } from "../catalog.ts"
 import type { OracleDatabase } from "../database.ts"
@@ -109,16 +110,19 @@ export async function objectProcedureCall(ctx: Frame, parts: ReadonlyArray<strin
 /**
  * A client's SQL with each `alias.col.f(args)` of a member function of the object column's type written as the call
  * `TYPE.F(alias.col, args)` of the type body's hidden package, which SQL calls as any packaged function
- * (sql-functions.ts); the same tokens when there is none.
+ * (sql-functions.ts), and `x MEMBER OF alias.col` of a nested table of objects with a MAP or ORDER method as a search
+ * by that method (multiset-conditions.ts); the same tokens when there is none.
  */
 export const rewriteSqlMethodCalls = (
-  toks: ReadonlyArray<Tok>,
+  source: ReadonlyArray<Tok>,
   db: OracleDatabase,
   schema: string,
   lookupTable: (schema: string | undefined, name: string) => TableMeta | undefined
 ): ReadonlyArray<Tok> => {
   // no type body, no method to call
-  if (typeBodiesOf(db).size === 0) return toks
+  if (typeBodiesOf(db).size === 0) return source
+  // MEMBER OF a nested table column of objects with a MAP or ORDER method: by the method (multiset-conditions.ts)
+  const toks = rewriteMemberOfByMethods(source, () => aliasedTables(source, source.flatMap((t, k) => (t.kind === "ws" ? [] : [k])), lookupTable))
   const lookupType = (name: string) => namedTypesOf(db).lookup(schema, undefined, name)
   const sig = toks.flatMap((t, k) => (t.kind === "ws" ? [] : [k]))
   const at = (n: number) => toks[sig[n] ?? -1]
@@ -196,4 +200,22 @@ export const namedResultOf = (db: OracleDatabase, schema: string, fn: PlsqlProce
   const [owner, name] = fn.returns.includes(".") ? fn.returns.split(".") : [undefined, fn.returns]
   const named = namedTypesOf(db).lookup(schema, owner, name!)
   return named !== undefined && named.kind !== "xmltype" ? named : undefined
+}
+
+/**
+ * Runs member function `method` of object type `type` with object value `self` as SELF and `args` as its arguments
+ * (each handed in as a made value): what a MAP or ORDER method answers when the objects are compared.
+ */
+export async function callMemberFunction(ctx: Frame, type: NamedType, method: string, self: Value, args: ReadonlyArray<Value>): Promise<Value> {
+  const at: Tok = { kind: "ident", text: method, value: method, pos: 0 }
+  const keys = [self, ...args].map((value) => {
+    const key = `\u0000F${++ctx.calls}`
+    ctx.callResults.set(key, { value })
+    return key
+  })
+  try {
+    return await ctx.callLocal(await methodSlot(ctx, type, method, at), keys.map((key) => [{ kind: "bind", text: ":m", value: key, pos: 0 }]))
+  } finally {
+    for (const key of keys) ctx.callResults.delete(key)
+  }
 }

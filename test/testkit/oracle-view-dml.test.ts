@@ -1,0 +1,117 @@
+/**
+ * Oracle test server: INSERT, UPDATE, DELETE and MERGE through simple views write their base table (raw
+ * node-oracledb). SQL Language Reference, "CREATE VIEW", "Notes on Updatable Views" (one base table; no DISTINCT,
+ * aggregates, GROUP BY, set operators...; WITH READ ONLY; WITH CHECK OPTION). Codes and texts: Database Error
+ * Messages ORA-01402, ORA-01732, ORA-01733, ORA-42399.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
+import type { Conn } from "./oracle/helpers.ts"
+import { closeConnection, failure, openConnection, oracledb } from "./oracle/helpers.ts"
+
+let server: OracleTestServerHandle
+let conn: Conn
+
+const rows = async (sql: string) => (await conn.execute(sql)).rows
+const code = async (sql: string) => {
+  const e: any = await failure(() => conn.execute(sql))
+  return String(e.message).split("\n")[0]
+}
+
+describe("Oracle test server: DML through simple views (raw node-oracledb)", () => {
+  beforeAll(async () => {
+    ;({ server, conn } = await openConnection())
+    for (const sql of [
+      "CREATE TABLE vd_emp (id NUMBER PRIMARY KEY, name VARCHAR2(20), sal NUMBER, dept NUMBER)",
+      "INSERT INTO vd_emp VALUES (1, 'a', 100, 10)",
+      "INSERT INTO vd_emp VALUES (2, 'b', 200, 20)",
+      "CREATE VIEW vd_all AS SELECT * FROM vd_emp",
+      "CREATE VIEW vd_ten AS SELECT id, name AS ename, sal, sal * 12 annual FROM vd_emp e WHERE e.dept = 10",
+      "CREATE VIEW vd_check (eid, ename, dept) AS SELECT id, name, dept FROM vd_emp WHERE dept = 10 WITH CHECK OPTION",
+      "CREATE VIEW vd_ro AS SELECT * FROM vd_emp WITH READ ONLY",
+      "CREATE VIEW vd_grp AS SELECT dept, COUNT(*) n FROM vd_emp GROUP BY dept",
+      "CREATE VIEW vd_dist AS SELECT DISTINCT dept FROM vd_emp"
+    ]) await conn.execute(sql)
+    await conn.commit()
+  })
+  afterAll(() => closeConnection({ server, conn }))
+
+  const table = () => rows("SELECT id, name, sal, dept FROM vd_emp ORDER BY id")
+
+  it("INSERT, UPDATE, DELETE and MERGE through a view of all columns write the base table", async () => {
+    expect((await conn.execute("INSERT INTO vd_all VALUES (3, 'c', 300, 30)")).rowsAffected).toBe(1)
+    expect((await conn.execute("UPDATE vd_all SET sal = sal + 1 WHERE id = 3")).rowsAffected).toBe(1)
+    await conn.execute("MERGE INTO vd_all t USING (SELECT 3 id, 'z' nm FROM dual UNION ALL SELECT 4, 'd' FROM dual) s ON (t.id = s.id) WHEN MATCHED THEN UPDATE SET t.name = s.nm WHEN NOT MATCHED THEN INSERT VALUES (s.id, s.nm, 0, 40)")
+    expect(await table()).toEqual([[1, "a", 100, 10], [2, "b", 200, 20], [3, "z", 301, 30], [4, "d", 0, 40]])
+    // binds, and executeMany
+    expect((await conn.executeMany("INSERT INTO vd_ten (id, ename, sal) VALUES (:1, :2, :3)", [[5, "e", 5], [6, "f", 6]])).rowsAffected).toBe(2)
+    expect((await conn.execute("UPDATE vd_all SET dept = :d WHERE id IN (5, 6)", { d: 10 })).rowsAffected).toBe(2)
+    expect(await rows("SELECT id, ename, annual FROM vd_ten WHERE id >= 5 ORDER BY id")).toEqual([[5, "e", 60], [6, "f", 72]])
+    expect((await conn.execute("DELETE FROM vd_ten WHERE id >= :lo", { lo: 5 })).rowsAffected).toBe(2)
+    expect((await conn.execute("DELETE FROM vd_all WHERE id >= 3")).rowsAffected).toBe(2)
+    expect(await table()).toEqual([[1, "a", 100, 10], [2, "b", 200, 20]])
+    await conn.rollback()
+  })
+
+  it("a view with renamed and expression columns and a WHERE: writes its base columns, keeps to its rows", async () => {
+    // an INSERT names the view's columns; the row need not be one the view shows (no CHECK OPTION)
+    await conn.execute("INSERT INTO vd_ten (id, ename, sal) VALUES (3, 'c', 300)")
+    // an UPDATE reaches only the view's rows (dept 10), and reads its expression column
+    expect((await conn.execute("UPDATE vd_ten SET sal = sal + 1, ename = UPPER(ename) WHERE annual > 1000")).rowsAffected).toBe(1)
+    expect((await conn.execute("UPDATE vd_ten x SET x.sal = 0 WHERE x.ename = 'B'")).rowsAffected).toBe(0)
+    expect((await conn.execute("DELETE vd_ten WHERE id = 3")).rowsAffected).toBe(0)
+    expect(await table()).toEqual([[1, "A", 101, 10], [2, "b", 200, 20], [3, "c", 300, null]])
+    const returned = await conn.execute("UPDATE vd_ten SET sal = 7 WHERE id = 1 RETURNING ename, annual INTO :n, :a", { n: { dir: oracledb.BIND_OUT, type: oracledb.STRING }, a: { dir: oracledb.BIND_OUT, type: oracledb.NUMBER } })
+    expect(returned.outBinds).toEqual({ n: ["A"], a: [84] })
+    expect((await conn.execute("DELETE FROM vd_ten")).rowsAffected).toBe(1)
+    expect(await table()).toEqual([[2, "b", 200, 20], [3, "c", 300, null]])
+    await conn.rollback()
+  })
+
+  it("refuses writing an expression column (ORA-01733), a read-only view (ORA-42399) and a view that is not updatable (ORA-01732)", async () => {
+    expect(await code("INSERT INTO vd_ten VALUES (4, 'd', 1, 12)")).toBe("ORA-01733: virtual column not allowed here")
+    expect(await code("INSERT INTO vd_ten (id, annual) VALUES (4, 1)")).toBe("ORA-01733: virtual column not allowed here")
+    expect(await code("UPDATE vd_ten SET annual = 5")).toBe("ORA-01733: virtual column not allowed here")
+    expect(await code("INSERT INTO vd_ro VALUES (7, 'g', 1, 1)")).toBe("ORA-42399: cannot perform a DML operation on a read-only view")
+    expect(await code("DELETE FROM vd_ro")).toBe("ORA-42399: cannot perform a DML operation on a read-only view")
+    expect(await code("INSERT INTO vd_grp VALUES (1, 1)")).toBe("ORA-01732: data manipulation operation not legal on this view")
+    expect(await code("DELETE FROM vd_dist")).toBe("ORA-01732: data manipulation operation not legal on this view")
+    expect(await table()).toEqual([[1, "a", 100, 10], [2, "b", 200, 20]])
+  })
+
+  it("DML through a view in a PL/SQL block writes the base table too", async () => {
+    const result = await conn.execute(
+      "DECLARE n NUMBER := 0; BEGIN INSERT INTO vd_all VALUES (8, 'h', 1, 10); UPDATE vd_ten SET ename = 'H' WHERE id = 8; n := SQL%ROWCOUNT; DELETE FROM vd_ten WHERE id = 1; :n := n + SQL%ROWCOUNT; END;",
+      { n: { dir: oracledb.BIND_OUT, type: oracledb.NUMBER } }
+    )
+    expect(result.outBinds.n).toBe(2)
+    expect(await table()).toEqual([[2, "b", 200, 20], [8, "H", 1, 10]])
+    await conn.rollback()
+  })
+
+  it("USER_UPDATABLE_COLUMNS says which columns DML through each view may write", async () => {
+    expect(await rows("SELECT table_name, column_name, updatable, insertable, deletable FROM user_updatable_columns WHERE table_name IN ('VD_TEN', 'VD_RO', 'VD_GRP') OR (table_name = 'VD_EMP' AND column_name = 'ID') ORDER BY table_name, column_name")).toEqual([
+      ["VD_EMP", "ID", "YES", "YES", "YES"],
+      ["VD_GRP", "DEPT", "NO", "NO", "NO"],
+      ["VD_GRP", "N", "NO", "NO", "NO"],
+      ["VD_RO", "DEPT", "NO", "NO", "NO"],
+      ["VD_RO", "ID", "NO", "NO", "NO"],
+      ["VD_RO", "NAME", "NO", "NO", "NO"],
+      ["VD_RO", "SAL", "NO", "NO", "NO"],
+      ["VD_TEN", "ANNUAL", "NO", "NO", "YES"],
+      ["VD_TEN", "ENAME", "YES", "YES", "YES"],
+      ["VD_TEN", "ID", "YES", "YES", "YES"],
+      ["VD_TEN", "SAL", "YES", "YES", "YES"]
+    ])
+  })
+
+  it("WITH CHECK OPTION: an INSERT or UPDATE leaving a row outside the view is ORA-01402 and undone", async () => {
+    await conn.execute("INSERT INTO vd_check VALUES (5, 'e', 10)")
+    expect(await code("INSERT INTO vd_check VALUES (6, 'f', 20)")).toBe("ORA-01402: view WITH CHECK OPTION where-clause violation")
+    expect(await code("UPDATE vd_check SET dept = 30 WHERE eid = 5")).toBe("ORA-01402: view WITH CHECK OPTION where-clause violation")
+    expect((await conn.execute("UPDATE vd_check SET ename = 'E' WHERE eid = 5")).rowsAffected).toBe(1)
+    expect(await rows("SELECT eid, ename, dept FROM vd_check ORDER BY eid")).toEqual([[1, "a", 10], [5, "E", 10]])
+    expect(await table()).toEqual([[1, "a", 100, 10], [2, "b", 200, 20], [5, "E", null, 10]])
+    await conn.rollback()
+  })
+})

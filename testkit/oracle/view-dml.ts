@@ -1,0 +1,312 @@
+/**
+ * INSERT, UPDATE, DELETE and MERGE into a simple view write its base table, as Oracle does for an updatable view
+ * (SQL Language Reference, "CREATE VIEW", "Notes on Updatable Views": "An updatable view is one you can use to
+ * insert, update, or delete base table rows"; not updatable when its query contains a set operator, DISTINCT, an
+ * aggregate or analytic function, GROUP BY, ORDER BY, MODEL, CONNECT BY or START WITH, a subquery in the select list,
+ * or joins). Taken here: a view whose query reads one table (not another view) with plain or renamed columns,
+ * expression columns and an optional WHERE. The statement is rewritten onto the base table: the view's columns become
+ * the base columns they are (an expression column read in a condition becomes its expression), UPDATE and DELETE keep
+ * to the view's rows (its WHERE is added to theirs), and an INSERT without a column list names the base columns.
+ *
+ * Refused as Oracle refuses them (Database Error Messages): DML on a view created WITH READ ONLY ORA-42399 "cannot
+ * perform a DML operation on a read-only view"; on a view that is not updatable (DISTINCT, GROUP BY, HAVING,
+ * aggregates, analytic functions, set operators, ORDER BY, CONNECT BY, ROWNUM, row limiting) ORA-01732 "data
+ * manipulation operation not legal on this view"; writing an expression column ORA-01733 "virtual column not allowed
+ * here"; a row an INSERT or UPDATE through a view WITH CHECK OPTION leaves outside the view ORA-01402 "view WITH
+ * CHECK OPTION where-clause violation". Join views (key-preserved tables), views over views and MERGE into a view
+ * with a WHERE are ORA-03001 here.
+ */
+import type { DuckDBValue } from "@duckdb/node-api"
+import { ora, OraError } from "./errors.ts"
+import { oracleName } from "./expression-names.ts"
+import { findTopLevel, isKw, isOp, matchParen, significant, splitTopLevel, tokenize, type Tok } from "./lexer.ts"
+import type { TableMeta } from "./catalog.ts"
+import { charType, type OraType } from "./types.ts"
+import { stripTerminator, type BindSpec, type ExecuteOptions, type StatementResult } from "./statement.ts"
+
+/** How a view was created: WITH READ ONLY, WITH CHECK OPTION. */
+export interface ViewOptions {
+  readonly readOnly: boolean
+  readonly checkOption: boolean
+}
+
+const options = new WeakMap<object, Map<string, ViewOptions>>()
+
+/** The WITH READ ONLY / WITH CHECK OPTION of database `db`'s views, by `OWNER.NAME`. */
+export const viewOptionsOf = (db: object): Map<string, ViewOptions> => {
+  let m = options.get(db)
+  if (m === undefined) options.set(db, (m = new Map()))
+  return m
+}
+
+/** CREATE VIEW's query `text` without a trailing WITH READ ONLY / WITH CHECK OPTION, and which of them it had. */
+export const viewClauses = (text: string): { readonly query: string; readonly options: ViewOptions } => {
+  const m = /\s+WITH\s+(READ\s+ONLY|CHECK\s+OPTION)(?:\s+CONSTRAINT\s+\S+)?\s*$/i.exec(text)
+  if (m === null) return { query: text, options: { readOnly: false, checkOption: false } }
+  return { query: text.slice(0, m.index), options: { readOnly: /^READ/i.test(m[1]!), checkOption: /^CHECK/i.test(m[1]!) } }
+}
+
+type Lookup = (schema: string | undefined, name: string) => TableMeta | undefined
+
+/** A view column: the base column it is, or the expression (Oracle text) it computes. */
+type ViewColumn = { readonly base: string } | { readonly expr: string }
+
+interface SimpleView {
+  readonly base: TableMeta
+  readonly columns: ReadonlyMap<string, ViewColumn>
+  /** The view's columns in order. */
+  readonly order: ReadonlyArray<string>
+  /** The view's WHERE condition with the base table's qualifiers removed, if any. */
+  readonly where: string | undefined
+}
+
+const NOT_UPDATABLE = () => new OraError(1732, "data manipulation operation not legal on this view")
+const VIRTUAL_COLUMN = () => new OraError(1733, "virtual column not allowed here")
+const quote = (name: string) => `"${name.replace(/"/g, '""')}"`
+const isName = (t: Tok | undefined) => t !== undefined && (t.kind === "ident" || t.kind === "qident")
+
+const AGGREGATES = new Set(["COUNT", "SUM", "AVG", "MIN", "MAX", "STDDEV", "VARIANCE", "LISTAGG", "MEDIAN", "COLLECT", "XMLAGG", "JSON_ARRAYAGG", "JSON_OBJECTAGG", "STATS_MODE", "RANK", "DENSE_RANK", "ROW_NUMBER"])
+const CLAUSES_AFTER_FROM = ["GROUP", "HAVING", "CONNECT", "START", "UNION", "INTERSECT", "MINUS", "EXCEPT", "ORDER", "MODEL", "FETCH", "OFFSET"]
+
+/** The view `meta` as a simple view over one table; throws Oracle's error (or ORA-03001) for one that is not. */
+const simpleView = (meta: TableMeta, lookup: Lookup): SimpleView => {
+  const text = meta.viewText ?? ""
+  const toks = significant(tokenize(text))
+  const unimplemented = (what: string) => ora.unimplemented(`DML through ${what}`)
+  if (!isKw(toks[0], "SELECT")) throw unimplemented("a view whose query is no plain SELECT")
+  if (isKw(toks[1], "DISTINCT", "UNIQUE")) throw NOT_UPDATABLE()
+  if (toks.some((t) => isKw(t, "ROWNUM", "OVER"))) throw NOT_UPDATABLE()
+  const from = findTopLevel(toks, 1, toks.length, (t) => isKw(t, "FROM"))
+  if (from < 0) throw unimplemented("a view without FROM")
+  if (findTopLevel(toks, from + 1, toks.length, (t) => isKw(t, ...CLAUSES_AFTER_FROM)) >= 0) throw NOT_UPDATABLE()
+  const items = splitTopLevel(toks.slice(1, from))
+  for (const item of items)
+    for (let k = 0; k < item.length; k++) {
+      if (isName(item[k]) && AGGREGATES.has(item[k]!.value) && isOp(item[k + 1], "(")) throw NOT_UPDATABLE()
+      if (isOp(item[k], "(") && isKw(item[k + 1], "SELECT", "WITH")) throw NOT_UPDATABLE()
+    }
+  const whereAt = findTopLevel(toks, from + 1, toks.length, (t) => isKw(t, "WHERE"))
+  const source = toks.slice(from + 1, whereAt < 0 ? toks.length : whereAt)
+  if (source.some((t) => isOp(t, ",") || isOp(t, "(") || isKw(t, "JOIN"))) throw unimplemented("a join view or a view over a subquery")
+  const qualified = isOp(source[1], ".")
+  const [schema, name] = qualified ? [oracleName(source[0]!), oracleName(source[2]!)] : [undefined, oracleName(source[0]!)]
+  const rest = source.slice(qualified ? 3 : 1)
+  const alias = rest.length === 0 ? undefined : oracleName(rest[rest.length - 1]!)
+  const base = lookup(schema, name)
+  if (base === undefined) throw unimplemented("a view whose table is gone")
+  if (base.kind !== "TABLE") throw unimplemented("a view over a view")
+  const qualifiers = new Set([base.name, ...(alias === undefined ? [] : [alias])])
+  // the view's columns in order: `*` (or `q.*`) stands for the base table's
+  const defined: Array<ViewColumn> = []
+  for (const item of items) {
+    const last = item[item.length - 1]!
+    if (isOp(last, "*") && (item.length === 1 || (item.length === 3 && isOp(item[1], ".")))) {
+      for (const c of base.columns) defined.push({ base: c.name })
+      continue
+    }
+    // drop a trailing alias (`expr [AS] name`)
+    let body = item
+    if (item.length > 1 && isName(last) && (isKw(item[item.length - 2], "AS") || !(isOp(item[item.length - 2], ".") || item[item.length - 2]!.kind === "op"))) body = item.slice(0, isKw(item[item.length - 2], "AS") ? -2 : -1)
+    const column = body.length === 1 && isName(body[0]) ? body[0] : body.length === 3 && isName(body[0]) && isOp(body[1], ".") && isName(body[2]) ? body[2] : undefined
+    const known = column === undefined ? undefined : base.columns.find((c) => c.name === oracleName(column))
+    if (known !== undefined) defined.push({ base: known.name })
+    else defined.push({ expr: withoutQualifiers(text, body, qualifiers) })
+  }
+  if (defined.length !== meta.columns.length) throw unimplemented("this view")
+  const columns = new Map<string, ViewColumn>()
+  meta.columns.forEach((c, i) => columns.set(c.name, defined[i]!))
+  const where = whereAt < 0 ? undefined : withoutQualifiers(text, toks.slice(whereAt + 1), qualifiers)
+  return { base, columns, order: meta.columns.map((c) => c.name), where }
+}
+
+/** The Oracle text of tokens `toks` (of `text`), with `q.` removed before columns where q is one of `qualifiers`. */
+const withoutQualifiers = (text: string, toks: ReadonlyArray<Tok>, qualifiers: ReadonlySet<string>): string => {
+  let out = ""
+  let at = toks[0]?.pos ?? 0
+  for (let k = 0; k < toks.length; k++) {
+    const t = toks[k]!
+    if (isName(t) && isOp(toks[k + 1], ".") && isName(toks[k + 2]) && !isOp(toks[k - 1], ".") && qualifiers.has(oracleName(t))) {
+      out += text.slice(at, t.pos)
+      at = toks[k + 2]!.pos
+    }
+  }
+  const last = toks[toks.length - 1]
+  return out + text.slice(at, last === undefined ? at : last.pos + last.text.length)
+}
+
+/** A DML statement rewritten onto a view's base table, and what a WITH CHECK OPTION view checks after it. */
+export interface ViewWrite {
+  readonly sql: string
+  /** A query counting the base table's rows outside the view: an INSERT or UPDATE must not add to them. */
+  readonly outsideRows?: string
+}
+
+/**
+ * DML statement `sql` (Oracle text) rewritten onto the base table of the view it writes, or undefined when its target
+ * is no view (or a view with INSTEAD OF triggers); throws ORA-42399 / ORA-01732 / ORA-01733 (or ORA-03001) as above.
+ */
+export const writeThroughView = (db: object, oracleSql: string, lookup: Lookup, hasInsteadOfTriggers: (view: TableMeta) => boolean): ViewWrite | undefined => {
+  const sql = stripTerminator(oracleSql)
+  const sig = significant(tokenize(sql))
+  const verb = sig[0]
+  if (!isKw(verb, "INSERT", "UPDATE", "DELETE", "MERGE")) return undefined
+  const at = isKw(sig[1], "INTO", "FROM") ? 2 : 1
+  if (!isName(sig[at])) return undefined
+  const qualified = isOp(sig[at + 1], ".") && isName(sig[at + 2])
+  const meta = qualified ? lookup(oracleName(sig[at]!), oracleName(sig[at + 2]!)) : lookup(undefined, oracleName(sig[at]!))
+  // a view's INSTEAD OF triggers write in place of the statement (plsql/triggers.ts)
+  if (meta === undefined || meta.kind !== "VIEW" || hasInsteadOfTriggers(meta)) return undefined
+  const opts = viewOptionsOf(db).get(`${meta.owner}.${meta.name}`)
+  if (opts?.readOnly === true) throw new OraError(42399, "cannot perform a DML operation on a read-only view")
+  const view = simpleView(meta, lookup)
+  const nameEnd = qualified ? at + 3 : at + 1
+  const aliasTok = isName(sig[nameEnd]) && !isKw(sig[nameEnd], "SET", "WHERE", "USING", "VALUES", "SELECT", "WITH", "RETURNING", "RETURN", "LOG") ? sig[nameEnd] : undefined
+  const qualifiers = new Set([aliasTok === undefined ? meta.name : oracleName(aliasTok)])
+  const edits: Array<{ from: number; to: number; text: string }> = []
+  const end = (t: Tok) => t.pos + t.text.length
+  // the target: the base table, under the view's name unless the statement gives an alias
+  const target = `${quote(view.base.owner)}.${quote(view.base.name)}`
+  const named = aliasTok === undefined && !isKw(verb, "INSERT") ? `${target} ${quote(meta.name)}` : target
+  edits.push({ from: sig[at]!.pos, to: end(sig[nameEnd - 1]!), text: isKw(verb, "DELETE") && at === 1 ? `FROM ${named}` : named })
+  // the columns it writes must be base columns
+  for (const k of writtenColumnPositions(sig, nameEnd + (aliasTok === undefined ? 0 : 1))) {
+    const c = view.columns.get(oracleName(sig[k]!))
+    if (c !== undefined && "expr" in c) throw VIRTUAL_COLUMN()
+  }
+  // column references: a renamed column its base name, an expression column its expression
+  for (let k = nameEnd + (aliasTok === undefined ? 0 : 1); k < sig.length; k++) {
+    const t = sig[k]!
+    if (!isName(t) || isOp(sig[k + 1], "(")) continue
+    const qualifier = isOp(sig[k - 1], ".") ? sig[k - 2] : undefined
+    if (qualifier !== undefined && !qualifiers.has(oracleName(qualifier))) continue
+    if (isOp(sig[k + 1], ".")) continue
+    const c = view.columns.get(oracleName(t))
+    if (c === undefined || ("base" in c && c.base === oracleName(t))) continue
+    const text = "base" in c ? quote(c.base) : `(${c.expr})`
+    edits.push({ from: "expr" in c && qualifier !== undefined ? qualifier.pos : t.pos, to: end(t), text })
+  }
+  // an INSERT without a column list names the base columns the view's are
+  const insertAt = isKw(verb, "INSERT") ? nameEnd - 1 : sig.findIndex((t, k) => isKw(t, "INSERT") && isKw(sig[k - 1], "THEN"))
+  if (insertAt >= 0 && !isOp(sig[insertAt + 1], "(")) {
+    const names = view.order.map((n) => view.columns.get(n)!)
+    if (names.some((c) => "expr" in c)) throw VIRTUAL_COLUMN()
+    edits.push({ from: end(sig[insertAt]!), to: end(sig[insertAt]!), text: ` (${names.map((c) => quote((c as { base: string }).base)).join(", ")})` })
+  }
+  // UPDATE and DELETE keep to the view's rows
+  if (view.where !== undefined) {
+    if (isKw(verb, "MERGE")) throw ora.unimplemented("MERGE into a view with a WHERE clause")
+    if (isKw(verb, "UPDATE", "DELETE")) {
+      const stop = findTopLevel(sig, nameEnd, sig.length, (t) => isKw(t, "RETURNING", "RETURN", "LOG"))
+      const whereAt = findTopLevel(sig, nameEnd, stop < 0 ? sig.length : stop, (t) => isKw(t, "WHERE"))
+      const tail = stop < 0 ? sql.length : sig[stop]!.pos
+      if (whereAt < 0) edits.push({ from: tail, to: tail, text: ` WHERE (${view.where}) ` })
+      else {
+        edits.push({ from: sig[whereAt]!.pos, to: end(sig[whereAt]!), text: `WHERE (${view.where}) AND (` })
+        edits.push({ from: tail, to: tail, text: ") " })
+      }
+    }
+  }
+  edits.sort((a, b) => a.from - b.from || a.to - b.to)
+  let out = ""
+  let pos = 0
+  for (const e of edits) {
+    out += sql.slice(pos, e.from) + e.text
+    pos = e.to
+  }
+  out += sql.slice(pos)
+  const check = opts?.checkOption === true && view.where !== undefined && isKw(verb, "INSERT", "UPDATE", "MERGE")
+  return { sql: out, ...(check ? { outsideRows: `SELECT COUNT(*) - COUNT(CASE WHEN ${view.where} THEN 1 END) FROM ${target}` } : {}) }
+}
+
+/**
+ * Positions in `sig` of the column names a DML statement writes (its target starting at `from`): an INSERT's column
+ * list, the targets of UPDATE ... SET and of MERGE's UPDATE SET and INSERT (...).
+ */
+const writtenColumnPositions = (sig: ReadonlyArray<Tok>, from: number): Array<number> => {
+  const out: Array<number> = []
+  const list = (open: number) => {
+    const close = matchParen(sig, open)
+    for (let k = open + 1; k < close; k++) if (isName(sig[k]) && !isOp(sig[k + 1], ".")) out.push(k)
+  }
+  if (isKw(sig[0], "INSERT") && isOp(sig[from], "(")) list(from)
+  for (let k = from; k < sig.length; k++) {
+    if (isKw(sig[k], "INSERT") && isKw(sig[k - 1], "THEN") && isOp(sig[k + 1], "(")) list(k + 1)
+    if (!isKw(sig[k], "SET")) continue
+    // SET a = ..., (b, c) = (...), q.d = ...: each item's target before its `=`
+    let depth = 0
+    let item = true
+    for (let j = k + 1; j < sig.length; j++) {
+      const t = sig[j]!
+      if (depth === 0 && isKw(t, "WHERE", "DELETE", "WHEN", "RETURNING", "RETURN", "LOG")) break
+      if (item && depth === 0 && isOp(t, "(")) {
+        list(j)
+        j = matchParen(sig, j)
+        item = false
+        continue
+      }
+      if (isOp(t, "(")) depth++
+      else if (isOp(t, ")")) depth--
+      else if (depth === 0 && isOp(t, ",")) item = true
+      else if (item && isName(t) && isOp(sig[j + 1], "=")) {
+        out.push(j)
+        item = false
+      }
+    }
+  }
+  return out
+}
+
+/** What running a write through a view needs of the session. */
+export interface ViewWriteHost {
+  execute(sql: string, rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>, specs: ReadonlyArray<BindSpec>, opts: ExecuteOptions): Promise<StatementResult>
+  atomically<T>(body: () => Promise<T>): Promise<T>
+  /** The single number a query (Oracle text) gives. */
+  count(sql: string): Promise<number>
+}
+
+/** Runs `write` (as rewritten onto the base table); ORA-01402, the statement undone, when it leaves rows outside a WITH CHECK OPTION view. */
+export const runThroughView = (host: ViewWriteHost, write: ViewWrite, rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>, specs: ReadonlyArray<BindSpec>, opts: ExecuteOptions): Promise<StatementResult> => {
+  const outside = write.outsideRows
+  if (outside === undefined) return host.execute(write.sql, rows, specs, opts)
+  return host.atomically(async () => {
+    const before = await host.count(outside)
+    const result = await host.execute(write.sql, rows, specs, opts)
+    if ((await host.count(outside)) > before) throw new OraError(1402, "view WITH CHECK OPTION where-clause violation")
+    return result
+  })
+}
+
+type ColumnShape = { name: string; type: OraType; nullable: boolean; defaultText: null }
+const v = (name: string, n: number): ColumnShape => ({ name, type: charType("VARCHAR2", n), nullable: true, defaultText: null })
+
+/** ALL_UPDATABLE_COLUMNS's columns (Database Reference, "ALL_UPDATABLE_COLUMNS"). */
+export const updatableColumnShapes: Record<string, Array<ColumnShape>> = {
+  ALL_UPDATABLE_COLUMNS: [v("OWNER", 128), v("TABLE_NAME", 128), v("COLUMN_NAME", 128), v("UPDATABLE", 3), v("INSERTABLE", 3), v("DELETABLE", 3)]
+}
+
+/**
+ * The rows of ALL_UPDATABLE_COLUMNS: every column of the tables (YES, YES, YES) and views of `tables`; a view's
+ * column as DML through it may write it here (an expression column neither updatable nor insertable, every column of
+ * a read-only or non-updatable view NO).
+ */
+export const updatableColumnRows = (db: object, tables: Iterable<TableMeta>, lookup: (owner: string, name: string) => TableMeta | undefined): Array<[string, Array<Array<unknown>>]> => {
+  const rows: Array<Array<unknown>> = []
+  for (const t of tables) {
+    if (t.kind === "TABLE") {
+      for (const c of t.columns) rows.push([t.owner, t.name, c.name, "YES", "YES", "YES"])
+      continue
+    }
+    let view: SimpleView | undefined
+    try {
+      view = viewOptionsOf(db).get(`${t.owner}.${t.name}`)?.readOnly === true ? undefined : simpleView(t, (schema, name) => lookup(schema ?? t.owner, name))
+    } catch {
+      view = undefined
+    }
+    for (const c of t.columns) {
+      const column = view?.columns.get(c.name)
+      const writable = column !== undefined && "base" in column ? "YES" : "NO"
+      rows.push([t.owner, t.name, c.name, writable, writable, view === undefined ? "NO" : "YES"])
+    }
+  }
+  return [["ALL_UPDATABLE_COLUMNS", rows]]
+}
