@@ -13,7 +13,6 @@ import { typeDictionaryShapes } from "./type-dictionary.ts"
 import { privilegeDictionaryShapes } from "./dictionary-privileges.ts"
 import { roleDictionaryShapes } from "./role-dictionary.ts"
 import { materializedViewShapes } from "./materialized-views.ts"
-import { updatableColumnShapes } from "./view-dml.ts"
 import type { OraType } from "./types.ts"
 import { charType, dateType, dictionaryNumberType, timestampType } from "./types.ts"
 
@@ -96,7 +95,8 @@ export const dictionaryShapes: Record<string, Array<ColumnMeta>> = {
   ...privilegeDictionaryShapes,
   ...roleDictionaryShapes,
   ...materializedViewShapes,
-  ...updatableColumnShapes,
+  // view-dml.ts gives the rows (Database Reference, "ALL_UPDATABLE_COLUMNS")
+  ALL_UPDATABLE_COLUMNS: ["OWNER", "TABLE_NAME", "COLUMN_NAME"].map((name) => col(name, v(128))).concat(["UPDATABLE", "INSERTABLE", "DELETABLE"].map((name) => col(name, v(3)))),
   ALL_USERS: [
     col("USERNAME", v(128), false),
     col("USER_ID", num, false),

@@ -21,7 +21,6 @@ import { ora, OraError } from "./errors.ts"
 import { oracleName } from "./expression-names.ts"
 import { findTopLevel, isKw, isOp, matchParen, significant, splitTopLevel, tokenize, type Tok } from "./lexer.ts"
 import type { TableMeta } from "./catalog.ts"
-import { charType, type OraType } from "./types.ts"
 import { stripTerminator, type BindSpec, type ExecuteOptions, type StatementResult } from "./statement.ts"
 
 /** How a view was created: WITH READ ONLY, WITH CHECK OPTION. */
@@ -274,14 +273,6 @@ export const runThroughView = (host: ViewWriteHost, write: ViewWrite, rows: Read
     if ((await host.count(outside)) > before) throw new OraError(1402, "view WITH CHECK OPTION where-clause violation")
     return result
   })
-}
-
-type ColumnShape = { name: string; type: OraType; nullable: boolean; defaultText: null }
-const v = (name: string, n: number): ColumnShape => ({ name, type: charType("VARCHAR2", n), nullable: true, defaultText: null })
-
-/** ALL_UPDATABLE_COLUMNS's columns (Database Reference, "ALL_UPDATABLE_COLUMNS"). */
-export const updatableColumnShapes: Record<string, Array<ColumnShape>> = {
-  ALL_UPDATABLE_COLUMNS: [v("OWNER", 128), v("TABLE_NAME", 128), v("COLUMN_NAME", 128), v("UPDATABLE", 3), v("INSERTABLE", 3), v("DELETABLE", 3)]
 }
 
 /**
