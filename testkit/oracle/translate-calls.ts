@@ -251,7 +251,9 @@ export function ident(tr: TranslatorCore, i: number, to: number): [string, numbe
       if (ot?.kind === "varchar" || ot?.kind === "nvarchar") {
         const text = defaultFormatText(tr, p[0], asAt, operand)
         // a column, bind or datetime literal by its DuckDB type (ora_char_of); a larger expression keeps DuckDB's text
-        const single = asAt - p[0] === 1 || (asAt - p[0] === 2 && isKw(toks[p[0]], "DATE", "TIMESTAMP") && toks[p[0] + 1]?.kind === "str")
+        // (also a qualified column, and a scalar subquery of one: character-writes.ts wraps a NUMBER(p,s) one)
+        const single = asAt - p[0] === 1 || (asAt - p[0] === 3 && isOp(toks[p[0] + 1], ".")) || (asAt - p[0] === 2 && isKw(toks[p[0]], "DATE", "TIMESTAMP") && toks[p[0] + 1]?.kind === "str") ||
+          (isOp(toks[p[0]], "(") && isKw(toks[p[0] + 1], "SELECT") && matchParen(toks, p[0]) === asAt - 1)
         // a number expression or literal (a date difference, a quotient) as TO_CHAR prints it, not DuckDB's `5.0`
         if (text === undefined && tr.textDatetimeAt(p[0], asAt) === undefined && isNumberExpression(toks, p[0], asAt)) return [`CAST(${numberExpressionText(toks, p[0], asAt, operand)} AS ${duckType})`, close + 1]
         if (text !== undefined || single) return [`CAST(${text ?? `ora_char_of(${operand})`} AS ${duckType})`, close + 1]
