@@ -3,6 +3,7 @@
  * SYSDATE and friends, FETCH / OFFSET, and Oracle's functions (CAST, TO_CHAR, TO_DATE, DECODE, NVL, TRUNC, ...).
  */
 import { checkInputFormat, checkOutputFormat } from "./datetime-format-checks.ts"
+import { datetimeModelError, datetimeModelValid, toCharByType } from "./to-char-by-type.ts"
 import { dateLanguageOfParameter, SESSION_DATE_LANGUAGE } from "./date-language.ts"
 import { ora, OraError } from "./errors.ts"
 import { regexpCall } from "./regexp-functions.ts"
@@ -272,21 +273,29 @@ export function ident(tr: TranslatorCore, i: number, to: number): [string, numbe
       {
         const [from, to] = parts[0]!
         const argument = tr.callArgument(from, to, arg(0))
-        const number = numberFormatSql(v, arg(0), toks[parts[1]![0]]!.value, argument.exact || argument.binary || tr.exactNumericRange(from, to), tr.stringArgument(parts[2]))
-        if (number !== undefined) return [number, close + 1]
+        const known = argument.exact || argument.binary || tr.exactNumericRange(from, to)
+        const number = numberFormatSql(v, arg(0), toks[parts[1]![0]]!.value, known, tr.stringArgument(parts[2]))
+        if (number !== undefined && known) return [number, close + 1]
         const zoned = zonedOperand(tr, parts[0]![0], parts[0]![1])
         if (zoned !== undefined) return [zonedToChar(zoned, toks[parts[1]![0]]!.value), close + 1]
         const textKind = tr.textDatetimeAt(parts[0]![0], parts[0]![1]) ?? textDatetimeOfText(arg(0))
         // a LOCAL TIME ZONE value kept as text (TIMESTAMP(7-9)) is shown in the session time zone
         const shown = tr.isLocalZoneColumn(parts[0]![0], parts[0]![1]) ? inSessionZone(arg(0)) : arg(0)
         if (textKind !== undefined) return [textDatetimeToChar(shown, textKind, toks[parts[1]![0]]!.value), close + 1]
-        checkOutputFormat(toks[parts[1]![0]]!.value)
-        const fmt = convertDateFormat(toks[parts[1]![0]]!.value, true)
+        const x = arg(0)
+        // a value the translator does not know to be a number or a datetime (a subquery's column, a function's result)
+        // is formatted by its type when the statement runs (to-char-by-type.ts): a number by the number model, a
+        // datetime by the datetime model
+        const asNumber = number ?? numberFormatSql(v, x, toks[parts[1]![0]]!.value, true, tr.stringArgument(parts[2]))!
+        const datetime = datetimeModelValid(toks[parts[1]![0]]!.value) ? undefined : datetimeModelError(x)
+        if (datetime !== undefined && number === undefined) checkOutputFormat(toks[parts[1]![0]]!.value)
+        const fmt = datetime === undefined ? convertDateFormat(toks[parts[1]![0]]!.value, true) : ""
         const language = callDateLanguage(tr.stringArgument(parts[2]))
         // nanoseconds need TIMESTAMP_NS, whose range (1677-2262) is too small for every DATE: only when asked for
-        if (!fmt.includes("%n")) return [withOracleYears(`ora_to_char_fmt(${arg(0)}, ${sqlString(fmt)})`, fmt, language), close + 1]
-        const x = arg(0)
-        return [withOracleYears(`(${strftimeNs(fmt, (f) => `ora_to_char_fmt_ns(${x}, ${sqlString(f)})`)})`, fmt, language), close + 1]
+        const asDatetime = datetime ?? (!fmt.includes("%n")
+          ? withOracleYears(`ora_to_char_fmt(${x}, ${sqlString(fmt)})`, fmt, language)
+          : withOracleYears(`(${strftimeNs(fmt, (f) => `ora_to_char_fmt_ns(${x}, ${sqlString(f)})`)})`, fmt, language))
+        return [toCharByType(x, asNumber, asDatetime, number !== undefined), close + 1]
       }
       if (parts.length === 1) {
         const text = defaultFormatText(tr, parts[0]![0], parts[0]![1], arg(0))
