@@ -2,6 +2,7 @@
  * Arithmetic and concatenation with Oracle's semantics: `||` ignoring NULLs, division by zero, date and interval
  * arithmetic, exact NUMBER and native floating-point operands, text datetimes and exact intervals.
  */
+import { castTimestampPrecision } from "./fraction-precision.ts"
 import { isKw, isOp } from "./lexer.ts"
 import { type BinaryKind, binaryKindOf } from "./expression-names.ts"
 import { EXACT_RESULT } from "./number-sql.ts"
@@ -101,7 +102,7 @@ export function expression(tr: TranslatorCore, from: number, to: number): string
     const datetime = tr.textDatetimeAt(i, end) ?? textDatetimeOfText(text)
     const exactInterval = tr.exactIntervalAt(i, end, text) ?? (tr.bindIs(tr.ctx.exactSecondsBind, i, end) ? "dayToSecond" : undefined)
     const column = tr.columnNameAt(i, end)
-    const fsp = column === undefined ? undefined : tr.ctx.timestampPrecisions?.get(column)
+    const fsp = (column === undefined ? undefined : tr.ctx.timestampPrecisions?.get(column)) ?? castTimestampPrecision(toks, i, end)
     const node = {
       text, date: isDateUnit(toks, i, end, tr.ctx.dateColumns) || dateBind, interval: isKw(t, "INTERVAL") || tr.isIntervalColumnAt(i, end) || exactInterval !== undefined, binary: binaryKindOf(toks, i, end, tr.ctx.binaryColumns) ?? tr.binaryBindAt(i, end), exact,
       numeric: tr.exactNumericRange(i, end), ...(datetime !== undefined ? { datetime } : {}), ...(exactInterval !== undefined ? { exactInterval } : {}),
@@ -214,4 +215,4 @@ export function expression(tr: TranslatorCore, from: number, to: number): string
  * (never a `||` result again: ora_to_char repeats its argument, so nesting it would grow the SQL exponentially).
  */
 const catText = (n: { readonly text: string; readonly date: boolean; readonly datetime?: TextDatetimeKind; readonly numberText?: boolean; readonly literal?: string; readonly fsp?: number }): string =>
-  n.datetime === "zoned" ? nlsText("timestampTz", n.text, "getvariable('ora_session_tz')", n.fsp ?? 6) : n.datetime === "wall" ? nlsText("timestamp", n.text, "''", n.fsp ?? 9) : n.date && n.fsp !== undefined ? nlsText("timestamp", n.text, "''", n.fsp) : n.date ? `ora_to_char(${n.text})` : n.literal !== undefined ? literalNumberText(n.literal) : n.numberText === true ? `ora_num_char(${n.text})` : n.text
+  n.datetime === "zoned" ? nlsText("timestampTz", n.text, "getvariable('ora_session_tz')", n.fsp ?? 6) : n.datetime === "wall" ? nlsText("timestamp", n.text, "''", n.fsp ?? 9) : n.fsp !== undefined ? nlsText("timestamp", n.text, "''", n.fsp) : n.date ? `ora_to_char(${n.text})` : n.literal !== undefined ? literalNumberText(n.literal) : n.numberText === true ? `ora_num_char(${n.text})` : n.text
