@@ -124,6 +124,7 @@ export const bindNumberingTranslator = (ctx: TranslationContext, source: Readonl
     intervalColumns: columns.columnsOf(sql, (t) => t.kind === "intervalds" || t.kind === "intervalym"),
     localZoneColumns: columns.columnsOfKind(sql, "timestampltz"),
     timestampPrecisions: columns.timestampPrecisionsOf(sql),
+    negativeScaleColumns: columns.negativeScaleColumnsOf(sql),
     sessionTimeZone: ctx.sessionTz,
     binaryColumns: columns.binaryColumnsOf(sql),
     exactNumberColumns: columns.exactNumberColumnsOf(sql),
