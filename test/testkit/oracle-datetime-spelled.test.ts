@@ -53,6 +53,16 @@ describe("Oracle test server: TO_CHAR's spelled and territory elements and the T
     expect(r.rows).toEqual([["Friday, January 04, 2013", "1/4/2013", "1/4/2013 10:18:59 AM", "10:18:59 PM"]])
   })
 
+  // AD / BC "indicator with or without periods", valid in the TO_* functions ("Datetime Format Elements")
+  it("TO_DATE reads AD / BC with or without periods, a BC year before year 1", async () => {
+    const r = await conn.execute(
+      `SELECT TO_CHAR(TO_DATE('15-03-0044 BC', 'DD-MM-YYYY BC'), 'SYYYY-MM-DD BC'), ` +
+        `TO_CHAR(TO_DATE('2024-03-05 A.D.', 'YYYY-MM-DD B.C.'), 'SYYYY-MM-DD A.D.') FROM dual`
+    )
+    expect(r.rows).toEqual([["-0044-03-15 BC", " 2024-03-05 A.D."]])
+    expect(oraCode(await failure(() => conn.execute(`SELECT TO_DATE('2024 XX', 'YYYY AD') FROM dual`)))).toBe("ORA-01856")
+  })
+
   it("TO_DATE refuses YEAR and the suffixes, which only format output (ORA-01820)", async () => {
     expect(oraCode(await failure(() => conn.execute(`SELECT TO_DATE('05TH', 'DDTH') FROM dual`)))).toBe("ORA-01820")
     expect(oraCode(await failure(() => conn.execute(`SELECT TO_DATE('TWENTY', 'YEAR') FROM dual`)))).toBe("ORA-01820")
