@@ -26,6 +26,11 @@ describe("Oracle test server: NUMBER(p,s) columns written into VARCHAR2 columns 
     expect((await conn.execute(`SELECT v, w FROM ntw_s ORDER BY id`)).rows).toEqual([[".5", "1.5"], ["-.125", "-12"]])
   })
 
+  it("|| and CAST to VARCHAR2 of a NUMBER(p,s) column give TO_CHAR's text", async () => {
+    const r = await conn.execute(`SELECT p || '', 'x' || n.q, CAST(q AS VARCHAR2(10)) FROM ntw_n n ORDER BY id`)
+    expect(r.rows).toEqual([["1.5", "x.5", ".5"], ["-12", "x-.125", "-.125"]])
+  })
+
   it("INSERT ... SELECT * converts the NUMBER columns it copies", async () => {
     await conn.execute(`DELETE FROM ntw_s`)
     await conn.execute(`INSERT INTO ntw_s SELECT * FROM ntw_n`)

@@ -107,7 +107,9 @@ export function expression(tr: TranslatorCore, from: number, to: number): string
       text, date: isDateUnit(toks, i, end, tr.ctx.dateColumns) || dateBind, interval: isKw(t, "INTERVAL") || tr.isIntervalColumnAt(i, end) || exactInterval !== undefined, binary: binaryKindOf(toks, i, end, tr.ctx.binaryColumns) ?? tr.binaryBindAt(i, end), exact,
       numeric: tr.exactNumericRange(i, end), ...(datetime !== undefined ? { datetime } : {}), ...(exactInterval !== undefined ? { exactInterval } : {}),
       day: tr.isDayAt(i, end), character: tr.isCharacterAt(i, end),
-      numberText: (end === i + 1 && t.kind === "num" && !/[fFdD]$/.test(t.text)) || /^\(+ora_(?:date_diff|div)\(/.test(text),
+      // (also a NUMBER(p,s) column, whose DuckDB text keeps the scale's zeros: `1.50`, TO_CHAR's `1.5`)
+      numberText: (end === i + 1 && t.kind === "num" && !/[fFdD]$/.test(t.text)) || /^\(+ora_(?:date_diff|div)\(/.test(text) ||
+        (column !== undefined && tr.ctx.boundedNumberColumns?.has(column) === true && tr.ctx.characterColumns?.has(column) !== true),
       ...(end === i + 1 && t.kind === "num" && !/[fFdD]$/.test(t.text) ? { literal: t.value } : {}),
       // a TIMESTAMP column's declared fractional precision, which FF prints (catText)
       ...(fsp !== undefined && !tr.isLocalZoneColumn(i, end) ? { fsp } : {})
