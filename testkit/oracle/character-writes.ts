@@ -48,6 +48,38 @@ export const numberExpressionText = (toks: ReadonlyArray<Tok>, from: number, to:
       ? literalNumberText(`-${toks[from + 1]!.value}`)
       : asNumberText(sql)
 
-/** `all` with the number literals and arithmetic an INSERT, UPDATE or MERGE writes into character columns wrapped. */
-export const numberTextWrites = (all: ReadonlyArray<Tok>, lookup: TableLookup): ReadonlyArray<Tok> =>
-  castWrites(all, lookup, characterColumns, ["VARCHAR2", "(", "32767", ")"], isNumberExpression)
+/**
+ * The names of the NUMBER(p[,s]) columns (DuckDB DECIMAL / integers, whose own text is `1.50`) of the tables `all`
+ * mentions, but for a name one of them gives another type.
+ */
+const boundedNumberColumns = (all: ReadonlyArray<Tok>, lookup: TableLookup): ReadonlySet<string> => {
+  const numbers = new Set<string>()
+  const others = new Set<string>()
+  for (const t of all) {
+    if (t.kind !== "ident" && t.kind !== "qident") continue
+    for (const c of lookup(undefined, t.value)?.columns ?? []) (c.type.kind === "number" && c.type.duck !== "VARCHAR" ? numbers : others).add(c.name)
+  }
+  for (const name of others) numbers.delete(name)
+  return numbers
+}
+
+/**
+ * `all` with the number literals and arithmetic an INSERT, UPDATE or MERGE writes into character columns wrapped, and
+ * a NUMBER(p,s) column written as it is (`1.50` in DuckDB's text; Oracle's implicit conversion gives TO_CHAR's `1.5`,
+ * `.5`: SQL Language Reference, "Implicit Data Conversion" and "TO_CHAR (number)": "If you omit fmt, then n is
+ * converted to a VARCHAR2 value exactly long enough to hold its significant digits").
+ */
+export const numberTextWrites = (all: ReadonlyArray<Tok>, lookup: TableLookup): ReadonlyArray<Tok> => {
+  const bounded = boundedNumberColumns(all, lookup)
+  const column = (sig: ReadonlyArray<Tok>, from: number, to: number): boolean => {
+    const last = sig[to - 1]
+    const name = last !== undefined && (last.kind === "ident" || last.kind === "qident") ? last.value.slice(last.value.lastIndexOf(".") + 1) : undefined
+    if (name !== undefined && bounded.has(name) && (to === from + 1 || (to === from + 3 && isOp(sig[from + 1], ".")))) return true
+    // a scalar subquery selecting one such column: `(SELECT q FROM t WHERE ...)`
+    if (!isOp(sig[from], "(") || !isKw(sig[from + 1], "SELECT") || matchParen(sig, from) !== to - 1) return false
+    let end = from + 2
+    while (end < to - 1 && !isKw(sig[end], "FROM")) end++
+    return end < to - 1 && end > from + 2 && column(sig, from + 2, end)
+  }
+  return castWrites(all, lookup, characterColumns, ["VARCHAR2", "(", "32767", ")"], (sig, from, to) => isNumberExpression(sig, from, to) || column(sig, from, to))
+}

@@ -75,8 +75,10 @@ export const databaseMacros = (p: MacroParameters): ReadonlyArray<string> => [
   // a number's text as TO_CHAR prints it, for values known to be numbers (character-writes.ts asNumberText): light,
   // its argument once, where ora_to_char repeats it in every branch
   `ora_num_char(x) AS replace(ora_num_text(CAST(x AS VARCHAR)), '.', left(coalesce(getvariable('ora_nls_numeric'), '.'), 1))`,
-  // a DuckDB datetime operand of CAST(column AS VARCHAR2) is text in the session's NLS format (nls-formats.ts)
-  `ora_char_of(x) AS CASE WHEN typeof(x) IN ('DATE', 'TIMESTAMP_S', 'TIMESTAMP', 'TIMESTAMP_MS', 'TIMESTAMP_NS', 'TIMESTAMP WITH TIME ZONE') THEN ora_to_char(x) ELSE CAST(x AS VARCHAR) END`,
+  // a DuckDB datetime operand of CAST(column AS VARCHAR2) is text in the session's NLS format (nls-formats.ts), a
+  // NUMBER(p,s) (DECIMAL) TO_CHAR's text, `1.5` where DuckDB writes `1.50` ("TO_CHAR (number)": without fmt "n is
+  // converted to a VARCHAR2 value exactly long enough to hold its significant digits")
+  `ora_char_of(x) AS CASE WHEN typeof(x) IN ('DATE', 'TIMESTAMP_S', 'TIMESTAMP', 'TIMESTAMP_MS', 'TIMESTAMP_NS', 'TIMESTAMP WITH TIME ZONE') THEN ora_to_char(x) WHEN typeof(x) LIKE 'DECIMAL%' THEN ora_num_char(x) ELSE CAST(x AS VARCHAR) END`,
   `ora_to_char_fmt(x, f) AS strftime(CAST(x AS TIMESTAMP), f)`,
   `ora_to_char_fmt_ns(x, f) AS strftime(CAST(x AS TIMESTAMP_NS), f)`,
   `sys_context(ns, k) AS CASE WHEN upper(ns) <> 'USERENV' THEN map_extract(CAST(getvariable('ora_appctx') AS MAP(VARCHAR, VARCHAR)), upper(ns) || '.' || upper(k))[1] ELSE CASE upper(k)

@@ -24,7 +24,13 @@ const FIELDS = new Set([
   "TZH", "TZM", "TZR"
 ])
 
-/** The elements of a format model, upper-cased, or undefined when it holds a word that is none. */
+/** Number elements a TH / SP / SPTH / THSP suffix may follow ("Datetime Format Element Suffixes"). */
+const NUMBERS = new Set([
+  "SSSSS", "SYYYY", "YYYY", "IYYY", "RRRR", "HH24", "HH12", "DDD", "YYY", "IYY", "HH", "DD", "MM", "MI", "SS", "YY", "RR",
+  "IY", "CC", "SCC", "WW", "IW", "J", "D", "Q", "W", "Y"
+])
+
+/** The elements of a format model, upper-cased (a suffixed one as `DD#TH`), or undefined when it holds a word that is none. */
 const elementsOf = (format: string): Array<string> | undefined => {
   const out: Array<string> = []
   let s = format
@@ -41,11 +47,21 @@ const elementsOf = (format: string): Array<string> | undefined => {
     const upper = s.toUpperCase()
     const element = ELEMENTS.find((e) => upper.startsWith(e))
     if (element === undefined) return undefined
-    out.push(element)
     s = s.slice(element.length)
+    const suffix = NUMBERS.has(element) ? /^(?:SPTH|THSP|SP|TH)/i.exec(s)?.[0] : undefined
+    out.push(suffix === undefined ? element : `${element}#${suffix.toUpperCase()}`)
+    s = s.slice(suffix?.length ?? 0)
   }
   return out
 }
+
+/**
+ * Elements only TO_CHAR prints ("Datetime Format Elements" marks which are valid in the TO_* datetime functions: not
+ * YEAR / SYEAR, CC / SCC; "Datetime suffixes are valid only to format output", "Datetime Format Element Suffixes"):
+ * ORA-01820 "format code cannot appear in date input format", as datetime-parse.ts gives for the week elements.
+ * **Unconfirmed:** the code for the suffixes and for YEAR (Oracle documents no error for them).
+ */
+const outputOnly = (element: string): boolean => element.includes("#") || ["YEAR", "SYEAR"].includes(element)
 
 /** ORA-01821 for a format model with an element Oracle does not know (TO_CHAR of a datetime). */
 export const checkOutputFormat = (format: string): void => {
@@ -56,6 +72,7 @@ export const checkOutputFormat = (format: string): void => {
 export const checkInputFormat = (format: string): void => {
   const elements = elementsOf(format)
   if (elements === undefined) throw new OraError(1821, "date format not recognized")
+  if (elements.some(outputOnly)) throw new OraError(1820, "format code cannot appear in date input format")
   const seen = new Set<string>()
   for (const e of elements) {
     if (!FIELDS.has(e)) continue

@@ -12,6 +12,7 @@ import { BIGINT, BOOLEAN, DuckDBVarCharType, INTERVAL, TIMESTAMP, TIMESTAMPTZ, V
 import type { DuckDBConnection, DuckDBIntervalValue, DuckDBScalarFunction, DuckDBTimestampValue, DuckDBValue } from "@duckdb/node-api"
 import { OraError } from "./errors.ts"
 import { localizedName } from "./date-language.ts"
+import { casedLike, spelledYear, withSuffix } from "./datetime-spelling.ts"
 import { datetimeTextOfFormat } from "./datetime-parse.ts"
 import { rowwiseFunction as fn } from "../common/scalar-functions.ts"
 import { zoneFunctions } from "./zone-functions.ts"
@@ -100,7 +101,15 @@ export const YEAR_MARK = { absolute: "\u0001", absoluteFm: "\u0005", signed: "\u
  */
 export const CALENDAR_ELEMENTS = ["IYYY", "IYY", "IY", "SSSSS", "CC", "WW", "IW", "Q", "W", "J", "D"] as const
 
-const calendarText = (element: string, fm: boolean, y: number, m: number, d: number, hh: number, mi: number, ss: number): string => {
+const calendarText = (written: string, fm: boolean, y: number, m: number, d: number, hh: number, mi: number, ss: number): string => {
+  // a number element with a TH / SP / SPTH / THSP suffix (`DD#TH`): its number, then the suffix (datetime-spelling.ts)
+  const [element, suffix] = written.split("#") as [string, string | undefined]
+  if (suffix !== undefined) {
+    const upper = element.toUpperCase()
+    const number = suffixedNumber(upper, y, m, d, hh, mi, ss)
+    const digits = calendarText(NUMBER_ELEMENT_TEXT[upper] ?? upper, fm, y, m, d, hh, mi, ss)
+    return withSuffix(number, digits, suffix.toUpperCase(), element + suffix)
+  }
   const days = daysFromCivil(y, m, d)
   const dayOfYear = days - daysFromCivil(y, 1, 1) + 1
   // ISO 8601: the week holding the year's first Thursday is week 1 (Monday first)
@@ -114,6 +123,22 @@ const calendarText = (element: string, fm: boolean, y: number, m: number, d: num
   const cased = (text: string) => (/^[a-z]/.test(element) ? text.toLowerCase() : text)
   const dotted = (two: string) => (element.includes(".") ? `${two[0]}.${two[1]}.` : two)
   switch (element.toUpperCase()) {
+    // the year spelled out, a minus before a BC year's under SYEAR (datetime-spelling.ts)
+    case "YEAR": case "SYEAR": return (y < 0 && element.length === 5 ? "-" : "") + casedLike(element, spelledYear(Math.abs(y)))
+    // SCC: "S prefixes BC dates with a minus sign", a blank before an AD century's unless FM (as SYYYY)
+    case "SCC": return (y < 0 ? "-" : fm ? "" : " ") + pad(Math.abs(y > 0 ? Math.ceil(y / 100) : Math.floor((y - 1) / 100)), 2)
+    // E / EE, the era name: Oracle documents them for the Japanese Imperial, ROC Official and Thai Buddha calendars
+    // only; under the GREGORIAN calendar the server prints the era as AD does (**unconfirmed**)
+    case "E": case "EE": return cased(y > 0 ? "AD" : "BC")
+    case "YYYY": case "RRRR": return pad(Math.abs(y), 4)
+    case "YY": case "RR": return pad(Math.abs(y) % 100, 2)
+    case "MM": return pad(m, 2)
+    case "DD": return pad(d, 2)
+    case "DDD": return pad(dayOfYear, 3)
+    case "HH": case "HH12": return pad(hh % 12 === 0 ? 12 : hh % 12, 2)
+    case "HH24": return pad(hh, 2)
+    case "MI": return pad(mi, 2)
+    case "SS": return pad(ss, 2)
     case "YYY": return pad(Math.abs(y) % 1000, 3)
     case "Y": return String(Math.abs(y) % 10)
     case "RM": return cased(["I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X", "XI", "XII"][m - 1]!)
@@ -135,6 +160,15 @@ const calendarText = (element: string, fm: boolean, y: number, m: number, d: num
   }
 }
 
+/** The element whose digits a suffixed element prints (`SYYYY` as YYYY: a suffix spells the absolute year). */
+const NUMBER_ELEMENT_TEXT: Readonly<Record<string, string>> = { SYYYY: "YYYY" }
+
+/** The number a number element stands for, for its suffix. */
+const suffixedNumber = (element: string, y: number, m: number, d: number, hh: number, mi: number, ss: number): number => {
+  const text = calendarText(NUMBER_ELEMENT_TEXT[element] ?? element, true, y, m, d, hh, mi, ss)
+  return Number(text)
+}
+
 /**
  * Month and day names (MONTH, MON, DAY, DY) marked `name`, their capitalisation (`U` upper, `I` initial, `L` lower),
  * the width to blank-pad to (0: none), the name, `end`: "Capitalization in a spelled-out word, abbreviation, or Roman
@@ -153,7 +187,7 @@ const nameText = (text: string, language: string): string =>
 /** Also FF1-FF9 whose digits strftime has no width for: `fraction`, the digit count, the wider fraction, `end`. */
 export const yearText = (text: string, language = "AMERICAN"): string =>
   nameText(text, language)
-    .replace(/\u0008([A-Za-z.]+)([F-])\|(-?\d+)\|(\d+)\|(\d+)\|(\d+)\|(\d+)\|(\d+)\u0002/g, (_, e: string, fm: string, ...f: Array<string>) =>
+    .replace(/\u0008([A-Za-z0-9.#]+)([F-])\|(-?\d+)\|(\d+)\|(\d+)\|(\d+)\|(\d+)\|(\d+)\u0002/g, (_, e: string, fm: string, ...f: Array<string>) =>
       calendarText(e, fm === "F", ...(f.slice(0, 6).map(Number) as [number, number, number, number, number, number]))).replace(/\u0006(\d)(\d+)\u0002/g, (_, n: string, digits: string) => digits.slice(0, Number(n))).replace(/([\u0001\u0003\u0004\u0005])(-?)(\d+)\u0002/g, (_, kind: string, minus: string, digits: string) => {
     // under FM a number element loses its leading zeros (SQL Language Reference, "Format Model Modifiers")
     const fm = kind === YEAR_MARK.absoluteFm || kind === YEAR_MARK.signedFm

@@ -7,7 +7,7 @@
  * Elements read (Oracle SQL Language Reference, "Datetime Format Elements"): SYYYY, YYYY, RRRR, YYY, YY, Y, RR (two
  * digits by RR's rule: "The RR Datetime Format Element"), J (the Julian day, January 1, 4712 BC being day 1), DDD,
  * MM, RM, MON, MONTH, DD, D, DAY, DY, HH24, HH12, HH, MI, SS, SSSSS, FF[1-9], AM/PM/A.M./P.M., TZH, TZM, TZR, TZD (read and
- * ignored), X (the radix character), FM, FX, punctuation and quoted text.
+ * ignored), AD / BC / A.D. / B.C., X (the radix character), FM, FX, punctuation and quoted text.
  *
  * "String-to-Date Conversion Rules" (same book): punctuation of the model may be left out of the text, any
  * non-alphanumeric character of the text matches a punctuation character of the model, fields at the end of the model
@@ -43,7 +43,7 @@ const NUMBER_WIDTH: Readonly<Record<string, number>> = {
 /** Every element the reader knows, longest first where one is the prefix of another. */
 const ELEMENTS = [
   "SYYYY", "YYYY", "RRRR", "YYY", "YY", "Y", "RR", "MONTH", "MON", "MM", "RM", "DDD", "DD", "DAY", "DY", "HH24", "HH12",
-  "HH", "MI", "SSSSS", "SS", "FF", "A.M.", "P.M.", "AM", "PM", "J", "TZH", "TZM", "TZR", "TZD", "X", "FM", "FX", "D"
+  "HH", "MI", "SSSSS", "SS", "FF", "A.M.", "P.M.", "AM", "PM", "A.D.", "B.C.", "AD", "BC", "J", "TZH", "TZM", "TZR", "TZD", "X", "FM", "FX", "D"
 ]
 
 /** Elements TO_CHAR prints that a text is not read in: ORA-01820 "format code cannot appear in date input format". */
@@ -100,7 +100,7 @@ const isBlank = (c: string | undefined) => c !== undefined && /\s/.test(c)
 /** Whether an element reads a text starting with a digit (`digit`) or a letter. */
 const readsKind = (name: string, digit: boolean): boolean => {
   if (digit) return NUMBER_WIDTH[name] !== undefined || name === "TZH" || name === "TZR" || name === "X"
-  return ["MONTH", "MON", "MM", "RM", "DAY", "DY", "A.M.", "P.M.", "AM", "PM", "TZR", "TZD"].includes(name)
+  return ["MONTH", "MON", "MM", "RM", "DAY", "DY", "A.M.", "P.M.", "AM", "PM", "A.D.", "B.C.", "AD", "BC", "TZR", "TZD"].includes(name)
 }
 
 const ROMAN_MONTHS = ["I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X", "XI", "XII"]
@@ -117,6 +117,8 @@ interface Fields {
   hour?: number
   hour12?: boolean
   meridian?: "A" | "P"
+  /** AD / BC read: a BC year is the negative year (TO_CHAR's SYYYY) */
+  bc?: boolean
   minute?: number
   second?: number
   secondsOfDay?: number
@@ -325,6 +327,19 @@ export const datetimeTextOfFormat = (text: string, format: string, language = "A
         pos += m[0].length
         break
       }
+      // AD / BC with or without periods, either read for either ("Datetime Format Elements": AD, BC "indicator with
+      // or without periods", valid in TO_* functions); ORA-01856 "BC/B.C. or AD/A.D. required"
+      case "AD":
+      case "BC":
+      case "A.D.":
+      case "B.C.": {
+        skipBlanks()
+        const m = /^([AaBb])(\.?)([DdCc])\2/.exec(text.slice(pos))
+        if (m === null || (m[1]!.toUpperCase() === "A") !== (m[3]!.toUpperCase() === "D")) throw new OraError(1856, "BC/B.C. or AD/A.D. required")
+        f.bc = m[1]!.toUpperCase() === "B"
+        pos += m[0].length
+        break
+      }
       case "X":
         skipBlanks()
         if (text[pos] !== ".") throw new OraError(1861, "literal does not match format string")
@@ -373,6 +388,7 @@ const fieldsText = (f: Fields): string => {
       year = thisYear - (thisYear % unit) + Number(digits)
     } else year = f.year!
   }
+  if (f.bc === true) year = -Math.abs(year)
   if (year === 0 || year < -4712 || year > 9999) throw new OraError(1841, "(full) year must be between -4713 and +9999, and not be 0")
   let month = f.month ?? now.getUTCMonth() + 1
   if (month < 1 || month > 12) throw new OraError(1843, "not a valid month")

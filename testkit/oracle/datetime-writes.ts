@@ -47,7 +47,7 @@ export const datetimeInsertSelects = (source: ReadonlyArray<Tok>, lookup: TableL
   // a `*` select list has no item per column to cast (left to DuckDB's own conversion)
   if (sig.some((t, k) => isOp(t, "*") && (isKw(sig[k - 1], "SELECT", "DISTINCT", "UNIQUE") || isOp(sig[k - 1], ".")))) return all
   let out = castWrites(all, lookup, columnsWhere((t) => t.kind === "date"), ["DATE"])
-  for (let p = 0; p <= 6; p++) out = castWrites(out, lookup, columnsWhere((t) => t.kind === "timestamp" && t.duck !== "VARCHAR" && t.precision === p), ["TIMESTAMP", "(", String(p), ")"])
+  for (let p = 0; p <= 6; p++) out = castWrites(out, lookup, columnsWhere((t) => t.kind === "timestamp" && t.duck !== "VARCHAR" && t.scale === p), ["TIMESTAMP", "(", String(p), ")"])
   return out
 }
 

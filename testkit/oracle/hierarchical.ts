@@ -110,8 +110,8 @@ export const rewriteHierarchical = (source: ReadonlyArray<Tok>, lookup: TableLoo
     for (let k = 0; k < range.length; k++) {
       const t = range[k]!
       if (isKw(t, "LEVEL")) out.push(`${alias}.ORA$LEVEL`)
-      // ROWNUM numbers the rows in the order the hierarchy returns them, before any ORDER BY
-      else if (selectList && isKw(t, "ROWNUM")) out.push(`ROW_NUMBER() OVER (ORDER BY ${alias}.ORA$KEY)`)
+      // ROWNUM numbers the rows in the order the hierarchy returns them, before any ORDER BY, as a NUMBER (exact division)
+      else if (selectList && isKw(t, "ROWNUM")) out.push(`CAST(ROW_NUMBER() OVER (ORDER BY ${alias}.ORA$KEY) AS NUMBER)`)
       else if (isKw(t, "CONNECT_BY_ISLEAF")) out.push(`(CASE WHEN EXISTS (SELECT 1 FROM ${CTE} ORA$C WHERE ORA$C.ORA$PARENT = ${alias}.ORA$KEY AND ORA$C.ORA$CYCLE = 0) THEN 0 ELSE 1 END)`)
       else if (isKw(t, "CONNECT_BY_ISCYCLE")) out.push(`(CASE WHEN EXISTS (SELECT 1 FROM ${CTE} ORA$C WHERE ORA$C.ORA$PARENT = ${alias}.ORA$KEY AND ORA$C.ORA$CYCLE = 1) THEN 1 ELSE 0 END)`)
       else if (isKw(t, "SYS_CONNECT_BY_PATH") && isOp(range[k + 1], "(")) {

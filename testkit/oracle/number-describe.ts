@@ -77,3 +77,17 @@ export const negativeScaleCast = (part: ReadonlyArray<Tok>): OraType | undefined
   const type = asAt < 0 ? undefined : parseOracleType(expr.slice(asAt + 1, -1).map((t) => t.text).join(" "))
   return type?.kind === "number" && type.dictName === "NUMBER" && type.scale < 0 && type.scale !== -127 ? type : undefined
 }
+
+/**
+ * The declared type of select item `part` when it is MIN or MAX of a NUMBER(p,-s) column of `columns` (by name): they
+ * "return their argument's type", where the column's engine storage, an integer DECIMAL(p+s,0), would describe the
+ * result as NUMBER(p+s).
+ */
+export const negativeScaleExtreme = (part: ReadonlyArray<Tok>, columns: ReadonlyMap<string, OraType> | undefined): OraType | undefined => {
+  const expr = withoutAlias(part)
+  if (columns === undefined || columns.size === 0 || !wholeCall(expr, "MIN", "MAX")) return undefined
+  const close = matchParen(expr, 1)
+  const inner = expr.slice(2, close)
+  const name = inner.length === 1 ? inner[0] : inner.length === 3 && isOp(inner[1], ".") ? inner[2] : undefined
+  return name === undefined || (name.kind !== "ident" && name.kind !== "qident") ? undefined : columns.get(name.value)
+}

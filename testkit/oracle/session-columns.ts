@@ -61,6 +61,26 @@ export class StatementColumns {
     return out
   }
 
+  /**
+   * NUMBER(p,-s) columns (stored as integers, which DuckDB describes as NUMBER(p+s)) of the tables a statement mentions,
+   * with their declared types (a name two such columns give different types is left out).
+   */
+  negativeScaleColumnsOf(sql: string): ReadonlyMap<string, OraType> {
+    const out = new Map<string, OraType>()
+    const clash = new Set<string>()
+    for (const t of tokenize(sql)) {
+      if (t.kind !== "ident" && t.kind !== "qident") continue
+      for (const c of this.lookupTable(undefined, oracleName(t))?.columns ?? []) {
+        if (c.type.kind !== "number" || c.type.dictName !== "NUMBER" || c.type.scale >= 0 || c.type.scale === -127) continue
+        const known = out.get(c.name)
+        if (known !== undefined && (known.precision !== c.type.precision || known.scale !== c.type.scale)) clash.add(c.name)
+        out.set(c.name, c.type)
+      }
+    }
+    for (const name of clash) out.delete(name)
+    return out
+  }
+
   /** TIMESTAMP WITH TIME ZONE and TIMESTAMP(7-9) columns (stored as text) of the tables a statement mentions. */
   textDatetimeColumnsOf(sql: string): ReadonlyMap<string, TextDatetimeKind> {
     const out = new Map<string, TextDatetimeKind>()

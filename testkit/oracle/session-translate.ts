@@ -34,6 +34,7 @@ import { intervalBindKind, isLocalZoneBind, localZoneArithmetic } from "./local-
 import { namedTypesOf, objectColumnTypeOf } from "./named-types.ts"
 import { canonicalNumberWrites } from "./number-writes.ts"
 import { numberTextWrites } from "./character-writes.ts"
+import { expandInsertSelectStar } from "./insert-select-star.ts"
 import { rewriteNumericIntervals } from "./numeric-intervals.ts"
 import { rewriteAttributeAccess } from "./object-attributes.ts"
 import { refuseLiteralObjectWrites } from "./object-writes.ts"
@@ -68,7 +69,7 @@ export const translateStatement = (ctx: TranslationContext, sql: string, specs: 
   const lookup = ctx.lookupTable
   const rewritten = localZoneArithmetic(unqualifySetTargets(rewriteRowSubqueries(rewriteNumericIntervals([...rewriteMergeUpdateWhere(rewriteMergeDeleteWhere(source))]))), lookup, (n) => intervalBindKind(specs?.[n - 1]), (n) => isLocalZoneBind(specs?.[n - 1]))
   refuseLiteralObjectWrites(rewritten, lookup)
-  const written = intervalLiteralTargets(datetimeInsertSelects(sessionZoneWrites(numberTextWrites(canonicalNumberWrites(rewritten, lookup), lookup), lookup), lookup), lookup)
+  const written = intervalLiteralTargets(datetimeInsertSelects(sessionZoneWrites(numberTextWrites(canonicalNumberWrites(expandInsertSelectStar(rewritten, lookup), lookup), lookup), lookup), lookup), lookup)
   const { toks, tr, binds } = bindNumberingTranslator(ctx, written, sql, specs)
   return { toks, text: (a, b) => tr.range(a, b), binds }
 }
@@ -125,6 +126,7 @@ export const bindNumberingTranslator = (ctx: TranslationContext, source: Readonl
     intervalColumns: columns.columnsOf(sql, (t) => t.kind === "intervalds" || t.kind === "intervalym"),
     localZoneColumns: columns.columnsOfKind(sql, "timestampltz"),
     timestampPrecisions: columns.timestampPrecisionsOf(sql),
+    negativeScaleColumns: columns.negativeScaleColumnsOf(sql),
     sessionTimeZone: ctx.sessionTz,
     binaryColumns: columns.binaryColumnsOf(sql),
     exactNumberColumns: columns.exactNumberColumnsOf(sql),

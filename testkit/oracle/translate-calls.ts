@@ -4,6 +4,8 @@
  */
 import { everydayScalarCall } from "./everyday-functions.ts"
 import { checkInputFormat, checkOutputFormat } from "./datetime-format-checks.ts"
+import { datetimeModelError, datetimeModelValid, toCharByType } from "./to-char-by-type.ts"
+import { castTimestampPrecision, roundedFraction, withFractionDigits } from "./fraction-precision.ts"
 import { dateLanguageOfParameter, SESSION_DATE_LANGUAGE } from "./date-language.ts"
 import { ora, OraError } from "./errors.ts"
 import { regexpCall } from "./regexp-functions.ts"
@@ -247,15 +249,19 @@ export function ident(tr: TranslatorCore, i: number, to: number): [string, numbe
       if (ot?.kind === "timestamptz") return [`ora_tstz(${datetimeArgument(operand, "zoned")})`, close + 1]
       if (ot?.kind === "timestamp" && ot.duck === "VARCHAR" && !tr.isLocalZoneColumn(p[0], asAt)) return [`ora_ts(CAST(${operand} AS VARCHAR))`, close + 1]
       if (ot?.kind === "timestampltz" && ot.duck === "VARCHAR") return [`ora_tstz_at(${datetimeArgument(operand, "zoned")}, '+00:00')`, close + 1]
+      // to TIMESTAMP(0-5): the fraction rounded to the type's precision (fraction-precision.ts)
+      const fit = (sql: string) => (ot?.kind === "timestamp" && ot.duck !== "VARCHAR" && ot.scale < 6 ? roundedFraction(`CAST(${sql} AS TIMESTAMP)`, ot.scale) : sql)
       if (textKind !== undefined && (ot?.kind === "timestamp" || ot?.kind === "date")) {
         const shown = tr.isLocalZoneColumn(p[0], asAt) ? inSessionZone(operand) : operand
-        return [`CAST(ora_tstz_local(${datetimeArgument(shown, textKind)}) AS ${duckType})`, close + 1]
+        return [fit(`CAST(ora_tstz_local(${datetimeArgument(shown, textKind)}) AS ${duckType})`), close + 1]
       }
       // to character: in the session's NLS format ("CAST": a datetime to character "as TO_CHAR" converts it; nls-formats.ts)
       if (ot?.kind === "varchar" || ot?.kind === "nvarchar") {
         const text = defaultFormatText(tr, p[0], asAt, operand)
         // a column, bind or datetime literal by its DuckDB type (ora_char_of); a larger expression keeps DuckDB's text
-        const single = asAt - p[0] === 1 || (asAt - p[0] === 2 && isKw(toks[p[0]], "DATE", "TIMESTAMP") && toks[p[0] + 1]?.kind === "str")
+        // (also a qualified column, and a scalar subquery of one: character-writes.ts wraps a NUMBER(p,s) one)
+        const single = asAt - p[0] === 1 || (asAt - p[0] === 3 && isOp(toks[p[0] + 1], ".")) || (asAt - p[0] === 2 && isKw(toks[p[0]], "DATE", "TIMESTAMP") && toks[p[0] + 1]?.kind === "str") ||
+          (isOp(toks[p[0]], "(") && isKw(toks[p[0] + 1], "SELECT") && matchParen(toks, p[0]) === asAt - 1)
         // a number expression or literal (a date difference, a quotient) as TO_CHAR prints it, not DuckDB's `5.0`
         if (text === undefined && tr.textDatetimeAt(p[0], asAt) === undefined && isNumberExpression(toks, p[0], asAt)) return [`CAST(${numberExpressionText(toks, p[0], asAt, operand)} AS ${duckType})`, close + 1]
         if (text !== undefined || single) return [`CAST(${text ?? `ora_char_of(${operand})`} AS ${duckType})`, close + 1]
@@ -267,28 +273,39 @@ export function ident(tr: TranslatorCore, i: number, to: number): [string, numbe
       // any other value by its text: an instant (DuckDB renders it at +00) or a zoned text as it is, a TIMESTAMP or
       // DATE in the session time zone
       if (ot?.kind === "timestampltz") return [`CAST(ora_tstz_utc(${datetimeArgument(operand, "zoned")}) AS ${duckType})`, close + 1]
-      return [`CAST(${operand} AS ${duckType})`, close + 1]
+      return [fit(`CAST(${operand} AS ${duckType})`), close + 1]
     }
     case "TO_CHAR":
       if (parts.length >= 2 && toks[parts[1]![0]]?.kind === "str")
       {
         const [from, to] = parts[0]!
+        // FF without digits: the precision the value is described with (a column's declared one, a CAST's)
+        const fsp = declaredFraction(tr, from, to)
+        const model = fsp === undefined ? toks[parts[1]![0]]!.value : withFractionDigits(toks[parts[1]![0]]!.value, fsp)
         const argument = tr.callArgument(from, to, arg(0))
-        const number = numberFormatSql(v, arg(0), toks[parts[1]![0]]!.value, argument.exact || argument.binary || tr.exactNumericRange(from, to), tr.stringArgument(parts[2]))
-        if (number !== undefined) return [number, close + 1]
+        const known = argument.exact || argument.binary || tr.exactNumericRange(from, to)
+        const number = numberFormatSql(v, arg(0), model, known, tr.stringArgument(parts[2]))
+        if (number !== undefined && known) return [number, close + 1]
         const zoned = zonedOperand(tr, parts[0]![0], parts[0]![1])
-        if (zoned !== undefined) return [zonedToChar(zoned, toks[parts[1]![0]]!.value), close + 1]
+        if (zoned !== undefined) return [zonedToChar(zoned, model), close + 1]
         const textKind = tr.textDatetimeAt(parts[0]![0], parts[0]![1]) ?? textDatetimeOfText(arg(0))
         // a LOCAL TIME ZONE value kept as text (TIMESTAMP(7-9)) is shown in the session time zone
         const shown = tr.isLocalZoneColumn(parts[0]![0], parts[0]![1]) ? inSessionZone(arg(0)) : arg(0)
-        if (textKind !== undefined) return [textDatetimeToChar(shown, textKind, toks[parts[1]![0]]!.value), close + 1]
-        checkOutputFormat(toks[parts[1]![0]]!.value)
-        const fmt = convertDateFormat(toks[parts[1]![0]]!.value, true)
+        if (textKind !== undefined) return [textDatetimeToChar(shown, textKind, model), close + 1]
+        const x = arg(0)
+        // a value the translator does not know to be a number or a datetime (a subquery's column, a function's result)
+        // is formatted by its type when the statement runs (to-char-by-type.ts): a number by the number model, a
+        // datetime by the datetime model
+        const asNumber = number ?? numberFormatSql(v, x, model, true, tr.stringArgument(parts[2]))!
+        const datetime = datetimeModelValid(model) ? undefined : datetimeModelError(x)
+        if (datetime !== undefined && number === undefined) checkOutputFormat(model)
+        const fmt = datetime === undefined ? convertDateFormat(model, true) : ""
         const language = callDateLanguage(tr.stringArgument(parts[2]))
         // nanoseconds need TIMESTAMP_NS, whose range (1677-2262) is too small for every DATE: only when asked for
-        if (!fmt.includes("%n")) return [withOracleYears(`ora_to_char_fmt(${arg(0)}, ${sqlString(fmt)})`, fmt, language), close + 1]
-        const x = arg(0)
-        return [withOracleYears(`(${strftimeNs(fmt, (f) => `ora_to_char_fmt_ns(${x}, ${sqlString(f)})`)})`, fmt, language), close + 1]
+        const asDatetime = datetime ?? (!fmt.includes("%n")
+          ? withOracleYears(`ora_to_char_fmt(${x}, ${sqlString(fmt)})`, fmt, language)
+          : withOracleYears(`(${strftimeNs(fmt, (f) => `ora_to_char_fmt_ns(${x}, ${sqlString(f)})`)})`, fmt, language))
+        return [toCharByType(x, asNumber, asDatetime, number !== undefined), close + 1]
       }
       if (parts.length === 1) {
         const text = defaultFormatText(tr, parts[0]![0], parts[0]![1], arg(0))
@@ -582,13 +599,21 @@ const callDateLanguage = (nlsparam: string | undefined): string => {
  * datetime (CURRENT_TIMESTAMP, a LOCAL TIME ZONE column): its text in the session's NLS format (nls-formats.ts); a
  * LOCAL TIME ZONE value in NLS_TIMESTAMP_FORMAT at the session's wall clock ("TO_CHAR (datetime)").
  */
+/**
+ * The fractional second precision of the TIMESTAMP [WITH [LOCAL] TIME ZONE] [from, to): a column's declared one
+ * (unless two of the statement's tables declare the name with different ones) or a CAST's (fraction-precision.ts).
+ */
+const declaredFraction = (tr: TranslatorCore, from: number, to: number): number | undefined => {
+  const name = tr.columnNameAt(from, to)
+  return (name === undefined ? undefined : tr.ctx.timestampPrecisions?.get(name)) ?? castTimestampPrecision(tr.toks, from, to)
+}
+
 const defaultFormatText = (tr: TranslatorCore, from: number, to: number, x: string): string | undefined => {
   const local = tr.isLocalZoneColumn(from, to)
   const textKind = tr.textDatetimeAt(from, to) ?? textDatetimeOfText(x)
   // FF without digits prints a column's declared precision ("Datetime Format Elements", FF: "If you do not specify a
   // digit, then Oracle Database uses the precision specified for the datetime data type")
-  const name = tr.columnNameAt(from, to)
-  const declared = name === undefined ? undefined : tr.ctx.timestampPrecisions?.get(name)
+  const declared = declaredFraction(tr, from, to)
   if (textKind !== undefined) {
     if (local) return nlsText("timestamp", inSessionZone(x), "''", declared ?? 9)
     return textKind === "zoned" ? nlsText("timestampTz", x, "getvariable('ora_session_tz')", declared ?? 6) : nlsText("timestamp", x, "''", declared ?? 9)

@@ -137,6 +137,25 @@ export const withOracleYears = (sql: string, fmt: string, language = SESSION_DAT
 /** Elements ora_year_text prints as written (the last Y of a YEAR is no element: the spelled year is not printed). */
 const CASED_ELEMENT = /^(?:[AaPp]\.[Mm]\.|[AaPp][Mm]|[Aa]\.[Dd]\.|[Bb]\.[Cc]\.|[Aa][Dd]|[Bb][Cc]|[Rr][Mm]|[Yy]{3}(?!Y)|[Yy](?![Yy]|EAR))/i
 
+/** YEAR / SYEAR (the year spelled), SCC (the signed century) and E / EE (the era), printed by ora_year_text as written. */
+const SPELLED_ELEMENT = /^(?:S?YEAR|SCC|EE|E)/i
+
+/**
+ * The number elements a TH / SP / SPTH / THSP suffix may follow, and the suffix ("Datetime Format Element Suffixes",
+ * SQL Language Reference: TH ordinal number, SP spelled number, SPTH or THSP spelled ordinal number).
+ */
+const SUFFIXED_ELEMENT = /^(SSSSS|SYYYY|YYYY|IYYY|RRRR|HH24|HH12|DDD|YYY|IYY|HH|DD|MM|MI|SS|YY|RR|IY|CC|WW|IW|J|D|Q|W|Y)(SPTH|THSP|SP|TH)/i
+
+/**
+ * DL, DS and TS in the AMERICA territory (the server's). "Datetime Format Elements": DL "in the AMERICAN_AMERICA
+ * locale, this is equivalent to specifying the format 'fmDay, Month dd, yyyy'", DS "'MM/DD/RRRR'", TS the short time
+ * format. Published transcripts of real servers show the day of DL with its leading zero (`Friday, January 04, 2013`),
+ * DS without leading zeros (`1/4/2013`, `2/28/500`: sqlsnippets.com "Date Format Elements" under AMERICAN / AMERICA)
+ * and TS as `10:18:59 AM`, which these models give. **Unconfirmed:** the year of DL below 1000 and the hour of TS
+ * below 10 (with their zeros here); Oracle's restriction that DL and DS be used only with TS is not enforced.
+ */
+const TERRITORY_FORMATS = { DL: "FMDay, Month FMDD, FMYYYY", DS: "FMMM/DD/YYYY", TS: "HH:MI:SS AM" } as const
+
 /**
  * Converts an Oracle datetime format model to a strftime/strptime format; for TO_CHAR (`output`), FM is read as the
  * fill mode switch and YYYY / SYYYY are marked for {@link withOracleYears}.
@@ -180,6 +199,20 @@ export const convertDateFormat = (fmt: string, output = false): string => {
   let s = fmt
   let fm = false
   while (s.length > 0) {
+    // a number element with a suffix (`DDTH`, `DDSP`, `DdSPTH`), computed by ora_year_text (datetime-spelling.ts)
+    const suffixed = output ? SUFFIXED_ELEMENT.exec(s) : null
+    if (suffixed !== null) {
+      out += `${YEAR_MARK.calendar}${suffixed[1]}#${suffixed[2]}${fm ? "F" : "-"}|%Y|%m|%d|%H|%M|%S${YEAR_MARK.end}`
+      s = s.slice(suffixed[0].length)
+      continue
+    }
+    // DL, DS, TS: the territory's long and short date and short time formats, each with its own fill mode
+    const territory = output ? /^(?:DL|DS|TS)/i.exec(s)?.[0].toUpperCase() : undefined
+    if (territory !== undefined) {
+      out += convertDateFormat(TERRITORY_FORMATS[territory as keyof typeof TERRITORY_FORMATS], true)
+      s = s.slice(2)
+      continue
+    }
     const year = output ? /^(FM|S?YYYY)/i.exec(s)?.[0].toUpperCase() : undefined
     if (year !== undefined) {
       if (year === "FM") fm = !fm
@@ -213,7 +246,7 @@ export const convertDateFormat = (fmt: string, output = false): string => {
     }
     // Q, WW, IW, D, J, CC, SSSSS, ...: computed from the date by ora_year_text (datetime-functions.ts); YYY, Y, RM,
     // AD / BC and AM / PM as written, their capitalisation and periods kept
-    const cased = output ? CASED_ELEMENT.exec(s)?.[0] : undefined
+    const cased = output ? (CASED_ELEMENT.exec(s) ?? SPELLED_ELEMENT.exec(s))?.[0] : undefined
     const calendar = cased ?? (output ? CALENDAR_ELEMENTS.find((e) => s.toUpperCase().startsWith(e) && !(e === "D" && /^D[DAYLS]/i.test(s))) : undefined)
     if (calendar !== undefined) {
       out += `${YEAR_MARK.calendar}${calendar}${fm ? "F" : "-"}|%Y|%m|%d|%H|%M|%S${YEAR_MARK.end}`

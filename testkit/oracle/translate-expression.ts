@@ -2,6 +2,7 @@
  * Arithmetic and concatenation with Oracle's semantics: `||` ignoring NULLs, division by zero, date and interval
  * arithmetic, exact NUMBER and native floating-point operands, text datetimes and exact intervals.
  */
+import { castTimestampPrecision } from "./fraction-precision.ts"
 import { isKw, isOp, matchParen, type Tok } from "./lexer.ts"
 import { type BinaryKind, binaryKindOf } from "./expression-names.ts"
 import { EXACT_RESULT } from "./number-sql.ts"
@@ -120,12 +121,14 @@ export function expression(tr: TranslatorCore, from: number, to: number): string
     const datetime = tr.textDatetimeAt(i, end) ?? textDatetimeOfText(text)
     const exactInterval = tr.exactIntervalAt(i, end, text) ?? (tr.bindIs(tr.ctx.exactSecondsBind, i, end) ? "dayToSecond" : undefined)
     const column = tr.columnNameAt(i, end)
-    const fsp = column === undefined ? undefined : tr.ctx.timestampPrecisions?.get(column)
+    const fsp = (column === undefined ? undefined : tr.ctx.timestampPrecisions?.get(column)) ?? castTimestampPrecision(toks, i, end)
     const node = {
       text, date: isDateUnit(toks, i, end, tr.ctx.dateColumns) || dateBind, interval: isKw(t, "INTERVAL") || tr.isIntervalColumnAt(i, end) || exactInterval !== undefined || (isOp(t, "(") && scaledIntervalIn(toks, i + 1, end - 1)), binary: binaryKindOf(toks, i, end, tr.ctx.binaryColumns) ?? tr.binaryBindAt(i, end), exact,
       numeric: tr.exactNumericRange(i, end), ...(datetime !== undefined ? { datetime } : {}), ...(exactInterval !== undefined ? { exactInterval } : {}),
       day: tr.isDayAt(i, end), character: tr.isCharacterAt(i, end),
-      numberText: (end === i + 1 && t.kind === "num" && !/[fFdD]$/.test(t.text)) || /^\(+ora_(?:date_diff|div)\(/.test(text),
+      // (also a NUMBER(p,s) column, whose DuckDB text keeps the scale's zeros: `1.50`, TO_CHAR's `1.5`)
+      numberText: (end === i + 1 && t.kind === "num" && !/[fFdD]$/.test(t.text)) || /^\(+ora_(?:date_diff|div)\(/.test(text) ||
+        (column !== undefined && tr.ctx.boundedNumberColumns?.has(column) === true && tr.ctx.characterColumns?.has(column) !== true),
       ...(end === i + 1 && t.kind === "num" && !/[fFdD]$/.test(t.text) ? { literal: t.value } : {}),
       // a TIMESTAMP column's declared fractional precision, which FF prints (catText)
       ...(fsp !== undefined && !tr.isLocalZoneColumn(i, end) ? { fsp } : {})
@@ -239,4 +242,4 @@ export function expression(tr: TranslatorCore, from: number, to: number): string
  * (never a `||` result again: ora_to_char repeats its argument, so nesting it would grow the SQL exponentially).
  */
 const catText = (n: { readonly text: string; readonly date: boolean; readonly datetime?: TextDatetimeKind; readonly numberText?: boolean; readonly literal?: string; readonly fsp?: number }): string =>
-  n.datetime === "zoned" ? nlsText("timestampTz", n.text, "getvariable('ora_session_tz')", n.fsp ?? 6) : n.datetime === "wall" ? nlsText("timestamp", n.text, "''", n.fsp ?? 9) : n.date && n.fsp !== undefined ? nlsText("timestamp", n.text, "''", n.fsp) : n.date ? `ora_to_char(${n.text})` : n.literal !== undefined ? literalNumberText(n.literal) : n.numberText === true ? `ora_num_char(${n.text})` : n.text
+  n.datetime === "zoned" ? nlsText("timestampTz", n.text, "getvariable('ora_session_tz')", n.fsp ?? 6) : n.datetime === "wall" ? nlsText("timestamp", n.text, "''", n.fsp ?? 9) : n.fsp !== undefined ? nlsText("timestamp", n.text, "''", n.fsp) : n.date ? `ora_to_char(${n.text})` : n.literal !== undefined ? literalNumberText(n.literal) : n.numberText === true ? `ora_num_char(${n.text})` : n.text

@@ -10,7 +10,7 @@ import { EXACT_RESULT } from "./number-sql.ts"
 import { checkSetOperationLiterals } from "./set-operation-types.ts"
 import { checkIncompleteExpressions } from "./incomplete-expressions.ts"
 import { stringLiteralType } from "./literal-types.ts"
-import { negativeScaleCast, numberDescription } from "./number-describe.ts"
+import { negativeScaleCast, negativeScaleExtreme, numberDescription } from "./number-describe.ts"
 import { fromRefs, withBlockShapes } from "./subquery-shapes.ts"
 import { binaryKindOf, headingOf, oracleName } from "./expression-names.ts"
 import { binaryDoubleType, intervalDsType, intervalYmType, numberType, timestampType, type OraType } from "./types.ts"
@@ -227,7 +227,7 @@ export const translateQuery = (
     const localZone = aliasOnlyFrom(part, isOp(part[1], "(") ? matchParen(part, 1) + 1 : part.length) ? tr.localZoneCastAt(start, start + (isOp(part[1], "(") ? matchParen(part, 1) + 1 : 0)) : undefined
     if (localZone !== undefined) return { kind: "typed", type: localZone }
     if (numberLiteral(part)) return { kind: "typed", type: numberType() }
-    const scaled = negativeScaleCast(part)
+    const scaled = negativeScaleCast(part) ?? negativeScaleExtreme(part, tr.ctx.negativeScaleColumns)
     if (scaled !== undefined) return { kind: "typed", type: scaled }
     const literal = toks.some((t) => isKw(t, "UNION", "INTERSECT", "MINUS", "EXCEPT")) ? undefined : stringLiteralType(part)
     if (literal !== undefined) return { kind: "typed", type: literal }

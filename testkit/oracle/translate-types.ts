@@ -86,6 +86,8 @@ export interface TranslateContext {
   readonly exactIntervalColumns?: ReadonlyMap<string, ExactIntervalKind>
   /** The interval columns of the tables the statement mentions, with their declared types (interval-exprs.ts). */
   readonly intervalColumnTypes?: ReadonlyMap<string, OraType>
+  /** NUMBER(p,-s) columns of the tables the statement mentions, by name, with their declared types (MIN / MAX describe them). */
+  readonly negativeScaleColumns?: ReadonlyMap<string, OraType>
   /** Declared fractional second precisions of the TIMESTAMP columns of the tables the statement mentions, by name (FF prints that many digits). */
   readonly timestampPrecisions?: ReadonlyMap<string, number>
   /** Names of TIMESTAMP WITH LOCAL TIME ZONE columns of the tables the statement mentions (shown in the session zone). */
