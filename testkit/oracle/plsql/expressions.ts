@@ -6,6 +6,8 @@
 import type { DuckDBValue } from "@duckdb/node-api"
 import { OraError } from "../errors.ts"
 import { isKw, isOp, splitTopLevel, type Tok } from "../lexer.ts"
+import type { PlsqlProcedure } from "../catalog.ts"
+import { synonymTarget } from "../synonym-resolution.ts"
 import { oracleName } from "../translate.ts"
 import type { Expr } from "./ast.ts"
 import { PlsqlCollection } from "./collections.ts"
@@ -146,7 +148,7 @@ async function calleeAt(ctx: Frame, expr: Expr, k: number, sql: boolean, keepSto
   const callable = (t.kind === "ident" || t.kind === "qident") && !isOp(expr[k - 1], ".") && !isOp(expr[k + 1], ".") && !isOp(expr[k + 1], "%")
   const slot = callable ? lookup(ctx, oracleName(t)) : undefined
   const local = slot?.k === "subprogram" && slot.sub.returns !== undefined ? slot : undefined
-  const stored = callable && slot === undefined ? ctx.host.db.procedures.get(`${ctx.host.schema}.${oracleName(t)}`) : undefined
+  const stored = callable && slot === undefined ? (ctx.host.db.procedures.get(`${ctx.host.schema}.${oracleName(t)}`) ?? storedThroughSynonym(ctx, oracleName(t))) : undefined
   // in a SQL statement a column of its tables wins over a function of the same name called without arguments
   const column = sql && !isOp(expr[k + 1], "(") && (local !== undefined || stored?.isFunction === true) && columns().has(oracleName(t))
   // a function declared in a block is not callable from SQL (PLS-00231); a package's are (sql-functions.ts)
@@ -156,6 +158,17 @@ async function calleeAt(ctx: Frame, expr: Expr, k: number, sql: boolean, keepSto
   if (local !== undefined && !column) return { end: k, run: (args) => ctx.callLocal(local, args), kind: kindOfType(local.sub.returns) }
   if (stored?.isFunction === true && !column && !keepStored) return { end: k, run: (args) => ctx.invoke(stored, args), kind: resultKind(stored.returns) === "number" ? "number" : undefined }
   return undefined
+}
+
+/** The stored function or procedure a synonym `name` names (the schema's or a public one); undefined when it names none. */
+function storedThroughSynonym(ctx: Frame, name: string): PlsqlProcedure | undefined {
+  try {
+    const target = synonymTarget(ctx.host.db, ctx.host.schema, undefined, name)
+    return target === undefined ? undefined : ctx.host.db.procedures.get(`${target.owner}.${target.name}`)
+  } catch {
+    // a synonym whose target is gone names nothing callable
+    return undefined
+  }
 }
 
 /** Whether a PL/SQL expression calls a function inlineCalls would make before evaluating it. */

@@ -16,10 +16,11 @@
  * "Object Invalidation" and "Revalidation") describes; ALTER PROCEDURE / FUNCTION / PACKAGE ... COMPILE compiles it
  * at once (SQL Language Reference 23ai, "ALTER PROCEDURE": "explicitly recompile a standalone stored procedure").
  */
-import { ora } from "../errors.ts"
+import { ora, OraError } from "../errors.ts"
 import { isKw, isOp, type Tok } from "../lexer.ts"
 import type { OracleDatabase } from "../database.ts"
 import { isDictionaryName } from "../session-dictionary.ts"
+import { resolveName } from "../synonym-resolution.ts"
 import { synonymsOf } from "../synonym-store.ts"
 import { oracleName } from "../translate.ts"
 import type { Block, Decl, Expr, Stmt } from "./ast.ts"
@@ -58,6 +59,12 @@ const PROCEDURE_KEY = "procedure "
 /** The dependency key of a package body on its specification (whose text is its signature). */
 const SPECIFICATION_KEY = "specification "
 
+/**
+ * Dependency keys of synonyms a unit names (`synonym OWNER.NAME`): the unit depends on the synonym and, through it,
+ * on its target ("Schema Object Dependency": a dependent object depends on a synonym and on the object it names).
+ */
+const SYNONYM_KEY = "synonym "
+
 /** Adds to `deps` a package body's dependency on its specification: replaced by another text, the body is INVALID. */
 export const withSpecification = (db: OracleDatabase, deps: Dependencies, owner: string, name: string): Dependencies => {
   const key = `${SPECIFICATION_KEY}${owner}.${name}`
@@ -68,7 +75,18 @@ export const withSpecification = (db: OracleDatabase, deps: Dependencies, owner:
  * A table as a unit compiled against it: its object id and each column with its type, one per line; a called
  * procedure's: its object id.
  */
-const tableSignature = (db: OracleDatabase, key: string): string | undefined => {
+const tableSignature = (db: OracleDatabase, key: string, depth = 0): string | undefined => {
+  if (key.startsWith(SYNONYM_KEY)) {
+    const synonym = synonymsOf(db).get(key.slice(SYNONYM_KEY.length))
+    if (synonym === undefined) return undefined
+    if (synonym.targetLink !== null) return `link ${synonym.targetLink}`
+    // the synonym's target, then what the unit compiled against: a table's columns, a unit's text, another synonym's
+    const target = `${synonym.targetOwner}.${synonym.targetName}`
+    const table = tableSignature(db, target)
+    if (table !== undefined) return `table ${target}\n${table}`
+    const other = tableSignature(db, PROCEDURE_KEY + target) ?? tableSignature(db, SPECIFICATION_KEY + target) ?? (depth < 8 ? tableSignature(db, SYNONYM_KEY + target, depth + 1) : undefined)
+    return `unit ${target}\n${other ?? ""}`
+  }
   if (key.startsWith(SPECIFICATION_KEY)) return packagesOf(db).get(key.slice(SPECIFICATION_KEY.length))?.spec.source
   if (key.startsWith(PROCEDURE_KEY)) {
     const p = db.procedures.get(key.slice(PROCEDURE_KEY.length))
@@ -104,11 +122,23 @@ const changed = (db: OracleDatabase, deps: Dependencies): boolean => {
     const now = tableSignature(db, key)
     if (now === signature) continue
     if (now === undefined || signature === undefined || key.startsWith(PROCEDURE_KEY) || key.startsWith(SPECIFICATION_KEY)) return true
-    const [id, ...columns] = signature.split("\n")
-    const current = new Set(now.split("\n"))
-    if (!current.has(id!) || now.split("\n")[0] !== id || columns.some((c) => !current.has(c))) return true
+    if (key.startsWith(SYNONYM_KEY)) {
+      // the same table behind the synonym: changed as the table itself would be (a column added is no change)
+      const [was, ...wasTable] = signature.split("\n")
+      const [is, ...isTable] = now.split("\n")
+      if (was !== is || !was!.startsWith("table ") || tableChanged(wasTable.join("\n"), isTable.join("\n"))) return true
+      continue
+    }
+    if (tableChanged(signature, now)) return true
   }
   return false
+}
+
+/** Whether a table's signature `now` lost the object id or a column of `signature` (a column added is no change). */
+const tableChanged = (signature: string, now: string): boolean => {
+  const [id, ...columns] = signature.split("\n")
+  const current = new Set(now.split("\n"))
+  return !current.has(id!) || now.split("\n")[0] !== id || columns.some((c) => !current.has(c))
 }
 
 /** The rows USER_ERRORS lists for a compile error: one per `ORA-06550: line l, column c:` part of its text. */
@@ -246,6 +276,14 @@ export const compileUnit = (db: OracleDatabase, schema: string, source: string, 
     if (isName(t) && !known(scope, t)) undeclared(t, statementPos, "Statement")
     expression(scope, expr.slice(1), statementPos)
   }
+  // a name that is a synonym (the schema's, else a public one): the unit depends on it and its target
+  const synonymDependency = (name: string, owner?: string): boolean => {
+    const synonyms = synonymsOf(db)
+    const key = owner !== undefined ? `${owner}.${name}` : synonyms.has(`${schema}.${name}`) ? `${schema}.${name}` : synonyms.has(`PUBLIC.${name}`) ? `PUBLIC.${name}` : undefined
+    if (key === undefined || !synonyms.has(key)) return false
+    deps.set(`${SYNONYM_KEY}${key}`, tableSignature(db, `${SYNONYM_KEY}${key}`))
+    return true
+  }
   // the stored functions and packages an expression calls or names (dependencies), and a plain name no scope declares
   const expression = (scope: Names | undefined, expr: Expr | undefined, statementPos: number, what: "Statement" | "Item" = "Statement") => {
     if (expr === undefined) return
@@ -254,13 +292,14 @@ export const compileUnit = (db: OracleDatabase, schema: string, source: string, 
       if (declares(scope, name)) continue
       if (qualified && packagesOf(db).has(`${schema}.${name}`)) deps.set(`${SPECIFICATION_KEY}${schema}.${name}`, tableSignature(db, `${SPECIFICATION_KEY}${schema}.${name}`))
       else if (!qualified && db.procedures.has(`${schema}.${name}`)) deps.set(`${PROCEDURE_KEY}${schema}.${name}`, tableSignature(db, `${PROCEDURE_KEY}${schema}.${name}`))
+      else synonymDependency(name)
     }
-    const synonyms = synonymsOf(db)
     for (const t of plainNames(expr)) {
       const name = oracleName(t)
       if (declares(scope, name)) continue
       if (db.procedures.has(`${schema}.${name}`)) deps.set(`${PROCEDURE_KEY}${schema}.${name}`, tableSignature(db, `${PROCEDURE_KEY}${schema}.${name}`))
-      if (known(scope, t) || synonyms.has(`${schema}.${name}`) || synonyms.has(`PUBLIC.${name}`)) continue
+      if (known(scope, t)) continue
+      if (synonymDependency(name)) continue
       undeclared(t, statementPos, what)
     }
   }
@@ -271,8 +310,15 @@ export const compileUnit = (db: OracleDatabase, schema: string, source: string, 
       const owner = ref.owner ?? schema
       if (ref.name.includes("$") || (ref.owner === undefined && isDictionaryName(ref.name))) continue
       const key = `${owner}.${ref.name}`
-      const synonyms = synonymsOf(db)
-      if (synonyms.has(key) || (ref.owner === undefined && synonyms.has(`PUBLIC.${ref.name}`))) continue
+      if (synonymsOf(db).has(key) ? synonymDependency(ref.name, owner) : ref.owner === undefined && !tableAt(db, key) && synonymDependency(ref.name, "PUBLIC")) {
+        // a synonym whose target is gone: `PL/SQL: ORA-00980: synonym translation is no longer valid`
+        try {
+          resolveName(db, schema, ref.owner, ref.name)
+        } catch (e) {
+          if (e instanceof OraError && e.code === 980) errors.push(sqlCompileError(source, ref.at.pos, statementPos, e))
+        }
+        continue
+      }
       const signature = tableSignature(db, key)
       deps.set(key, signature)
       if (signature === undefined) errors.push(sqlCompileError(source, ref.at.pos, statementPos, ora.tableNotFound(db.settings.version, owner, ref.name)))
@@ -292,8 +338,7 @@ export const compileUnit = (db: OracleDatabase, schema: string, source: string, 
     if (st.name.length !== 1) return
     const name = head
     if (declares(scope, name) || name === "RAISE_APPLICATION_ERROR") return
-    const synonyms = synonymsOf(db)
-    if (synonyms.has(`${schema}.${name}`) || synonyms.has(`PUBLIC.${name}`)) return
+    if (!db.procedures.has(`${schema}.${name}`) && synonymDependency(name)) return
     const key = `${PROCEDURE_KEY}${schema}.${name}`
     const signature = tableSignature(db, key)
     deps.set(key, signature)
