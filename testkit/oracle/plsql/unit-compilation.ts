@@ -23,14 +23,16 @@ import { isDictionaryName } from "../session-dictionary.ts"
 import { resolveName } from "../synonym-resolution.ts"
 import { synonymsOf } from "../synonym-store.ts"
 import { oracleName } from "../translate.ts"
-import type { Block, Decl, Expr, Stmt } from "./ast.ts"
+import type { Block, Decl, Expr, Stmt, TypeSpec } from "./ast.ts"
+import { engineFunctionNames, ORACLE_FUNCTIONS } from "../function-names.ts"
+import { namedTypesOf } from "../named-types.ts"
 import { ignoredAt, lineColumn, PlsCompileError, sqlCompileError } from "./errors.ts"
 import type { PlsqlProcedure } from "../catalog.ts"
 import type { PlsqlHost } from "./host.ts"
 import { parseProcedureBody } from "./parser.ts"
 import { compileErrorIn, type CompileError, storedText } from "./compile-errors.ts"
 import { packagesOf } from "./package-store.ts"
-import { plainNames, referencedHeads } from "./plain-names.ts"
+import { isSyntaxWord, plainNames, referencedHeads } from "./plain-names.ts"
 
 /** The tables a unit's static SQL names, by `OWNER.NAME`, each with the object id and columns it had then. */
 export type Dependencies = ReadonlyMap<string, string | undefined>
@@ -236,25 +238,42 @@ const dmlColumns = (toks: Expr): { table: { owner: string | undefined; name: str
   return { table, columns }
 }
 
-/** A scope of the static check: the names a block (or subprogram) declares, inside its enclosing scope's. */
+/**
+ * A scope of the static check: the names a block (or subprogram) declares, inside its enclosing scope's; the fields
+ * of its record types and of its variables of a record type or `table%ROWTYPE`.
+ */
 interface Names {
   readonly names: Set<string>
   readonly parent?: Names
+  readonly recordTypes?: Map<string, ReadonlySet<string>>
+  readonly recordFields?: Map<string, ReadonlySet<string>>
 }
 
-const declares = (scope: Names | undefined, name: string): boolean => {
-  for (let s = scope; s !== undefined; s = s.parent) if (s.names.has(name)) return true
-  return false
+/** The innermost scope declaring `name`. */
+const declaring = (scope: Names | undefined, name: string): Names | undefined => {
+  for (let s = scope; s !== undefined; s = s.parent) if (s.names.has(name)) return s
+  return undefined
 }
+
+const declares = (scope: Names | undefined, name: string): boolean => declaring(scope, name) !== undefined
 
 const declName = (d: Decl): ReadonlyArray<string> =>
   d.k === "collectionType" || d.k === "recordType" ? [d.type.name] : d.k === "subprogram" ? [d.sub.name] : d.k === "exceptionInit" ? [] : [d.name]
+
+/** The engine's function names per database, once read (function-names.ts engineFunctionNames). */
+const engineFunctions = new WeakMap<OracleDatabase, ReadonlySet<string>>()
+
+/** Reads the engine's function names for the checks of unknown functions (they do not change: read once per database). */
+export const loadEngineFunctions = async (db: OracleDatabase, read: () => Promise<ReadonlyArray<ReadonlyArray<unknown>>>): Promise<void> => {
+  if (!engineFunctions.has(db)) engineFunctions.set(db, await engineFunctionNames(db, read))
+}
 
 /**
  * Compiles stored unit `block` (parsed from `source`) statically: `outer` are the names around it (parameters, the
  * unit's own name, a package's specification). The errors in source order, and the tables it depends on.
  */
 export const compileUnit = (db: OracleDatabase, schema: string, source: string, block: Block, outer: Iterable<string>, checkSql = true): Compiled => {
+  const engine = engineFunctions.get(db)
   const errors: Array<PlsCompileError> = []
   const deps = new Map<string, string | undefined>()
   const known = (scope: Names | undefined, t: Tok): boolean => {
@@ -271,9 +290,28 @@ export const compileUnit = (db: OracleDatabase, schema: string, source: string, 
     const e = new PlsCompileError(source, t.pos, 201, `identifier '${oracleName(t)}' must be declared`)
     errors.push(ignoredAt(source, statementPos, e, what) as PlsCompileError)
   }
+  const undeclaredComponent = (t: Tok, statementPos: number, what: "Statement" | "Item") => {
+    if (reported.has(statementPos)) return
+    reported.add(statementPos)
+    const e = new PlsCompileError(source, t.pos, 302, `component '${oracleName(t)}' must be declared`)
+    errors.push(ignoredAt(source, statementPos, e, what) as PlsCompileError)
+  }
+  // the names `name.x` may continue with: a record variable's fields, a (visible) package's public names
+  const membersOf = (scopeOf: Names | undefined, name: string): ReadonlySet<string> | undefined => {
+    if (scopeOf !== undefined) return scopeOf.recordFields?.get(name)
+    const pkg = packagesOf(db).get(`${schema}.${name}`)
+    return pkg !== undefined && pkg.hidden !== true ? pkg.publicNames : undefined
+  }
+  const isUnknownFunction = (name: string): boolean =>
+    engine !== undefined && engine.has(name) && !ORACLE_FUNCTIONS.has(name) && !db.procedures.has(`${schema}.${name}`) && !synonymsOf(db).has(`${schema}.${name}`) && !synonymsOf(db).has(`PUBLIC.${name}`) && !namedTypesOf(db).hasName(name)
   const target = (scope: Names | undefined, expr: Expr, statementPos: number) => {
     const t = expr[0]
     if (isName(t) && !known(scope, t)) undeclared(t, statementPos, "Statement")
+    else if (isName(t) && isOp(expr[1], ".") && isName(expr[2])) {
+      // `rec.nofield := x`, `pkg.nomember := x`: PLS-00302
+      const members = membersOf(declaring(scope, oracleName(t)), oracleName(t))
+      if (members !== undefined && !members.has(oracleName(expr[2]!))) undeclaredComponent(expr[2]!, statementPos, "Statement")
+    }
     expression(scope, expr.slice(1), statementPos)
   }
   // a name that is a synonym (the schema's, else a public one): the unit depends on it and its target
@@ -293,6 +331,19 @@ export const compileUnit = (db: OracleDatabase, schema: string, source: string, 
       if (qualified && packagesOf(db).has(`${schema}.${name}`)) deps.set(`${SPECIFICATION_KEY}${schema}.${name}`, tableSignature(db, `${SPECIFICATION_KEY}${schema}.${name}`))
       else if (!qualified && db.procedures.has(`${schema}.${name}`)) deps.set(`${PROCEDURE_KEY}${schema}.${name}`, tableSignature(db, `${PROCEDURE_KEY}${schema}.${name}`))
       else synonymDependency(name)
+    }
+    for (const { tok, qualified, component, typeName } of referencedHeads(expr)) {
+      const name = oracleName(tok)
+      const scopeOf = declaring(scope, name)
+      // `rec.nofield`, `pkg.nomember`: PLS-00302 (PL/SQL Language Reference, "PL/SQL Name Resolution")
+      if (qualified && component !== undefined) {
+        const members = membersOf(scopeOf, name)
+        if (members !== undefined && !members.has(oracleName(component))) undeclaredComponent(component, statementPos, what)
+        continue
+      }
+      // a function Oracle does not have that the engine would run (`strlen(x)`): PLS-00201, as SQL's ORA-00904
+      // (function-names.ts); names neither knows fail when the expression runs
+      if (!qualified && !typeName && scopeOf === undefined && !isSyntaxWord(name) && isUnknownFunction(name)) undeclared(tok, statementPos, what)
     }
     for (const t of plainNames(expr)) {
       const name = oracleName(t)
@@ -411,10 +462,31 @@ export const compileUnit = (db: OracleDatabase, schema: string, source: string, 
         return
     }
   }
+  // the fields of a variable of a record type the block declares, or of `table%ROWTYPE` (undefined for anything else)
+  const variableFields = (scope: Names, t: TypeSpec): ReadonlySet<string> | undefined => {
+    if (t.kind === "named" && !t.name.includes(" ")) return declaring(scope, t.name)?.recordTypes?.get(t.name)
+    // `pkg.t`: a record type of a package's specification
+    const packaged = t.kind === "named" ? /^(\S+) \. (\S+)$/.exec(t.name) : null
+    if (packaged !== null) {
+      if (declares(scope, packaged[1]!)) return undefined
+      const decl = packagesOf(db).get(`${schema}.${packaged[1]}`)?.spec.block.decls.find((d) => d.k === "recordType" && d.type.name === packaged[2])
+      return decl?.k === "recordType" ? new Set(decl.type.fields.map((f) => f.name)) : undefined
+    }
+    if (t.kind !== "rowtypeOf" || t.of.length < 1 || t.of.length > 2 || declares(scope, t.of[t.of.length - 1]!)) return undefined
+    const meta = db.catalog.getTable(t.of.length === 2 ? t.of[0]! : schema, t.of[t.of.length - 1]!)
+    return meta === undefined ? undefined : new Set(meta.columns.map((c) => c.name))
+  }
   const unit = (scope: Names | undefined, b: Block, names: Iterable<string>): void => {
-    const own: Names = { names: new Set([...names, ...(b.label !== undefined ? [b.label] : [])]), ...(scope !== undefined ? { parent: scope } : {}) }
+    const recordTypes = new Map<string, ReadonlySet<string>>()
+    const recordFields = new Map<string, ReadonlySet<string>>()
+    const own: Names = { names: new Set([...names, ...(b.label !== undefined ? [b.label] : [])]), recordTypes, recordFields, ...(scope !== undefined ? { parent: scope } : {}) }
     // every name of the section first: a subprogram may call one declared after it (Oracle wants a forward declaration)
     for (const d of b.decls) declName(d).forEach((n) => own.names.add(n))
+    for (const d of b.decls) {
+      if (d.k === "recordType") recordTypes.set(d.type.name, new Set(d.type.fields.map((f) => f.name)))
+      const fields = d.k === "var" ? variableFields(own, d.type) : undefined
+      if (d.k === "var" && fields !== undefined) recordFields.set(d.name, fields)
+    }
     for (const d of b.decls) {
       if (d.k === "var") expression(own, d.init, d.pos, "Item")
       if (d.k === "cursor") sql(d.query, d.query[0]?.pos ?? d.pos)
