@@ -173,6 +173,14 @@ function storedThroughSynonym(ctx: Frame, name: string): PlsqlProcedure | undefi
 
 /** Whether a PL/SQL expression calls a function inlineCalls would make before evaluating it. */
 async function hasCalls(ctx: Frame, expr: Expr): Promise<boolean> {
+  // cheap first: no name followed by `(` or `.`, none a subprogram, stored function or synonym (loop conditions)
+  const maybe = expr.some((t, k) => {
+    if (t.kind !== "ident" && t.kind !== "qident") return false
+    if (isOp(expr[k + 1], "(") || isOp(expr[k + 1], ".")) return true
+    const slot = lookup(ctx, oracleName(t))
+    return slot === undefined ? ctx.host.db.procedures.has(`${ctx.host.schema}.${oracleName(t)}`) || storedThroughSynonym(ctx, oracleName(t)) !== undefined : slot.k === "subprogram"
+  })
+  if (!maybe) return false
   const none = () => new Set<string>()
   for (let k = 0; k < expr.length; k++) if (await calleeAt(ctx, expr, k, false, false, none)) return true
   return false
