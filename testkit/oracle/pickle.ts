@@ -417,10 +417,14 @@ const boundedNumber = (t: OraType, text: string): string => {
   return fixedText(fitToPrecision(decimalOf(text), t.precision, t.scale))
 }
 
-/** A bound VARCHAR2 / NVARCHAR2 attribute's text, refused with ORA-12899 when longer (bytes / characters) than declared. */
+/**
+ * A bound VARCHAR2 / NVARCHAR2 attribute's text, refused with ORA-12899 when longer (bytes / characters) than
+ * declared; a CHAR / NCHAR attribute's blank-padded to its length, as a CHAR column holds it (SQL Language
+ * Reference, "Blank-Padded and Nonpadded Comparison Semantics": CHAR values are padded to the declared length).
+ */
 const boundedText = (t: OraType, value: string, length: number): string => {
   if (t.charSize > 0 && length > t.charSize) throw new OraError(12899, `value too large for column (actual: ${length}, maximum: ${t.charSize})`)
-  return value
+  return t.dty === 96 && t.charSize > length ? value + " ".repeat(t.charSize - length) : value
 }
 
 /** The value tree node of one scalar's bytes. */

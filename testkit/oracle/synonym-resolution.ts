@@ -13,13 +13,16 @@ import { synonymsOf } from "./synonym-store.ts"
 export interface SynonymDatabase {
   readonly catalog: {
     getTable(owner: string, name: string): unknown
-    getObject(owner: string, type: "SEQUENCE" | "PROCEDURE", name: string): unknown
+    getObject(owner: string, type: "SEQUENCE" | "PROCEDURE" | "FUNCTION", name: string): unknown
   }
 }
 
-/** True when `owner.name` is a table, view, sequence or procedure (a synonym of that name is hidden by it). */
+/** True when `owner.name` is a table, view, sequence, procedure or function (a synonym of that name is hidden by it). */
 export const objectExists = (db: SynonymDatabase, owner: string, name: string): boolean =>
-  db.catalog.getTable(owner, name) !== undefined || db.catalog.getObject(owner, "SEQUENCE", name) !== undefined || db.catalog.getObject(owner, "PROCEDURE", name) !== undefined
+  db.catalog.getTable(owner, name) !== undefined ||
+  db.catalog.getObject(owner, "SEQUENCE", name) !== undefined ||
+  db.catalog.getObject(owner, "PROCEDURE", name) !== undefined ||
+  db.catalog.getObject(owner, "FUNCTION", name) !== undefined
 
 /** The object `schema.name` (schema undefined: unqualified in `current`) stands for, through synonyms; undefined when it names no synonym. */
 export const resolveName = (db: SynonymDatabase, current: string, schema: string | undefined, name: string): { owner: string; name: string } | undefined => {

@@ -6,13 +6,13 @@ import { oracleName } from "../translate.ts"
 import type { Expr } from "./ast.ts"
 import { BIND_ARRAY, bindArrayOf, collectionOfBind, type CollectionType, initialized, PlsqlCollection } from "./collections.ts"
 import type { Collection, Frame, PlsqlValue, Value } from "./context.ts"
-import { coerce, coerceField, collectionTarget, collectionType, collectionVar, fieldType, newElementRecord, recordElements, recordOfRow, recordType, retype } from "./conversion.ts"
+import { coerce, coerceField, collectionTarget, declaredFieldType, collectionType, collectionVar, fieldType, newElementRecord, recordElements, recordOfRow, recordType, retype } from "./conversion.ts"
 import { PlsCompileError, valueError } from "./errors.ts"
 import { evaluate } from "./expressions.ts"
 import { closingParen, subscript } from "./names.ts"
 import { objectTypeOf, writeAttribute } from "./object-values.ts"
 import { storedOfBindValue } from "./package-type-binds.ts"
-import { PlsqlRecord } from "./records.ts"
+import { copyOf, PlsqlRecord } from "./records.ts"
 import { collectionOfStored, isSchemaCollection, storedOfCollection } from "./schema-collections.ts"
 import { labelled, line, lookup, notDeclared, packageVariable } from "./scope.ts"
 
@@ -114,6 +114,15 @@ export function assign(ctx: Frame, target: Expr, value: Value): void {
     const type = packaged.value instanceof PlsqlCollection ? packaged.value.type : collectionType(ctx, packaged.type)
     if (type !== undefined) return assignElement(ctx, target.slice(2), type, packaged.value as Collection | null, value)
   }
+  // pkg.r.f := v, pkg.r.e.f := v, pkg.o.attr := v: a field of a package's record variable, an attribute of its object
+  const member = lookup(ctx, name) === undefined && target.length >= 5 && isOp(target[1], ".") && target[2] !== undefined && isOp(target[3], ".") ? packageVariable(ctx, name, oracleName(target[2])) : undefined
+  if (member?.k === "var" && member.value instanceof PlsqlRecord) return assignField(ctx, member.value, target, 4, value)
+  const memberObject = member?.k === "var" && target.length === 5 ? objectTypeOf(ctx, member.type) : undefined
+  if (member?.k === "var" && memberObject !== undefined) {
+    if (value instanceof PlsqlRecord || value instanceof PlsqlCollection) throw new PlsCompileError(ctx.source, t.pos, 382, "expression is of wrong type")
+    member.value = writeAttribute(ctx, memberObject, member.value, oracleName(target[4]!), value as DuckDBValue, target[4]!.pos)
+    return
+  }
   const slot = lookup(ctx, name) ?? (target.length === 3 && isOp(target[1], ".") ? (labelled(ctx, name, oracleName(target[2]!)) ?? packageVariable(ctx, name, oracleName(target[2]!))) : undefined)
   if (slot === undefined) notDeclared(ctx, t)
   if (slot.k !== "var") throw new PlsCompileError(ctx.source, t.pos, 321, `expression '${name}' inappropriate as the left hand side of an assignment statement`)
@@ -133,7 +142,9 @@ export function assign(ctx: Frame, target: Expr, value: Value): void {
   }
   if (target.length >= 3 && isOp(target[1], ".") && slot.value instanceof PlsqlRecord && lookup(ctx, name) === slot) return assignField(ctx, slot.value, target, 2, value)
   if (target.length !== 1 && !(target.length === 3 && lookup(ctx, name) === undefined)) throw new PlsCompileError(ctx.source, t.pos, 103, "invalid assignment target")
-  slot.value = coerce(ctx, slot.type, value)
+  // a record comes back from coerce as a copy; a collection is copied here (assigning one copies it)
+  const converted = coerce(ctx, slot.type, value)
+  slot.value = converted instanceof PlsqlCollection ? copyOf(converted) : converted
 }
 
 /** `c(i) := v` or `c(i).field := v`. */
@@ -142,7 +153,7 @@ function assignElement(ctx: Frame, target: Expr, type: CollectionType, value: Co
   const close = closingParen(target, 1)
   const key = subscript(ctx, target.slice(2, close))
   if (close === target.length - 1) {
-    c.set(key, v instanceof PlsqlRecord ? new PlsqlRecord(new Map(v.fields)) : (coerce(ctx, type.element, v) as DuckDBValue))
+    c.set(key, v instanceof PlsqlRecord ? v.copy() : (copyOf(coerce(ctx, type.element, v)) as DuckDBValue))
     return
   }
   // c(i).attr := v of a collection of objects: ORA-06530 when the element is NULL (writeAttribute)
@@ -177,7 +188,7 @@ function assignField(ctx: Frame, record: PlsqlRecord, target: Expr, at: number, 
   if (!isOp(target[at + 1], ".") || next === undefined) throw new PlsCompileError(ctx.source, target[0]!.pos, 103, "invalid assignment target")
   const inner = record.fields.get(field) ?? null
   const declared = record.type?.fields.find((f) => f.name === field)
-  const object = declared === undefined ? undefined : objectTypeOf(ctx, declared.type)
+  const object = declared === undefined ? undefined : objectTypeOf(ctx, declaredFieldType(ctx, declared))
   if (object !== undefined && at + 2 === target.length - 1) {
     if (v instanceof PlsqlRecord || v instanceof PlsqlCollection) throw new PlsCompileError(ctx.source, target[0]!.pos, 382, "expression is of wrong type")
     record.fields.set(field, writeAttribute(ctx, object, inner, oracleName(next), v as DuckDBValue, next.pos))

@@ -7,6 +7,7 @@
  */
 import { OraError } from "../errors.ts"
 import type { CollectionType, TypeSpec } from "./ast.ts"
+import { COPY, copyOf } from "./records.ts"
 
 export type { CollectionType } from "./ast.ts"
 
@@ -78,6 +79,14 @@ export class PlsqlCollection<V> {
 
   prior(i: number | string): number | string | null {
     return this.sortedKeys().findLast((k) => k < i) ?? null
+  }
+
+  /** A copy with copies of its elements (assigning a collection copies it, records and collections in it too). */
+  [COPY](): PlsqlCollection<V> {
+    const out = new PlsqlCollection<V>(this.type)
+    for (const [k, v] of this.elems) out.elems.set(k, copyOf(v))
+    out.size = this.size
+    return out
   }
 
   exists(i: number | string): boolean {

@@ -10,7 +10,7 @@ import type { Expr, TypeSpec } from "./ast.ts"
 import { BIND_ARRAY, type CollectionType, PlsqlCollection } from "./collections.ts"
 import type { Collection, Frame, Slot, Value } from "./context.ts"
 import { PlsCompileError, valueError } from "./errors.ts"
-import { columnKinds, PlsqlRecord, type RecordType } from "./records.ts"
+import { columnKinds, copyOf, PlsqlRecord, type RecordType } from "./records.ts"
 import { isCursorValue } from "./row-reader.ts"
 import { labelled, line, lookup, packageVariable } from "./scope.ts"
 import { instancesOf } from "./stored-packages.ts"
@@ -129,12 +129,39 @@ export function retype(ctx: Frame, c: Collection, type: CollectionType): Collect
 /** A row's values as a record of a declared record type, by position (PLS-00394 when the numbers differ). */
 export function recordOfRow(ctx: Frame, type: RecordType, row: ReadonlyArray<DuckDBValue>): PlsqlRecord {
   if (row.length !== type.fields.length) throw new OraError(6550, `line ${line(ctx)}, column 1:\nPLS-00394: wrong number of values in the INTO list of a FETCH statement`)
-  return new PlsqlRecord(new Map(type.fields.map((f, i) => [f.name, coerce(ctx, fieldType(ctx, f), row[i] ?? null) as DuckDBValue])), type)
+  return new PlsqlRecord(new Map(type.fields.map((f, i) => [f.name, copyOf(coerce(ctx, fieldType(ctx, f), row[i] ?? null)) as DuckDBValue])), type)
+}
+
+/** The package declaring each record field's record type (null for a block's type), with the instance count it was looked up at. */
+const fieldOwners = new WeakMap<RecordType["fields"][number], { readonly pkg: string | null; readonly instances: number }>()
+
+/** The package of the session whose instance declares the record type holding field `f`; undefined for a block's own type. */
+function packageOfField(ctx: Frame, f: RecordType["fields"][number]): string | undefined {
+  const all = instancesOf(ctx.host)
+  const known = fieldOwners.get(f)
+  if (known !== undefined && (known.pkg !== null || known.instances === all.size)) return known.pkg ?? undefined
+  let pkg: string | null = null
+  for (const instance of all.values()) {
+    for (const slot of (instance.names as Map<string, Slot>).values()) if (slot.k === "recordType" && slot.type.fields.includes(f)) pkg = instance.def.name
+  }
+  fieldOwners.set(f, { pkg, instances: all.size })
+  return pkg ?? undefined
+}
+
+/**
+ * A record field's declared type as any block sees it: a package's record type names the package's other types
+ * unqualified (`TYPE n_t IS RECORD (e e_t)`), which a block outside the package reaches only as `pkg.e_t`.
+ */
+export function declaredFieldType(ctx: Frame, f: RecordType["fields"][number]): TypeSpec {
+  const t = f.type
+  if (t.kind !== "named" || t.name.includes(" ") || SCALAR.test(t.name)) return t
+  const pkg = packageOfField(ctx, f)
+  return pkg !== undefined && packageVariable(ctx, pkg, t.name) !== undefined ? { ...t, name: `${pkg} . ${t.name}` } : t
 }
 
 /** A record field's type, NOT NULL included. */
 export function fieldType(ctx: Frame, f: RecordType["fields"][number]): TypeSpec {
-  const t = resolveType(ctx, f.type, ctx.pos)
+  const t = resolveType(ctx, declaredFieldType(ctx, f), ctx.pos)
   return f.notNull && t.kind === "named" ? { ...t, notNull: true } : t
 }
 

@@ -3,7 +3,7 @@ import type { DuckDBValue } from "@duckdb/node-api"
 import type { Decl } from "./ast.ts"
 import { PlsqlCollection } from "./collections.ts"
 import type { Frame, Slot, Value } from "./context.ts"
-import { coerce, collectionType, recordType, resolveType } from "./conversion.ts"
+import { coerce, collectionType, declaredFieldType, recordType, resolveType } from "./conversion.ts"
 import { emptyRecord } from "./cursors.ts"
 import { PlsCompileError } from "./errors.ts"
 import { evaluate, evaluateValue } from "./expressions.ts"
@@ -68,7 +68,7 @@ async function newRecord(ctx: Frame, type: RecordType, pos: number): Promise<Pls
   const fields = new Map<string, DuckDBValue>()
   for (const f of type.fields) {
     if (f.notNull && f.init === undefined) throw notNullNeedsInit(ctx.source, pos)
-    const ft = resolveType(ctx, f.type, pos)
+    const ft = resolveType(ctx, declaredFieldType(ctx, f), pos)
     // a field of a record type holds a record of that type with its own fields' initial values: "A record variable
     // means either a record variable or a record component of a composite variable. To any record variable, you can
     // assign a value to each field individually" (PL/SQL Language Reference 19c, "Assigning Values to Record

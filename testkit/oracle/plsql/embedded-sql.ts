@@ -16,6 +16,7 @@ import { lobSourcesOf } from "../plsql-lobs.ts"
 import { type QueryResult, returningClause, type StatementResult } from "../statement.ts"
 import { oracleName } from "../translate.ts"
 import { assign, assignBulk, assignReturnedBulk, assignRow } from "./assignment.ts"
+import { targetPackage } from "./package-instances.ts"
 import type { Expr } from "./ast.ts"
 import { collectionOfBind, PlsqlCollection } from "./collections.ts"
 import type { Frame, Value } from "./context.ts"
@@ -243,6 +244,7 @@ async function runStatement(ctx: Frame, statement: Expr): Promise<void> {
     const from = toks.findIndex((t, k) => k > into && isKw(t, "FROM"))
     if (into < 0 || from < into) throw new PlsCompileError(ctx.source, head.pos, 428, "an INTO clause is expected in ctx SELECT statement")
     const targets = splitTopLevel(toks.slice(into + 1, from))
+    for (const target of targets) await targetPackage(ctx, target)
     const single = targets.map((t) => t[0]!)
     const sources = lobSourcesOf(splitTopLevel(toks.slice(1, into)), single, toks.slice(from))
     // a LOB column's locator points at the row fetched (SecureFiles and Large Objects Developer's Guide, "LOB

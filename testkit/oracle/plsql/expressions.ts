@@ -6,6 +6,8 @@
 import type { DuckDBValue } from "@duckdb/node-api"
 import { OraError } from "../errors.ts"
 import { isKw, isOp, splitTopLevel, type Tok } from "../lexer.ts"
+import type { PlsqlProcedure } from "../catalog.ts"
+import { synonymTarget } from "../synonym-resolution.ts"
 import { oracleName } from "../translate.ts"
 import type { Expr } from "./ast.ts"
 import { PlsqlCollection } from "./collections.ts"
@@ -23,7 +25,7 @@ import { columnsOf, render } from "./render.ts"
 import { schemaCollectionType } from "./schema-collections.ts"
 import { isCursorValue, RowReader } from "./row-reader.ts"
 import { lookup, packageVariable } from "./scope.ts"
-import { innerCases, isAvoidableRead, shortCircuit } from "./short-circuit.ts"
+import { innerCases, isAvoidableRead, isShortCircuitable, shortCircuit } from "./short-circuit.ts"
 import { resultKind } from "./sql-functions.ts"
 import { kindOfType, type ValueKind } from "./value-kinds.ts"
 
@@ -36,6 +38,13 @@ export async function evaluate(ctx: Frame, expr: Expr): Promise<DuckDBValue> {
 
 /** Evaluates an expression to any PL/SQL value (a record, collection or cursor too). */
 export async function evaluateValue(ctx: Frame, source: Expr): Promise<Value> {
+  // a call in an AND / OR operand (or a CASE branch) that the operands before it decide is not made: "PL/SQL stops
+  // evaluating a logical expression as soon as it can determine the result" (PL/SQL Language Reference,
+  // "Short-Circuit Evaluation"), so `x IS NOT NULL AND f(x) > 0` never calls f with NULL
+  if (isShortCircuitable(source) && (await hasCalls(ctx, source))) {
+    const v = await shortCircuit(source, (operand) => evaluateValue(ctx, operand))
+    if (v !== undefined) return v
+  }
   const { toks, release } = await inlineCalls(ctx, source)
   try {
     const multisets = await inlineMultisets(ctx, toks, (constructor) => evaluateInlined(ctx, constructor))
@@ -111,11 +120,6 @@ async function evaluateInlined(ctx: Frame, expr: Expr): Promise<Value> {
   }
 }
 
-/**
- * The tokens with each call of a local function (`f`, `f(args)`) made now and replaced by a bind token holding its
- * value; the same tokens when there is none. Arguments are PL/SQL expressions (a column of a SQL statement's row is
- * not one: such a call is made once, before the statement).
- */
 /** `[SYS.]DBMS_LOCK.REQUEST | CONVERT | RELEASE (` at `k`: the function's name and the index of its name token. */
 const builtinLockCall = (expr: Expr, k: number): { readonly name: string; readonly end: number } | undefined => {
   const at = isKw(expr[k], "SYS") && isOp(expr[k + 1], ".") && !isOp(expr[k - 1], ".") ? k + 2 : k
@@ -124,6 +128,69 @@ const builtinLockCall = (expr: Expr, k: number): { readonly name: string; readon
   return name === "REQUEST" || name === "CONVERT" || name === "RELEASE" ? { name, end: at + 2 } : undefined
 }
 
+/** A call inlineCalls makes: the index of its name's last token, how to run it with its arguments, its result's kind. */
+interface Callee {
+  readonly end: number
+  readonly run: (args: ReadonlyArray<Expr>) => Promise<Value>
+  /** what the translator needs to know of the result (a NUMBER held as decimal text is computed on exactly) */
+  readonly kind?: ValueKind
+}
+
+/** The call of a local, packaged, stored or DBMS_LOCK function or an object method starting at `expr[k]`; undefined when none starts there. */
+async function calleeAt(ctx: Frame, expr: Expr, k: number, sql: boolean, keepStored: boolean, columns: () => Set<string>): Promise<Callee | undefined> {
+  const t = expr[k]!
+  const packaged = await packagedFunction(ctx, expr, k)
+  const lockFunction = builtinLockCall(expr, k)
+  const method = packaged === undefined && lockFunction === undefined ? await objectMethodCall(ctx, expr, k) : undefined
+  if (method !== undefined) return method
+  if (lockFunction !== undefined) return { end: lockFunction.end, run: async (args) => (await dbmsLockFunction(ctx, lockFunction.name, args)) ?? null }
+  if (packaged !== undefined) return keepStored ? undefined : { end: packaged.end, run: (args) => ctx.callLocal(packaged.slot, args), kind: kindOfType(packaged.slot.sub.returns) }
+  const callable = (t.kind === "ident" || t.kind === "qident") && !isOp(expr[k - 1], ".") && !isOp(expr[k + 1], ".") && !isOp(expr[k + 1], "%")
+  const slot = callable ? lookup(ctx, oracleName(t)) : undefined
+  const local = slot?.k === "subprogram" && slot.sub.returns !== undefined ? slot : undefined
+  const stored = callable && slot === undefined ? (ctx.host.db.procedures.get(`${ctx.host.schema}.${oracleName(t)}`) ?? storedThroughSynonym(ctx, oracleName(t))) : undefined
+  // in a SQL statement a column of its tables wins over a function of the same name called without arguments
+  const column = sql && !isOp(expr[k + 1], "(") && (local !== undefined || stored?.isFunction === true) && columns().has(oracleName(t))
+  // a function declared in a block is not callable from SQL (PLS-00231); a package's are (sql-functions.ts)
+  if (local !== undefined && !column && sql && !declaredInPackage(ctx, oracleName(t), local)) {
+    throw new PlsCompileError(ctx.source, t.pos, 231, `function '${oracleName(t)}' may not be used in SQL`)
+  }
+  if (local !== undefined && !column) return { end: k, run: (args) => ctx.callLocal(local, args), kind: kindOfType(local.sub.returns) }
+  if (stored?.isFunction === true && !column && !keepStored) return { end: k, run: (args) => ctx.invoke(stored, args), kind: resultKind(stored.returns) === "number" ? "number" : undefined }
+  return undefined
+}
+
+/** The stored function or procedure a synonym `name` names (the schema's or a public one); undefined when it names none. */
+function storedThroughSynonym(ctx: Frame, name: string): PlsqlProcedure | undefined {
+  try {
+    const target = synonymTarget(ctx.host.db, ctx.host.schema, undefined, name)
+    return target === undefined ? undefined : ctx.host.db.procedures.get(`${target.owner}.${target.name}`)
+  } catch {
+    // a synonym whose target is gone names nothing callable
+    return undefined
+  }
+}
+
+/** Whether a PL/SQL expression calls a function inlineCalls would make before evaluating it. */
+async function hasCalls(ctx: Frame, expr: Expr): Promise<boolean> {
+  // cheap first: no name followed by `(` or `.`, none a subprogram, stored function or synonym (loop conditions)
+  const maybe = expr.some((t, k) => {
+    if (t.kind !== "ident" && t.kind !== "qident") return false
+    if (isOp(expr[k + 1], "(") || isOp(expr[k + 1], ".")) return true
+    const slot = lookup(ctx, oracleName(t))
+    return slot === undefined ? ctx.host.db.procedures.has(`${ctx.host.schema}.${oracleName(t)}`) || storedThroughSynonym(ctx, oracleName(t)) !== undefined : slot.k === "subprogram"
+  })
+  if (!maybe) return false
+  const none = () => new Set<string>()
+  for (let k = 0; k < expr.length; k++) if (await calleeAt(ctx, expr, k, false, false, none)) return true
+  return false
+}
+
+/**
+ * The tokens with each call of a local function (`f`, `f(args)`) made now and replaced by a bind token holding its
+ * value; the same tokens when there is none. Arguments are PL/SQL expressions (a column of a SQL statement's row is
+ * not one: such a call is made once, before the statement).
+ */
 export async function inlineCalls(ctx: Frame, expr: Expr, sql = false, keepStored = false): Promise<{ toks: Expr; release: () => void }> {
   let out: Array<Tok> | undefined
   let columns: Set<string> | undefined
@@ -131,30 +198,7 @@ export async function inlineCalls(ctx: Frame, expr: Expr, sql = false, keepStore
   const release = () => made.forEach((key) => ctx.callResults.delete(key))
   for (let k = 0; k < expr.length; k++) {
     const t = expr[k]!
-    const packaged = await packagedFunction(ctx, expr, k)
-    // kind: what the translator needs to know of the result (a NUMBER held as decimal text is computed on exactly)
-    let callee: { readonly end: number; readonly run: (args: ReadonlyArray<Expr>) => Promise<Value>; readonly kind?: ValueKind } | undefined
-    const lockFunction = builtinLockCall(expr, k)
-    const method = packaged === undefined && lockFunction === undefined ? await objectMethodCall(ctx, expr, k) : undefined
-    if (method !== undefined) callee = method
-    else if (lockFunction !== undefined) {
-      callee = { end: lockFunction.end, run: async (args) => (await dbmsLockFunction(ctx, lockFunction.name, args)) ?? null }
-    } else if (packaged !== undefined) {
-      if (!keepStored) callee = { end: packaged.end, run: (args) => ctx.callLocal(packaged.slot, args), kind: kindOfType(packaged.slot.sub.returns) }
-    } else {
-      const callable = (t.kind === "ident" || t.kind === "qident") && !isOp(expr[k - 1], ".") && !isOp(expr[k + 1], ".") && !isOp(expr[k + 1], "%")
-      const slot = callable ? lookup(ctx, oracleName(t)) : undefined
-      const local = slot?.k === "subprogram" && slot.sub.returns !== undefined ? slot : undefined
-      const stored = callable && slot === undefined ? ctx.host.db.procedures.get(`${ctx.host.schema}.${oracleName(t)}`) : undefined
-      // in a SQL statement a column of its tables wins over a function of the same name called without arguments
-      const column = sql && !isOp(expr[k + 1], "(") && (local !== undefined || stored?.isFunction === true) && (columns ??= columnsOf(ctx, expr)).has(oracleName(t))
-      // a function declared in a block is not callable from SQL (PLS-00231); a package's are (sql-functions.ts)
-      if (local !== undefined && !column && sql && !declaredInPackage(ctx, oracleName(t), local)) {
-        throw new PlsCompileError(ctx.source, t.pos, 231, `function '${oracleName(t)}' may not be used in SQL`)
-      }
-      if (local !== undefined && !column) callee = { end: k, run: (args) => ctx.callLocal(local, args), kind: kindOfType(local.sub.returns) }
-      else if (stored?.isFunction === true && !column && !keepStored) callee = { end: k, run: (args) => ctx.invoke(stored, args), kind: resultKind(stored.returns) === "number" ? "number" : undefined }
-    }
+    const callee = await calleeAt(ctx, expr, k, sql, keepStored, () => (columns ??= columnsOf(ctx, expr)))
     if (callee === undefined) {
       out?.push(t)
       continue

@@ -15,7 +15,8 @@ import { Interpreter, runTopLevel } from "./interpreter.ts"
 import { parseAnonymousBlock } from "./parser.ts"
 import { lineColumn, unexpectedSymbol } from "./errors.ts"
 import { noteCompileWarning } from "./compile-errors.ts"
-import { checkBlockNames, compileProcedure, recordDependencies } from "./unit-compilation.ts"
+import { checkBlockNames, compileProcedure, loadEngineFunctions, recordDependencies } from "./unit-compilation.ts"
+import { RowReader } from "./row-reader.ts"
 import { unitName } from "./stored-packages.ts"
 
 export { BIND_IN, BIND_INOUT, BIND_OUT, type PlsqlHost } from "./host.ts"
@@ -74,6 +75,14 @@ export const runPlsql = async (s: PlsqlHost, sql: string, values: ReadonlyArray<
 /** Runs an anonymous block's significant tokens `toks` (`sql` the text their positions point into). */
 const runBlock = async (s: PlsqlHost, sql: string, toks: ReadonlyArray<Tok>, values: ReadonlyArray<DuckDBValue>, specs: ReadonlyArray<BindSpec>): Promise<PlsqlResult> => {
   const block = parseAnonymousBlock(sql, toks)
+  await loadEngineFunctions(s.db, async () => {
+    const reader = new RowReader(await s.queryDuck("SELECT DISTINCT function_name FROM duckdb_functions()", []), s)
+    try {
+      return await reader.take(Infinity)
+    } finally {
+      reader.close()
+    }
+  })
   checkBlockNames(s.db, s.schema, sql, block)
   const names = bindNames(toks)
   const env: BindEnv = {

@@ -46,6 +46,19 @@ export async function packageMember(ctx: Frame, path: ReadonlyArray<string>, nam
   return names.get(name)
 }
 
+/**
+ * Makes the session's instance of the package an assignment or INTO target names (`pkg.v`, `pkg.r.f`, `pkg.c(i)`,
+ * `owner.pkg.v`), as reading the package makes it: a block's first reference to a package may be an assignment.
+ */
+export async function targetPackage(ctx: Frame, target: Expr): Promise<void> {
+  const isName = (t: Tok | undefined): t is Tok => t !== undefined && (t.kind === "ident" || t.kind === "qident")
+  const head = target[0]
+  if (!isName(head) || !isOp(target[1], ".") || !isName(target[2]) || lookup(ctx, oracleName(head)) !== undefined) return
+  const owned = isOp(target[3], ".") && isName(target[4]) && findPackage(ctx.host, oracleName(head), oracleName(target[2])) !== undefined
+  if (owned) await packageMember(ctx, [oracleName(head), oracleName(target[2])], oracleName(target[4]!), target[4]!)
+  else await packageMember(ctx, [oracleName(head)], oracleName(target[2]), target[2])
+}
+
 /** The session's instance of a package (its package-level names), made now when it has none or an older one. */
 async function packageInstance(ctx: Frame, named: PackageDef): Promise<Map<string, Slot>> {
   const all = instancesOf(ctx.host)

@@ -20,7 +20,7 @@ export async function pipeRow(ctx: Frame, expr: Expr): Promise<void> {
   const inner = isOp(expr[0], "(") && matchParen(expr, 0) === expr.length - 1 ? expr.slice(1, -1) : expr
   const v = await evaluateValue(ctx, inner)
   // a record piped is copied: the function goes on changing its variable
-  ctx.piped.push(v instanceof PlsqlRecord ? new PlsqlRecord(new Map(v.fields), v.type, v.kinds) : v)
+  ctx.piped.push(v instanceof PlsqlRecord ? v.copy() : v)
 }
 
 /** Whether a stored function's source declares it PIPELINED (`RETURN type PIPELINED IS`). */

@@ -6,9 +6,9 @@
  * Only an unqualified name standing as a value is one: not a call (`f(`), not the head of a qualified name (`pkg.x`,
  * `r.f`, `c%ROWCOUNT`), not a named argument (`p =>`), not a word of SQL's expression syntax (operators, literals'
  * keywords, interval qualifiers, IS NULL / IS EMPTY / MEMBER OF, ...), not an Oracle function taken without
- * parentheses (SYSDATE, USER, ...), not a type after AS (CAST). An expression holding a query (its columns are no
- * PL/SQL names) and the arguments of functions with their own syntax (CAST, EXTRACT, TRIM, JSON and XML functions)
- * are not read.
+ * parentheses (SYSDATE, USER, ...), not a type after AS (CAST). A query inside an expression (its columns are no
+ * PL/SQL names) is not read, and of the arguments of functions with their own syntax (CAST, EXTRACT, TRIM, the JSON
+ * query functions) only their operands are.
  */
 import { isKw, isOp, type Tok } from "../lexer.ts"
 import { ORACLE_FUNCTIONS } from "../function-names.ts"
@@ -29,8 +29,57 @@ const SYNTAX_WORDS: ReadonlySet<string> = new Set([
   "BINARY_FLOAT_MAX_SUBNORMAL", "BINARY_FLOAT_MIN_SUBNORMAL", ...Object.keys(BINARY_CONSTANTS)
 ])
 
-/** Functions whose arguments are no plain expressions (keywords, types, paths): their parentheses are not read. */
+/** Whether `name` is a word of SQL's or PL/SQL's expression syntax (`SECOND(9)` of an interval type is no call). */
+export const isSyntaxWord = (name: string): boolean => SYNTAX_WORDS.has(name)
+
+/** Functions whose arguments are no plain expressions (keywords, types, paths): only their operands are read (ownSyntaxOperands). */
 const OWN_SYNTAX = (name: string): boolean => ["CAST", "EXTRACT", "TRIM", "TREAT", "XMLCAST", "VALIDATE_CONVERSION", "TRANSLATE", "LISTAGG"].includes(name) || name.startsWith("JSON") || name.startsWith("XML")
+
+/** The index of the first token of `toks` at parenthesis depth 0 that `stop` accepts (-1 when none). */
+const topLevel = (toks: Expr, stop: (t: Tok) => boolean): number => {
+  let depth = 0
+  for (let k = 0; k < toks.length; k++) {
+    const t = toks[k]!
+    if (isOp(t, "(")) depth++
+    else if (isOp(t, ")")) depth--
+    else if (depth === 0 && stop(t)) return k
+  }
+  return -1
+}
+
+/** `toks` up to (not including) its first top-level token `stop` accepts; all of it when there is none. */
+const before = (toks: Expr, stop: (t: Tok) => boolean): Expr => {
+  const at = topLevel(toks, stop)
+  return at < 0 ? toks : toks.slice(0, at)
+}
+
+/**
+ * The plain expressions among the arguments `args` of a function with its own syntax: CAST / TREAT /
+ * VALIDATE_CONVERSION's operand before AS, EXTRACT's after FROM, TRIM's trim character and source, the JSON query
+ * functions' (JSON_VALUE, JSON_QUERY, JSON_EXISTS, JSON_SERIALIZE) first argument before FORMAT; none of the others
+ * (XML functions, JSON constructors, TRANSLATE ... USING, LISTAGG), whose arguments are left to the engine.
+ */
+const ownSyntaxOperands = (name: string, args: Expr): Expr => {
+  switch (name) {
+    case "CAST":
+    case "TREAT":
+    case "VALIDATE_CONVERSION":
+      return before(args, (t) => isKw(t, "AS"))
+    case "EXTRACT": {
+      const from = topLevel(args, (t) => isKw(t, "FROM"))
+      return from < 0 ? [] : args.slice(from + 1)
+    }
+    case "TRIM":
+      return args.filter((t) => !isKw(t, "LEADING", "TRAILING", "BOTH"))
+    case "JSON_VALUE":
+    case "JSON_QUERY":
+    case "JSON_EXISTS":
+    case "JSON_SERIALIZE":
+      return before(args, (t) => isOp(t, ",") || isKw(t, "FORMAT"))
+    default:
+      return []
+  }
+}
 
 const isName = (t: Tok | undefined): t is Tok => t !== undefined && (t.kind === "ident" || t.kind === "qident")
 
@@ -56,14 +105,22 @@ const enclosingParen = (toks: Expr, k: number): number => {
 
 /** The tokens of `expr` that are plain names read as values (see the module's comment), in order. */
 export const plainNames = (expr: Expr): Array<Tok> => {
-  if (expr.some((t) => isKw(t, "SELECT"))) return []
   const out: Array<Tok> = []
   for (let k = 0; k < expr.length; k++) {
     const t = expr[k]!
+    // a query inside the expression (`(SELECT ...)`, `EXISTS (SELECT ...)`): its names are SQL's, found when it runs
+    if (isOp(t, "(") && isKw(expr[k + 1], "SELECT", "WITH")) {
+      k = closing(expr, k)
+      continue
+    }
+    if (isKw(t, "SELECT")) return out
     if (!isName(t)) continue
     const next = expr[k + 1]
     if (isOp(next, "(") && t.kind === "ident" && OWN_SYNTAX(t.value)) {
-      k = closing(expr, k + 1)
+      const close = closing(expr, k + 1)
+      const operands = ownSyntaxOperands(t.value, expr.slice(k + 2, close))
+      if (!operands.some((x) => isKw(x, "SELECT", "MULTISET"))) out.push(...plainNames(operands))
+      k = close
       continue
     }
     const prev = expr[k - 1]
@@ -77,8 +134,16 @@ export const plainNames = (expr: Expr): Array<Tok> => {
   return out
 }
 
-/** The first token of each call `name(` and qualified name `name.` that is not itself qualified: what a unit may depend on. */
-export const referencedHeads = (expr: Expr): Array<{ readonly tok: Tok; readonly qualified: boolean }> =>
-  expr.flatMap((t, k) =>
-    isName(t) && !isOp(expr[k - 1], ".") && !isOp(expr[k - 1], "%") && (isOp(expr[k + 1], "(") || isOp(expr[k + 1], ".")) ? [{ tok: t, qualified: isOp(expr[k + 1], ".") }] : []
-  )
+/**
+ * The first token of each call `name(` and qualified name `name.` that is not itself qualified: what a unit may
+ * depend on; `component` the name after the dot of a qualified one.
+ */
+export const referencedHeads = (expr: Expr): Array<{ readonly tok: Tok; readonly qualified: boolean; readonly component?: Tok; readonly typeName: boolean }> =>
+  expr.flatMap((t, k) => {
+    if (!isName(t) || isOp(expr[k - 1], ".") || isOp(expr[k - 1], "%") || !(isOp(expr[k + 1], "(") || isOp(expr[k + 1], "."))) return []
+    const qualified = isOp(expr[k + 1], ".")
+    const component = qualified && isName(expr[k + 2]) ? expr[k + 2] : undefined
+    // a type after AS (`CAST(x AS VARCHAR2(10))`) names no call
+    const typeName = isKw(expr[k - 1], "AS")
+    return [component !== undefined ? { tok: t, qualified, component, typeName } : { tok: t, qualified, typeName }]
+  })

@@ -16,6 +16,12 @@ export type { RecordField, RecordType } from "./ast.ts"
 
 
 
+/** The method of a composite value (record, collection) that copies it with the composites it holds. */
+export const COPY: unique symbol = Symbol("copy")
+
+/** A value as assigning it copies it: records and collections are values in PL/SQL, an assigned copy is its own. */
+export const copyOf = <V>(v: V): V => (v !== null && typeof v === "object" && COPY in v ? (v as unknown as { [COPY]: () => V })[COPY]() : v)
+
 /** A record (`%ROWTYPE`, a cursor FOR loop's row, a declared record type): its fields by name, in order. */
 export class PlsqlRecord {
   constructor(
@@ -26,11 +32,15 @@ export class PlsqlRecord {
     readonly kinds?: ReadonlyMap<string, ValueKind>
   ) {}
 
-  /** A copy of the record, the records its fields hold copied too (records are values: an assigned copy is its own). */
+  /** A copy of the record, the records and collections its fields hold copied too (records are values: an assigned copy is its own). */
   copy(type: RecordType | undefined = this.type): PlsqlRecord {
     const fields = new Map<string, DuckDBValue>()
-    for (const [name, value] of this.fields) fields.set(name, value instanceof PlsqlRecord ? (value.copy() as unknown as DuckDBValue) : value)
+    for (const [name, value] of this.fields) fields.set(name, copyOf(value))
     return new PlsqlRecord(fields, type, this.kinds)
+  }
+
+  [COPY](): PlsqlRecord {
+    return this.copy()
   }
 }
 

@@ -23,7 +23,8 @@ import { withAliasAs } from "../select-aliases-as.ts"
 import type { BindSpec } from "../statement.ts"
 import { padCharOperands } from "../char-operands.ts"
 import { makeTranslator, oracleName, type QueryShape, translateQuery } from "../translate.ts"
-import type { Expr } from "./ast.ts"
+import type { Expr, TypeSpec } from "./ast.ts"
+import { intervalBindKind, type IntervalBindKind, isLocalZoneBind, localZoneArithmetic } from "../local-zone-arithmetic.ts"
 import { PlsqlCollection } from "./collections.ts"
 import { storedOfCollection } from "./schema-collections.ts"
 import type { Frame } from "./context.ts"
@@ -91,7 +92,7 @@ const fieldKind = (ctx: Frame, source: Expr, k: number, width: number): ValueKin
  * placeholder, and the placeholders' values in order. `sql` marks a SQL statement, whose table columns hide
  * variables of the same name.
  */
-export function bindNames(ctx: Frame, source: Expr, sql: boolean): { rewritten: Array<Tok>; values: Array<DuckDBValue>; specs: Array<BindSpec | undefined>; kinds: Array<ValueKind> } {
+export function bindNames(ctx: Frame, source: Expr, sql: boolean): { rewritten: Array<Tok>; values: Array<DuckDBValue>; specs: Array<BindSpec | undefined>; kinds: Array<ValueKind>; types: Array<TypeSpec | undefined> } {
   const hiddenOutside = sql ? columnsOf(ctx, source) : new Set<string>()
   // INSERT ... VALUES (...) cannot name a column of its table (ORA-00984): there a variable is what the name means
   const valuesRange = sql ? insertValues(source) : undefined
@@ -99,6 +100,8 @@ export function bindNames(ctx: Frame, source: Expr, sql: boolean): { rewritten: 
   const values: Array<DuckDBValue> = []
   const specs: Array<BindSpec | undefined> = []
   const kinds: Array<ValueKind> = []
+  // the declared types of the variables bound (a LOCAL TIME ZONE or INTERVAL variable is computed on as its type)
+  const types: Array<TypeSpec | undefined> = []
   const rewritten: Array<Tok> = []
   for (let k = 0; k < source.length; k++) {
     const t = source[k]!
@@ -115,6 +118,7 @@ export function bindNames(ctx: Frame, source: Expr, sql: boolean): { rewritten: 
     if (isCursorValue(found.value) || found.value instanceof PlsqlRecord || found.value instanceof PlsqlCollection) throw new PlsCompileError(ctx.source, t.pos, 382, "expression is of wrong type")
     specs[values.length] = t.kind === "bind" ? ctx.binds.specs?.[ctx.binds.binds.get(t.value) ?? -1] : undefined
     const slot = t.kind === "bind" || found.width !== 1 ? undefined : lookup(ctx, oracleName(t))
+    types[values.length] = slot?.k === "var" ? slot.type : undefined
     kinds[values.length] = t.value.startsWith("\u0000F") ? ctx.callResults.get(t.value)?.kind : t.kind === "bind" ? kindOfSpec(specs[values.length]) : slot?.k === "var" ? kindOfType(slot.type) : fieldKind(ctx, source, k, found.width)
     // an INTERVAL DAY TO SECOND with nanoseconds is computed on in exact storage, every digit kept
     const seconds = exactSecondsOfBind(found.value)
@@ -123,7 +127,42 @@ export function bindNames(ctx: Frame, source: Expr, sql: boolean): { rewritten: 
     rewritten.push({ ...t, kind: "bind", text: `:v${values.length}`, value: `\u0000V${values.length - 1}` })
     k += found.width - 1
   }
-  return { rewritten, values, specs, kinds }
+  return { rewritten, values, specs, kinds, types }
+}
+
+const LOCAL_ZONE_TYPE = /^TIMESTAMP WITH LOCAL TIME ZONE$/
+
+const op = (text: string, pos: number): Tok => ({ kind: "op", text, value: text, pos })
+const word = (text: string, pos: number): Tok => ({ kind: "ident", text, value: text, pos })
+
+/**
+ * A LOCAL TIME ZONE variable or bind as the LOCAL TIME ZONE value it is (`CAST(:v AS TIMESTAMP(9) WITH LOCAL TIME
+ * ZONE)`: shown and computed on in the session time zone), and `ltz ± interval` over it (an INTERVAL variable or
+ * bind too) a LOCAL TIME ZONE value, as local-zone-arithmetic.ts makes it in a client's SQL (SQL Language
+ * Reference, "Datetime/Interval Arithmetic").
+ */
+function localZoneOperands(ctx: Frame, toks: ReadonlyArray<Tok>, specs: ReadonlyArray<BindSpec | undefined>, types: ReadonlyArray<TypeSpec | undefined>): ReadonlyArray<Tok> {
+  const indexOf = (t: Tok) => (t.kind === "bind" && t.value.startsWith("\u0000V") ? Number(t.value.slice(2)) : -1)
+  const isLocal = (i: number) => i >= 0 && (isLocalZoneBind(specs[i]) || (types[i]?.kind === "named" && LOCAL_ZONE_TYPE.test((types[i] as { name: string }).name)))
+  // an INTERVAL literal added to one is not computed on here yet (README, "Where it still differs"): left as it was
+  if (!toks.some((t) => isLocal(indexOf(t))) || toks.some((t, k) => isKw(t, "INTERVAL") && toks[k + 1]?.kind === "str")) return toks
+  const out: Array<Tok> = []
+  for (const t of toks) {
+    if (!isLocal(indexOf(t))) {
+      out.push(t)
+      continue
+    }
+    out.push(word("CAST", t.pos), op("(", t.pos), t, word("AS", t.pos), word("TIMESTAMP", t.pos), op("(", t.pos), { kind: "num", text: "9", value: "9", pos: t.pos }, op(")", t.pos), word("WITH", t.pos), word("LOCAL", t.pos), word("TIME", t.pos), word("ZONE", t.pos), op(")", t.pos))
+  }
+  const binds = out.filter((t) => t.kind === "bind").sort((a, b) => a.pos - b.pos)
+  const intervalOf = (n: number): IntervalBindKind => {
+    const i = binds[n - 1] === undefined ? -1 : indexOf(binds[n - 1]!)
+    const type = types[i]
+    if (type?.kind === "named" && /^INTERVAL DAY/.test(type.name)) return "intervalds"
+    if (type?.kind === "named" && /^INTERVAL YEAR/.test(type.name)) return "intervalym"
+    return i < 0 ? undefined : intervalBindKind(specs[i])
+  }
+  return localZoneArithmetic(out, (schema, name) => ctx.host.lookupTable(schema, name), intervalOf)
 }
 
 /** CONNECT BY and (+) rewritten as for SQL statements (hierarchical.ts, outer-join-plus.ts). */
@@ -139,7 +178,8 @@ function hierarchyAndOuterJoins(ctx: Frame, toks: ReadonlyArray<Tok>): ReadonlyA
 export function render(ctx: Frame, toks: Expr, asQuery: boolean, sql: boolean, withRowid = false): { sql: string; params: Array<DuckDBValue>; shape?: QueryShape } {
   const params: Array<DuckDBValue> = []
   const source = rewriteAttributeAccess(rewriteFloatConditions(rewriteDbmsLob(rewriteBuiltinCalls(rewriteJsonSql(hierarchyAndOuterJoins(ctx, withAliasAs(namedTypesOf(ctx.host.db).rewriteConstructors(ctx.host.schema, sql ? padCharOperands(toks, (schema, name) => ctx.host.lookupTable(schema, name)) : toks))), ctx.host.db.settings.version), ctx.host.schema))), (schema, name) => ctx.host.lookupTable(schema, name))
-  const { rewritten: named, values, specs, kinds } = bindNames(ctx, source, sql)
+  const { rewritten: bound, values, specs, kinds, types } = bindNames(ctx, source, sql)
+  const named = localZoneOperands(ctx, bound, specs, types)
   // a format model from a bind or variable is known now: the translator takes it as the literal it is for this run
   const rewritten = formatModelsAsLiterals(named, (t) => (t.value.startsWith("\u0000V") ? values[Number(t.value.slice(2))] : undefined))
   // one that is another expression (a column) is not evaluated per row here (format-model-sites.ts does in SQL)

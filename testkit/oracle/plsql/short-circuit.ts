@@ -39,6 +39,33 @@ const splitAt = (toks: Expr, word: "AND" | "OR"): Array<Expr> => {
   return parts.some((p) => p.length === 0) ? [toks] : parts
 }
 
+/** The index of the `)` closing the `(` at `open` (-1 when it is not closed). */
+const closingAt = (toks: Expr, open: number): number => {
+  let depth = 0
+  for (let k = open; k < toks.length; k++) {
+    if (isOp(toks[k], "(")) depth++
+    else if (isOp(toks[k], ")") && --depth === 0) return k
+  }
+  return -1
+}
+
+/** `toks` without the parentheses around all of it (`((a AND b))` is `a AND b`). */
+const unwrapped = (toks: Expr): Expr => {
+  let out = toks
+  while (isOp(out[0], "(") && closingAt(out, 0) === out.length - 1 && out.length > 2) out = out.slice(1, -1)
+  return out
+}
+
+/**
+ * Whether {@link shortCircuit} takes `toks` apart: a top-level AND / OR or a whole searched CASE, also inside
+ * parentheses around the whole (`(x IS NOT NULL AND f(x) > 0)`) or under a NOT of such parentheses.
+ */
+export const isShortCircuitable = (toks: Expr): boolean => {
+  const inner = unwrapped(toks)
+  if (isKw(inner[0], "NOT") && isOp(inner[1], "(") && closingAt(inner, 1) === inner.length - 1) return isShortCircuitable(inner.slice(1))
+  return searchedCase(inner) !== undefined || splitAt(inner, "OR").length > 1 || splitAt(inner, "AND").length > 1
+}
+
 /**
  * A searched `CASE WHEN c THEN r ... [ELSE e] END` that is the whole of `toks`, as its conditions and results;
  * undefined for anything else.
@@ -75,11 +102,17 @@ const searchedCase = (toks: Expr): { readonly branches: Array<[Expr, Expr]>; rea
  * chosen result evaluated ("CASE ... uses short-circuit evaluation": PL/SQL Language Reference, "Searched CASE
  * Expression"); undefined when it is neither.
  */
-export const shortCircuit = async (toks: Expr, leaf: (operand: Expr) => Promise<Value>): Promise<Value | undefined> => {
+export const shortCircuit = async (whole: Expr, leaf: (operand: Expr) => Promise<Value>): Promise<Value | undefined> => {
   // a part's value: short-circuited again where it has AND / OR / CASE itself (a NULL result is a value, not "none")
   const part = async (p: Expr): Promise<Value> => {
     const v = await shortCircuit(p, leaf)
     return v === undefined ? leaf(p) : v
+  }
+  const toks = unwrapped(whole)
+  // `NOT (a AND b)`: the parenthesised condition short-circuited, then negated
+  if (isKw(toks[0], "NOT") && isOp(toks[1], "(") && closingAt(toks, 1) === toks.length - 1 && isShortCircuitable(toks.slice(1))) {
+    const v = await part(toks.slice(1))
+    return typeof v === "boolean" ? !v : v
   }
   const searched = searchedCase(toks)
   if (searched !== undefined) {

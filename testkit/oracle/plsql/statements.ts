@@ -13,7 +13,7 @@ import { compiledSql, openQuery, sqlStatement } from "./embedded-sql.ts"
 import { ignoredAt, PlsCompileError, PlsqlException, predefined } from "./errors.ts"
 import { at, matches, raise } from "./exception-handling.ts"
 import { condition, equals, evaluate, evaluateValue } from "./expressions.ts"
-import { packageMember } from "./package-instances.ts"
+import { packageMember, targetPackage } from "./package-instances.ts"
 import { pipeRow } from "./pipelined.ts"
 import { columnKinds, PlsqlRecord } from "./records.ts"
 import { RowReader } from "./row-reader.ts"
@@ -84,6 +84,7 @@ async function statement(ctx: Frame, st: Stmt): Promise<void> {
       throw new GotoSignal(st.label)
     case "assign":
       if (st.expr.length === 1 && isKw(st.expr[0], "NULL") && notNullTarget(ctx, st.target)) throw new PlsCompileError(ctx.source, st.expr[0]!.pos, 382, "expression is of wrong type")
+      await targetPackage(ctx, st.target)
       return assign(ctx, st.target, await evaluateValue(ctx, st.expr))
     case "block":
       return runBlock(ctx, st.block)
@@ -137,6 +138,7 @@ async function statement(ctx: Frame, st: Stmt): Promise<void> {
     case "fetch": {
       const reader = readerOf(ctx, st.cursor)
       if (reader === undefined) throw ora.invalidCursor()
+      for (const target of st.into) await targetPackage(ctx, target)
       if (st.bulk) {
         const limit = st.limit === undefined ? Infinity : Number(await evaluate(ctx, st.limit))
         checkFetchedRow(ctx, st, reader.names.length)

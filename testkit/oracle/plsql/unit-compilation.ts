@@ -16,20 +16,23 @@
  * "Object Invalidation" and "Revalidation") describes; ALTER PROCEDURE / FUNCTION / PACKAGE ... COMPILE compiles it
  * at once (SQL Language Reference 23ai, "ALTER PROCEDURE": "explicitly recompile a standalone stored procedure").
  */
-import { ora } from "../errors.ts"
+import { ora, OraError } from "../errors.ts"
 import { isKw, isOp, type Tok } from "../lexer.ts"
 import type { OracleDatabase } from "../database.ts"
 import { isDictionaryName } from "../session-dictionary.ts"
+import { resolveName } from "../synonym-resolution.ts"
 import { synonymsOf } from "../synonym-store.ts"
 import { oracleName } from "../translate.ts"
-import type { Block, Decl, Expr, Stmt } from "./ast.ts"
+import type { Block, Decl, Expr, Stmt, TypeSpec } from "./ast.ts"
+import { engineFunctionNames, ORACLE_FUNCTIONS } from "../function-names.ts"
+import { namedTypesOf } from "../named-types.ts"
 import { ignoredAt, lineColumn, PlsCompileError, sqlCompileError } from "./errors.ts"
 import type { PlsqlProcedure } from "../catalog.ts"
 import type { PlsqlHost } from "./host.ts"
 import { parseProcedureBody } from "./parser.ts"
 import { compileErrorIn, type CompileError, storedText } from "./compile-errors.ts"
 import { packagesOf } from "./package-store.ts"
-import { plainNames, referencedHeads } from "./plain-names.ts"
+import { isSyntaxWord, plainNames, referencedHeads } from "./plain-names.ts"
 
 /** The tables a unit's static SQL names, by `OWNER.NAME`, each with the object id and columns it had then. */
 export type Dependencies = ReadonlyMap<string, string | undefined>
@@ -58,6 +61,12 @@ const PROCEDURE_KEY = "procedure "
 /** The dependency key of a package body on its specification (whose text is its signature). */
 const SPECIFICATION_KEY = "specification "
 
+/**
+ * Dependency keys of synonyms a unit names (`synonym OWNER.NAME`): the unit depends on the synonym and, through it,
+ * on its target ("Schema Object Dependency": a dependent object depends on a synonym and on the object it names).
+ */
+const SYNONYM_KEY = "synonym "
+
 /** Adds to `deps` a package body's dependency on its specification: replaced by another text, the body is INVALID. */
 export const withSpecification = (db: OracleDatabase, deps: Dependencies, owner: string, name: string): Dependencies => {
   const key = `${SPECIFICATION_KEY}${owner}.${name}`
@@ -68,7 +77,18 @@ export const withSpecification = (db: OracleDatabase, deps: Dependencies, owner:
  * A table as a unit compiled against it: its object id and each column with its type, one per line; a called
  * procedure's: its object id.
  */
-const tableSignature = (db: OracleDatabase, key: string): string | undefined => {
+const tableSignature = (db: OracleDatabase, key: string, depth = 0): string | undefined => {
+  if (key.startsWith(SYNONYM_KEY)) {
+    const synonym = synonymsOf(db).get(key.slice(SYNONYM_KEY.length))
+    if (synonym === undefined) return undefined
+    if (synonym.targetLink !== null) return `link ${synonym.targetLink}`
+    // the synonym's target, then what the unit compiled against: a table's columns, a unit's text, another synonym's
+    const target = `${synonym.targetOwner}.${synonym.targetName}`
+    const table = tableSignature(db, target)
+    if (table !== undefined) return `table ${target}\n${table}`
+    const other = tableSignature(db, PROCEDURE_KEY + target) ?? tableSignature(db, SPECIFICATION_KEY + target) ?? (depth < 8 ? tableSignature(db, SYNONYM_KEY + target, depth + 1) : undefined)
+    return `unit ${target}\n${other ?? ""}`
+  }
   if (key.startsWith(SPECIFICATION_KEY)) return packagesOf(db).get(key.slice(SPECIFICATION_KEY.length))?.spec.source
   if (key.startsWith(PROCEDURE_KEY)) {
     const p = db.procedures.get(key.slice(PROCEDURE_KEY.length))
@@ -104,11 +124,23 @@ const changed = (db: OracleDatabase, deps: Dependencies): boolean => {
     const now = tableSignature(db, key)
     if (now === signature) continue
     if (now === undefined || signature === undefined || key.startsWith(PROCEDURE_KEY) || key.startsWith(SPECIFICATION_KEY)) return true
-    const [id, ...columns] = signature.split("\n")
-    const current = new Set(now.split("\n"))
-    if (!current.has(id!) || now.split("\n")[0] !== id || columns.some((c) => !current.has(c))) return true
+    if (key.startsWith(SYNONYM_KEY)) {
+      // the same table behind the synonym: changed as the table itself would be (a column added is no change)
+      const [was, ...wasTable] = signature.split("\n")
+      const [is, ...isTable] = now.split("\n")
+      if (was !== is || !was!.startsWith("table ") || tableChanged(wasTable.join("\n"), isTable.join("\n"))) return true
+      continue
+    }
+    if (tableChanged(signature, now)) return true
   }
   return false
+}
+
+/** Whether a table's signature `now` lost the object id or a column of `signature` (a column added is no change). */
+const tableChanged = (signature: string, now: string): boolean => {
+  const [id, ...columns] = signature.split("\n")
+  const current = new Set(now.split("\n"))
+  return !current.has(id!) || now.split("\n")[0] !== id || columns.some((c) => !current.has(c))
 }
 
 /** The rows USER_ERRORS lists for a compile error: one per `ORA-06550: line l, column c:` part of its text. */
@@ -206,25 +238,42 @@ const dmlColumns = (toks: Expr): { table: { owner: string | undefined; name: str
   return { table, columns }
 }
 
-/** A scope of the static check: the names a block (or subprogram) declares, inside its enclosing scope's. */
+/**
+ * A scope of the static check: the names a block (or subprogram) declares, inside its enclosing scope's; the fields
+ * of its record types and of its variables of a record type or `table%ROWTYPE`.
+ */
 interface Names {
   readonly names: Set<string>
   readonly parent?: Names
+  readonly recordTypes?: Map<string, ReadonlySet<string>>
+  readonly recordFields?: Map<string, ReadonlySet<string>>
 }
 
-const declares = (scope: Names | undefined, name: string): boolean => {
-  for (let s = scope; s !== undefined; s = s.parent) if (s.names.has(name)) return true
-  return false
+/** The innermost scope declaring `name`. */
+const declaring = (scope: Names | undefined, name: string): Names | undefined => {
+  for (let s = scope; s !== undefined; s = s.parent) if (s.names.has(name)) return s
+  return undefined
 }
+
+const declares = (scope: Names | undefined, name: string): boolean => declaring(scope, name) !== undefined
 
 const declName = (d: Decl): ReadonlyArray<string> =>
   d.k === "collectionType" || d.k === "recordType" ? [d.type.name] : d.k === "subprogram" ? [d.sub.name] : d.k === "exceptionInit" ? [] : [d.name]
+
+/** The engine's function names per database, once read (function-names.ts engineFunctionNames). */
+const engineFunctions = new WeakMap<OracleDatabase, ReadonlySet<string>>()
+
+/** Reads the engine's function names for the checks of unknown functions (they do not change: read once per database). */
+export const loadEngineFunctions = async (db: OracleDatabase, read: () => Promise<ReadonlyArray<ReadonlyArray<unknown>>>): Promise<void> => {
+  if (!engineFunctions.has(db)) engineFunctions.set(db, await engineFunctionNames(db, read))
+}
 
 /**
  * Compiles stored unit `block` (parsed from `source`) statically: `outer` are the names around it (parameters, the
  * unit's own name, a package's specification). The errors in source order, and the tables it depends on.
  */
 export const compileUnit = (db: OracleDatabase, schema: string, source: string, block: Block, outer: Iterable<string>, checkSql = true): Compiled => {
+  const engine = engineFunctions.get(db)
   const errors: Array<PlsCompileError> = []
   const deps = new Map<string, string | undefined>()
   const known = (scope: Names | undefined, t: Tok): boolean => {
@@ -241,10 +290,37 @@ export const compileUnit = (db: OracleDatabase, schema: string, source: string, 
     const e = new PlsCompileError(source, t.pos, 201, `identifier '${oracleName(t)}' must be declared`)
     errors.push(ignoredAt(source, statementPos, e, what) as PlsCompileError)
   }
+  const undeclaredComponent = (t: Tok, statementPos: number, what: "Statement" | "Item") => {
+    if (reported.has(statementPos)) return
+    reported.add(statementPos)
+    const e = new PlsCompileError(source, t.pos, 302, `component '${oracleName(t)}' must be declared`)
+    errors.push(ignoredAt(source, statementPos, e, what) as PlsCompileError)
+  }
+  // the names `name.x` may continue with: a record variable's fields, a (visible) package's public names
+  const membersOf = (scopeOf: Names | undefined, name: string): ReadonlySet<string> | undefined => {
+    if (scopeOf !== undefined) return scopeOf.recordFields?.get(name)
+    const pkg = packagesOf(db).get(`${schema}.${name}`)
+    return pkg !== undefined && pkg.hidden !== true ? pkg.publicNames : undefined
+  }
+  const isUnknownFunction = (name: string): boolean =>
+    engine !== undefined && engine.has(name) && !ORACLE_FUNCTIONS.has(name) && !db.procedures.has(`${schema}.${name}`) && !synonymsOf(db).has(`${schema}.${name}`) && !synonymsOf(db).has(`PUBLIC.${name}`) && !namedTypesOf(db).hasName(name)
   const target = (scope: Names | undefined, expr: Expr, statementPos: number) => {
     const t = expr[0]
     if (isName(t) && !known(scope, t)) undeclared(t, statementPos, "Statement")
+    else if (isName(t) && isOp(expr[1], ".") && isName(expr[2])) {
+      // `rec.nofield := x`, `pkg.nomember := x`: PLS-00302
+      const members = membersOf(declaring(scope, oracleName(t)), oracleName(t))
+      if (members !== undefined && !members.has(oracleName(expr[2]!))) undeclaredComponent(expr[2]!, statementPos, "Statement")
+    }
     expression(scope, expr.slice(1), statementPos)
+  }
+  // a name that is a synonym (the schema's, else a public one): the unit depends on it and its target
+  const synonymDependency = (name: string, owner?: string): boolean => {
+    const synonyms = synonymsOf(db)
+    const key = owner !== undefined ? `${owner}.${name}` : synonyms.has(`${schema}.${name}`) ? `${schema}.${name}` : synonyms.has(`PUBLIC.${name}`) ? `PUBLIC.${name}` : undefined
+    if (key === undefined || !synonyms.has(key)) return false
+    deps.set(`${SYNONYM_KEY}${key}`, tableSignature(db, `${SYNONYM_KEY}${key}`))
+    return true
   }
   // the stored functions and packages an expression calls or names (dependencies), and a plain name no scope declares
   const expression = (scope: Names | undefined, expr: Expr | undefined, statementPos: number, what: "Statement" | "Item" = "Statement") => {
@@ -254,13 +330,27 @@ export const compileUnit = (db: OracleDatabase, schema: string, source: string, 
       if (declares(scope, name)) continue
       if (qualified && packagesOf(db).has(`${schema}.${name}`)) deps.set(`${SPECIFICATION_KEY}${schema}.${name}`, tableSignature(db, `${SPECIFICATION_KEY}${schema}.${name}`))
       else if (!qualified && db.procedures.has(`${schema}.${name}`)) deps.set(`${PROCEDURE_KEY}${schema}.${name}`, tableSignature(db, `${PROCEDURE_KEY}${schema}.${name}`))
+      else synonymDependency(name)
     }
-    const synonyms = synonymsOf(db)
+    for (const { tok, qualified, component, typeName } of referencedHeads(expr)) {
+      const name = oracleName(tok)
+      const scopeOf = declaring(scope, name)
+      // `rec.nofield`, `pkg.nomember`: PLS-00302 (PL/SQL Language Reference, "PL/SQL Name Resolution")
+      if (qualified && component !== undefined) {
+        const members = membersOf(scopeOf, name)
+        if (members !== undefined && !members.has(oracleName(component))) undeclaredComponent(component, statementPos, what)
+        continue
+      }
+      // a function Oracle does not have that the engine would run (`strlen(x)`): PLS-00201, as SQL's ORA-00904
+      // (function-names.ts); names neither knows fail when the expression runs
+      if (!qualified && !typeName && scopeOf === undefined && !isSyntaxWord(name) && isUnknownFunction(name)) undeclared(tok, statementPos, what)
+    }
     for (const t of plainNames(expr)) {
       const name = oracleName(t)
       if (declares(scope, name)) continue
       if (db.procedures.has(`${schema}.${name}`)) deps.set(`${PROCEDURE_KEY}${schema}.${name}`, tableSignature(db, `${PROCEDURE_KEY}${schema}.${name}`))
-      if (known(scope, t) || synonyms.has(`${schema}.${name}`) || synonyms.has(`PUBLIC.${name}`)) continue
+      if (known(scope, t)) continue
+      if (synonymDependency(name)) continue
       undeclared(t, statementPos, what)
     }
   }
@@ -271,8 +361,15 @@ export const compileUnit = (db: OracleDatabase, schema: string, source: string, 
       const owner = ref.owner ?? schema
       if (ref.name.includes("$") || (ref.owner === undefined && isDictionaryName(ref.name))) continue
       const key = `${owner}.${ref.name}`
-      const synonyms = synonymsOf(db)
-      if (synonyms.has(key) || (ref.owner === undefined && synonyms.has(`PUBLIC.${ref.name}`))) continue
+      if (synonymsOf(db).has(key) ? synonymDependency(ref.name, owner) : ref.owner === undefined && !tableAt(db, key) && synonymDependency(ref.name, "PUBLIC")) {
+        // a synonym whose target is gone: `PL/SQL: ORA-00980: synonym translation is no longer valid`
+        try {
+          resolveName(db, schema, ref.owner, ref.name)
+        } catch (e) {
+          if (e instanceof OraError && e.code === 980) errors.push(sqlCompileError(source, ref.at.pos, statementPos, e))
+        }
+        continue
+      }
       const signature = tableSignature(db, key)
       deps.set(key, signature)
       if (signature === undefined) errors.push(sqlCompileError(source, ref.at.pos, statementPos, ora.tableNotFound(db.settings.version, owner, ref.name)))
@@ -292,8 +389,7 @@ export const compileUnit = (db: OracleDatabase, schema: string, source: string, 
     if (st.name.length !== 1) return
     const name = head
     if (declares(scope, name) || name === "RAISE_APPLICATION_ERROR") return
-    const synonyms = synonymsOf(db)
-    if (synonyms.has(`${schema}.${name}`) || synonyms.has(`PUBLIC.${name}`)) return
+    if (!db.procedures.has(`${schema}.${name}`) && synonymDependency(name)) return
     const key = `${PROCEDURE_KEY}${schema}.${name}`
     const signature = tableSignature(db, key)
     deps.set(key, signature)
@@ -366,10 +462,31 @@ export const compileUnit = (db: OracleDatabase, schema: string, source: string, 
         return
     }
   }
+  // the fields of a variable of a record type the block declares, or of `table%ROWTYPE` (undefined for anything else)
+  const variableFields = (scope: Names, t: TypeSpec): ReadonlySet<string> | undefined => {
+    if (t.kind === "named" && !t.name.includes(" ")) return declaring(scope, t.name)?.recordTypes?.get(t.name)
+    // `pkg.t`: a record type of a package's specification
+    const packaged = t.kind === "named" ? /^(\S+) \. (\S+)$/.exec(t.name) : null
+    if (packaged !== null) {
+      if (declares(scope, packaged[1]!)) return undefined
+      const decl = packagesOf(db).get(`${schema}.${packaged[1]}`)?.spec.block.decls.find((d) => d.k === "recordType" && d.type.name === packaged[2])
+      return decl?.k === "recordType" ? new Set(decl.type.fields.map((f) => f.name)) : undefined
+    }
+    if (t.kind !== "rowtypeOf" || t.of.length < 1 || t.of.length > 2 || declares(scope, t.of[t.of.length - 1]!)) return undefined
+    const meta = db.catalog.getTable(t.of.length === 2 ? t.of[0]! : schema, t.of[t.of.length - 1]!)
+    return meta === undefined ? undefined : new Set(meta.columns.map((c) => c.name))
+  }
   const unit = (scope: Names | undefined, b: Block, names: Iterable<string>): void => {
-    const own: Names = { names: new Set([...names, ...(b.label !== undefined ? [b.label] : [])]), ...(scope !== undefined ? { parent: scope } : {}) }
+    const recordTypes = new Map<string, ReadonlySet<string>>()
+    const recordFields = new Map<string, ReadonlySet<string>>()
+    const own: Names = { names: new Set([...names, ...(b.label !== undefined ? [b.label] : [])]), recordTypes, recordFields, ...(scope !== undefined ? { parent: scope } : {}) }
     // every name of the section first: a subprogram may call one declared after it (Oracle wants a forward declaration)
     for (const d of b.decls) declName(d).forEach((n) => own.names.add(n))
+    for (const d of b.decls) {
+      if (d.k === "recordType") recordTypes.set(d.type.name, new Set(d.type.fields.map((f) => f.name)))
+      const fields = d.k === "var" ? variableFields(own, d.type) : undefined
+      if (d.k === "var" && fields !== undefined) recordFields.set(d.name, fields)
+    }
     for (const d of b.decls) {
       if (d.k === "var") expression(own, d.init, d.pos, "Item")
       if (d.k === "cursor") sql(d.query, d.query[0]?.pos ?? d.pos)
