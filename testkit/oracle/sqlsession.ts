@@ -53,6 +53,7 @@ import { type TableLockHost, tableLockKey, takeForUpdateTableLocks, takeTableLoc
 import { lockColumnError, mergeOnColumnError, unsupportedClauseErrorOf } from "./clause-checks.ts"
 import { rewriteSampleClauses } from "./sample-clause.ts"
 import { type IsTable, rewriteSequenceRows, sequenceRowSource } from "./sequence-rows.ts"
+import { perRowSequenceValues } from "./sequence-row-lambdas.ts"
 import { operandTypeError } from "./operand-type-checks.ts"
 import { rewriteNumericIntervals } from "./numeric-intervals.ts"
 import { intervalParams, SessionTransaction } from "./session-transaction.ts"
@@ -427,6 +428,7 @@ export class SqlSession {
       // SKIP LOCKED leaves out the rows other transactions hold, found by the row ids the query then selects last
       ;({ sql: duckSql, lobRowids } = skipLockedQuery(skipped, lobRowids, (rowids, extra) => translateQuery(toks, tr, rowids, extra).sql))
     }
+    duckSql = perRowSequenceValues(duckSql)
     const dict = dictionaryTablesOf(toks)
     let cursor: Cursor
     try {

@@ -11,6 +11,7 @@ import { ora, OraError } from "../errors.ts"
 import { intervalLiteralTargets } from "../interval-writes.ts"
 import { isKw, isOp, significantTokensOf, splitTopLevel } from "../lexer.ts"
 import { oneRowSequenceRefs, rewriteSequenceRowTokens, sequenceRowSource } from "../sequence-rows.ts"
+import { perRowSequenceValues } from "../sequence-row-lambdas.ts"
 import { canonicalNumberWrites } from "../number-writes.ts"
 import { lobSourcesOf } from "../plsql-lobs.ts"
 import { type QueryResult, returningClause, type StatementResult } from "../statement.ts"
@@ -66,7 +67,8 @@ export async function runDml(ctx: Frame, written: Expr): Promise<number> {
   } finally {
     release()
   }
-  const { sql, params } = rendered
+  const { params } = rendered
+  const sql = perRowSequenceValues(rendered.sql)
   if (calls === undefined) return ctx.host.runBlockDml(sql, params)
   return calls.settleWrite(
     () => ctx.host.probeWrite(sql, params),
@@ -115,7 +117,8 @@ export async function openQuery(ctx: Frame, statement: Expr, withRowid = false):
   } finally {
     release()
   }
-  const { sql, params, shape } = rendered
+  const { params, shape } = rendered
+  const sql = perRowSequenceValues(rendered.sql)
   if (calls === undefined) return ctx.host.queryDuck(sql, params, shape, withRowid)
   let result: QueryResult | undefined
   const cursor = await calls.settle(
