@@ -341,6 +341,20 @@ export const probeFormatValues = async (statement: string, probe: FormatProbe, r
   }
 }
 
+/**
+ * Learns the format values the statement `sql` (a client's) meets before it runs when it takes NEXTVAL and has a
+ * format expression, so that it runs (and advances the sequence) once: its probe ({@link formatProbe}) run once per
+ * bind row with the binds it keeps; `read` runs a query with its binds and their specs (`specs` empty when the
+ * client sent none) and reads all its rows. Nothing for another statement, or one without a probe.
+ */
+export const probeFormatValuesOnce = async <V, S>(sql: string, rows: ReadonlyArray<ReadonlyArray<V>>, specs: ReadonlyArray<S>, read: (sql: string, params: ReadonlyArray<V | null>, specs: ReadonlyArray<S>) => Promise<void>): Promise<void> => {
+  if (!/\bNEXTVAL\b/i.test(sql) || !hasFormatExpressions(tokenize(sql))) return
+  const probe = formatProbe(sql)
+  if (probe === undefined) return
+  for (const row of rows.length === 0 ? [[]] : rows)
+    await probeFormatValues(sql, probe, (q) => read(q, probe.binds.map((i) => row[i] ?? null), specs.length === 0 ? [] : probe.binds.map((i) => specs[i]!)))
+}
+
 /** Rounds a statement runs at most (each meets new format values) before its failure stands. */
 const MAX_ROUNDS = 100
 

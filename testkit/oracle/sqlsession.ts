@@ -8,7 +8,7 @@
  * (session-errors.ts); DDL runs in ddl.ts, row-lock waits in row-locks.ts.
  */
 import { executeRuns, formatBindRuns, inlineFormatBindTokens, inlineFormatBinds } from "./format-model-binds.ts"
-import { dynamicFormatModels, formatProbe, formatValuesPending, hasFormatExpressions, MAY_HAVE_FORMAT, probeFormatValues, refuseFormatExpressions, settleFormatSites } from "./format-model-sites.ts"
+import { dynamicFormatModels, formatValuesPending, hasFormatExpressions, MAY_HAVE_FORMAT, probeFormatValuesOnce, refuseFormatExpressions, settleFormatSites } from "./format-model-sites.ts"
 import { callFromSql, rowsOfQuery } from "./plsql/interpreter.ts"
 import { tableTriggers, type Trigger } from "./plsql/trigger-definitions.ts"
 import { withTableCollectionRows, withTableCollections } from "./plsql/client-table-collections.ts"
@@ -173,11 +173,16 @@ export class SqlSession {
     const t = engineStatement(sql)
     const target = t === undefined ? undefined : this.targetOf(t.toks)
     // its failures name its own table's constraints, not those of the client's last statement
+    return this.withDmlTarget(target, t !== undefined && isKw(t.toks[0], "UPDATE", "MERGE"), () => this.checkingUncheckedForeignKeys(target, () => this.blockDml(sql, params, t, target)))
+  }
+
+  /** Runs `body` with the table a statement writes (and whether it updates) as the one errors name, restored after it. */
+  private async withDmlTarget<T>(target: TableMeta | undefined, isUpdate: boolean, body: () => Promise<T>): Promise<T> {
     const outer = { target: this.dmlTarget, isUpdate: this.dmlIsUpdate }
     this.dmlTarget = target
-    this.dmlIsUpdate = t !== undefined && isKw(t.toks[0], "UPDATE", "MERGE")
+    this.dmlIsUpdate = isUpdate
     try {
-      return await this.checkingUncheckedForeignKeys(target, () => this.blockDml(sql, params, t, target))
+      return await body()
     } finally {
       this.dmlTarget = outer.target
       this.dmlIsUpdate = outer.isUpdate
@@ -376,9 +381,8 @@ export class SqlSession {
     // a statement taking NEXTVAL learns its format values from a query first, so that it runs (and advances) once;
     // another one's writes are simply undone between runs (with triggers, its rows are read, and the new format
     // values met, before any trigger fires)
-    const probe = /\bNEXTVAL\b/i.test(sql) ? formatProbe(sql) : undefined
-    // once per bind row (a batch's rows may meet different values)
-    if (probe !== undefined) for (const row of rows.length === 0 ? [[]] : rows) await probeFormatValues(sql, probe, (q) => this.readAll(q, probe.binds.map((i) => row[i] ?? null), specs.length === 0 ? [] : probe.binds.map((i) => specs[i]!)))
+    // (once per bind row: a batch's rows may meet different values)
+    await probeFormatValuesOnce(sql, rows, specs, (q, params, probeSpecs) => this.readAll(q, params, probeSpecs))
     return settleFormatSites(sql, () =>
       this.txn.atomically(async () => {
         const { toks, bindOrigins } = dynamicFormatModels(tokenize(sql), sql)!
@@ -396,8 +400,8 @@ export class SqlSession {
     if (!MAY_HAVE_FORMAT.test(sql)) return this.queryOnce(sql, bound, boundSpecs, describeOnly)
     // a format model that is an expression is evaluated per value met (format-model-sites.ts); a query taking NEXTVAL
     // learns them first from itself without it, so that it runs (and advances the sequence) once
-    const probe = !describeOnly && /\bNEXTVAL\b/i.test(sql) && hasFormatExpressions(tokenize(sql)) ? formatProbe(sql) : undefined
-    if (probe !== undefined) await probeFormatValues(sql, probe, (q) => this.readAll(q, bound, boundSpecs))
+    // (the probe of a query is the query itself, with all its binds)
+    if (!describeOnly) await probeFormatValuesOnce(sql, [bound], boundSpecs, (q) => this.readAll(q, bound, boundSpecs))
     return settleFormatSites(sql, () => this.queryOnce(sql, bound, boundSpecs, describeOnly))
   }
 
