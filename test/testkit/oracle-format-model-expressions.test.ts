@@ -122,6 +122,29 @@ describe("Oracle test server: format models that are expressions (raw node-oracl
     await conn.rollback()
   })
 
+  it("a MERGE and an UPDATE with SET (a, b) = (subquery) taking NEXTVAL learn their format values first and run once", async () => {
+    await conn.execute("CREATE SEQUENCE fme_mseq")
+    await conn.execute("CREATE TABLE fme_mt (id NUMBER, k NUMBER, s VARCHAR2(30), d DATE, f VARCHAR2(30))")
+    const currval = async () => ((await conn.execute("SELECT fme_mseq.CURRVAL FROM dual")).rows as Array<[number]>)[0]![0]
+    // every row inserted (no target row matches): one value per row
+    await conn.execute("MERGE INTO fme_mt t USING fme s ON (t.id = s.id) WHEN MATCHED THEN UPDATE SET t.s = 'never' WHEN NOT MATCHED THEN INSERT (id, k, s, d, f) VALUES (s.id, fme_mseq.NEXTVAL, TO_CHAR(s.d, s.f) || ' /m', s.d, s.f)")
+    expect(await currval()).toBe(3)
+    expect(((await conn.execute("SELECT id, s FROM fme_mt ORDER BY id")).rows as Array<[number, string]>)).toEqual([
+      [1, "29.02.2024 /m"],
+      [2, "2024-03-01 /m"],
+      [3, " /m"]
+    ])
+    // every row updated: one value per row
+    await conn.execute("MERGE INTO fme_mt t USING (SELECT id, d, f FROM fme) s ON (t.id = s.id) WHEN MATCHED THEN UPDATE SET t.k = fme_mseq.NEXTVAL, t.s = TO_CHAR(s.d, s.f) || ' /u'")
+    expect(await currval()).toBe(6)
+    expect(((await conn.execute("SELECT k FROM fme_mt ORDER BY k")).rows as Array<[number]>).map((r) => r[0])).toEqual([4, 5, 6])
+    expect(((await conn.execute("SELECT s FROM fme_mt ORDER BY id")).rows as Array<[string]>).map((r) => r[0])).toEqual(["29.02.2024 /u", "2024-03-01 /u", " /u"])
+    await conn.execute("UPDATE fme_mt o SET (id) = (SELECT id FROM fme WHERE fme.id = o.id), k = fme_mseq.NEXTVAL, s = TO_CHAR(o.d, o.f) || ' /r'")
+    expect(await currval()).toBe(9)
+    expect(((await conn.execute("SELECT s FROM fme_mt ORDER BY id")).rows as Array<[string]>).map((r) => r[0])).toEqual(["29.02.2024 /r", "2024-03-01 /r", " /r"])
+    await conn.rollback()
+  })
+
   it("binds before, inside and after the call whose format model is an expression, in a query and in DML", async () => {
     const r = await conn.execute("SELECT :a, TO_CHAR(TO_DATE(:d, 'YYYY-MM-DD'), f), :z FROM fme WHERE id <= :n ORDER BY id", { a: "A", d: "2024-05-06", z: "Z", n: 3 })
     expect(r.rows).toEqual([["A", "06.05.2024", "Z"], ["A", "2024-05-06", "Z"], ["A", null, "Z"]])

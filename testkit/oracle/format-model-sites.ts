@@ -273,9 +273,10 @@ export interface FormatProbe {
  * A query that meets the format values the statement `sql` (a client's) meets, in the same order, without its side
  * effects: a query as itself, `INSERT ... SELECT` as its query, `INSERT ... VALUES (list)` as `SELECT list FROM
  * dual`, `UPDATE t SET c = e, ... [WHERE w]` as `SELECT e, ... FROM t [WHERE w]`, `DELETE FROM t [WHERE w]` as
- * `SELECT 1 FROM t [WHERE w]`, each `seq.NEXTVAL` replaced by a stand-in that takes no sequence value; with the
- * statement's binds it keeps (by their place among the statement's binds). Undefined for another statement (MERGE,
- * `SET (a, b) = (subquery)`).
+ * `SELECT 1 FROM t [WHERE w]`, `UPDATE t SET (a, b) = (subquery), c = e [WHERE w]` as `SELECT * FROM t OUTER APPLY
+ * (subquery) OUTER APPLY (SELECT e FROM dual) [WHERE w]` (every column selected, so that each is computed), a MERGE
+ * as {@link mergeProbe} reads it, each `seq.NEXTVAL` replaced by a stand-in that takes no sequence value; with the
+ * statement's binds it keeps (by their place among the statement's binds). Undefined for another statement.
  */
 export const formatProbe = (sql: string): FormatProbe | undefined => {
   const toks = significant(tokenize(sql))
@@ -298,22 +299,90 @@ export const formatProbe = (sql: string): FormatProbe | undefined => {
     else if (isOp(toks[at + 1], "(")) probe = `SELECT ${text(at + 2, matchParen(toks, at + 1))} FROM dual`
   } else if (isKw(toks[0], "UPDATE")) {
     const set = findTopLevel(toks, 1, toks.length, (t) => isKw(t, "SET"))
+    if (set < 0) return undefined
     const last = end(set + 1)
     const where = findTopLevel(toks, set + 1, last, (t) => isKw(t, "WHERE"))
-    if (set < 0) return undefined
     const table = text(1, set)
+    const items = splitTopLevel(toks.slice(set + 1, where < 0 ? last : where))
+    // `SET (a, b) = (subquery)`: each item a row of an OUTER APPLY, so that the subquery's values are met in order
+    const rows = items.some((a) => isOp(a[0], "("))
     const exprs: Array<string> = []
     let k = set + 1
-    for (const a of splitTopLevel(toks.slice(set + 1, where < 0 ? last : where))) {
+    for (const a of items) {
       const eq = a.findIndex((t) => isOp(t, "="))
-      if (eq < 1 || isOp(a[0], "(")) return undefined
-      exprs.push(text(k + eq + 1, k + a.length))
+      if (eq < 1) return undefined
+      const expr = text(k + eq + 1, k + a.length)
+      exprs.push(!rows ? expr : isOp(a[0], "(") ? `OUTER APPLY ${expr} "__P${exprs.length + 1}"` : `OUTER APPLY (SELECT ${expr} FROM dual) "__P${exprs.length + 1}"`)
       k += a.length + 1
     }
-    probe = `SELECT ${exprs.join(", ")} FROM ${table}${where < 0 ? "" : ` ${text(where, last)}`}`
-  } else if (isKw(toks[0], "DELETE")) probe = `SELECT 1 FROM ${text(isKw(toks[1], "FROM") ? 2 : 1, end(1))}`
+    const filter = where < 0 ? "" : ` ${text(where, last)}`
+    probe = rows ? `SELECT * FROM ${table} ${exprs.join(" ")}${filter}` : `SELECT ${exprs.join(", ")} FROM ${table}${filter}`
+  } else if (isKw(toks[0], "MERGE")) probe = mergeProbe(toks, text)
+  else if (isKw(toks[0], "DELETE")) probe = `SELECT 1 FROM ${text(isKw(toks[1], "FROM") ? 2 : 1, end(1))}`
   if (probe === undefined) return undefined
   return { sql: probe.replace(/(?:(?:"[^"]*"|[A-Za-z_][\w$#]*)\s*\.\s*)?(?:"[^"]*"|[A-Za-z_][\w$#]*)\s*\.\s*NEXTVAL\b/gi, `${PROBE_NEXTVAL}()`), binds }
+}
+
+/**
+ * The probe of `MERGE INTO t [a] USING s [b] ON (c) WHEN MATCHED THEN UPDATE SET x = e, ... [WHERE w] [DELETE WHERE
+ * w2] WHEN NOT MATCHED THEN INSERT [(cols)] VALUES (v, ...) [WHERE w3]`: `SELECT e, ..., CASE WHEN (w) THEN 1 END,
+ * ..., v, ... FROM s b LEFT JOIN t a ON (c)` (every expression over every row: the server's MERGE meets both
+ * branches' values on every source row), the source first in a WITH clause when it is a subquery, so that the calls come in the
+ * statement's order (`text` collects the binds in the order it is called); undefined for another shape, or an ON
+ * condition with a format expression (it would come last).
+ */
+const mergeProbe = (toks: ReadonlyArray<Tok>, text: (a: number, b: number) => string): string | undefined => {
+  if (!isKw(toks[1], "INTO")) return undefined
+  const using = findTopLevel(toks, 2, toks.length, (t) => isKw(t, "USING"))
+  const on = using < 0 ? -1 : findTopLevel(toks, using + 1, toks.length, (t) => isKw(t, "ON"))
+  if (on < 0 || !isOp(toks[on + 1], "(") || hasFormatExpressions(toks.slice(on, matchParen(toks, on + 1) + 1))) return undefined
+  const condEnd = matchParen(toks, on + 1)
+  const target = toks.slice(2, using)
+  if (target.length === 0) return undefined
+  // every expression over every row: the server's MERGE meets the values of both branches on every source row
+  const condition = (t: string) => `CASE WHEN ${t} THEN 1 END`
+  // the source: a subquery with a format expression named first
+  const subquery = isOp(toks[using + 1], "(") ? matchParen(toks, using + 1) : -1
+  const named = subquery > 0 && hasFormatExpressions(toks.slice(using + 1, subquery + 1))
+  const withClause = named ? `WITH "__SRC" AS ${text(using + 1, subquery + 1)} ` : ""
+  const items: Array<string> = []
+  const whens = toks.flatMap((t, k) => (k > condEnd && isKw(t, "WHEN") && (isKw(toks[k + 1], "MATCHED") || (isKw(toks[k + 1], "NOT") && isKw(toks[k + 2], "MATCHED"))) ? [k] : []))
+  for (const [n, at] of whens.entries()) {
+    const stop = n + 1 < whens.length ? whens[n + 1]! : findTopLevel(toks, at, toks.length, (t) => isKw(t, "LOG")) < 0 ? toks.length : findTopLevel(toks, at, toks.length, (t) => isKw(t, "LOG"))
+    const then = isKw(toks[at + 1], "NOT") ? at + 3 : at + 2
+    if (!isKw(toks[then], "THEN")) return undefined
+    if (isKw(toks[then + 1], "UPDATE") && isKw(toks[then + 2], "SET")) {
+      const where = findTopLevel(toks, then + 3, stop, (t) => isKw(t, "WHERE", "DELETE"))
+      let k = then + 3
+      for (const a of splitTopLevel(toks.slice(then + 3, where < 0 ? stop : where))) {
+        const eq = a.findIndex((t) => isOp(t, "="))
+        if (eq < 1 || isOp(a[0], "(")) return undefined
+        items.push(text(k + eq + 1, k + a.length))
+        k += a.length + 1
+      }
+      for (let w = where; w >= 0 && w < stop; ) {
+        const cond = isKw(toks[w], "DELETE") ? w + 2 : w + 1
+        if (!isKw(toks[cond - 1], "WHERE")) return undefined
+        const next = findTopLevel(toks, cond, stop, (t) => isKw(t, "DELETE"))
+        items.push(condition(`(${text(cond, next < 0 ? stop : next)})`))
+        w = next
+      }
+    } else if (isKw(toks[then + 1], "INSERT")) {
+      const values = findTopLevel(toks, then + 2, stop, (t) => isKw(t, "VALUES"))
+      if (values < 0 || !isOp(toks[values + 1], "(")) return undefined
+      const close = matchParen(toks, values + 1)
+      let k = values + 2
+      for (const a of splitTopLevel(toks.slice(values + 2, close))) {
+        items.push(text(k, k + a.length))
+        k += a.length + 1
+      }
+      if (isKw(toks[close + 1], "WHERE")) items.push(condition(`(${text(close + 2, stop)})`))
+      else if (close + 1 < stop) return undefined
+    } else return undefined
+  }
+  if (items.length === 0) return undefined
+  const source = named ? `"__SRC"${subquery + 1 < on ? ` ${text(subquery + 1, on)}` : ""}` : text(using + 1, on)
+  return `${withClause}SELECT ${items.join(", ")} FROM ${source} LEFT JOIN ${text(2, using)} ON ${text(on + 1, condEnd + 1)}`
 }
 
 /**
