@@ -163,10 +163,20 @@ describe("Oracle test server: format models that are expressions (raw node-oracl
     expect(oraCode(await failure(() => conn.execute("SELECT TO_CHAR(d, NVL(f, :g)) FROM fme", ["DD"])))).toBe("ORA-03001")
   })
 
-  it("a view or CREATE TABLE ... AS SELECT with a format model from a column fails ORA-03001 rather than ignoring it", async () => {
-    // their queries are not evaluated per row (README, "Where it still differs"); they formatted by the default model
-    expect(oraCode(await failure(() => conn.execute("CREATE VIEW fme_v AS SELECT TO_CHAR(d, f) x FROM fme")))).toBe("ORA-03001")
-    expect(oraCode(await failure(() => conn.execute("CREATE TABLE fme_c AS SELECT TO_CHAR(d, f) x FROM fme")))).toBe("ORA-03001")
+  it("a view and CREATE TABLE ... AS SELECT with a format model from a column: each row by its own model, also rows added after the view", async () => {
+    await conn.execute("CREATE TABLE fme_c AS SELECT id, TO_CHAR(d, f) x FROM fme")
+    expect((await conn.execute("SELECT id, x FROM fme_c ORDER BY id")).rows).toEqual([[1, "29.02.2024"], [2, "2024-03-01"], [3, null]])
+    await conn.execute("CREATE VIEW fme_v AS SELECT id, TO_CHAR(d, f) x FROM fme")
+    expect((await conn.execute("SELECT x FROM fme_v ORDER BY id")).rows).toEqual([["29.02.2024"], ["2024-03-01"], [null]])
+    // a model the view's query did not meet when it was created
+    await conn.execute("INSERT INTO fme (id, d, f) VALUES (4, DATE '2024-03-04', 'MM/DD/YYYY')")
+    expect((await conn.execute("SELECT v.x FROM fme_v v WHERE v.id > 1 ORDER BY v.id")).rows).toEqual([["2024-03-01"], [null], ["03/04/2024"]])
+    expect((await conn.execute("SELECT a.id FROM fme a JOIN fme_v b ON b.id = a.id WHERE b.x = '03/04/2024'")).rows).toEqual([[4]])
+    await conn.execute("INSERT INTO fme_c (id, x) SELECT id + 10, x FROM fme_v WHERE id = 4")
+    expect((await conn.execute("SELECT x FROM fme_c WHERE id = 14")).rows).toEqual([["03/04/2024"]])
+    await conn.rollback()
+    // a view with a column list is not evaluated per row: refused rather than ignoring the model (README)
+    expect(oraCode(await failure(() => conn.execute("CREATE VIEW fme_vl (y) AS SELECT TO_CHAR(d, f) FROM fme")))).toBe("ORA-03001")
     await conn.execute("CREATE VIEW fme_lit AS SELECT TO_CHAR(d, 'YYYY') x FROM fme WHERE id = 1")
     expect((await conn.execute("SELECT x FROM fme_lit")).rows).toEqual([["2024"]])
   })

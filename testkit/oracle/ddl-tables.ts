@@ -13,6 +13,7 @@ import { namedTypesOf } from "./named-types.ts"
 import { numberType, parseOracleType } from "./types.ts"
 import type { DdlHost } from "./ddl-host.ts"
 import { ddlQuerySql } from "./ddl-query-sql.ts"
+import { settleFormatSites } from "./format-model-sites.ts"
 
 /** What CREATE TABLE needs of the DDL runner (ddl.ts's Ddl implements it). */
 export interface TableDdl {
@@ -253,8 +254,17 @@ export async function createTable(ddl: TableDdl, toks: ReadonlyArray<Tok>, at: n
       k = close + 1
     }
     const selectSql = sql.slice(toks[k + 1]!.pos)
-    const result = await ddl.s.query(selectSql, [])
-    result.cursor.close()
+    // read to the end: a format model that is an expression meets its values on the rows (format-model-sites.ts),
+    // which the table's query is then written with
+    const result = await settleFormatSites(selectSql, async () => {
+      const read = await ddl.s.query(selectSql, [])
+      try {
+        while ((await read.cursor.next()) !== null);
+      } finally {
+        read.cursor.close()
+      }
+      return read
+    })
     const duckSelect = ddlQuerySql(ddl.s.translation(), selectSql)
     // a NUMBER without precision (a column's, or an expression's with scale 0) makes an unbounded NUMBER column,
     // whose values are written as their canonical text (number-writes.ts), also where DuckDB computed a DECIMAL

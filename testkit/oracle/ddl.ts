@@ -2,6 +2,8 @@
  * Oracle DDL on the engine with the catalog kept in step: CREATE / DROP / ALTER / RENAME of tables, views, indexes,
  * sequences, users and procedures, TRUNCATE and COMMENT. ALTER SESSION stays with the session state it changes.
  */
+import { hasFormatExpressions, MAY_HAVE_FORMAT, settleFormatSites } from "./format-model-sites.ts"
+import { noteFormatView } from "./format-views.ts"
 import { checkSequenceOptions } from "./sequence-checks.ts"
 import { alterSequence } from "./alter-sequence.ts"
 import { checkDdlPrivileges, grantOrRevoke, requirePrivilege, roleHost } from "./ddl-privileges.ts"
@@ -294,8 +296,19 @@ export class Ddl implements TableDdl {
     if ((existing !== undefined && (!orReplace || existing.kind !== "VIEW")) || this.nonTableNameTaken(q.schema, q.name)) throw ora.nameInUse()
     // WITH READ ONLY / WITH CHECK OPTION: this server's views take no DML, so both hold as they are
     const selectSql = sql.slice(toks[k + 1]!.pos).replace(/\s+WITH\s+(?:READ\s+ONLY|CHECK\s+OPTION)(?:\s+CONSTRAINT\s+\S+)?\s*$/i, "")
-    const result = await this.s.query(selectSql, [])
-    result.cursor.close()
+    // a format model that is an expression: the engine's view written with the values its query meets now, the view
+    // named by its query in a client's query (format-views.ts)
+    const formats = MAY_HAVE_FORMAT.test(selectSql) && hasFormatExpressions(tokenize(selectSql))
+    if (formats) noteFormatView(this.s.db)
+    const result = await settleFormatSites(selectSql, async () => {
+      const read = await this.s.query(selectSql, [])
+      try {
+        if (formats) while ((await read.cursor.next()) !== null);
+      } finally {
+        read.cursor.close()
+      }
+      return read
+    })
     const duckSelect = this.duckSelect(selectSql)
     const cols = result.columns.map((c, i) => ({ name: names?.[i] ?? c.name, type: c.type, nullable: c.nullable, defaultText: null }))
     const aliases = names !== undefined ? ` (${names.map(duckIdent).join(", ")})` : ""
