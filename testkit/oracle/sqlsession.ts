@@ -8,7 +8,7 @@
  * (session-errors.ts); DDL runs in ddl.ts, row-lock waits in row-locks.ts.
  */
 import { executeRuns, formatBindRuns, inlineFormatBindTokens, inlineFormatBinds } from "./format-model-binds.ts"
-import { dynamicFormatModels, formatValuesPending, hasFormatExpressions, MAY_HAVE_FORMAT, probeFormatValuesOnce, refuseFormatExpressions, settleFormatSites } from "./format-model-sites.ts"
+import { dynamicFormatModels, hasFormatExpressions, MAY_HAVE_FORMAT, probeFormatValuesOnce, refuseFormatExpressions, settleFormatSites } from "./format-model-sites.ts"
 import { callFromSql, rowsOfQuery } from "./plsql/interpreter.ts"
 import { tableTriggers, type Trigger } from "./plsql/trigger-definitions.ts"
 import { withTableCollectionRows, withTableCollections } from "./plsql/client-table-collections.ts"
@@ -55,6 +55,7 @@ import { rewriteSampleClauses } from "./sample-clause.ts"
 import { type IsTable, rewriteSequenceRows, sequenceRowSource } from "./sequence-rows.ts"
 import { perRowSequenceValues } from "./sequence-row-lambdas.ts"
 import { expandFormatViews, hasFormatViews } from "./format-views.ts"
+import { dmlWithFormatExpressions } from "./format-model-dml.ts"
 import { operandTypeError } from "./operand-type-checks.ts"
 import { rewriteNumericIntervals } from "./numeric-intervals.ts"
 import { intervalParams, SessionTransaction } from "./session-transaction.ts"
@@ -293,7 +294,12 @@ export class SqlSession {
         return this.query(...(await withTableCollections(this, sql, rows[0] ?? [], specs)))
       case "dml": {
         const expanded = hasFormatViews(this.db) ? expandFormatViews(sql, (schema, name) => this.lookupTable(schema, name)) : sql
-        if (MAY_HAVE_FORMAT.test(expanded) && hasFormatExpressions(tokenize(expanded))) return this.dmlWithFormatExpressions(expanded, rows, specs, opts)
+        if (MAY_HAVE_FORMAT.test(expanded) && hasFormatExpressions(tokenize(expanded))) return dmlWithFormatExpressions<DuckDBValue, BindSpec, StatementResult>(
+            { readAll: (q, params, probeSpecs) => this.readAll(q, params, probeSpecs), atomically: (body) => this.txn.atomically(body), dml: async (text, r, s) => this.dml(...(await withTableCollectionRows(this, text, r, s)), opts) },
+            expanded,
+            rows,
+            specs
+          )
         return this.dml(...(await withTableCollectionRows(this, sql, rows, specs)), opts)
       }
       case "ddl":
@@ -373,29 +379,6 @@ export class SqlSession {
   /** The session user's rights, for privilege checks (privileges.ts). */
   get requester(): Requester {
     return { user: this.info.user, dba: this.db.auth.isDba(this.info.user), has: (p) => this.db.auth.has(this.info.user, p), grants: this.db.grants, version: this.db.settings.version }
-  }
-
-  /**
-   * A DML statement with a format model that is an expression (format-model-sites.ts): its format values learned
-   * from a query first (an INSERT, UPDATE or DELETE taking NEXTVAL), then run, undone and run again until it meets no
-   * format value it did not know.
-   */
-  private async dmlWithFormatExpressions(sql: string, rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>, specs: ReadonlyArray<BindSpec>, opts: ExecuteOptions): Promise<StatementResult> {
-    // a statement taking NEXTVAL learns its format values from a query first, so that it runs (and advances) once;
-    // another one's writes are simply undone between runs (with triggers, its rows are read, and the new format
-    // values met, before any trigger fires)
-    // (once per bind row: a batch's rows may meet different values)
-    await probeFormatValuesOnce(sql, rows, specs, (q, params, probeSpecs) => this.readAll(q, params, probeSpecs))
-    return settleFormatSites(sql, () =>
-      this.txn.atomically(async () => {
-        const { toks, bindOrigins } = dynamicFormatModels(tokenize(sql), sql)!
-        const repeated = <T>(xs: ReadonlyArray<T>) => bindOrigins.filter((p) => p < xs.length).map((p) => xs[p]!)
-        const result = await this.dml(...(await withTableCollectionRows(this, toks.map((t) => t.text).join(""), rows.map(repeated), repeated(specs))), opts)
-        // batch errors keep a run going past the values it did not know: undone and run again
-        if (formatValuesPending(sql)) throw ora.notAllBound()
-        return result
-      })
-    )
   }
 
   /** Runs a query and describes its columns. */
