@@ -158,9 +158,16 @@ describe("Oracle test server: format models that are expressions (raw node-oracl
     await conn.rollback()
   })
 
-  it("a format expression holding a bind fails ORA-03001 rather than ignoring the model", async () => {
-    // the server does not evaluate it per row (README, "Where it still differs"); it formatted by the session's model
-    expect(oraCode(await failure(() => conn.execute("SELECT TO_CHAR(d, NVL(f, :g)) FROM fme", ["DD"])))).toBe("ORA-03001")
+  it("a format expression holding a bind, beside binds before and after it, by name, by position and by executeMany", async () => {
+    const r = await conn.execute("SELECT :a, TO_CHAR(TO_DATE(:d, 'YYYY-MM-DD'), NVL(f, :g)), :z FROM fme ORDER BY id", { a: "A", d: "2024-05-06", g: "MM", z: "Z" })
+    expect(r.rows).toEqual([["A", "06.05.2024", "Z"], ["A", "2024-05-06", "Z"], ["A", "05", "Z"]])
+    const p = await conn.execute("SELECT TO_CHAR(d, NVL(f, :1) || :2) FROM fme WHERE id >= :3 ORDER BY id", ["DD", "/MM", 2])
+    expect(p.rows).toEqual([["2024-03-01/03"], ["02/03"]])
+    await conn.execute("CREATE TABLE fme_bx (id NUMBER, s VARCHAR2(30))")
+    await conn.executeMany("INSERT INTO fme_bx SELECT :1, TO_CHAR(d, NVL(f, :2)) FROM fme WHERE id = :3", [[1, "MM", 3], [2, "DD", 3], [3, "YYYY", 1]])
+    await conn.execute("UPDATE fme_bx SET s = s || TO_CHAR(DATE '2024-12-25', NVL(NULL, :g)) WHERE id = :i", { g: "-MM", i: 3 })
+    expect((await conn.execute("SELECT id, s FROM fme_bx ORDER BY id")).rows).toEqual([[1, "03"], [2, "02"], [3, "29.02.2024-12"]])
+    await conn.rollback()
   })
 
   it("a view and CREATE TABLE ... AS SELECT with a format model from a column: each row by its own model, also rows added after the view", async () => {

@@ -110,8 +110,6 @@ export const registerFormatSiteFunctions = (connection: DuckDBConnection): void 
 /** Whether the format argument `arg` (significant token indices) is an expression this module evaluates per row. */
 const isExpression = (toks: ReadonlyArray<Tok>, arg: ReadonlyArray<number>): boolean => {
   if (arg.length === 1 && (toks[arg[0]!]!.kind === "str" || toks[arg[0]!]!.kind === "bind" || isKw(toks[arg[0]!], "NULL"))) return false
-  // a bind in it is numbered where the translator renders it, which need not be where the statement has it
-  if (arg.some((k) => toks[k]!.kind === "bind")) throw new OraError(3001, "unimplemented feature: a format model expression holding a bind")
   return true
 }
 
