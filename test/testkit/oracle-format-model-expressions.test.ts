@@ -170,6 +170,34 @@ describe("Oracle test server: format models that are expressions (raw node-oracl
     await conn.rollback()
   })
 
+  it("in a PL/SQL block's SELECT INTO, cursor loop, INSERT ... SELECT, UPDATE and assignment, each row by its own model", async () => {
+    await conn.execute("CREATE TABLE fme_pl (id NUMBER, s VARCHAR2(40))")
+    await conn.execute(`DECLARE
+  x VARCHAR2(40);
+  g VARCHAR2(10) := 'YYYY';
+BEGIN
+  SELECT TO_CHAR(d, f) INTO x FROM fme WHERE id = 1;
+  INSERT INTO fme_pl VALUES (1, x);
+  FOR r IN (SELECT id, TO_CHAR(d, f) s FROM fme WHERE id < 3) LOOP
+    INSERT INTO fme_pl VALUES (10 + r.id, r.s);
+  END LOOP;
+  INSERT INTO fme_pl SELECT 20 + id, TO_CHAR(d, NVL(f, g)) || '!' FROM fme;
+  UPDATE fme_pl SET s = s || TO_CHAR(DATE '2024-12-25', LOWER('-MM')) WHERE id = 1;
+  x := TO_CHAR(DATE '2024-12-25', UPPER('yyyy') || g);
+  INSERT INTO fme_pl VALUES (30, x);
+END;`)
+    expect((await conn.execute("SELECT id, s FROM fme_pl ORDER BY id")).rows).toEqual([
+      [1, "29.02.2024-12"],
+      [11, "29.02.2024"],
+      [12, "2024-03-01"],
+      [21, "29.02.2024!"],
+      [22, "2024-03-01!"],
+      [23, "2024!"],
+      [30, "20242024"]
+    ])
+    await conn.rollback()
+  })
+
   it("a view and CREATE TABLE ... AS SELECT with a format model from a column: each row by its own model, also rows added after the view", async () => {
     await conn.execute("CREATE TABLE fme_c AS SELECT id, TO_CHAR(d, f) x FROM fme")
     expect((await conn.execute("SELECT id, x FROM fme_c ORDER BY id")).rows).toEqual([[1, "29.02.2024"], [2, "2024-03-01"], [3, null]])

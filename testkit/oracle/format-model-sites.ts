@@ -232,8 +232,10 @@ let generation = 0
 export const MAY_HAVE_FORMAT = /\bTO_[A-Z_]+\s*\(/i
 
 /** Moves the values runs met at the sites of `statement` to the known ones; true when there were any. */
-const learn = (statement: string): boolean => {
-  const prefix = `${statementId(statement)}#`
+const learn = (statement: string): boolean => learnSites(`${statementId(statement)}#`)
+
+/** Moves the values runs met at the sites whose ids start with `prefix` to the known ones; true when there were any new. */
+const learnSites = (prefix: string): boolean => {
   let learned = false
   if (pending.size === 0) return false
   for (const [site, met] of pending) {
@@ -420,6 +422,26 @@ export const probeFormatValuesOnce = async <V, S>(sql: string, rows: ReadonlyArr
   if (probe === undefined) return
   for (const row of rows.length === 0 ? [[]] : rows)
     await probeFormatValues(sql, probe, (q) => read(q, probe.binds.map((i) => row[i] ?? null), specs.length === 0 ? [] : probe.binds.map((i) => specs[i]!)))
+}
+
+/** Moves the values runs of any statement met to the known ones; true when there were any new. */
+const learnPending = (): boolean => learnSites("")
+
+/**
+ * Runs `run` until it meets no format value it did not know, as {@link settleFormatSites} does, for a statement
+ * whose text the caller does not keep (a PL/SQL block's SQL, rewritten as it renders): a failed run after which any
+ * statement's runs met new values is run again.
+ */
+export const settleFormatValues = async <T>(run: () => Promise<T>): Promise<T> => {
+  for (let round = 0; ; round++) {
+    const before = generation
+    try {
+      return await run()
+    } catch (e) {
+      if (round < MAX_ROUNDS && (learnPending() || generation !== before)) continue
+      throw e
+    }
+  }
 }
 
 /** Rounds a statement runs at most (each meets new format values) before its failure stands. */
