@@ -145,6 +145,24 @@ describe("Oracle test server: format models that are expressions (raw node-oracl
     await conn.rollback()
   })
 
+  it("a format expression computed from the NEXTVAL the statement takes: learned first from the sequence's next values, run once", async () => {
+    await conn.execute("CREATE SEQUENCE fme_dseq START WITH 10 INCREMENT BY 5")
+    await conn.execute("CREATE TABLE fme_dt (k NUMBER, s VARCHAR2(30))")
+    const currval = async () => ((await conn.execute("SELECT fme_dseq.CURRVAL FROM dual")).rows as Array<[number]>)[0]![0]
+    // each row's model from its own new value (10, 15, 20): 'YYYY' for an even one, 'MM' for an odd one
+    await conn.execute("INSERT INTO fme_dt (k, s) SELECT fme_dseq.NEXTVAL, TO_CHAR(d, DECODE(MOD(fme_dseq.NEXTVAL, 2), 0, 'YYYY', 'MM')) FROM fme")
+    expect(await currval()).toBe(20)
+    expect((await conn.execute("SELECT k, s FROM fme_dt ORDER BY k")).rows).toEqual([
+      [10, "2024"],
+      [15, "03"],
+      [20, "2024"]
+    ])
+    const q = (await conn.execute("SELECT fme_dseq.NEXTVAL, TO_CHAR(DATE '2024-07-08', DECODE(MOD(fme_dseq.CURRVAL, 2), 0, 'YYYY', 'DD')) FROM fme")).rows as Array<[number, string]>
+    expect(await currval()).toBe(35)
+    expect(q.sort((a, b) => a[0] - b[0])).toEqual([[25, "08"], [30, "2024"], [35, "08"]])
+    await conn.rollback()
+  })
+
   it("binds before, inside and after the call whose format model is an expression, in a query and in DML", async () => {
     const r = await conn.execute("SELECT :a, TO_CHAR(TO_DATE(:d, 'YYYY-MM-DD'), f), :z FROM fme WHERE id <= :n ORDER BY id", { a: "A", d: "2024-05-06", z: "Z", n: 3 })
     expect(r.rows).toEqual([["A", "06.05.2024", "Z"], ["A", "2024-05-06", "Z"], ["A", null, "Z"]])

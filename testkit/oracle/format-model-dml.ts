@@ -5,13 +5,15 @@
  * value it did not know (with triggers, its rows are read, and the new values met, before any trigger fires).
  */
 import { ora } from "./errors.ts"
-import { dynamicFormatModels, formatValuesPending, probeFormatValuesOnce, settleFormatSites } from "./format-model-sites.ts"
+import { dynamicFormatModels, formatValuesPending, probeFormatValuesOnce, type SequenceStates, settleFormatSites } from "./format-model-sites.ts"
 import { tokenize } from "./lexer.ts"
 
 /** What {@link dmlWithFormatExpressions} needs of the session. */
 export interface FormatDmlHost<V, S, R> {
-  /** Runs a query with its binds and their specs and reads all its rows. */
-  readAll(sql: string, params: ReadonlyArray<V | null>, specs: ReadonlyArray<S>): Promise<void>
+  /** Runs a query with its binds and their specs and reads all its rows (`peeking`: its NEXTVAL takes no value). */
+  readAll(sql: string, params: ReadonlyArray<V | null>, specs: ReadonlyArray<S>, peeking: boolean): Promise<void>
+  /** The engine's sequences now, and the schema of an unqualified one ({@link engineSequenceStates}). */
+  sequences(): Promise<{ readonly schema: string; readonly states: SequenceStates }>
   /** Runs `body` as one statement: its writes undone when it fails. */
   atomically(body: () => Promise<R>): Promise<R>
   /** Runs the DML statement `sql` (its format calls rewritten) for the bind rows. */
@@ -20,7 +22,7 @@ export interface FormatDmlHost<V, S, R> {
 
 /** Runs `sql` (bind rows `rows`, their specs `specs`) as described above. */
 export const dmlWithFormatExpressions = async <V, S, R>(host: FormatDmlHost<V, S, R>, sql: string, rows: ReadonlyArray<ReadonlyArray<V>>, specs: ReadonlyArray<S>): Promise<R> => {
-  await probeFormatValuesOnce(sql, rows, specs, (q, params, probeSpecs) => host.readAll(q, params, probeSpecs))
+  await probeFormatValuesOnce(sql, rows, specs, (q, params, probeSpecs, peeking) => host.readAll(q, params, probeSpecs, peeking), () => host.sequences())
   return settleFormatSites(sql, () =>
     host.atomically(async () => {
       const { toks, bindOrigins } = dynamicFormatModels(tokenize(sql), sql)!
@@ -29,6 +31,17 @@ export const dmlWithFormatExpressions = async <V, S, R>(host: FormatDmlHost<V, S
       // batch errors keep a run going past the values it did not know: undone and run again
       if (formatValuesPending(sql)) throw ora.notAllBound()
       return result
+    })
+  )
+}
+
+/** The engine's sequences by `SCHEMA.NAME` (engine names): the value their next NEXTVAL gives and their increment. */
+export const engineSequenceStates = async (queryAll: (sql: string) => Promise<ReadonlyArray<ReadonlyArray<unknown>>>): Promise<SequenceStates> => {
+  const rows = await queryAll("SELECT schema_name, sequence_name, last_value, increment_by, start_value FROM duckdb_sequences()")
+  return new Map(
+    rows.map(([schema, name, last, step, start]) => {
+      const increment = BigInt(String(step))
+      return [`${String(schema)}.${String(name)}`, { next: last === null || last === undefined ? BigInt(String(start)) : BigInt(String(last)) + increment, step: increment }] as const
     })
   )
 }

@@ -90,9 +90,48 @@ const PROBE_NEXTVAL = "ORA_PROBE_NEXTVAL"
 /** Stand-in values of a probe's NEXTVAL: distinct (keys stay unique), below any a sequence gives by default. */
 let probeValue = 0n
 
-/** Registers `ora_format_key(site, keys, value [, value])` and `ora_probe_nextval()` in the database `connection` belongs to. */
+/** A sequence's state a probe reads its next values from: the next value, the increment, how many values it took. */
+interface SequencePeek {
+  readonly next: bigint
+  readonly step: bigint
+  taken: bigint
+}
+
+/**
+ * The sequences a probe whose format expression depends on NEXTVAL takes its values from, by engine name
+ * (`SCHEMA.NAME`, encoded), and the schema of an unqualified one; empty between probes.
+ */
+let peeks: { readonly schema: string; readonly states: ReadonlyMap<string, SequencePeek> } = { schema: "", states: new Map() }
+
+/** The engine's sequences as a probe peeks at them: their next value and increment, by `SCHEMA.NAME` (encoded). */
+export type SequenceStates = ReadonlyMap<string, { readonly next: bigint; readonly step: bigint }>
+
+/** The function a probe's engine SQL calls for `nextval('name')` when its format expression depends on NEXTVAL. */
+const PROBE_PEEK = "ora_probe_peek"
+
+/** A probe's engine SQL (see {@link formatProbe}, `peeks`) reading the sequences' next values without taking them. */
+export const peekingSql = (duckSql: string): string => duckSql.replace(/\bnextval\s*\(/gi, `${PROBE_PEEK}(`)
+
+/** Registers `ora_format_key(site, keys, value [, value])`, `ora_probe_nextval()` and `ora_probe_peek(name)` in the database `connection` belongs to. */
 export const registerFormatSiteFunctions = (connection: DuckDBConnection): void => {
   for (const arity of [1, 2]) connection.registerScalarFunction(keyFunction(arity))
+  connection.registerScalarFunction(
+    DuckDBScalarFunction.create({
+      name: PROBE_PEEK,
+      parameterTypes: [VARCHAR],
+      returnType: BIGINT,
+      volatile: true,
+      mainFunction: (_info, input, output) => {
+        const names = input.getColumnVector(0)
+        for (let row = 0; row < input.rowCount; row++) {
+          const name = String(names.getItem(row))
+          const peek = peeks.states.get(name.includes(".") ? name : `${peeks.schema}.${name}`)
+          output.setItem(row, peek === undefined ? (probeValue = probeValue <= -(2n ** 62n) ? -1n : probeValue - 1n) : peek.next + peek.step * peek.taken++)
+        }
+        output.flush()
+      }
+    })
+  )
   connection.registerScalarFunction(
     DuckDBScalarFunction.create({
       name: PROBE_NEXTVAL.toLowerCase(),
@@ -267,6 +306,11 @@ export const formatValuesPending = (statement: string): boolean => {
 export interface FormatProbe {
   readonly sql: string
   readonly binds: ReadonlyArray<number>
+  /**
+   * A format argument names NEXTVAL or CURRVAL: the probe keeps its NEXTVAL, which its engine SQL reads from the
+   * sequence's next values without taking them ({@link peekingSql}), one per row as the statement takes them.
+   */
+  readonly peeks: boolean
 }
 
 /**
@@ -320,7 +364,10 @@ export const formatProbe = (sql: string): FormatProbe | undefined => {
   } else if (isKw(toks[0], "MERGE")) probe = mergeProbe(toks, text)
   else if (isKw(toks[0], "DELETE")) probe = `SELECT 1 FROM ${text(isKw(toks[1], "FROM") ? 2 : 1, end(1))}`
   if (probe === undefined) return undefined
-  return { sql: probe.replace(/(?:(?:"[^"]*"|[A-Za-z_][\w$#]*)\s*\.\s*)?(?:"[^"]*"|[A-Za-z_][\w$#]*)\s*\.\s*NEXTVAL\b/gi, `${PROBE_NEXTVAL}()`), binds }
+  // a format value computed from the sequence: the probe meets the values the statement's rows will take
+  const peeks = formatArguments(toks).some((a) => a.tokens.some((k) => isKw(toks[k], "NEXTVAL", "CURRVAL")))
+  if (peeks) return { sql: probe, binds, peeks }
+  return { sql: probe.replace(/(?:(?:"[^"]*"|[A-Za-z_][\w$#]*)\s*\.\s*)?(?:"[^"]*"|[A-Za-z_][\w$#]*)\s*\.\s*NEXTVAL\b/gi, `${PROBE_NEXTVAL}()`), binds, peeks }
 }
 
 /**
@@ -414,14 +461,35 @@ export const probeFormatValues = async (statement: string, probe: FormatProbe, r
  * Learns the format values the statement `sql` (a client's) meets before it runs when it takes NEXTVAL and has a
  * format expression, so that it runs (and advances the sequence) once: its probe ({@link formatProbe}) run once per
  * bind row with the binds it keeps; `read` runs a query with its binds and their specs (`specs` empty when the
- * client sent none) and reads all its rows. Nothing for another statement, or one without a probe.
+ * client sent none) and reads all its rows, its NEXTVAL peeking at `sequences` when a format argument depends on it
+ * ({@link FormatProbe}). Nothing for another statement, or one without a probe.
  */
-export const probeFormatValuesOnce = async <V, S>(sql: string, rows: ReadonlyArray<ReadonlyArray<V>>, specs: ReadonlyArray<S>, read: (sql: string, params: ReadonlyArray<V | null>, specs: ReadonlyArray<S>) => Promise<void>): Promise<void> => {
+export const probeFormatValuesOnce = async <V, S>(
+  sql: string,
+  rows: ReadonlyArray<ReadonlyArray<V>>,
+  specs: ReadonlyArray<S>,
+  read: (sql: string, params: ReadonlyArray<V | null>, specs: ReadonlyArray<S>, peeking: boolean) => Promise<void>,
+  sequences: () => Promise<{ readonly schema: string; readonly states: SequenceStates }>
+): Promise<void> => {
   if (!/\bNEXTVAL\b/i.test(sql) || !hasFormatExpressions(tokenize(sql))) return
   const probe = formatProbe(sql)
   if (probe === undefined) return
-  for (const row of rows.length === 0 ? [[]] : rows)
-    await probeFormatValues(sql, probe, (q) => read(q, probe.binds.map((i) => row[i] ?? null), specs.length === 0 ? [] : probe.binds.map((i) => specs[i]!)))
+  // the sequences' next values, taken by the rows of one bind row after another: each round starts from its row's
+  if (probe.peeks) {
+    const { schema, states } = await sequences()
+    peeks = { schema, states: new Map([...states].map(([name, state]) => [name, { ...state, taken: 0n }])) }
+  }
+  try {
+    for (const row of rows.length === 0 ? [[]] : rows) {
+      const start = new Map([...peeks.states].map(([name, peek]) => [name, peek.taken]))
+      await probeFormatValues(sql, probe, (q) => {
+        for (const [name, peek] of peeks.states) peek.taken = start.get(name)!
+        return read(q, probe.binds.map((i) => row[i] ?? null), specs.length === 0 ? [] : probe.binds.map((i) => specs[i]!), probe.peeks)
+      })
+    }
+  } finally {
+    peeks = { schema: "", states: new Map() }
+  }
 }
 
 /** Moves the values runs of any statement met to the known ones; true when there were any new. */

@@ -8,7 +8,7 @@
  * (session-errors.ts); DDL runs in ddl.ts, row-lock waits in row-locks.ts.
  */
 import { executeRuns, formatBindRuns, inlineFormatBindTokens, inlineFormatBinds } from "./format-model-binds.ts"
-import { dynamicFormatModels, hasFormatExpressions, MAY_HAVE_FORMAT, probeFormatValuesOnce, refuseFormatExpressions, settleFormatSites } from "./format-model-sites.ts"
+import { dynamicFormatModels, hasFormatExpressions, MAY_HAVE_FORMAT, peekingSql, probeFormatValuesOnce, refuseFormatExpressions, type SequenceStates, settleFormatSites } from "./format-model-sites.ts"
 import { callFromSql, rowsOfQuery } from "./plsql/interpreter.ts"
 import { tableTriggers, type Trigger } from "./plsql/trigger-definitions.ts"
 import { withTableCollectionRows, withTableCollections } from "./plsql/client-table-collections.ts"
@@ -55,7 +55,8 @@ import { rewriteSampleClauses } from "./sample-clause.ts"
 import { type IsTable, rewriteSequenceRows, sequenceRowSource } from "./sequence-rows.ts"
 import { perRowSequenceValues } from "./sequence-row-lambdas.ts"
 import { expandFormatViews, hasFormatViews } from "./format-views.ts"
-import { dmlWithFormatExpressions } from "./format-model-dml.ts"
+import { dmlWithFormatExpressions, engineSequenceStates } from "./format-model-dml.ts"
+import { encodeName } from "./names.ts"
 import { operandTypeError } from "./operand-type-checks.ts"
 import { rewriteNumericIntervals } from "./numeric-intervals.ts"
 import { intervalParams, SessionTransaction } from "./session-transaction.ts"
@@ -295,7 +296,7 @@ export class SqlSession {
       case "dml": {
         const expanded = hasFormatViews(this.db) ? expandFormatViews(sql, (schema, name) => this.lookupTable(schema, name)) : sql
         if (MAY_HAVE_FORMAT.test(expanded) && hasFormatExpressions(tokenize(expanded))) return dmlWithFormatExpressions<DuckDBValue, BindSpec, StatementResult>(
-            { readAll: (q, params, probeSpecs) => this.readAll(q, params, probeSpecs), atomically: (body) => this.txn.atomically(body), dml: async (text, r, s) => this.dml(...(await withTableCollectionRows(this, text, r, s)), opts) },
+            { readAll: (q, params, probeSpecs, peeking) => this.readAll(q, params, probeSpecs, peeking), sequences: () => this.sequenceStates(), atomically: (body) => this.txn.atomically(body), dml: async (text, r, s) => this.dml(...(await withTableCollectionRows(this, text, r, s)), opts) },
             expanded,
             rows,
             specs
@@ -388,11 +389,16 @@ export class SqlSession {
     // a format model that is an expression is evaluated per value met (format-model-sites.ts); a query taking NEXTVAL
     // learns them first from itself without it, so that it runs (and advances the sequence) once
     // (the probe of a query is the query itself, with all its binds)
-    if (!describeOnly) await probeFormatValuesOnce(sql, [bound], boundSpecs, (q) => this.readAll(q, bound, boundSpecs))
+    if (!describeOnly) await probeFormatValuesOnce(sql, [bound], boundSpecs, (q, _params, _specs, peeking) => this.readAll(q, bound, boundSpecs, peeking), () => this.sequenceStates())
     return settleFormatSites(sql, () => this.queryOnce(sql, bound, boundSpecs, describeOnly))
   }
 
-  private async queryOnce(sql: string, bound: ReadonlyArray<DuckDBValue>, boundSpecs: ReadonlyArray<BindSpec>, describeOnly: boolean): Promise<QueryResult> {
+  /** The engine's sequences as a format probe peeks at them (format-model-dml.ts), unqualified ones in this schema. */
+  private async sequenceStates(): Promise<{ readonly schema: string; readonly states: SequenceStates }> {
+    return { schema: encodeName(this.schema), states: await engineSequenceStates((q) => this.engine.queryAll(q)) }
+  }
+
+  private async queryOnce(sql: string, bound: ReadonlyArray<DuckDBValue>, boundSpecs: ReadonlyArray<BindSpec>, describeOnly: boolean, peeking = false): Promise<QueryResult> {
     const lookup = (schema: string | undefined, name: string) => this.lookupTable(schema, name)
     // a bound format model (TO_CHAR(x, :fmt)) as the literal it is, its column heading the bind's (format-model-binds.ts)
     const inlined = inlineFormatBindTokens(tokenize(rewriteSequenceRows(rewriteSampleClauses(stripTerminator(sql)), this.isTable)), bound, boundSpecs, describeOnly)
@@ -420,6 +426,7 @@ export class SqlSession {
       ;({ sql: duckSql, lobRowids } = skipLockedQuery(skipped, lobRowids, (rowids, extra) => translateQuery(toks, tr, rowids, extra).sql))
     }
     duckSql = perRowSequenceValues(duckSql)
+    if (peeking) duckSql = peekingSql(duckSql)
     const dict = dictionaryTablesOf(toks)
     let cursor: Cursor
     try {
@@ -444,8 +451,8 @@ export class SqlSession {
   }
 
   /** Runs a client's query and reads all its rows; a failure while reading restores the transaction. */
-  private async readAll(sql: string, bound: ReadonlyArray<DuckDBValue>, specs: ReadonlyArray<BindSpec>): Promise<void> {
-    const { cursor } = (await this.queryOnce(sql, bound, specs, false)) as { cursor: Cursor }
+  private async readAll(sql: string, bound: ReadonlyArray<DuckDBValue>, specs: ReadonlyArray<BindSpec>, peeking = false): Promise<void> {
+    const { cursor } = (await this.queryOnce(sql, bound, specs, false, peeking)) as { cursor: Cursor }
     try {
       while ((await cursor.next()) !== null);
     } catch (e) {
