@@ -295,12 +295,8 @@ export class SqlSession {
         return this.query(...(await withTableCollections(this, sql, rows[0] ?? [], specs)))
       case "dml": {
         const expanded = hasFormatViews(this.db) ? expandFormatViews(sql, (schema, name) => this.lookupTable(schema, name)) : sql
-        if (MAY_HAVE_FORMAT.test(expanded) && hasFormatExpressions(tokenize(expanded))) return dmlWithFormatExpressions<DuckDBValue, BindSpec, StatementResult>(
-            { readAll: (q, params, probeSpecs, peeking) => this.readAll(q, params, probeSpecs, peeking), sequences: () => this.sequenceStates(), atomically: (body) => this.txn.atomically(body), dml: async (text, r, s) => this.dml(...(await withTableCollectionRows(this, text, r, s)), opts) },
-            expanded,
-            rows,
-            specs
-          )
+        const host = { readAll: this.readAll.bind(this), sequences: this.sequenceStates, atomically: (body: () => Promise<StatementResult>) => this.txn.atomically(body), dml: async (text: string, r: ReadonlyArray<ReadonlyArray<DuckDBValue>>, s: ReadonlyArray<BindSpec>) => this.dml(...(await withTableCollectionRows(this, text, r, s)), opts) }
+        if (MAY_HAVE_FORMAT.test(expanded) && hasFormatExpressions(tokenize(expanded))) return dmlWithFormatExpressions<DuckDBValue, BindSpec, StatementResult>(host, expanded, rows, specs)
         return this.dml(...(await withTableCollectionRows(this, sql, rows, specs)), opts)
       }
       case "ddl":
@@ -389,14 +385,12 @@ export class SqlSession {
     // a format model that is an expression is evaluated per value met (format-model-sites.ts); a query taking NEXTVAL
     // learns them first from itself without it, so that it runs (and advances the sequence) once
     // (the probe of a query is the query itself, with all its binds)
-    if (!describeOnly) await probeFormatValuesOnce(sql, [bound], boundSpecs, (q, _params, _specs, peeking) => this.readAll(q, bound, boundSpecs, peeking), () => this.sequenceStates())
+    if (!describeOnly) await probeFormatValuesOnce(sql, [bound], boundSpecs, (q, _params, _specs, peeking) => this.readAll(q, bound, boundSpecs, peeking), this.sequenceStates)
     return settleFormatSites(sql, () => this.queryOnce(sql, bound, boundSpecs, describeOnly))
   }
 
   /** The engine's sequences as a format probe peeks at them (format-model-dml.ts), unqualified ones in this schema. */
-  private async sequenceStates(): Promise<{ readonly schema: string; readonly states: SequenceStates }> {
-    return { schema: encodeName(this.schema), states: await engineSequenceStates((q) => this.engine.queryAll(q)) }
-  }
+  private readonly sequenceStates = async (): Promise<{ readonly schema: string; readonly states: SequenceStates }> => ({ schema: encodeName(this.schema), states: await engineSequenceStates((q) => this.engine.queryAll(q)) })
 
   private async queryOnce(sql: string, bound: ReadonlyArray<DuckDBValue>, boundSpecs: ReadonlyArray<BindSpec>, describeOnly: boolean, peeking = false): Promise<QueryResult> {
     const lookup = (schema: string | undefined, name: string) => this.lookupTable(schema, name)
