@@ -8,7 +8,7 @@
  */
 import type { TableMeta } from "./catalog.ts"
 import { hasFormatExpressions, MAY_HAVE_FORMAT } from "./format-model-sites.ts"
-import { isKw, isOp, significant, tokenize, type Tok } from "./lexer.ts"
+import { findTopLevel, isKw, isOp, significant, splitTopLevel, tokenize, type Tok } from "./lexer.ts"
 
 const isName = (t: Tok | undefined): t is Tok => t !== undefined && (t.kind === "ident" || t.kind === "qident")
 
@@ -29,6 +29,31 @@ export const hasFormatViews = (db: object): boolean => withFormatViews.has(db)
 /** Whether a view (its catalog entry) is one a query names by its query (see above). */
 export const isFormatView = (meta: TableMeta | undefined): meta is TableMeta & { viewText: string } =>
   meta?.kind === "VIEW" && meta.viewText !== null && MAY_HAVE_FORMAT.test(meta.viewText) && hasFormatExpressions(tokenize(meta.viewText))
+
+/**
+ * A view's query (`SELECT a, b x FROM t`) with its select items named `names` (the view's columns: `SELECT a AS "N1",
+ * b AS "N2" FROM t`); undefined for a query this cannot name so (a WITH clause, a set operation, a `*` item, another
+ * number of items).
+ */
+export const namedViewQuery = (viewText: string, names: ReadonlyArray<string>): string | undefined => {
+  const toks = significant(tokenize(viewText))
+  if (!isKw(toks[0], "SELECT") || findTopLevel(toks, 1, toks.length, (t) => isKw(t, "UNION", "INTERSECT", "MINUS", "EXCEPT")) >= 0) return undefined
+  const first = isKw(toks[1], "DISTINCT", "UNIQUE", "ALL") ? 2 : 1
+  const fromAt = findTopLevel(toks, first, toks.length, (t) => isKw(t, "FROM"))
+  if (fromAt < 0) return undefined
+  const items = splitTopLevel(toks.slice(first, fromAt))
+  if (items.length !== names.length || items.some((item) => item.length === 0 || isOp(item[item.length - 1], "*"))) return undefined
+  const text = (item: ReadonlyArray<Tok>) => viewText.slice(item[0]!.pos, item[item.length - 1]!.pos + item[item.length - 1]!.text.length)
+  const named = items.map((item, i) => {
+    const last = item[item.length - 1]
+    const prev = item[item.length - 2]
+    // the item's own alias gives way to the view's column name
+    const aliased = isName(last) && prev !== undefined && !isOp(prev, ".") && (isKw(prev, "AS") || prev.kind === "ident" || prev.kind === "qident" || isOp(prev, ")") || prev.kind === "str" || prev.kind === "num")
+    const expr = aliased ? item.slice(0, isKw(prev, "AS") ? -2 : -1) : item
+    return `${text(expr)} AS "${names[i]!.replace(/"/g, '""')}"`
+  })
+  return `${viewText.slice(0, toks[first]!.pos)}${named.join(", ")} ${viewText.slice(toks[fromAt]!.pos)}`
+}
 
 /**
  * `sql` (a client's query or DML statement) with each FROM item that names such a view replaced by its query; `sql` itself when there
@@ -56,7 +81,8 @@ export const expandFormatViews = (sql: string, lookup: (schema: string | undefin
     if (!isFormatView(meta)) continue
     const alias = isName(toks[nameAt + 1]) && !NOT_ALIAS.has(toks[nameAt + 1]!.value.toUpperCase()) ? toks[nameAt + 1]! : toks[nameAt]!
     const end = alias === toks[nameAt] ? nameAt : nameAt + 1
-    edits.push({ from: k + 1, to: end, text: `(${meta.viewText}) ${alias.text}` })
+    const query = namedViewQuery(meta.viewText, meta.columns.map((c) => c.name)) ?? meta.viewText
+    edits.push({ from: k + 1, to: end, text: `(${query}) ${alias.text}` })
   }
   if (edits.length === 0) return sql
   let out = ""

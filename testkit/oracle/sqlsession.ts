@@ -8,7 +8,7 @@
  * (session-errors.ts); DDL runs in ddl.ts, row-lock waits in row-locks.ts.
  */
 import { executeRuns, formatBindRuns, inlineFormatBindTokens, inlineFormatBinds } from "./format-model-binds.ts"
-import { dynamicFormatModels, hasFormatExpressions, MAY_HAVE_FORMAT, peekingSql, probeFormatValuesOnce, refuseFormatExpressions, type SequenceStates, settleFormatSites } from "./format-model-sites.ts"
+import { dynamicFormatModels, hasFormatExpressions, MAY_HAVE_FORMAT, peekingSql, probeFormatValuesOnce, type SequenceStates, settleFormatSites } from "./format-model-sites.ts"
 import { callFromSql, rowsOfQuery } from "./plsql/interpreter.ts"
 import { tableTriggers, type Trigger } from "./plsql/trigger-definitions.ts"
 import { withTableCollectionRows, withTableCollections } from "./plsql/client-table-collections.ts"
@@ -288,8 +288,6 @@ export class SqlSession {
         ? (unsupportedClauseErrorOf(sql) ?? mergeOnColumnError(sql) ?? parseTimeError(sql) ?? operandTypeError(sql, { numbers: this.columns.columnsOfKind(sql, "number"), dates: this.columns.columnsOfKind(sql, "date"), others: this.columns.columnsOf(sql, (t) => t.kind !== "number" && t.kind !== "date") }) ?? (await this.unknownFunction(sql)))
         : cls === "ddl" ? (columnTypeError(sql) ?? (definesQuery(sql) ? await this.unknownFunction(sql) : undefined)) : undefined
     if (parseError !== undefined) throw parseError
-    // a view with a column list is not named by its query (format-views.ts): its format expression would be ignored
-    if (cls === "ddl" && MAY_HAVE_FORMAT.test(sql) && /^\s*CREATE\b[^(]*\bVIEW\s+[^\s(]+\s*\(/i.test(sql)) refuseFormatExpressions(tokenize(sql), "a view with a column list")
     switch (cls) {
       case "query":
         return this.query(...(await withTableCollections(this, sql, rows[0] ?? [], specs)))
