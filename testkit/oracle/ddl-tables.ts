@@ -6,14 +6,14 @@ import { checkReferencesPrivilege } from "./column-privileges.ts"
 import type { ColumnMeta, ConstraintMeta, TableMeta } from "./catalog.ts"
 import { lengthCheck, lengthExpression } from "./modify-checks.ts"
 import { ora, OraError } from "./errors.ts"
-import { isKw, isOp, matchParen, splitTopLevel, type Tok } from "./lexer.ts"
+import { isKw, isOp, matchParen, splitTopLevel, tokenize, type Tok } from "./lexer.ts"
 import { duckIdent, encodeName } from "./names.ts"
 import { oracleName } from "./translate.ts"
 import { namedTypesOf } from "./named-types.ts"
 import { numberType, parseOracleType } from "./types.ts"
 import type { DdlHost } from "./ddl-host.ts"
 import { ddlQuerySql } from "./ddl-query-sql.ts"
-import { settleFormatSites } from "./format-model-sites.ts"
+import { hasFormatExpressions, MAY_HAVE_FORMAT, settleFormatSites } from "./format-model-sites.ts"
 
 /** What CREATE TABLE needs of the DDL runner (ddl.ts's Ddl implements it). */
 export interface TableDdl {
@@ -256,10 +256,11 @@ export async function createTable(ddl: TableDdl, toks: ReadonlyArray<Tok>, at: n
     const selectSql = sql.slice(toks[k + 1]!.pos)
     // read to the end: a format model that is an expression meets its values on the rows (format-model-sites.ts),
     // which the table's query is then written with
+    const formats = MAY_HAVE_FORMAT.test(selectSql) && hasFormatExpressions(tokenize(selectSql))
     const result = await settleFormatSites(selectSql, async () => {
       const read = await ddl.s.query(selectSql, [])
       try {
-        while ((await read.cursor.next()) !== null);
+        if (formats) while ((await read.cursor.next()) !== null);
       } finally {
         read.cursor.close()
       }
