@@ -99,7 +99,8 @@ interface SequencePeek {
 
 /**
  * The sequences a probe whose format expression depends on NEXTVAL takes its values from, by engine name
- * (`SCHEMA.NAME`, encoded), and the schema of an unqualified one; empty between probes.
+ * (`SCHEMA.NAME`, encoded), and the schema of an unqualified one; empty between probes. One probe's at a time: another
+ * session's probe meanwhile reads stand-ins, and its statement may then run again for the values it did not learn.
  */
 let peeks: { readonly schema: string; readonly states: ReadonlyMap<string, SequencePeek> } = { schema: "", states: new Map() }
 
