@@ -45,4 +45,23 @@ describe("Oracle test server: DEFAULT ... ON CONVERSION ERROR, VALIDATE_CONVERSI
     expect(await rows("SELECT VALIDATE_CONVERSION('1 02:00:00' AS INTERVAL DAY TO SECOND), VALIDATE_CONVERSION('x' AS INTERVAL YEAR TO MONTH) FROM dual")).toEqual([["1", "0"]])
     expect(await rows("SELECT id FROM cv WHERE VALIDATE_CONVERSION(s AS NUMBER) = 0 ORDER BY id")).toEqual([["2"], ["4"]])
   })
+
+  // "This clause has no effect if an error occurs while evaluating expr" (SQL Language Reference, "TO_NUMBER", "CAST"):
+  // only the conversion's own failure gives the default (or VALIDATE_CONVERSION's 0)
+  it("raises an error of evaluating the argument itself rather than answering it with the default or 0", async () => {
+    await conn.execute("CREATE TABLE cv_z (n NUMBER, z NUMBER, s VARCHAR2(10))")
+    await conn.execute("INSERT INTO cv_z VALUES (1, 0, 'x')")
+    for (const [sql, code] of [
+      ["SELECT TO_NUMBER(TO_CHAR(n / z) DEFAULT 7 ON CONVERSION ERROR) FROM cv_z", "ORA-01476"],
+      ["SELECT TO_NUMBER(TO_NUMBER(s) DEFAULT 7 ON CONVERSION ERROR) FROM cv_z", "ORA-01722"],
+      ["SELECT TO_BINARY_DOUBLE(TO_CHAR(n / z) DEFAULT 7 ON CONVERSION ERROR, '999') FROM cv_z", "ORA-01476"],
+      ["SELECT TO_DATE(TO_CHAR(n / z) DEFAULT '2024' ON CONVERSION ERROR, 'YYYY') FROM cv_z", "ORA-01476"],
+      ["SELECT TO_DSINTERVAL(NVL(TO_CHAR(TO_NUMBER(s)), 'a') DEFAULT '1 00:00:00' ON CONVERSION ERROR) FROM cv_z", "ORA-01722"],
+      ["SELECT VALIDATE_CONVERSION(TO_CHAR(TO_NUMBER(s)) AS NUMBER) FROM cv_z", "ORA-01722"],
+      ["SELECT VALIDATE_CONVERSION(TO_CHAR(n / z) AS DATE, 'YYYY') FROM cv_z", "ORA-01476"]
+    ] as const)
+      expect([sql, oraCode(await failure(() => conn.execute(sql)))]).toEqual([sql, code])
+    // the conversion's own failure still gives them
+    expect(await rows("SELECT TO_NUMBER(s DEFAULT 7 ON CONVERSION ERROR), VALIDATE_CONVERSION(s || n AS NUMBER) FROM cv_z")).toEqual([["7", "0"]])
+  })
 })

@@ -182,4 +182,42 @@ END;`)
     await conn.rollback()
     await conn.execute("DROP SEQUENCE sr_b")
   })
+
+  it("over every other FROM clause (a joined subquery or table function, views of any column type, NATURAL / USING with views, commas beside USING) each row gets one value", async () => {
+    await conn.execute("CREATE SEQUENCE sr_g START WITH 1")
+    await conn.execute("CREATE TABLE sr_wide (n NUMBER, c CHAR(3), z TIMESTAMP WITH TIME ZONE, i INTERVAL DAY TO SECOND, b BINARY_DOUBLE, r RAW(4))")
+    await conn.execute("INSERT INTO sr_wide SELECT n, 'c' || n, TIMESTAMP '2024-01-01 10:00:00 +02:00', INTERVAL '1' DAY, n / 2, HEXTORAW('0A') FROM sr_src")
+    await conn.execute("CREATE VIEW sr_wv AS SELECT * FROM sr_wide")
+    const values: Array<number> = []
+    const perRow = async (sql: string, at: [number, number], rows = 3) => {
+      const got = (await conn.execute(sql)).rows as Array<Array<unknown>>
+      expect(got.length).toBe(rows)
+      expect(got.map((r) => r[at[0]] === r[at[1]])).toEqual(got.map(() => true))
+      values.push(...got.map((r) => r[at[1]] as number))
+      return got
+    }
+    await perRow("SELECT a.n, sr_g.CURRVAL, sr_g.NEXTVAL, x.n FROM sr_src a JOIN (SELECT n FROM sr_src) x ON a.n = x.n", [1, 2])
+    await perRow("SELECT a.n, sr_g.CURRVAL, sr_g.NEXTVAL, x.column_value FROM sr_src a, TABLE(sys.odcinumberlist(1, 2, 3)) x WHERE a.n = x.column_value", [1, 2])
+    const wide = await perRow("SELECT w.*, sr_g.CURRVAL, sr_g.NEXTVAL FROM sr_src a JOIN sr_wv w ON a.n = w.n", [6, 7])
+    expect(wide.map((r) => [r[0], r[1], r[4], r[5]]).sort((x, y) => (x[0] as number) - (y[0] as number))).toEqual([1, 2, 3].map((n) => [n, `c${n} `, n / 2, Buffer.from([10])]))
+    await perRow("SELECT n, sr_g.CURRVAL, sr_g.NEXTVAL FROM sr_src a JOIN sr_wv w USING (n)", [1, 2])
+    await perRow("SELECT n, sr_g.CURRVAL, sr_g.NEXTVAL FROM sr_wide NATURAL JOIN sr_wv", [1, 2])
+    await perRow("SELECT b.n, sr_g.CURRVAL, sr_g.NEXTVAL FROM sr_src a, sr_src b JOIN sr_src c USING (n) WHERE a.n = b.n", [1, 2])
+    // a scalar subquery beside the sequence in one item
+    const beside = await perRow("SELECT a.n, sr_g.NEXTVAL + (SELECT COUNT(*) FROM sr_src) - 3, sr_g.CURRVAL FROM sr_src a JOIN (SELECT n FROM sr_src) x ON a.n = x.n", [1, 2])
+    expect(beside.map((r) => r[0]).sort()).toEqual([1, 2, 3])
+    expect(values.sort((x, y) => x - y)).toEqual(Array.from({ length: 21 }, (_, k) => k + 1))
+    // INSERT ... SELECT and a PL/SQL block's query and INSERT alike
+    await conn.execute("INSERT INTO sr_dst (n, a, b) SELECT a.n + 100, sr_g.CURRVAL, sr_g.NEXTVAL FROM sr_src a JOIN (SELECT n FROM sr_src) x ON a.n = x.n")
+    await conn.execute(`BEGIN
+  INSERT INTO sr_dst (n, a, b) SELECT a.n + 110, sr_g.CURRVAL, sr_g.NEXTVAL FROM sr_src a JOIN (SELECT n FROM sr_src) x ON a.n = x.n;
+  FOR r IN (SELECT a.n, sr_g.CURRVAL c, sr_g.NEXTVAL v FROM sr_src a JOIN sr_wv w USING (n)) LOOP
+    INSERT INTO sr_dst (n, a, b) VALUES (r.n + 120, r.c, r.v);
+  END LOOP;
+END;`)
+    const written = (await conn.execute("SELECT a, b FROM sr_dst WHERE n > 100")).rows as Array<Array<number>>
+    expect(written.map((r) => r[0] === r[1])).toEqual(written.map(() => true))
+    expect(written.map((r) => r[0]!).sort((x, y) => x - y)).toEqual(Array.from({ length: 9 }, (_, k) => k + 22))
+    await conn.rollback()
+  })
 })

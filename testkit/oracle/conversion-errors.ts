@@ -16,8 +16,10 @@
  *   the same purpose as for the TO_NUMBER function" (SQL Language Reference, "TO_BINARY_DOUBLE"): the TO_NUMBER of
  *   expr in that model, as the binary type.
  *
- * Known difference: TRY also answers an error raised while evaluating expr itself (a failing function inside it)
- * with the default, where Oracle's clause "has no effect if an error occurs while evaluating expr".
+ * An error raised while evaluating expr itself (a division by zero, a failing conversion inside it) is raised, as
+ * the clause "has no effect if an error occurs while evaluating expr" (SQL Language Reference, "TO_NUMBER"): each
+ * rewrite tests `(expr) IS NULL` first, outside TRY, which evaluates expr for every row, so only the conversion
+ * itself is tried.
  */
 import { OraError } from "./errors.ts"
 import { isKw, isOp, matchParen, splitTopLevel, tokenize, type Tok } from "./lexer.ts"

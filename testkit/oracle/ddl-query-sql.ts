@@ -5,6 +5,7 @@
  * brought to one storage: interval-operands.ts).
  */
 import { datetimeJoins } from "./datetime-joins.ts"
+import { dynamicFormatModels, MAY_HAVE_FORMAT } from "./format-model-sites.ts"
 import { intervalLiteralTargets } from "./interval-writes.ts"
 import { tokenize } from "./lexer.ts"
 import { localZoneArithmetic } from "./local-zone-arithmetic.ts"
@@ -16,7 +17,10 @@ import { translateQuery } from "./translate.ts"
 /** The DuckDB SQL of `selectSql` (a query without binds) for the session `ctx` describes. */
 export const ddlQuerySql = (ctx: TranslationContext, selectSql: string): string => {
   const lookup = ctx.lookupTable
-  const source = datetimeJoins(intervalLiteralTargets(localZoneArithmetic(rewriteRowSubqueries(rewriteNumericIntervals(tokenize(selectSql))), lookup, () => undefined, () => false), lookup), lookup)
+  // a format model that is an expression: a CASE over the values the query met when it was read (format-model-sites.ts)
+  const tokens = tokenize(selectSql)
+  const formats = MAY_HAVE_FORMAT.test(selectSql) ? (dynamicFormatModels(tokens, selectSql)?.toks ?? tokens) : tokens
+  const source = datetimeJoins(intervalLiteralTargets(localZoneArithmetic(rewriteRowSubqueries(rewriteNumericIntervals(formats)), lookup, () => undefined, () => false), lookup), lookup)
   const { toks, tr } = bindNumberingTranslator(ctx, source, selectSql)
   return translateQuery(toks, tr).sql
 }

@@ -6,7 +6,7 @@ import { checkReferencesPrivilege } from "./column-privileges.ts"
 import type { ColumnMeta, ConstraintMeta, TableMeta } from "./catalog.ts"
 import { lengthCheck, lengthExpression } from "./modify-checks.ts"
 import { ora, OraError } from "./errors.ts"
-import { isKw, isOp, matchParen, splitTopLevel, type Tok } from "./lexer.ts"
+import { isKw, isOp, matchParen, splitTopLevel, tokenize, type Tok } from "./lexer.ts"
 import { duckIdent, encodeName } from "./names.ts"
 import { oracleName } from "./translate.ts"
 import { namedTypesOf } from "./named-types.ts"
@@ -14,6 +14,7 @@ import { mayUseType } from "./execute-privileges.ts"
 import { numberType, parseOracleType } from "./types.ts"
 import type { DdlHost } from "./ddl-host.ts"
 import { ddlQuerySql } from "./ddl-query-sql.ts"
+import { hasFormatExpressions, MAY_HAVE_FORMAT, settleFormatSites } from "./format-model-sites.ts"
 
 /** What CREATE TABLE needs of the DDL runner (ddl.ts's Ddl implements it). */
 export interface TableDdl {
@@ -258,8 +259,18 @@ export async function createTable(ddl: TableDdl, toks: ReadonlyArray<Tok>, at: n
       k = close + 1
     }
     const selectSql = sql.slice(toks[k + 1]!.pos)
-    const result = await ddl.s.query(selectSql, [])
-    result.cursor.close()
+    // read to the end: a format model that is an expression meets its values on the rows (format-model-sites.ts),
+    // which the table's query is then written with
+    const formats = MAY_HAVE_FORMAT.test(selectSql) && hasFormatExpressions(tokenize(selectSql))
+    const result = await settleFormatSites(selectSql, async () => {
+      const read = await ddl.s.query(selectSql, [])
+      try {
+        if (formats) while ((await read.cursor.next()) !== null);
+      } finally {
+        read.cursor.close()
+      }
+      return read
+    })
     const duckSelect = ddlQuerySql(ddl.s.translation(), selectSql)
     // a NUMBER without precision (a column's, or an expression's with scale 0) makes an unbounded NUMBER column,
     // whose values are written as their canonical text (number-writes.ts), also where DuckDB computed a DECIMAL

@@ -2,6 +2,8 @@
  * Oracle DDL on the engine with the catalog kept in step: CREATE / DROP / ALTER / RENAME of tables, views, indexes,
  * sequences, users and procedures, TRUNCATE and COMMENT. ALTER SESSION stays with the session state it changes.
  */
+import { hasFormatExpressions, MAY_HAVE_FORMAT, settleFormatSites } from "./format-model-sites.ts"
+import { namedViewQuery, noteFormatView } from "./format-views.ts"
 import { checkSequenceOptions } from "./sequence-checks.ts"
 import { alterSequence } from "./alter-sequence.ts"
 import { checkDdlPrivileges, grantOrRevoke, requirePrivilege, roleHost } from "./ddl-privileges.ts"
@@ -301,8 +303,21 @@ export class Ddl implements TableDdl {
     if ((existing !== undefined && (!orReplace || existing.kind !== "VIEW")) || this.nonTableNameTaken(q.schema, q.name)) throw ora.nameInUse()
     // WITH READ ONLY / WITH CHECK OPTION: what DML through it may do (view-dml.ts)
     const { query: selectSql, options: viewOptions } = viewClauses(sql.slice(toks[k + 1]!.pos))
-    const result = await this.s.query(selectSql, [])
-    result.cursor.close()
+    // a format model that is an expression: the engine's view written with the values its query meets now, the view
+    // named by its query in a client's query (format-views.ts)
+    const formats = MAY_HAVE_FORMAT.test(selectSql) && hasFormatExpressions(tokenize(selectSql))
+    // with a column list, the query's items must take the view's names (a `*` item cannot): else the model is refused
+    if (formats && names !== undefined && namedViewQuery(selectSql, names) === undefined) throw new OraError(3001, "unimplemented feature: a format model expression in a view with a column list and a * item")
+    if (formats) noteFormatView(this.s.db)
+    const result = await settleFormatSites(selectSql, async () => {
+      const read = await this.s.query(selectSql, [])
+      try {
+        if (formats) while ((await read.cursor.next()) !== null);
+      } finally {
+        read.cursor.close()
+      }
+      return read
+    })
     const duckSelect = this.duckSelect(selectSql)
     const cols = result.columns.map((c, i) => ({ name: names?.[i] ?? c.name, type: c.type, nullable: c.nullable, defaultText: null }))
     const aliases = names !== undefined ? ` (${names.map(duckIdent).join(", ")})` : ""

@@ -90,9 +90,49 @@ const PROBE_NEXTVAL = "ORA_PROBE_NEXTVAL"
 /** Stand-in values of a probe's NEXTVAL: distinct (keys stay unique), below any a sequence gives by default. */
 let probeValue = 0n
 
-/** Registers `ora_format_key(site, keys, value [, value])` and `ora_probe_nextval()` in the database `connection` belongs to. */
+/** A sequence's state a probe reads its next values from: the next value, the increment, how many values it took. */
+interface SequencePeek {
+  readonly next: bigint
+  readonly step: bigint
+  taken: bigint
+}
+
+/**
+ * The sequences a probe whose format expression depends on NEXTVAL takes its values from, by engine name
+ * (`SCHEMA.NAME`, encoded), and the schema of an unqualified one; empty between probes. One probe's at a time: another
+ * session's probe meanwhile reads stand-ins, and its statement may then run again for the values it did not learn.
+ */
+let peeks: { readonly schema: string; readonly states: ReadonlyMap<string, SequencePeek> } = { schema: "", states: new Map() }
+
+/** The engine's sequences as a probe peeks at them: their next value and increment, by `SCHEMA.NAME` (encoded). */
+export type SequenceStates = ReadonlyMap<string, { readonly next: bigint; readonly step: bigint }>
+
+/** The function a probe's engine SQL calls for `nextval('name')` when its format expression depends on NEXTVAL. */
+const PROBE_PEEK = "ora_probe_peek"
+
+/** A probe's engine SQL (see {@link formatProbe}, `peeks`) reading the sequences' next values without taking them. */
+export const peekingSql = (duckSql: string): string => duckSql.replace(/\bnextval\s*\(/gi, `${PROBE_PEEK}(`)
+
+/** Registers `ora_format_key(site, keys, value [, value])`, `ora_probe_nextval()` and `ora_probe_peek(name)` in the database `connection` belongs to. */
 export const registerFormatSiteFunctions = (connection: DuckDBConnection): void => {
   for (const arity of [1, 2]) connection.registerScalarFunction(keyFunction(arity))
+  connection.registerScalarFunction(
+    DuckDBScalarFunction.create({
+      name: PROBE_PEEK,
+      parameterTypes: [VARCHAR],
+      returnType: BIGINT,
+      volatile: true,
+      mainFunction: (_info, input, output) => {
+        const names = input.getColumnVector(0)
+        for (let row = 0; row < input.rowCount; row++) {
+          const name = String(names.getItem(row))
+          const peek = peeks.states.get(name.includes(".") ? name : `${peeks.schema}.${name}`)
+          output.setItem(row, peek === undefined ? (probeValue = probeValue <= -(2n ** 62n) ? -1n : probeValue - 1n) : peek.next + peek.step * peek.taken++)
+        }
+        output.flush()
+      }
+    })
+  )
   connection.registerScalarFunction(
     DuckDBScalarFunction.create({
       name: PROBE_NEXTVAL.toLowerCase(),
@@ -110,8 +150,6 @@ export const registerFormatSiteFunctions = (connection: DuckDBConnection): void 
 /** Whether the format argument `arg` (significant token indices) is an expression this module evaluates per row. */
 const isExpression = (toks: ReadonlyArray<Tok>, arg: ReadonlyArray<number>): boolean => {
   if (arg.length === 1 && (toks[arg[0]!]!.kind === "str" || toks[arg[0]!]!.kind === "bind" || isKw(toks[arg[0]!], "NULL"))) return false
-  // a bind in it is numbered where the translator renders it, which need not be where the statement has it
-  if (arg.some((k) => toks[k]!.kind === "bind")) throw new OraError(3001, "unimplemented feature: a format model expression holding a bind")
   return true
 }
 
@@ -234,8 +272,10 @@ let generation = 0
 export const MAY_HAVE_FORMAT = /\bTO_[A-Z_]+\s*\(/i
 
 /** Moves the values runs met at the sites of `statement` to the known ones; true when there were any. */
-const learn = (statement: string): boolean => {
-  const prefix = `${statementId(statement)}#`
+const learn = (statement: string): boolean => learnSites(`${statementId(statement)}#`)
+
+/** Moves the values runs met at the sites whose ids start with `prefix` to the known ones; true when there were any new. */
+const learnSites = (prefix: string): boolean => {
   let learned = false
   if (pending.size === 0) return false
   for (const [site, met] of pending) {
@@ -267,15 +307,21 @@ export const formatValuesPending = (statement: string): boolean => {
 export interface FormatProbe {
   readonly sql: string
   readonly binds: ReadonlyArray<number>
+  /**
+   * A format argument names NEXTVAL or CURRVAL: the probe keeps its NEXTVAL, which its engine SQL reads from the
+   * sequence's next values without taking them ({@link peekingSql}), one per row as the statement takes them.
+   */
+  readonly peeks: boolean
 }
 
 /**
  * A query that meets the format values the statement `sql` (a client's) meets, in the same order, without its side
  * effects: a query as itself, `INSERT ... SELECT` as its query, `INSERT ... VALUES (list)` as `SELECT list FROM
  * dual`, `UPDATE t SET c = e, ... [WHERE w]` as `SELECT e, ... FROM t [WHERE w]`, `DELETE FROM t [WHERE w]` as
- * `SELECT 1 FROM t [WHERE w]`, each `seq.NEXTVAL` replaced by a stand-in that takes no sequence value; with the
- * statement's binds it keeps (by their place among the statement's binds). Undefined for another statement (MERGE,
- * `SET (a, b) = (subquery)`).
+ * `SELECT 1 FROM t [WHERE w]`, `UPDATE t SET (a, b) = (subquery), c = e [WHERE w]` as `SELECT * FROM t OUTER APPLY
+ * (subquery) OUTER APPLY (SELECT e FROM dual) [WHERE w]` (every column selected, so that each is computed), a MERGE
+ * as {@link mergeProbe} reads it, each `seq.NEXTVAL` replaced by a stand-in that takes no sequence value; with the
+ * statement's binds it keeps (by their place among the statement's binds). Undefined for another statement.
  */
 export const formatProbe = (sql: string): FormatProbe | undefined => {
   const toks = significant(tokenize(sql))
@@ -298,22 +344,93 @@ export const formatProbe = (sql: string): FormatProbe | undefined => {
     else if (isOp(toks[at + 1], "(")) probe = `SELECT ${text(at + 2, matchParen(toks, at + 1))} FROM dual`
   } else if (isKw(toks[0], "UPDATE")) {
     const set = findTopLevel(toks, 1, toks.length, (t) => isKw(t, "SET"))
+    if (set < 0) return undefined
     const last = end(set + 1)
     const where = findTopLevel(toks, set + 1, last, (t) => isKw(t, "WHERE"))
-    if (set < 0) return undefined
     const table = text(1, set)
+    const items = splitTopLevel(toks.slice(set + 1, where < 0 ? last : where))
+    // `SET (a, b) = (subquery)`: each item a row of an OUTER APPLY, so that the subquery's values are met in order
+    const rows = items.some((a) => isOp(a[0], "("))
     const exprs: Array<string> = []
     let k = set + 1
-    for (const a of splitTopLevel(toks.slice(set + 1, where < 0 ? last : where))) {
+    for (const a of items) {
       const eq = a.findIndex((t) => isOp(t, "="))
-      if (eq < 1 || isOp(a[0], "(")) return undefined
-      exprs.push(text(k + eq + 1, k + a.length))
+      if (eq < 1) return undefined
+      const expr = text(k + eq + 1, k + a.length)
+      exprs.push(!rows ? expr : isOp(a[0], "(") ? `OUTER APPLY ${expr} "__P${exprs.length + 1}"` : `OUTER APPLY (SELECT ${expr} FROM dual) "__P${exprs.length + 1}"`)
       k += a.length + 1
     }
-    probe = `SELECT ${exprs.join(", ")} FROM ${table}${where < 0 ? "" : ` ${text(where, last)}`}`
-  } else if (isKw(toks[0], "DELETE")) probe = `SELECT 1 FROM ${text(isKw(toks[1], "FROM") ? 2 : 1, end(1))}`
+    const filter = where < 0 ? "" : ` ${text(where, last)}`
+    probe = rows ? `SELECT * FROM ${table} ${exprs.join(" ")}${filter}` : `SELECT ${exprs.join(", ")} FROM ${table}${filter}`
+  } else if (isKw(toks[0], "MERGE")) probe = mergeProbe(toks, text)
+  else if (isKw(toks[0], "DELETE")) probe = `SELECT 1 FROM ${text(isKw(toks[1], "FROM") ? 2 : 1, end(1))}`
   if (probe === undefined) return undefined
-  return { sql: probe.replace(/(?:(?:"[^"]*"|[A-Za-z_][\w$#]*)\s*\.\s*)?(?:"[^"]*"|[A-Za-z_][\w$#]*)\s*\.\s*NEXTVAL\b/gi, `${PROBE_NEXTVAL}()`), binds }
+  // a format value computed from the sequence: the probe meets the values the statement's rows will take
+  const peeks = formatArguments(toks).some((a) => a.tokens.some((k) => isKw(toks[k], "NEXTVAL", "CURRVAL")))
+  if (peeks) return { sql: probe, binds, peeks }
+  return { sql: probe.replace(/(?:(?:"[^"]*"|[A-Za-z_][\w$#]*)\s*\.\s*)?(?:"[^"]*"|[A-Za-z_][\w$#]*)\s*\.\s*NEXTVAL\b/gi, `${PROBE_NEXTVAL}()`), binds, peeks }
+}
+
+/**
+ * The probe of `MERGE INTO t [a] USING s [b] ON (c) WHEN MATCHED THEN UPDATE SET x = e, ... [WHERE w] [DELETE WHERE
+ * w2] WHEN NOT MATCHED THEN INSERT [(cols)] VALUES (v, ...) [WHERE w3]`: `SELECT e, ..., CASE WHEN (w) THEN 1 END,
+ * ..., v, ... FROM s b LEFT JOIN t a ON (c)` (every expression over every row: the server's MERGE meets both
+ * branches' values on every source row), the source first in a WITH clause when it is a subquery, so that the calls come in the
+ * statement's order (`text` collects the binds in the order it is called); undefined for another shape, or an ON
+ * condition with a format expression (it would come last).
+ */
+const mergeProbe = (toks: ReadonlyArray<Tok>, text: (a: number, b: number) => string): string | undefined => {
+  if (!isKw(toks[1], "INTO")) return undefined
+  const using = findTopLevel(toks, 2, toks.length, (t) => isKw(t, "USING"))
+  const on = using < 0 ? -1 : findTopLevel(toks, using + 1, toks.length, (t) => isKw(t, "ON"))
+  if (on < 0 || !isOp(toks[on + 1], "(") || hasFormatExpressions(toks.slice(on, matchParen(toks, on + 1) + 1))) return undefined
+  const condEnd = matchParen(toks, on + 1)
+  const target = toks.slice(2, using)
+  if (target.length === 0) return undefined
+  // every expression over every row: the server's MERGE meets the values of both branches on every source row
+  const condition = (t: string) => `CASE WHEN ${t} THEN 1 END`
+  // the source: a subquery with a format expression named first
+  const subquery = isOp(toks[using + 1], "(") ? matchParen(toks, using + 1) : -1
+  const named = subquery > 0 && hasFormatExpressions(toks.slice(using + 1, subquery + 1))
+  const withClause = named ? `WITH "__SRC" AS ${text(using + 1, subquery + 1)} ` : ""
+  const items: Array<string> = []
+  const whens = toks.flatMap((t, k) => (k > condEnd && isKw(t, "WHEN") && (isKw(toks[k + 1], "MATCHED") || (isKw(toks[k + 1], "NOT") && isKw(toks[k + 2], "MATCHED"))) ? [k] : []))
+  for (const [n, at] of whens.entries()) {
+    const stop = n + 1 < whens.length ? whens[n + 1]! : findTopLevel(toks, at, toks.length, (t) => isKw(t, "LOG")) < 0 ? toks.length : findTopLevel(toks, at, toks.length, (t) => isKw(t, "LOG"))
+    const then = isKw(toks[at + 1], "NOT") ? at + 3 : at + 2
+    if (!isKw(toks[then], "THEN")) return undefined
+    if (isKw(toks[then + 1], "UPDATE") && isKw(toks[then + 2], "SET")) {
+      const where = findTopLevel(toks, then + 3, stop, (t) => isKw(t, "WHERE", "DELETE"))
+      let k = then + 3
+      for (const a of splitTopLevel(toks.slice(then + 3, where < 0 ? stop : where))) {
+        const eq = a.findIndex((t) => isOp(t, "="))
+        if (eq < 1 || isOp(a[0], "(")) return undefined
+        items.push(text(k + eq + 1, k + a.length))
+        k += a.length + 1
+      }
+      for (let w = where; w >= 0 && w < stop; ) {
+        const cond = isKw(toks[w], "DELETE") ? w + 2 : w + 1
+        if (!isKw(toks[cond - 1], "WHERE")) return undefined
+        const next = findTopLevel(toks, cond, stop, (t) => isKw(t, "DELETE"))
+        items.push(condition(`(${text(cond, next < 0 ? stop : next)})`))
+        w = next
+      }
+    } else if (isKw(toks[then + 1], "INSERT")) {
+      const values = findTopLevel(toks, then + 2, stop, (t) => isKw(t, "VALUES"))
+      if (values < 0 || !isOp(toks[values + 1], "(")) return undefined
+      const close = matchParen(toks, values + 1)
+      let k = values + 2
+      for (const a of splitTopLevel(toks.slice(values + 2, close))) {
+        items.push(text(k, k + a.length))
+        k += a.length + 1
+      }
+      if (isKw(toks[close + 1], "WHERE")) items.push(condition(`(${text(close + 2, stop)})`))
+      else if (close + 1 < stop) return undefined
+    } else return undefined
+  }
+  if (items.length === 0) return undefined
+  const source = named ? `"__SRC"${subquery + 1 < on ? ` ${text(subquery + 1, on)}` : ""}` : text(using + 1, on)
+  return `${withClause}SELECT ${items.join(", ")} FROM ${source} LEFT JOIN ${text(2, using)} ON ${text(on + 1, condEnd + 1)}`
 }
 
 /**
@@ -338,6 +455,61 @@ export const probeFormatValues = async (statement: string, probe: FormatProbe, r
     const into = known.get(`${to}#${site.slice(from.length)}`) ?? new Map<string, ReadonlyArray<string>>()
     for (const [key, tuple] of values) into.set(key, tuple)
     known.set(`${to}#${site.slice(from.length)}`, into)
+  }
+}
+
+/**
+ * Learns the format values the statement `sql` (a client's) meets before it runs when it takes NEXTVAL and has a
+ * format expression, so that it runs (and advances the sequence) once: its probe ({@link formatProbe}) run once per
+ * bind row with the binds it keeps; `read` runs a query with its binds and their specs (`specs` empty when the
+ * client sent none) and reads all its rows, its NEXTVAL peeking at `sequences` when a format argument depends on it
+ * ({@link FormatProbe}). Nothing for another statement, or one without a probe.
+ */
+export const probeFormatValuesOnce = async <V, S>(
+  sql: string,
+  rows: ReadonlyArray<ReadonlyArray<V>>,
+  specs: ReadonlyArray<S>,
+  read: (sql: string, params: ReadonlyArray<V | null>, specs: ReadonlyArray<S>, peeking: boolean) => Promise<void>,
+  sequences: () => Promise<{ readonly schema: string; readonly states: SequenceStates }>
+): Promise<void> => {
+  if (!/\bNEXTVAL\b/i.test(sql) || !hasFormatExpressions(tokenize(sql))) return
+  const probe = formatProbe(sql)
+  if (probe === undefined) return
+  // the sequences' next values, taken by the rows of one bind row after another: each round starts from its row's
+  if (probe.peeks) {
+    const { schema, states } = await sequences()
+    peeks = { schema, states: new Map([...states].map(([name, state]) => [name, { ...state, taken: 0n }])) }
+  }
+  try {
+    for (const row of rows.length === 0 ? [[]] : rows) {
+      const start = new Map([...peeks.states].map(([name, peek]) => [name, peek.taken]))
+      await probeFormatValues(sql, probe, (q) => {
+        for (const [name, peek] of peeks.states) peek.taken = start.get(name)!
+        return read(q, probe.binds.map((i) => row[i] ?? null), specs.length === 0 ? [] : probe.binds.map((i) => specs[i]!), probe.peeks)
+      })
+    }
+  } finally {
+    peeks = { schema: "", states: new Map() }
+  }
+}
+
+/** Moves the values runs of any statement met to the known ones; true when there were any new. */
+const learnPending = (): boolean => learnSites("")
+
+/**
+ * Runs `run` until it meets no format value it did not know, as {@link settleFormatSites} does, for a statement
+ * whose text the caller does not keep (a PL/SQL block's SQL, rewritten as it renders): a failed run after which any
+ * statement's runs met new values is run again.
+ */
+export const settleFormatValues = async <T>(run: () => Promise<T>): Promise<T> => {
+  for (let round = 0; ; round++) {
+    const before = generation
+    try {
+      return await run()
+    } catch (e) {
+      if (round < MAX_ROUNDS && (learnPending() || generation !== before)) continue
+      throw e
+    }
   }
 }
 

@@ -22,7 +22,8 @@
  * FROM item of any kind (a view, a subquery, a table function) is the derived table's source as one table is; in a
  * join tables (and synonyms of tables) are joined back so, and a view's row is carried through the derived table as
  * its columns, made a row again under its alias (`CROSS JOIN LATERAL (SELECT "__SEQ_Q"."__SEQ_C2_1" AS "N" FROM
- * dual) v`); another FROM clause (a joined subquery or table function) is left as it is.
+ * dual) v`); another FROM clause (a joined subquery or table function, views joined by NATURAL / USING, a comma beside
+ * NATURAL / USING) is left as it is, for sequence-row-lambdas.ts to compute its values once per row after translation.
  */
 import type { TableMeta } from "./catalog.ts"
 import type { OraType } from "./type-shapes.ts"

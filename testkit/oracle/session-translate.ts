@@ -3,6 +3,7 @@
  * and time zone (object writes, zoned and exact-number writes, interval targets, attribute access, named types), then
  * the translator (translate.ts) with binds numbered `$1…$n` in source order.
  */
+import { perRowSequenceValues } from "./sequence-row-lambdas.ts"
 import type { OracleDatabase } from "./database.ts"
 import { rewriteBuiltinCalls } from "./builtin-functions.ts"
 import { characterBinds } from "./character-arithmetic.ts"
@@ -71,7 +72,8 @@ export const translateStatement = (ctx: TranslationContext, sql: string, specs: 
   refuseLiteralObjectWrites(rewritten, lookup)
   const written = intervalLiteralTargets(datetimeInsertSelects(sessionZoneWrites(numberTextWrites(canonicalNumberWrites(expandInsertSelectStar(rewritten, lookup), lookup), lookup), lookup), lookup), lookup)
   const { toks, tr, binds } = bindNumberingTranslator(ctx, written, sql, specs)
-  return { toks, text: (a, b) => tr.range(a, b), binds }
+  // NEXTVAL / CURRVAL of one sequence in a block sequence-rows.ts left as it is: one value per row
+  return { toks, text: (a, b) => perRowSequenceValues(tr.range(a, b)), binds }
 }
 
 /** How the elements of the statement's collection columns compare, by column name (multiset-conditions.ts; read when asked). */

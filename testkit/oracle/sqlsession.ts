@@ -8,7 +8,7 @@
  * (session-errors.ts); DDL runs in ddl.ts, row-lock waits in row-locks.ts.
  */
 import { executeRuns, formatBindRuns, inlineFormatBindTokens, inlineFormatBinds } from "./format-model-binds.ts"
-import { dynamicFormatModels, formatProbe, formatValuesPending, hasFormatExpressions, MAY_HAVE_FORMAT, probeFormatValues, refuseFormatExpressions, settleFormatSites } from "./format-model-sites.ts"
+import { dynamicFormatModels, hasFormatExpressions, MAY_HAVE_FORMAT, peekingSql, probeFormatValuesOnce, type SequenceStates, settleFormatSites } from "./format-model-sites.ts"
 import { callFromSql, rowsOfQuery } from "./plsql/interpreter.ts"
 import { tableTriggers, type Trigger } from "./plsql/trigger-definitions.ts"
 import { withTableCollectionRows, withTableCollections } from "./plsql/client-table-collections.ts"
@@ -55,6 +55,10 @@ import { type TableLockHost, tableLockKey, takeForUpdateTableLocks, takeTableLoc
 import { lockColumnError, mergeOnColumnError, unsupportedClauseErrorOf } from "./clause-checks.ts"
 import { rewriteSampleClauses } from "./sample-clause.ts"
 import { type IsTable, rewriteSequenceRows, sequenceRowSource } from "./sequence-rows.ts"
+import { perRowSequenceValues } from "./sequence-row-lambdas.ts"
+import { expandFormatViews, hasFormatViews } from "./format-views.ts"
+import { dmlWithFormatExpressions, engineSequenceStates } from "./format-model-dml.ts"
+import { encodeName } from "./names.ts"
 import { operandTypeError } from "./operand-type-checks.ts"
 import { rewriteNumericIntervals } from "./numeric-intervals.ts"
 import { intervalParams, SessionTransaction } from "./session-transaction.ts"
@@ -181,11 +185,16 @@ export class SqlSession {
     const t = engineStatement(sql)
     const target = t === undefined ? undefined : this.targetOf(t.toks)
     // its failures name its own table's constraints, not those of the client's last statement
+    return this.withDmlTarget(target, t !== undefined && isKw(t.toks[0], "UPDATE", "MERGE"), () => this.checkingUncheckedForeignKeys(target, () => this.blockDml(sql, params, t, target)))
+  }
+
+  /** Runs `body` with the table a statement writes (and whether it updates) as the one errors name, restored after it. */
+  private async withDmlTarget<T>(target: TableMeta | undefined, isUpdate: boolean, body: () => Promise<T>): Promise<T> {
     const outer = { target: this.dmlTarget, isUpdate: this.dmlIsUpdate }
     this.dmlTarget = target
-    this.dmlIsUpdate = t !== undefined && isKw(t.toks[0], "UPDATE", "MERGE")
+    this.dmlIsUpdate = isUpdate
     try {
-      return await this.checkingUncheckedForeignKeys(target, () => this.blockDml(sql, params, t, target))
+      return await body()
     } finally {
       this.dmlTarget = outer.target
       this.dmlIsUpdate = outer.isUpdate
@@ -293,14 +302,15 @@ export class SqlSession {
         ? (unsupportedClauseErrorOf(sql) ?? mergeOnColumnError(sql) ?? parseTimeError(sql) ?? operandTypeError(sql, { numbers: this.columns.columnsOfKind(sql, "number"), dates: this.columns.columnsOfKind(sql, "date"), others: this.columns.columnsOf(sql, (t) => t.kind !== "number" && t.kind !== "date"), characters: this.columns.columnsOf(sql, (t) => t.dictName === "VARCHAR2" || t.dictName === "CHAR") }) ?? (await this.unknownFunction(sql)))
         : cls === "ddl" ? (columnTypeError(sql) ?? (definesQuery(sql) ? await this.unknownFunction(sql) : undefined)) : undefined
     if (parseError !== undefined) throw parseError
-    // a view's or CREATE TABLE ... AS SELECT's query would ignore a format model that is an expression
-    if (cls === "ddl" && MAY_HAVE_FORMAT.test(sql) && definesQuery(sql)) refuseFormatExpressions(tokenize(sql), "a view or CREATE TABLE ... AS SELECT")
     switch (cls) {
       case "query":
         return this.query(...(await withTableCollections(this, sql, rows[0] ?? [], specs)))
-      case "dml":
-        if (MAY_HAVE_FORMAT.test(sql) && hasFormatExpressions(tokenize(sql))) return this.dmlWithFormatExpressions(sql, rows, specs, opts)
+      case "dml": {
+        const expanded = hasFormatViews(this.db) ? expandFormatViews(sql, (schema, name) => this.lookupTable(schema, name)) : sql
+        const host = { readAll: this.readAll.bind(this), sequences: this.sequenceStates, atomically: (body: () => Promise<StatementResult>) => this.txn.atomically(body), dml: async (text: string, r: ReadonlyArray<ReadonlyArray<DuckDBValue>>, s: ReadonlyArray<BindSpec>) => this.dml(...(await withTableCollectionRows(this, text, r, s)), opts) }
+        if (MAY_HAVE_FORMAT.test(expanded) && hasFormatExpressions(tokenize(expanded))) return dmlWithFormatExpressions<DuckDBValue, BindSpec, StatementResult>(host, expanded, rows, specs)
         return this.dml(...(await withTableCollectionRows(this, sql, rows, specs)), opts)
+      }
       case "ddl":
         await this.commit()
         await this.ddl(sql)
@@ -401,41 +411,21 @@ export class SqlSession {
     await this.setVars(this.engine)
   }
 
-  /**
-   * A DML statement with a format model that is an expression (format-model-sites.ts): its format values learned
-   * from a query first (an INSERT, UPDATE or DELETE taking NEXTVAL), then run, undone and run again until it meets no
-   * format value it did not know.
-   */
-  private async dmlWithFormatExpressions(sql: string, rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>, specs: ReadonlyArray<BindSpec>, opts: ExecuteOptions): Promise<StatementResult> {
-    // a statement taking NEXTVAL learns its format values from a query first, so that it runs (and advances) once;
-    // another one's writes are simply undone between runs (with triggers, its rows are read, and the new format
-    // values met, before any trigger fires)
-    const probe = /\bNEXTVAL\b/i.test(sql) ? formatProbe(sql) : undefined
-    // once per bind row (a batch's rows may meet different values)
-    if (probe !== undefined) for (const row of rows.length === 0 ? [[]] : rows) await probeFormatValues(sql, probe, (q) => this.readAll(q, probe.binds.map((i) => row[i] ?? null), specs.length === 0 ? [] : probe.binds.map((i) => specs[i]!)))
-    return settleFormatSites(sql, () =>
-      this.txn.atomically(async () => {
-        const { toks, bindOrigins } = dynamicFormatModels(tokenize(sql), sql)!
-        const repeated = <T>(xs: ReadonlyArray<T>) => bindOrigins.filter((p) => p < xs.length).map((p) => xs[p]!)
-        const result = await this.dml(...(await withTableCollectionRows(this, toks.map((t) => t.text).join(""), rows.map(repeated), repeated(specs))), opts)
-        // batch errors keep a run going past the values it did not know: undone and run again
-        if (formatValuesPending(sql)) throw ora.notAllBound()
-        return result
-      })
-    )
-  }
-
   /** Runs a query and describes its columns. */
-  async query(sql: string, bound: ReadonlyArray<DuckDBValue>, boundSpecs: ReadonlyArray<BindSpec> = [], describeOnly = false): Promise<QueryResult> {
+  async query(oracleSql: string, bound: ReadonlyArray<DuckDBValue>, boundSpecs: ReadonlyArray<BindSpec> = [], describeOnly = false): Promise<QueryResult> {
+    const sql = hasFormatViews(this.db) ? expandFormatViews(oracleSql, (schema, name) => this.lookupTable(schema, name)) : oracleSql
     if (!MAY_HAVE_FORMAT.test(sql)) return this.queryOnce(sql, bound, boundSpecs, describeOnly)
     // a format model that is an expression is evaluated per value met (format-model-sites.ts); a query taking NEXTVAL
     // learns them first from itself without it, so that it runs (and advances the sequence) once
-    const probe = !describeOnly && /\bNEXTVAL\b/i.test(sql) && hasFormatExpressions(tokenize(sql)) ? formatProbe(sql) : undefined
-    if (probe !== undefined) await probeFormatValues(sql, probe, (q) => this.readAll(q, bound, boundSpecs))
+    // (the probe of a query is the query itself, with all its binds)
+    if (!describeOnly) await probeFormatValuesOnce(sql, [bound], boundSpecs, (q, _params, _specs, peeking) => this.readAll(q, bound, boundSpecs, peeking), this.sequenceStates)
     return settleFormatSites(sql, () => this.queryOnce(sql, bound, boundSpecs, describeOnly))
   }
 
-  private async queryOnce(sql: string, bound: ReadonlyArray<DuckDBValue>, boundSpecs: ReadonlyArray<BindSpec>, describeOnly: boolean): Promise<QueryResult> {
+  /** The engine's sequences as a format probe peeks at them (format-model-dml.ts), unqualified ones in this schema. */
+  private readonly sequenceStates = async (): Promise<{ readonly schema: string; readonly states: SequenceStates }> => ({ schema: encodeName(this.schema), states: await engineSequenceStates((q) => this.engine.queryAll(q)) })
+
+  private async queryOnce(sql: string, bound: ReadonlyArray<DuckDBValue>, boundSpecs: ReadonlyArray<BindSpec>, describeOnly: boolean, peeking = false): Promise<QueryResult> {
     const lookup = (schema: string | undefined, name: string) => this.lookupTable(schema, name)
     // a bound format model (TO_CHAR(x, :fmt)) as the literal it is, its column heading the bind's (format-model-binds.ts)
     const inlined = inlineFormatBindTokens(tokenize(rewriteSequenceRows(rewriteSampleClauses(stripTerminator(sql)), this.isTable)), bound, boundSpecs, describeOnly)
@@ -462,6 +452,8 @@ export class SqlSession {
       // SKIP LOCKED leaves out the rows other transactions hold, found by the row ids the query then selects last
       ;({ sql: duckSql, lobRowids } = skipLockedQuery(skipped, lobRowids, (rowids, extra) => translateQuery(toks, tr, rowids, extra).sql))
     }
+    duckSql = perRowSequenceValues(duckSql)
+    if (peeking) duckSql = peekingSql(duckSql)
     const dict = dictionaryTablesOf(toks)
     let cursor: Cursor
     try {
@@ -486,8 +478,8 @@ export class SqlSession {
   }
 
   /** Runs a client's query and reads all its rows; a failure while reading restores the transaction. */
-  private async readAll(sql: string, bound: ReadonlyArray<DuckDBValue>, specs: ReadonlyArray<BindSpec>): Promise<void> {
-    const { cursor } = (await this.queryOnce(sql, bound, specs, false)) as { cursor: Cursor }
+  private async readAll(sql: string, bound: ReadonlyArray<DuckDBValue>, specs: ReadonlyArray<BindSpec>, peeking = false): Promise<void> {
+    const { cursor } = (await this.queryOnce(sql, bound, specs, false, peeking)) as { cursor: Cursor }
     try {
       while ((await cursor.next()) !== null);
     } catch (e) {

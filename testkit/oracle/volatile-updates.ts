@@ -123,7 +123,8 @@ export const writeParts = (sql: string): VolatileWrite | undefined => {
   if (!isKw(toks[0], "MERGE") || !isKw(toks[1], "INTO")) return undefined
   const usingAt = topLevel(toks, 2, returningAt, (t) => isKw(t, "USING"))[0]
   const onAt = usingAt === undefined ? undefined : topLevel(toks, usingAt + 1, returningAt, (t) => isKw(t, "ON"))[0]
-  const whens = onAt === undefined ? [] : topLevel(toks, onAt + 1, returningAt, (t) => isKw(t, "WHEN"))
+  // the branches: `WHEN [NOT] MATCHED`, not the WHEN of a CASE in them (a format model expression's, format-model-sites.ts)
+  const whens = onAt === undefined ? [] : topLevel(toks, onAt + 1, returningAt, (t) => isKw(t, "WHEN")).filter((w) => isKw(toks[w + 1], "MATCHED") || (isKw(toks[w + 1], "NOT") && isKw(toks[w + 2], "MATCHED")))
   if (usingAt === undefined || onAt === undefined || whens.length === 0 || usingAt < 3) return undefined
   // a volatile source, which the updates and the inserts would each evaluate, is read once into a VALUES list
   const source = s.text(usingAt + 1, onAt)

@@ -11,6 +11,8 @@ import { ora, OraError } from "../errors.ts"
 import { intervalLiteralTargets } from "../interval-writes.ts"
 import { isKw, isOp, significantTokensOf, splitTopLevel } from "../lexer.ts"
 import { oneRowSequenceRefs, rewriteSequenceRowTokens, sequenceRowSource } from "../sequence-rows.ts"
+import { perRowSequenceValues } from "../sequence-row-lambdas.ts"
+import { settleFormatValues } from "../format-model-sites.ts"
 import { canonicalNumberWrites } from "../number-writes.ts"
 import { lobSourcesOf } from "../plsql-lobs.ts"
 import { type QueryResult, returningClause, type StatementResult } from "../statement.ts"
@@ -43,8 +45,15 @@ function dmlTarget(ctx: Frame, toks: Expr): TableMeta | undefined {
   return writtenTable(toks, (schema, name) => ctx.host.lookupTable(schema, name))
 }
 
-/** Runs a DML statement of the block; stored functions in it are called per row (sql-functions.ts), local ones before it. */
-export async function runDml(ctx: Frame, written: Expr): Promise<number> {
+/**
+ * Runs a DML statement of the block; stored functions in it are called per row (sql-functions.ts), local ones before
+ * it; run again when a format model that is an expression meets new values (format-model-sites.ts).
+ */
+export function runDml(ctx: Frame, written: Expr): Promise<number> {
+  return settleFormatValues(() => runDmlOnce(ctx, written))
+}
+
+async function runDmlOnce(ctx: Frame, written: Expr): Promise<number> {
   checkMutating(ctx.host, written, (schema, name) => ctx.host.lookupTable(schema, name))
   // `UPDATE t a SET a.col = ...` and `SET (a, b) = (SELECT ...)` as the session's translation rewrites them
   const rewritten = unqualifySetTargets(rewriteRowSubqueries(sequenceRows(ctx, written))).filter((t) => t.kind !== "ws")
@@ -69,7 +78,8 @@ export async function runDml(ctx: Frame, written: Expr): Promise<number> {
   } finally {
     release()
   }
-  const { sql, params } = rendered
+  const { params } = rendered
+  const sql = perRowSequenceValues(rendered.sql)
   if (calls === undefined) return ctx.host.runBlockDml(sql, params)
   return calls.settleWrite(
     () => ctx.host.probeWrite(sql, params),
@@ -100,8 +110,16 @@ async function triggeredDml(ctx: Frame, source: Expr): Promise<number> {
 /** One sequence value per row for NEXTVAL and CURRVAL of a sequence in a query block (sequence-rows.ts). */
 const sequenceRows = (ctx: Frame, toks: Expr): Expr => rewriteSequenceRowTokens(toks, (schema, name) => sequenceRowSource(ctx.host.lookupTable(schema, name)))
 
-/** Runs a query of the block; stored functions in it are called per row (sql-functions.ts), local ones before it. */
-export async function openQuery(ctx: Frame, statement: Expr, withRowid = false): Promise<QueryResult> {
+/**
+ * Runs a query of the block; stored functions in it are called per row (sql-functions.ts), local ones before it. A
+ * format model that is an expression (format-model-sites.ts) meets its values on a first reading of all the rows, run
+ * again until it meets no new one, before the query is opened.
+ */
+export function openQuery(ctx: Frame, statement: Expr, withRowid = false): Promise<QueryResult> {
+  return settleFormatValues(() => openQueryOnce(ctx, statement, withRowid))
+}
+
+async function openQueryOnce(ctx: Frame, statement: Expr, withRowid: boolean): Promise<QueryResult> {
   const query = resolveSynonymTokens(ctx.host.db, ctx.host.schema, sequenceRows(ctx, statement))
   checkMutating(ctx.host, query, (schema, name) => ctx.host.lookupTable(schema, name))
   const tabled = await tableCollections(ctx, query)
@@ -119,7 +137,16 @@ export async function openQuery(ctx: Frame, statement: Expr, withRowid = false):
   } finally {
     release()
   }
-  const { sql, params, shape } = rendered
+  const { params, shape } = rendered
+  const sql = perRowSequenceValues(rendered.sql)
+  if (rendered.formatExpressions === true && calls === undefined) {
+    const read = await ctx.host.queryDuck(sql, params, shape, withRowid)
+    try {
+      while ((await read.cursor.next()) !== null);
+    } finally {
+      read.cursor.close()
+    }
+  }
   if (calls === undefined) return ctx.host.queryDuck(sql, params, shape, withRowid)
   let result: QueryResult | undefined
   const cursor = await calls.settle(

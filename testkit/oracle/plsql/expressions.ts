@@ -3,6 +3,7 @@
  * collection constructor, anything else as `SELECT expr` on the engine; calls of local and stored functions in an
  * expression are made first and their values bound.
  */
+import { settleFormatValues } from "../format-model-sites.ts"
 import type { DuckDBValue } from "@duckdb/node-api"
 import { OraError } from "../errors.ts"
 import { isKw, isOp, splitTopLevel, type Tok } from "../lexer.ts"
@@ -105,19 +106,22 @@ async function evaluateInlined(ctx: Frame, expr: Expr): Promise<Value> {
   if (direct !== undefined && direct.width === expr.length) return direct.value
   const fast = fastEvaluate(expr, (toks, at) => nameValue(ctx, toks, at))
   if (fast !== undefined) return fast
-  const { sql, params } = render(ctx, expr, false, false)
-  const result = await ctx.host.queryDuck(`SELECT ${sql}`, params).catch((e: unknown) => {
-    throw asPlsqlError(ctx, e, expr)
-  })
-  const reader = new RowReader(result, ctx.host)
-  try {
-    const row = await reader.next().catch((e: unknown) => {
+  // a format model that is an expression meets its values as it runs (format-model-sites.ts): run again for new ones
+  return settleFormatValues(async () => {
+    const { sql, params } = render(ctx, expr, false, false)
+    const result = await ctx.host.queryDuck(`SELECT ${sql}`, params).catch((e: unknown) => {
       throw asPlsqlError(ctx, e, expr)
     })
-    return row?.[0] ?? null
-  } finally {
-    reader.close()
-  }
+    const reader = new RowReader(result, ctx.host)
+    try {
+      const row = await reader.next().catch((e: unknown) => {
+        throw asPlsqlError(ctx, e, expr)
+      })
+      return row?.[0] ?? null
+    } finally {
+      reader.close()
+    }
+  })
 }
 
 /** `[SYS.]DBMS_LOCK.REQUEST | CONVERT | RELEASE (` at `k`: the function's name and the index of its name token. */

@@ -10,7 +10,7 @@ import { zonedBinds } from "../datetime-binds.ts"
 import { parseDatetimeText } from "../datetime.ts"
 import { rewriteFloatConditions } from "../float-conditions.ts"
 import { formatModelsAsLiterals } from "../format-model-binds.ts"
-import { refuseFormatExpressions } from "../format-model-sites.ts"
+import { dynamicFormatModels, hasFormatExpressions } from "../format-model-sites.ts"
 import { rewriteHierarchical } from "../hierarchical.ts"
 import { exactSecondsOfBind } from "../intervals.ts"
 import { rewriteJsonSql } from "../json-sql.ts"
@@ -175,18 +175,19 @@ function hierarchyAndOuterJoins(ctx: Frame, toks: ReadonlyArray<Tok>): ReadonlyA
  * Renders tokens as DuckDB SQL, the PL/SQL names they use bound as parameters. `sql` marks a SQL statement, whose
  * table columns hide variables of the same name.
  */
-export function render(ctx: Frame, toks: Expr, asQuery: boolean, sql: boolean, withRowid = false): { sql: string; params: Array<DuckDBValue>; shape?: QueryShape } {
+export function render(ctx: Frame, toks: Expr, asQuery: boolean, sql: boolean, withRowid = false): { sql: string; params: Array<DuckDBValue>; shape?: QueryShape; formatExpressions?: true } {
   const params: Array<DuckDBValue> = []
   const source = rewriteAttributeAccess(rewriteFloatConditions(rewriteDbmsLob(rewriteBuiltinCalls(rewriteJsonSql(hierarchyAndOuterJoins(ctx, withAliasAs(namedTypesOf(ctx.host.db).rewriteConstructors(ctx.host.schema, sql ? padCharOperands(toks, (schema, name) => ctx.host.lookupTable(schema, name)) : toks))), ctx.host.db.settings.version), ctx.host.schema))), (schema, name) => ctx.host.lookupTable(schema, name))
   const { rewritten: bound, values, specs, kinds, types } = bindNames(ctx, source, sql)
   const named = localZoneOperands(ctx, bound, specs, types)
   // a format model from a bind or variable is known now: the translator takes it as the literal it is for this run
   const rewritten = formatModelsAsLiterals(named, (t) => (t.value.startsWith("\u0000V") ? values[Number(t.value.slice(2))] : undefined))
-  // one that is another expression (a column) is not evaluated per row here (format-model-sites.ts does in SQL)
-  refuseFormatExpressions(rewritten, "PL/SQL")
+  // one that is another expression (a column) is evaluated per row: a CASE over the values met (format-model-sites.ts),
+  // the statement run again by its caller (settleFormatValues) when it meets a new one
+  const formats = rewritten.some((t) => t.kind === "ident" && t.value.startsWith("TO_")) && hasFormatExpressions(rewritten) ? dynamicFormatModels(rewritten, rewritten.map((t) => t.text).join(" "))?.toks : undefined
   const kindOfParam: Array<ValueKind> = []
   const withSpaces: Array<Tok> = []
-  for (const t of rewritten) withSpaces.push(t, { kind: "ws", text: " ", value: " ", pos: t.pos })
+  for (const t of formats ?? rewritten) withSpaces.push(t, { kind: "ws", text: " ", value: " ", pos: t.pos })
   const specOfParam: Array<BindSpec | undefined> = []
   // a TIMESTAMP value with digits below the microsecond stays text (datetimeParameter): computed on as a wall-clock
   // text datetime, every digit kept, not cast to DuckDB's microsecond TIMESTAMP (PL/SQL's TIMESTAMP keeps nine)
@@ -219,7 +220,7 @@ export function render(ctx: Frame, toks: Expr, asQuery: boolean, sql: boolean, w
   if (asQuery) {
     // withRowid: each row's DuckDB row id selected last (a LOB locator's row, plsql/embedded-sql.ts)
     const q = translateQuery(tt, tr, withRowid)
-    return { sql: q.sql, params, shape: q.shape }
+    return { sql: q.sql, params, shape: q.shape, ...(formats !== undefined && { formatExpressions: true as const }) }
   }
-  return { sql: tr.range(0, tt.length), params }
+  return { sql: tr.range(0, tt.length), params, ...(formats !== undefined && { formatExpressions: true as const }) }
 }

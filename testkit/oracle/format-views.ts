@@ -1,0 +1,95 @@
+/**
+ * Views whose query has a format model that is an expression (`CREATE VIEW v AS SELECT TO_CHAR(d, f) x FROM t`):
+ * Oracle evaluates the model per row whenever the view is queried (SQL Language Reference, "TO_CHAR (datetime)":
+ * "fmt ... can be a character expression"). The engine's view is written with the format values its query met when
+ * it was created (format-model-sites.ts), so a client's query names the view's query instead, as an inline view
+ * under the view's name or alias (`FROM v a` becomes `FROM (SELECT TO_CHAR(d, f) x FROM t) a`), and meets new
+ * values as any query does.
+ */
+import type { TableMeta } from "./catalog.ts"
+import { hasFormatExpressions, MAY_HAVE_FORMAT } from "./format-model-sites.ts"
+import { findTopLevel, isKw, isOp, significant, splitTopLevel, tokenize, type Tok } from "./lexer.ts"
+
+const isName = (t: Tok | undefined): t is Tok => t !== undefined && (t.kind === "ident" || t.kind === "qident")
+
+/** Words after a FROM item that are no alias. */
+const NOT_ALIAS = new Set(["ON", "JOIN", "INNER", "LEFT", "RIGHT", "FULL", "CROSS", "NATURAL", "OUTER", "USING", "WHERE", "GROUP", "ORDER", "HAVING", "UNION", "INTERSECT", "MINUS", "EXCEPT", "CONNECT", "START", "FOR", "FETCH", "OFFSET", "PIVOT", "UNPIVOT", "SAMPLE", "AS", "PARTITION", "MODEL", "WINDOW", "QUALIFY", "LIMIT", "APPLY", "RETURNING", "LOG", "SET", "VALUES", "WHEN"])
+
+/** The databases (any object standing for one) that have such a view: a query of another is not looked at. */
+const withFormatViews = new WeakSet<object>()
+
+/** Notes that database `db` has a view with a format expression. */
+export const noteFormatView = (db: object): void => {
+  withFormatViews.add(db)
+}
+
+/** Whether database `db` may have a view with a format expression. */
+export const hasFormatViews = (db: object): boolean => withFormatViews.has(db)
+
+/** Whether a view (its catalog entry) is one a query names by its query (see above). */
+export const isFormatView = (meta: TableMeta | undefined): meta is TableMeta & { viewText: string } =>
+  meta?.kind === "VIEW" && meta.viewText !== null && MAY_HAVE_FORMAT.test(meta.viewText) && hasFormatExpressions(tokenize(meta.viewText))
+
+/**
+ * A view's query (`SELECT a, b x FROM t`) with its select items named `names` (the view's columns: `SELECT a AS "N1",
+ * b AS "N2" FROM t`); undefined for a query this cannot name so (a WITH clause, a set operation, a `*` item, another
+ * number of items).
+ */
+export const namedViewQuery = (viewText: string, names: ReadonlyArray<string>): string | undefined => {
+  const toks = significant(tokenize(viewText))
+  if (!isKw(toks[0], "SELECT") || findTopLevel(toks, 1, toks.length, (t) => isKw(t, "UNION", "INTERSECT", "MINUS", "EXCEPT")) >= 0) return undefined
+  const first = isKw(toks[1], "DISTINCT", "UNIQUE", "ALL") ? 2 : 1
+  const fromAt = findTopLevel(toks, first, toks.length, (t) => isKw(t, "FROM"))
+  if (fromAt < 0) return undefined
+  const items = splitTopLevel(toks.slice(first, fromAt))
+  if (items.length !== names.length || items.some((item) => item.length === 0 || isOp(item[item.length - 1], "*"))) return undefined
+  const text = (item: ReadonlyArray<Tok>) => viewText.slice(item[0]!.pos, item[item.length - 1]!.pos + item[item.length - 1]!.text.length)
+  const named = items.map((item, i) => {
+    const last = item[item.length - 1]
+    const prev = item[item.length - 2]
+    // the item's own alias gives way to the view's column name
+    const aliased = isName(last) && prev !== undefined && !isOp(prev, ".") && (isKw(prev, "AS") || prev.kind === "ident" || prev.kind === "qident" || isOp(prev, ")") || prev.kind === "str" || prev.kind === "num")
+    const expr = aliased ? item.slice(0, isKw(prev, "AS") ? -2 : -1) : item
+    return `${text(expr)} AS "${names[i]!.replace(/"/g, '""')}"`
+  })
+  return `${viewText.slice(0, toks[first]!.pos)}${named.join(", ")} ${viewText.slice(toks[fromAt]!.pos)}`
+}
+
+/**
+ * `sql` (a client's query or DML statement) with each FROM item that names such a view replaced by its query; `sql` itself when there
+ * is none. `lookup` finds a table or view by `[schema.]name`.
+ */
+export const expandFormatViews = (sql: string, lookup: (schema: string | undefined, name: string) => TableMeta | undefined): string => {
+  const toks = significant(tokenize(sql))
+  // per parenthesis depth, whether its current clause is a FROM list
+  const inFrom: Array<boolean> = [false]
+  const edits: Array<{ from: number; to: number; text: string }> = []
+  for (let k = 0; k < toks.length; k++) {
+    const t = toks[k]!
+    if (isOp(t, "(")) inFrom.push(false)
+    else if (isOp(t, ")")) inFrom.pop()
+    else if (isKw(t, "FROM")) inFrom[inFrom.length - 1] = true
+    else if (t.kind === "ident" && isKw(t, "WHERE", "GROUP", "ORDER", "HAVING", "UNION", "INTERSECT", "MINUS", "EXCEPT", "CONNECT", "START", "SELECT", "FETCH", "OFFSET")) inFrom[inFrom.length - 1] = false
+    // (not the table a DELETE writes)
+    const item = (isKw(t, "FROM") && !isKw(toks[k - 1], "DELETE")) || isKw(t, "JOIN") || (isOp(t, ",") && inFrom[inFrom.length - 1] === true)
+    if (!item || !isName(toks[k + 1])) continue
+    const owned = isOp(toks[k + 2], ".") && isName(toks[k + 3])
+    const nameAt = owned ? k + 3 : k + 1
+    if (isOp(toks[nameAt + 1], "(") || isOp(toks[nameAt + 1], "@")) continue
+    const ident = (x: Tok) => (x.kind === "qident" ? x.value : x.value.toUpperCase())
+    const meta = lookup(owned ? ident(toks[k + 1]!) : undefined, ident(toks[nameAt]!))
+    if (!isFormatView(meta)) continue
+    const alias = isName(toks[nameAt + 1]) && !NOT_ALIAS.has(toks[nameAt + 1]!.value.toUpperCase()) ? toks[nameAt + 1]! : toks[nameAt]!
+    const end = alias === toks[nameAt] ? nameAt : nameAt + 1
+    const query = namedViewQuery(meta.viewText, meta.columns.map((c) => c.name)) ?? meta.viewText
+    edits.push({ from: k + 1, to: end, text: `(${query}) ${alias.text}` })
+  }
+  if (edits.length === 0) return sql
+  let out = ""
+  let at = 0
+  for (const e of edits) {
+    out += `${sql.slice(at, toks[e.from]!.pos)}${e.text}`
+    at = toks[e.to]!.pos + toks[e.to]!.text.length
+  }
+  return out + sql.slice(at)
+}
