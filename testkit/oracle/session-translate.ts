@@ -32,6 +32,7 @@ import { intervalBindKind, isLocalZoneBind, localZoneArithmetic } from "./local-
 import { namedTypesOf, objectColumnTypeOf } from "./named-types.ts"
 import { canonicalNumberWrites } from "./number-writes.ts"
 import { numberTextWrites } from "./character-writes.ts"
+import { blankPaddedWrites } from "./char-writes.ts"
 import { rewriteNumericIntervals } from "./numeric-intervals.ts"
 import { rewriteAttributeAccess } from "./object-attributes.ts"
 import { refuseLiteralObjectWrites } from "./object-writes.ts"
@@ -66,7 +67,7 @@ export const translateStatement = (ctx: TranslationContext, sql: string, specs: 
   const lookup = ctx.lookupTable
   const rewritten = localZoneArithmetic(unqualifySetTargets(rewriteRowSubqueries(rewriteNumericIntervals([...rewriteMergeUpdateWhere(rewriteMergeDeleteWhere(source))]))), lookup, (n) => intervalBindKind(specs?.[n - 1]), (n) => isLocalZoneBind(specs?.[n - 1]))
   refuseLiteralObjectWrites(rewritten, lookup)
-  const written = intervalLiteralTargets(datetimeInsertSelects(sessionZoneWrites(numberTextWrites(canonicalNumberWrites(rewritten, lookup), lookup), lookup), lookup), lookup)
+  const written = blankPaddedWrites(intervalLiteralTargets(datetimeInsertSelects(sessionZoneWrites(numberTextWrites(canonicalNumberWrites(rewritten, lookup), lookup), lookup), lookup), lookup), lookup)
   const { toks, tr, binds } = bindNumberingTranslator(ctx, written, sql, specs)
   return { toks, text: (a, b) => tr.range(a, b), binds }
 }

@@ -12,6 +12,7 @@ import { intervalLiteralTargets } from "../interval-writes.ts"
 import { isKw, isOp, significantTokensOf, splitTopLevel } from "../lexer.ts"
 import { oneRowSequenceRefs, rewriteSequenceRowTokens, sequenceRowSource } from "../sequence-rows.ts"
 import { canonicalNumberWrites } from "../number-writes.ts"
+import { blankPaddedWrites } from "../char-writes.ts"
 import { lobSourcesOf } from "../plsql-lobs.ts"
 import { type QueryResult, returningClause, type StatementResult } from "../statement.ts"
 import { oracleName } from "../translate.ts"
@@ -62,7 +63,7 @@ export async function runDml(ctx: Frame, written: Expr): Promise<number> {
   try {
     const columns = columnsOf(ctx, inlined)
     calls = storedFunctionCalls(methodCalls(ctx, inlined), ctx.host.schema, (owner, name) => callableFromSql(ctx.host, owner, name), (name) => columns.has(name))
-    rendered = render(ctx, intervalLiteralTargets(sessionZoneWrites(canonicalNumberWrites(calls?.toks ?? inlined, lookup), lookup), lookup), false, true)
+    rendered = render(ctx, blankPaddedWrites(intervalLiteralTargets(sessionZoneWrites(canonicalNumberWrites(calls?.toks ?? inlined, lookup), lookup), lookup), lookup), false, true)
   } finally {
     release()
   }
