@@ -439,7 +439,6 @@ export class SqlSession {
         cursor = calls === undefined ? await run() : await calls.settle(run, (fn, args) => callFromSql(this, fn, args))
       } else {
         if (hasIntervalBinds(p)) p = await intervalParams(this.engine, duckSql, p)
-        if (process.env.CHARDBG) console.error("DUCK:", duckSql)
         const run = () => this.engine.query(duckSql, p)
         cursor = calls === undefined ? await run() : await calls.settle(run, (fn, args) => callFromSql(this, fn, args))
       }
