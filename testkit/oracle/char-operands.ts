@@ -40,9 +40,10 @@ const trimmed = (text: string): string => text.replace(/ +$/, "")
 const literalLike = (like: Tok, value: string): Tok => ({ ...like, value, text: `${/^[nN]'/.test(like.text) ? "N" : ""}${sqlString(value)}` })
 
 /** The CHAR / NCHAR columns the statement can name: unqualified (by name, unless of another type somewhere) and by qualifier. */
-const charColumnsOf = (sig: ReadonlyArray<Tok>, lookup: TableLookup) => {
+const charColumnsOf = (sig: ReadonlyArray<Tok>, lookup: TableLookup, variableType?: (name: string) => OraType | undefined) => {
   const byName = new Map<string, OraType>()
   const other = new Set<string>()
+  const columnNames = new Set<string>()
   const byQualifier = new Map<string, TableMeta>()
   for (let k = 0; k < sig.length; k++) {
     const t = sig[k]!
@@ -53,6 +54,7 @@ const charColumnsOf = (sig: ReadonlyArray<Tok>, lookup: TableLookup) => {
     const alias = isKw(sig[k + 1], "AS") ? sig[k + 2] : sig[k + 1]
     if (isName(alias)) byQualifier.set(oracleName(alias), meta)
     for (const c of meta.columns) {
+      columnNames.add(c.name)
       const known = byName.get(c.name)
       if (!isBlankPadded(c.type) || (known !== undefined && (known.charSize !== c.type.charSize || sizedInCharacters(known) !== sizedInCharacters(c.type)))) other.add(c.name)
       else byName.set(c.name, c.type)
@@ -63,7 +65,8 @@ const charColumnsOf = (sig: ReadonlyArray<Tok>, lookup: TableLookup) => {
     /** The CHAR type of the column reference ending at `at` (`c`, `q.c`, `s.q.c`), if it is one. */
     typeAt(at: number): OraType | undefined {
       const name = oracleName(sig[at]!)
-      if (!isOp(sig[at - 1], ".")) return byName.get(name)
+      // a PL/SQL variable, unless a column of the statement's tables hides it
+      if (!isOp(sig[at - 1], ".")) return byName.get(name) ?? (columnNames.has(name) ? undefined : variableType?.(name))
       const type = isName(sig[at - 2]) ? byQualifier.get(oracleName(sig[at - 2]!))?.columns.find((c) => c.name === name)?.type : undefined
       return type !== undefined && isBlankPadded(type) ? type : undefined
     }
@@ -73,14 +76,18 @@ const charColumnsOf = (sig: ReadonlyArray<Tok>, lookup: TableLookup) => {
 /** An operand of a comparison: a CHAR column reference [from, to] or a text literal at `from` (= `to`). */
 type Operand = { readonly from: number; readonly to: number } & ({ readonly kind: "column"; readonly type: OraType } | { readonly kind: "literal"; readonly tok: Tok })
 
-/** `toks` with the operands of comparisons that Oracle compares with blank-padded semantics padded to equal lengths. */
-export const padCharOperands = (toks: ReadonlyArray<Tok>, lookup: TableLookup): ReadonlyArray<Tok> => {
+/**
+ * `toks` with the operands of comparisons that Oracle compares with blank-padded semantics padded to equal lengths;
+ * `variableType` gives the CHAR / NCHAR type of a PL/SQL variable by name (a PL/SQL comparison follows the same rules:
+ * PL/SQL Language Reference, "Character Comparisons").
+ */
+export const padCharOperands = (toks: ReadonlyArray<Tok>, lookup: TableLookup, variableType?: (name: string) => OraType | undefined): ReadonlyArray<Tok> => {
   if (!toks.some((t) => isComparison(t) || isKw(t, "IN"))) return toks
   const sig = toks.flatMap((t, k) => (t.kind === "ws" ? [] : [k]))
   const sigToks = sig.map((k) => toks[k]!)
   const at = (s: number): Tok | undefined => (s >= 0 ? sigToks[s] : undefined)
   let columns: ReturnType<typeof charColumnsOf> | undefined
-  const typeAt = (s: number) => (columns ??= charColumnsOf(sigToks, lookup)).typeAt(s)
+  const typeAt = (s: number) => (columns ??= charColumnsOf(sigToks, lookup, variableType)).typeAt(s)
   // whether the comparison at `s` is an UPDATE's or MERGE's `SET c = ...` assignment
   const isAssignment = (s: number): boolean => {
     let depth = 0
