@@ -46,16 +46,17 @@ describe("Oracle test server: CHAR values stored blank-padded", () => {
     await conn.execute("MERGE INTO cs_w w USING (SELECT 1 AS id FROM dual) x ON (w.id = x.id) WHEN MATCHED THEN UPDATE SET w.d = 'j'")
     await conn.execute("BEGIN INSERT INTO cs_w (id, c) VALUES (7, :p); UPDATE cs_w SET d = :p WHERE id = 7; END;", { p: "k" })
     await conn.execute("CREATE TABLE cs_ctas AS SELECT CAST(v AS CHAR(3)) AS c FROM cs_t WHERE id = 1")
-    expect(await rows("SELECT id, c || '|', d || '|' FROM cs_w ORDER BY id")).toEqual([
-      [1, "a    |", "j   |"],
-      [2, "ab   |", "d   |"],
-      [3, "e    |", "d   |"],
-      [4, "f    |", "d   |"],
-      [5, "h    |", "d   |"],
-      [6, "i    |", "d   |"],
-      [7, "k    |", "k   |"]
+    // REPLACE shows the stored value (before, only `||` and a few functions padded a column reference)
+    expect(await rows("SELECT id, REPLACE(c, ' ', '.'), REPLACE(d, ' ', '.') FROM cs_w ORDER BY id")).toEqual([
+      [1, "a....", "j..."],
+      [2, "ab...", "d..."],
+      [3, "e....", "d..."],
+      [4, "f....", "d..."],
+      [5, "h....", "d..."],
+      [6, "i....", "d..."],
+      [7, "k....", "k..."]
     ])
-    expect(await rows("SELECT c || '|' FROM cs_ctas")).toEqual([["ab |"]])
+    expect(await rows("SELECT REPLACE(c, ' ', '.') FROM cs_ctas")).toEqual([["ab."]])
     await conn.rollback()
   })
 
@@ -63,7 +64,7 @@ describe("Oracle test server: CHAR values stored blank-padded", () => {
     await conn.execute("CREATE TABLE cs_m (c CHAR(3), v VARCHAR2(4))")
     await conn.execute("INSERT INTO cs_m VALUES ('a', 'b')")
     await conn.execute("ALTER TABLE cs_m MODIFY (c CHAR(6), v CHAR(4))")
-    expect(await rows("SELECT c || '|', v || '|' FROM cs_m")).toEqual([["a     |", "b   |"]])
+    expect(await rows("SELECT REPLACE(c, ' ', '.'), REPLACE(v, ' ', '.') FROM cs_m")).toEqual([["a.....", "b..."]])
   })
 
   it("sizes count bytes, characters when declared n CHAR or national; the fetched value is the stored one", async () => {
