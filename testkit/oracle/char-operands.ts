@@ -33,6 +33,9 @@ const isTighter = (t: Tok | undefined): boolean => ["||", ".", "+", "-", "*", "/
 
 const isName = (t: Tok | undefined): t is Tok => t !== undefined && (t.kind === "ident" || t.kind === "qident")
 
+/** Whether the text literal at `k` of `sig` is a datetime or interval literal's text (`DATE '2024-01-01'`). */
+const isTypedLiteral = (sig: ReadonlyArray<Tok>, k: number): boolean => isKw(sig[k - 1], "DATE", "TIMESTAMP", "INTERVAL", "TIME")
+
 /** `text` with its trailing blanks dropped. */
 const trimmed = (text: string): string => text.replace(/ +$/, "")
 
@@ -104,7 +107,7 @@ export const padCharOperands = (toks: ReadonlyArray<Tok>, lookup: TableLookup, v
   // the whole operand ending at `end` (left of an operator) or starting at `start` (right of one)
   const operandBefore = (end: number): Operand | undefined => {
     const t = at(end)
-    if (t?.kind === "str") return isTighter(at(end - 1)) ? undefined : { kind: "literal", tok: t, from: end, to: end }
+    if (t?.kind === "str") return isTighter(at(end - 1)) || isTypedLiteral(sigToks, end) ? undefined : { kind: "literal", tok: t, from: end, to: end }
     if (!isName(t)) return undefined
     let first = end
     while (isOp(at(first - 1), ".") && isName(at(first - 2))) first -= 2
@@ -113,7 +116,7 @@ export const padCharOperands = (toks: ReadonlyArray<Tok>, lookup: TableLookup, v
   }
   const operandAfter = (start: number): Operand | undefined => {
     const t = at(start)
-    if (t?.kind === "str") return isTighter(at(start + 1)) || isOp(at(start + 1), "(") ? undefined : { kind: "literal", tok: t, from: start, to: start }
+    if (t?.kind === "str") return isTighter(at(start + 1)) || isOp(at(start + 1), "(") || isTypedLiteral(sigToks, start) ? undefined : { kind: "literal", tok: t, from: start, to: start }
     if (!isName(t)) return undefined
     let last = start
     while (isOp(at(last + 1), ".") && isName(at(last + 2))) last += 2
