@@ -8,7 +8,8 @@
  * values in the comparison are either expressions of data type CHAR, NCHAR, text literals, or values returned by the
  * USER function"), the shorter side gets blanks added until both lengths are equal: a text literal compared with a
  * CHAR column (`=`, `<>`, `<`, ..., and each literal of an IN list) is written padded to the column's length (the
- * column padded to the literal's when that is longer), two CHAR columns of different lengths are both padded to the
+ * column padded to the literal's when that is longer; the bounds of BETWEEN, a simple CASE's WHEN literals and
+ * DECODE's search literals alike), two CHAR columns of different lengths are both padded to the
  * longer, and of two text literals the shorter is padded. Columns are resolved by their qualifier (a table's name or
  * alias in the statement) or, unqualified, by name among the tables the statement mentions (a name of another type in
  * one of them is left alone).
@@ -85,7 +86,7 @@ type Operand = { readonly from: number; readonly to: number } & ({ readonly kind
  * PL/SQL Language Reference, "Character Comparisons").
  */
 export const padCharOperands = (toks: ReadonlyArray<Tok>, lookup: TableLookup, variableType?: (name: string) => OraType | undefined): ReadonlyArray<Tok> => {
-  if (!toks.some((t) => isComparison(t) || isKw(t, "IN"))) return toks
+  if (!toks.some((t) => isComparison(t) || isKw(t, "IN", "BETWEEN", "CASE", "DECODE"))) return toks
   const sig = toks.flatMap((t, k) => (t.kind === "ws" ? [] : [k]))
   const sigToks = sig.map((k) => toks[k]!)
   const at = (s: number): Tok | undefined => (s >= 0 ? sigToks[s] : undefined)
@@ -146,6 +147,51 @@ export const padCharOperands = (toks: ReadonlyArray<Tok>, lookup: TableLookup, v
         const item = at(k)!
         if (item.kind === "str" && item.value !== "" && (isOp(at(k - 1), "(") || isOp(at(k - 1), ",")) && (isOp(at(k + 1), ",") || k + 1 === close))
           literals.set(k, literalLike(item, blankPaddedText(trimmed(item.value), left.type)))
+      }
+      continue
+    }
+    if (isKw(t, "BETWEEN")) {
+      // `c [NOT] BETWEEN 'a' AND 'b'`: both bounds compared with the column
+      const left = operandBefore(isKw(at(s - 1), "NOT") ? s - 2 : s - 1)
+      const low = operandAfter(s + 1)
+      if (left?.kind !== "column" || low?.kind !== "literal" || !isKw(at(s + 2), "AND")) continue
+      padAgainst(low, left)
+      const high = operandAfter(s + 3)
+      if (high?.kind === "literal") padAgainst(high, left)
+      continue
+    }
+    if (isKw(t, "CASE")) {
+      // `CASE c WHEN 'a' THEN ...`: each WHEN literal compared with the column
+      const subject = operandAfter(s + 1)
+      if (subject?.kind !== "column" || !isKw(at(subject.to + 1), "WHEN")) continue
+      for (let k = subject.to + 1, depth = 0; k < sigToks.length; k++) {
+        const x = at(k)
+        if (isOp(x, "(") || isKw(x, "CASE")) depth++
+        else if (isOp(x, ")") || isKw(x, "END")) {
+          if (depth === 0) break
+          depth--
+        } else if (depth === 0 && isKw(x, "WHEN") && at(k + 1)?.kind === "str" && isKw(at(k + 2), "THEN")) padAgainst({ kind: "literal", tok: at(k + 1)!, from: k + 1, to: k + 1 }, subject)
+      }
+      continue
+    }
+    if (isKw(t, "DECODE") && isOp(at(s + 1), "(")) {
+      // `DECODE(c, 'a', r1, 'b', r2 [, default])`: each search literal compared with the column
+      const subject = operandAfter(s + 2)
+      if (subject?.kind !== "column" || !isOp(at(subject.to + 1), ",")) continue
+      const close = matchParen(sigToks, s + 1)
+      const starts: Array<number> = []
+      for (let k = subject.to + 2, depth = 0, start = k; k <= close; k++) {
+        const x = at(k)
+        if (k === close || (depth === 0 && isOp(x, ","))) {
+          starts.push(start)
+          start = k + 1
+        } else if (isOp(x, "(")) depth++
+        else if (isOp(x, ")")) depth--
+      }
+      // searches are the arguments at even positions that have a result after them
+      for (let n = 0; n + 1 < starts.length; n += 2) {
+        const k = starts[n]!
+        if (at(k)?.kind === "str" && (isOp(at(k + 1), ",") || k + 1 === close)) padAgainst({ kind: "literal", tok: at(k)!, from: k, to: k }, subject)
       }
       continue
     }
