@@ -78,6 +78,9 @@ describe("Oracle test server: CHAR values stored blank-padded", () => {
   it("comparisons: blank-padded between CHAR operands and text literals, nonpadded against VARCHAR2 binds and columns", async () => {
     expect(await rows("SELECT id FROM cs_t WHERE c = :b", { b: "ab" })).toEqual([])
     expect(await rows("SELECT id FROM cs_t WHERE c = :b", { b: "ab   " })).toEqual([[1]])
+    // a bind sent as CHAR compares blank-padded
+    expect(await rows("SELECT id FROM cs_t WHERE c = :b", { b: { val: "ab", type: oracledb.DB_TYPE_CHAR } })).toEqual([[1]])
+    expect(await rows("SELECT id FROM cs_t WHERE :b <> c ORDER BY id", { b: { val: "cd ", type: oracledb.DB_TYPE_CHAR } })).toEqual([[1]])
     expect(await rows("SELECT id FROM cs_t WHERE c = v")).toEqual([])
     expect(await rows("SELECT id FROM cs_t WHERE RTRIM(c) = v ORDER BY id")).toEqual([[1], [2]])
     expect(await rows("SELECT id FROM cs_t WHERE c IN ('cd', 'zz')")).toEqual([[2]])

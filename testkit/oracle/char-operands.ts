@@ -12,7 +12,8 @@
  * DECODE's search literals alike), two CHAR columns of different lengths are both padded to the
  * longer, and of two text literals the shorter is padded. Columns are resolved by their qualifier (a table's name or
  * alias in the statement) or, unqualified, by name among the tables the statement mentions (a name of another type in
- * one of them is left alone).
+ * one of them is left alone). A CHAR column compared for (in)equality with a bind sent as CHAR (oracledb
+ * `DB_TYPE_CHAR`) compares both without their trailing blanks, which blank-padded equality comes to.
  */
 import type { TableMeta } from "./catalog.ts"
 import { blankPaddedSql, blankPaddedText, isBlankPadded, sizedInCharacters } from "./char-writes.ts"
@@ -85,7 +86,12 @@ type Operand = { readonly from: number; readonly to: number } & ({ readonly kind
  * `variableType` gives the CHAR / NCHAR type of a PL/SQL variable by name (a PL/SQL comparison follows the same rules:
  * PL/SQL Language Reference, "Character Comparisons").
  */
-export const padCharOperands = (toks: ReadonlyArray<Tok>, lookup: TableLookup, variableType?: (name: string) => OraType | undefined): ReadonlyArray<Tok> => {
+export const padCharOperands = (
+  toks: ReadonlyArray<Tok>,
+  lookup: TableLookup,
+  variableType?: (name: string) => OraType | undefined,
+  charBind?: (ordinal: number) => boolean
+): ReadonlyArray<Tok> => {
   if (!toks.some((t) => isComparison(t) || isKw(t, "IN", "BETWEEN", "CASE", "DECODE"))) return toks
   const sig = toks.flatMap((t, k) => (t.kind === "ws" ? [] : [k]))
   const sigToks = sig.map((k) => toks[k]!)
@@ -124,6 +130,9 @@ export const padCharOperands = (toks: ReadonlyArray<Tok>, lookup: TableLookup, v
     const type = isTighter(at(last + 1)) || isOp(at(last + 1), "(") ? undefined : typeAt(last)
     return type === undefined ? undefined : { kind: "column", type, from: start, to: last }
   }
+  // a bind sent as CHAR (oracledb DB_TYPE_CHAR), by its ordinal among the statement's binds in source order
+  const bindOrdinals = new Map(sig.map((k) => toks[k]!).filter((t) => t.kind === "bind").sort((a, b) => a.pos - b.pos).map((t, n) => [t, n] as const))
+  const isCharBind = (s: number): boolean => at(s)?.kind === "bind" && charBind?.(bindOrdinals.get(at(s)!) ?? -1) === true && !isTighter(at(s - 1)) && !isTighter(at(s + 1))
   const literals = new Map<number, Tok>()
   const wraps = new Map<number, { to: number; sql: (x: string) => string }>()
   const widthIn = (text: string, inCharacters: boolean) => (inCharacters ? [...text].length : Buffer.byteLength(text, "utf8"))
@@ -198,6 +207,13 @@ export const padCharOperands = (toks: ReadonlyArray<Tok>, lookup: TableLookup, v
     if (!isComparison(t) || isAssignment(s)) continue
     const left = operandBefore(s - 1)
     const right = operandAfter(s + 1)
+    // a CHAR column against a CHAR bind, whose length is known only when the statement runs: both without trailing blanks
+    const bindAt = left?.kind === "column" && isCharBind(s + 1) ? s + 1 : right?.kind === "column" && isCharBind(s - 1) ? s - 1 : -1
+    if (bindAt >= 0 && ["=", "<>", "!=", "^="].some((op) => isOp(t, op))) {
+      const column = (left?.kind === "column" ? left : right)!
+      for (const [from, to] of [[column.from, column.to], [bindAt, bindAt]] as const) wraps.set(from, { to, sql: (x) => `rtrim(${x}, ' ')` })
+      continue
+    }
     if (left === undefined || right === undefined) continue
     if (left.kind === "column" && right.kind === "literal") padAgainst(right, left)
     else if (left.kind === "literal" && right.kind === "column") padAgainst(left, right)

@@ -42,6 +42,7 @@ import { rewriteRowSubqueries } from "./row-subqueries.ts"
 import type { StatementColumns, TableLookup } from "./session-columns.ts"
 import type { BindSpec } from "./statement.ts"
 import { makeTranslator } from "./translate.ts"
+import { Dty } from "./types.ts"
 
 /** A translated statement: its tokens, the engine text between two of them, and its bind names in order. */
 export interface TranslatedStatement {
@@ -86,11 +87,11 @@ const multisetElements = (sql: string, columns: TranslationContext["columns"]) =
  * JSON_TABLE, SQL/XML, SQL/JSON, built-in calls, DBMS_LOB functions, float conditions, object attribute access): also
  * those of the query of a CREATE VIEW / CREATE TABLE ... AS.
  */
-export const queryTokenRewrites = (ctx: TranslationContext, sql: string, source: ReadonlyArray<Tok>): ReadonlyArray<Tok> => {
+export const queryTokenRewrites = (ctx: TranslationContext, sql: string, source: ReadonlyArray<Tok>, specs?: ReadonlyArray<BindSpec>): ReadonlyArray<Tok> => {
   const lookup = ctx.lookupTable
   const columns = ctx.columns
   const collections = columns.columnsOf(sql, (t) => t.named?.kind === "table" || t.named?.kind === "varray")
-  return rewriteAttributeAccess(rewriteFloatConditions(rewriteDbmsLob(rewriteBuiltinCalls(rewriteConversionErrors(rewriteJsonSql(rewriteXmlSql(rewriteJsonTables(rewriteCollectionColumns(rewriteHierarchical(rewriteOuterJoinPlus(rewriteApplyJoins(withoutListaggOverflow(rewriteNullTreatment(withAliasAs(withRowLimitPositions(withRowLimitBlocks(rewriteMultisetConditions(padCharOperands(source, (schema, name) => lookup(schema, name)), collections, multisetElements(sql, columns)))))))), lookup), lookup), lookup)), columns.columnsOf(sql, (t) => t.named?.kind === "xmltype")), ctx.db.settings.version, columns.columnsOfKind(sql, "json"))), ctx.schema))), (schema, name) => lookup(schema, name), objectColumnTypeOf(ctx.db, ctx.schema))
+  return rewriteAttributeAccess(rewriteFloatConditions(rewriteDbmsLob(rewriteBuiltinCalls(rewriteConversionErrors(rewriteJsonSql(rewriteXmlSql(rewriteJsonTables(rewriteCollectionColumns(rewriteHierarchical(rewriteOuterJoinPlus(rewriteApplyJoins(withoutListaggOverflow(rewriteNullTreatment(withAliasAs(withRowLimitPositions(withRowLimitBlocks(rewriteMultisetConditions(padCharOperands(source, (schema, name) => lookup(schema, name), undefined, specs === undefined ? undefined : (n) => specs[n]?.dty === Dty.CHAR), collections, multisetElements(sql, columns)))))))), lookup), lookup), lookup)), columns.columnsOf(sql, (t) => t.named?.kind === "xmltype")), ctx.db.settings.version, columns.columnsOfKind(sql, "json"))), ctx.schema))), (schema, name) => lookup(schema, name), objectColumnTypeOf(ctx.db, ctx.schema))
 }
 
 /**
@@ -100,7 +101,7 @@ export const queryTokenRewrites = (ctx: TranslationContext, sql: string, source:
 export const bindNumberingTranslator = (ctx: TranslationContext, source: ReadonlyArray<Tok>, sql: string, specs?: ReadonlyArray<BindSpec>) => {
   const lookup = ctx.lookupTable
   const columns = ctx.columns
-  const attributes = queryTokenRewrites(ctx, sql, source)
+  const attributes = queryTokenRewrites(ctx, sql, source, specs)
   checkDatetimeLiterals(source)
   const tokens = namedTypesOf(ctx.db).rewriteConstructors(ctx.schema, attributes)
   const binds: Array<string> = []
