@@ -133,6 +133,9 @@ export const padCharOperands = (
   // a bind sent as CHAR (oracledb DB_TYPE_CHAR), by its ordinal among the statement's binds in source order
   const bindOrdinals = new Map(sig.map((k) => toks[k]!).filter((t) => t.kind === "bind").sort((a, b) => a.pos - b.pos).map((t, n) => [t, n] as const))
   const isCharBind = (s: number): boolean => at(s)?.kind === "bind" && charBind?.(bindOrdinals.get(at(s)!) ?? -1) === true && !isTighter(at(s - 1)) && !isTighter(at(s + 1))
+  // whether the operand at `s` starts a condition (after WHERE, AND, ..., or a grouping parenthesis)
+  const isConditionStart = (s: number): boolean =>
+    isKw(at(s - 1), "WHERE", "AND", "OR", "NOT", "ON", "WHEN", "HAVING") || (isOp(at(s - 1), "(") && !isName(at(s - 2)) && !isOp(at(s - 2), ")"))
   const literals = new Map<number, Tok>()
   const wraps = new Map<number, { to: number; sql: (x: string) => string }>()
   const widthIn = (text: string, inCharacters: boolean) => (inCharacters ? [...text].length : Buffer.byteLength(text, "utf8"))
@@ -215,6 +218,8 @@ export const padCharOperands = (
       continue
     }
     if (left === undefined || right === undefined) continue
+    // a JSON_TRANSFORM operation's `SET '$.a' = ...` is an assignment
+    if (left.kind === "literal" && isKw(at(left.from - 1), "SET", "INSERT", "REPLACE", "APPEND", "RENAME", "PREPEND", "NESTED")) continue
     if (left.kind === "column" && right.kind === "literal") padAgainst(right, left)
     else if (left.kind === "literal" && right.kind === "column") padAgainst(left, right)
     else if (left.kind === "column" && right.kind === "column") {
@@ -222,7 +227,7 @@ export const padCharOperands = (
       // both padded to the longer length in characters (a value sized in bytes has no more characters than bytes)
       const type = { ...left.type, kind: "nvarchar" as const, charSize: Math.max(left.type.charSize, right.type.charSize) }
       for (const side of [left, right]) wraps.set(side.from, { to: side.to, sql: (x) => blankPaddedSql(x, type) })
-    } else if (left.kind === "literal" && right.kind === "literal" && left.tok.value !== "" && right.tok.value !== "") {
+    } else if (left.kind === "literal" && right.kind === "literal" && left.tok.value !== "" && right.tok.value !== "" && isConditionStart(left.from)) {
       const width = Math.max([...left.tok.value].length, [...right.tok.value].length)
       for (const side of [left, right]) literals.set(side.from, literalLike(side.tok, side.tok.value + " ".repeat(width - [...side.tok.value].length)))
     }
