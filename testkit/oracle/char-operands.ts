@@ -131,8 +131,12 @@ export const padCharOperands = (
     return type === undefined ? undefined : { kind: "column", type, from: start, to: last }
   }
   // a bind sent as CHAR (oracledb DB_TYPE_CHAR), by its ordinal among the statement's binds in source order
-  const bindOrdinals = new Map(sig.map((k) => toks[k]!).filter((t) => t.kind === "bind").sort((a, b) => a.pos - b.pos).map((t, n) => [t, n] as const))
-  const isCharBind = (s: number): boolean => at(s)?.kind === "bind" && charBind?.(bindOrdinals.get(at(s)!) ?? -1) === true && !isTighter(at(s - 1)) && !isTighter(at(s + 1))
+  let bindOrdinals: ReadonlyMap<Tok, number> | undefined
+  const isCharBind = (s: number): boolean => {
+    if (charBind === undefined || at(s)?.kind !== "bind" || isTighter(at(s - 1)) || isTighter(at(s + 1))) return false
+    bindOrdinals ??= new Map(sigToks.filter((t) => t.kind === "bind").sort((a, b) => a.pos - b.pos).map((t, n) => [t, n] as const))
+    return charBind(bindOrdinals.get(at(s)!) ?? -1)
+  }
   // whether the operand at `s` starts a condition (after WHERE, AND, ..., or a grouping parenthesis)
   const isConditionStart = (s: number): boolean =>
     isKw(at(s - 1), "WHERE", "AND", "OR", "NOT", "ON", "WHEN", "HAVING") || (isOp(at(s - 1), "(") && !isName(at(s - 2)) && !isOp(at(s - 2), ")"))
