@@ -1,90 +1,107 @@
 /**
- * CHAR / NCHAR column values blank-padded where an expression computes on them. Oracle holds a CHAR(n) value
- * blank-padded to its length ("If you insert a value that is shorter than the column length, then Oracle blank-pads
- * the value to column length": SQL Language Reference, "CHAR Data Type"), so `c || '|'` of a CHAR(5) holding 'ab' is
- * `'ab   |'` and LENGTH(c) is 5. Here the value is stored as written and padded when fetched (encode.ts), which keeps
- * `c = 'ab'` true as Oracle's blank-padded comparison does ("Blank-Padded and Nonpadded Comparison Semantics"); so a
- * CHAR column reference is padded (`ora_attribute_char`, named-types.ts) where it is an operand of `||` or the whole
- * argument of CONCAT, LENGTH, LENGTHB, LENGTHC, VSIZE or DUMP, or matched by LIKE, and left as it is elsewhere (keys,
- * joins). Compared with a text literal, both sides are padded to the longer, so that a value written with trailing
- * blanks compares as Oracle's blank-padded semantics have it (`c = 'ab'` and `c = 'ab   '` both hold).
- * Columns are matched by name against the tables the statement mentions; a name that is of another type in one of
- * them is left alone.
+ * Comparisons of CHAR / NCHAR values with Oracle's blank-padded semantics. CHAR values are stored blank-padded to
+ * their column's length (char-writes.ts), so a comparison with a VARCHAR2 column or bind compares them as they are,
+ * Oracle's nonpadded semantics ("Blank-Padded and Nonpadded Comparison Semantics", SQL Language Reference, "Data Type
+ * Comparison Rules": "Oracle uses nonpadded comparison semantics whenever one or both values in the comparison have
+ * the data type VARCHAR2 or NVARCHAR2"; `c = :b` with 'ab' bound is false for a CHAR(5) holding 'ab'). Where both
+ * operands are CHAR / NCHAR columns or text literals ("Oracle uses blank-padded comparison semantics only when both
+ * values in the comparison are either expressions of data type CHAR, NCHAR, text literals, or values returned by the
+ * USER function"), the shorter side gets blanks added until both lengths are equal: a text literal compared with a
+ * CHAR column (`=`, `<>`, `<`, ..., and each literal of an IN list) is written padded to the column's length (the
+ * column padded to the literal's when that is longer; the bounds of BETWEEN, a simple CASE's WHEN literals and
+ * DECODE's search literals alike), two CHAR columns of different lengths are both padded to the
+ * longer, and of two text literals the shorter is padded. Columns are resolved by their qualifier (a table's name or
+ * alias in the statement) or, unqualified, by name among the tables the statement mentions (a name of another type in
+ * one of them is left alone). A CHAR column compared for (in)equality with a bind sent as CHAR (oracledb
+ * `DB_TYPE_CHAR`) compares both without their trailing blanks, which blank-padded equality comes to.
  */
 import type { TableMeta } from "./catalog.ts"
+import { blankPaddedSql, blankPaddedText, isBlankPadded, sizedInCharacters } from "./char-writes.ts"
 import { oracleName } from "./expression-names.ts"
-import { isKw, isOp, sqlString, tokenize, type Tok } from "./lexer.ts"
-import { Dty } from "./types.ts"
+import { isKw, isOp, matchParen, sqlString, tokenize, type Tok } from "./lexer.ts"
+import type { OraType } from "./types.ts"
 
 /** Resolves a table name as the session sees it. */
 type TableLookup = (schema: string | undefined, name: string) => TableMeta | undefined
 
-/** The functions whose whole argument sees a CHAR column's padding. */
-const PADDED_ARGUMENT_OF = ["CONCAT", "LENGTH", "LENGTHB", "LENGTHC", "VSIZE", "DUMP"]
-
-/** The LIKE conditions. */
-const LIKE = ["LIKE", "LIKEC", "LIKE2", "LIKE4"]
-
 /** Words before which, walking back at one parenthesis depth, a SET clause's assignment targets cannot lie. */
 const CLAUSE_WORDS = ["SET", "WHERE", "AND", "OR", "NOT", "ON", "WHEN", "HAVING", "SELECT", "THEN", "ELSE", "CASE", "BY", "WITH", "RETURN", "RETURNING", "VALUES"]
 
-/** The comparison operators, whose CHAR operands compare with blank-padded semantics. */
+/** The comparison operators. */
 const isComparison = (t: Tok | undefined): boolean => ["=", "<>", "!=", "^=", "<", ">", "<=", ">="].some((op) => isOp(t, op))
 
-/** Whether the token after a literal continues its operand (so that the literal is not the whole operand). */
-const isOperandContinued = (t: Tok | undefined): boolean => ["||", "(", ".", "+", "-", "*", "/"].some((op) => isOp(t, op))
+/** Operators binding an operand more tightly than a comparison (so that a token next to one is not a whole operand). */
+const isTighter = (t: Tok | undefined): boolean => ["||", ".", "+", "-", "*", "/"].some((op) => isOp(t, op))
 
-/** The width `text` takes in a column: bytes, or characters when national. */
-const widthOf = (text: string, national: boolean): number => (national ? [...text].length : Buffer.byteLength(text, "utf8"))
+const isName = (t: Tok | undefined): t is Tok => t !== undefined && (t.kind === "ident" || t.kind === "qident")
 
-/** `text` with its trailing blanks dropped and blank-padded to `width` (bytes, or characters when national). */
-const blankPadded = (text: string, width: number, national: boolean): string => {
-  const trimmed = text.replace(/ +$/, "")
-  return trimmed + " ".repeat(Math.max(0, width - widthOf(trimmed, national)))
-}
+/** Whether the text literal at `k` of `sig` is a datetime or interval literal's text (`DATE '2024-01-01'`). */
+const isTypedLiteral = (sig: ReadonlyArray<Tok>, k: number): boolean => isKw(sig[k - 1], "DATE", "TIMESTAMP", "INTERVAL", "TIME")
 
-/** CHAR / NCHAR column sizes by name, of the tables `toks` mention (names of another type there left out). */
-const charColumnsOf = (toks: ReadonlyArray<Tok>, lookup: TableLookup): ReadonlyMap<string, { size: number; national: boolean }> => {
-  const out = new Map<string, { size: number; national: boolean }>()
+/** `text` with its trailing blanks dropped. */
+const trimmed = (text: string): string => text.replace(/ +$/, "")
+
+/** A text literal token holding `value` (national when `like` is). */
+const literalLike = (like: Tok, value: string): Tok => ({ ...like, value, text: `${/^[nN]'/.test(like.text) ? "N" : ""}${sqlString(value)}` })
+
+/** The CHAR / NCHAR columns the statement can name: unqualified (by name, unless of another type somewhere) and by qualifier. */
+const charColumnsOf = (sig: ReadonlyArray<Tok>, lookup: TableLookup, variableType?: (name: string) => OraType | undefined) => {
+  const byName = new Map<string, OraType>()
   const other = new Set<string>()
-  for (const t of toks) {
-    if (t.kind !== "ident" && t.kind !== "qident") continue
-    const meta = lookup(undefined, oracleName(t))
+  const columnNames = new Set<string>()
+  const byQualifier = new Map<string, TableMeta>()
+  for (let k = 0; k < sig.length; k++) {
+    const t = sig[k]!
+    if (!isName(t)) continue
+    const meta = isOp(sig[k - 1], ".") ? (isName(sig[k - 2]) ? lookup(oracleName(sig[k - 2]!), oracleName(t)) : undefined) : lookup(undefined, oracleName(t))
     if (meta === undefined) continue
+    byQualifier.set(meta.name, meta)
+    const alias = isKw(sig[k + 1], "AS") ? sig[k + 2] : sig[k + 1]
+    if (isName(alias)) byQualifier.set(oracleName(alias), meta)
     for (const c of meta.columns) {
-      const size = { size: c.type.charSize, national: c.type.kind === "nvarchar" }
-      const known = out.get(c.name)
-      if (c.type.dty !== Dty.CHAR || (known !== undefined && (known.size !== size.size || known.national !== size.national))) other.add(c.name)
-      else out.set(c.name, size)
+      columnNames.add(c.name)
+      const known = byName.get(c.name)
+      if (!isBlankPadded(c.type) || (known !== undefined && (known.charSize !== c.type.charSize || sizedInCharacters(known) !== sizedInCharacters(c.type)))) other.add(c.name)
+      else byName.set(c.name, c.type)
     }
   }
-  for (const name of other) out.delete(name)
-  return out
+  for (const name of other) byName.delete(name)
+  return {
+    /** The CHAR type of the column reference ending at `at` (`c`, `q.c`, `s.q.c`), if it is one. */
+    typeAt(at: number): OraType | undefined {
+      const name = oracleName(sig[at]!)
+      // a PL/SQL variable, unless a column of the statement's tables hides it
+      if (!isOp(sig[at - 1], ".")) return byName.get(name) ?? (columnNames.has(name) ? undefined : variableType?.(name))
+      const type = isName(sig[at - 2]) ? byQualifier.get(oracleName(sig[at - 2]!))?.columns.find((c) => c.name === name)?.type : undefined
+      return type !== undefined && isBlankPadded(type) ? type : undefined
+    }
+  }
 }
 
-/** `toks` with the CHAR column references that expressions compute on blank-padded (the tokens themselves when none). */
-export const padCharOperands = (toks: ReadonlyArray<Tok>, lookup: TableLookup): ReadonlyArray<Tok> => {
-  if (!toks.some((t) => isOp(t, "||") || isKw(t, ...PADDED_ARGUMENT_OF) || isComparison(t) || isKw(t, ...LIKE))) return toks
-  const columns = charColumnsOf(toks, lookup)
-  if (columns.size === 0) return toks
+/** An operand of a comparison: a CHAR column reference [from, to] or a text literal at `from` (= `to`). */
+type Operand = { readonly from: number; readonly to: number } & ({ readonly kind: "column"; readonly type: OraType } | { readonly kind: "literal"; readonly tok: Tok })
+
+/**
+ * `toks` with the operands of comparisons that Oracle compares with blank-padded semantics padded to equal lengths;
+ * `variableType` gives the CHAR / NCHAR type of a PL/SQL variable by name (a PL/SQL comparison follows the same rules:
+ * PL/SQL Language Reference, "Character Comparisons").
+ */
+export const padCharOperands = (
+  toks: ReadonlyArray<Tok>,
+  lookup: TableLookup,
+  variableType?: (name: string) => OraType | undefined,
+  charBind?: (ordinal: number) => boolean
+): ReadonlyArray<Tok> => {
+  if (!toks.some((t) => isComparison(t) || isKw(t, "IN", "BETWEEN", "CASE", "DECODE"))) return toks
   const sig = toks.flatMap((t, k) => (t.kind === "ws" ? [] : [k]))
-  const at = (s: number): Tok | undefined => (s >= 0 ? toks[sig[s]!] : undefined)
-  // the function whose argument list the significant token `s` is directly in, if any
-  const enclosingCall = (s: number): Tok | undefined => {
+  const sigToks = sig.map((k) => toks[k]!)
+  const at = (s: number): Tok | undefined => (s >= 0 ? sigToks[s] : undefined)
+  let columns: ReturnType<typeof charColumnsOf> | undefined
+  const typeAt = (s: number) => (columns ??= charColumnsOf(sigToks, lookup, variableType)).typeAt(s)
+  // whether the comparison at `s` is an UPDATE's or MERGE's `SET c = ...` assignment
+  const isAssignment = (s: number): boolean => {
     let depth = 0
     for (let p = s - 1; p >= 0; p--) {
-      if (isOp(at(p), ")")) depth++
-      else if (isOp(at(p), "(")) {
-        if (depth === 0) return at(p - 1)
-        depth--
-      }
-    }
-    return undefined
-  }
-  // whether the reference at `first` is the target of an UPDATE's or MERGE's `SET c = ...`
-  const isAssigned = (first: number): boolean => {
-    let depth = 0
-    for (let p = first - 1; p >= 0; p--) {
       const t = at(p)
       if (isOp(t, ")")) depth++
       else if (isOp(t, "(")) {
@@ -94,46 +111,150 @@ export const padCharOperands = (toks: ReadonlyArray<Tok>, lookup: TableLookup): 
     }
     return false
   }
-  const wraps: Array<{ from: number; to: number; size: number; national: boolean }> = []
-  const literals = new Map<number, Tok>()
-  for (let s = 0; s < sig.length; s++) {
-    const t = at(s)!
-    if (t.kind !== "ident" && t.kind !== "qident") continue
-    const column = columns.get(oracleName(t))
-    if (column === undefined || isOp(at(s + 1), "(") || isOp(at(s + 1), ".")) continue
-    let first = s
-    while (isOp(at(first - 1), ".") && (at(first - 2)?.kind === "ident" || at(first - 2)?.kind === "qident")) first -= 2
-    const before = at(first - 1)
-    const after = at(s + 1)
-    const concatenated = isOp(before, "||") || isOp(after, "||")
-    const wholeArgument = (isOp(before, "(") || isOp(before, ",")) && (isOp(after, ")") || isOp(after, ","))
-    const call = wholeArgument ? enclosingCall(first) : undefined
-    if (concatenated || (call !== undefined && isKw(call, ...PADDED_ARGUMENT_OF))) {
-      wraps.push({ from: sig[first]!, to: sig[s]!, ...column })
-      continue
-    }
-    // LIKE matches the padded value ("LIKE Condition" compares characters, not with blank-padded semantics)
-    if (isKw(after, ...LIKE) || (isKw(after, "NOT") && isKw(at(s + 2), ...LIKE))) {
-      wraps.push({ from: sig[first]!, to: sig[s]!, ...column })
-      continue
-    }
-    if (isAssigned(first)) continue
-    // compared with a text literal: both sides blank-padded to the longer one (a value stored with trailing blanks too)
-    const literalAt = isComparison(after) ? s + 2 : isComparison(before) ? first - 2 : -1
-    const literal = at(literalAt)
-    if (literal?.kind !== "str" || literal.value === "" || (literalAt > s ? isOperandContinued(at(literalAt + 1)) : isOp(at(literalAt - 1), "||"))) continue
-    const width = Math.max(column.size, widthOf(literal.value, column.national))
-    wraps.push({ from: sig[first]!, to: sig[s]!, size: width, national: column.national })
-    const value = blankPadded(literal.value, width, column.national)
-    literals.set(sig[literalAt]!, { ...literal, value, text: `${/^[nN]'/.test(literal.text) ? "N" : ""}${sqlString(value)}` })
+  // the whole operand ending at `end` (left of an operator) or starting at `start` (right of one)
+  const operandBefore = (end: number): Operand | undefined => {
+    const t = at(end)
+    if (t?.kind === "str") return isTighter(at(end - 1)) || isTypedLiteral(sigToks, end) ? undefined : { kind: "literal", tok: t, from: end, to: end }
+    if (!isName(t)) return undefined
+    let first = end
+    while (isOp(at(first - 1), ".") && isName(at(first - 2))) first -= 2
+    const type = isTighter(at(first - 1)) ? undefined : typeAt(end)
+    return type === undefined ? undefined : { kind: "column", type, from: first, to: end }
   }
-  if (wraps.length === 0) return toks
-  const out = toks.map((t, k) => literals.get(k) ?? t)
-  for (const w of wraps.reverse()) {
-    const pos = toks[w.from]!.pos
-    const generated = (sql: string) => tokenize(sql).map((x) => ({ ...x, pos, heading: "" }))
-    out.splice(w.to + 1, 0, ...generated(`, ${w.size}, ${w.national ? "TRUE" : "FALSE"})`))
-    out.splice(w.from, 0, ...generated("ora_attribute_char("))
+  const operandAfter = (start: number): Operand | undefined => {
+    const t = at(start)
+    if (t?.kind === "str") return isTighter(at(start + 1)) || isOp(at(start + 1), "(") || isTypedLiteral(sigToks, start) ? undefined : { kind: "literal", tok: t, from: start, to: start }
+    if (!isName(t)) return undefined
+    let last = start
+    while (isOp(at(last + 1), ".") && isName(at(last + 2))) last += 2
+    const type = isTighter(at(last + 1)) || isOp(at(last + 1), "(") ? undefined : typeAt(last)
+    return type === undefined ? undefined : { kind: "column", type, from: start, to: last }
+  }
+  // a bind sent as CHAR (oracledb DB_TYPE_CHAR), by its ordinal among the statement's binds in source order
+  let bindOrdinals: ReadonlyMap<Tok, number> | undefined
+  const isCharBind = (s: number): boolean => {
+    if (charBind === undefined || at(s)?.kind !== "bind" || isTighter(at(s - 1)) || isTighter(at(s + 1))) return false
+    bindOrdinals ??= new Map(sigToks.filter((t) => t.kind === "bind").sort((a, b) => a.pos - b.pos).map((t, n) => [t, n] as const))
+    return charBind(bindOrdinals.get(at(s)!) ?? -1)
+  }
+  // whether the operand at `s` starts a condition (after WHERE, AND, ..., or a grouping parenthesis)
+  const isConditionStart = (s: number): boolean =>
+    isKw(at(s - 1), "WHERE", "AND", "OR", "NOT", "ON", "WHEN", "HAVING") || (isOp(at(s - 1), "(") && !isName(at(s - 2)) && !isOp(at(s - 2), ")"))
+  const literals = new Map<number, Tok>()
+  const wraps = new Map<number, { to: number; sql: (x: string) => string }>()
+  const widthIn = (text: string, inCharacters: boolean) => (inCharacters ? [...text].length : Buffer.byteLength(text, "utf8"))
+  // a literal compared with a CHAR column: padded to the column's length, the column to the literal's when longer
+  const padAgainst = (literal: Operand & { kind: "literal" }, column: Operand & { kind: "column" }) => {
+    if (literal.tok.value === "") return
+    const inCharacters = sizedInCharacters(column.type)
+    const width = Math.max(column.type.charSize, widthIn(trimmed(literal.tok.value), inCharacters))
+    const type = { ...column.type, charSize: width }
+    literals.set(literal.from, literalLike(literal.tok, blankPaddedText(trimmed(literal.tok.value), type)))
+    if (width > column.type.charSize) wraps.set(column.from, { to: column.to, sql: (x) => blankPaddedSql(x, type) })
+  }
+  for (let s = 0; s < sigToks.length; s++) {
+    const t = at(s)!
+    if (isKw(t, "IN") && isOp(at(s + 1), "(")) {
+      // each literal of `c [NOT] IN ('a', 'b')` compared with the column: padded to its length (a longer one never equals it)
+      const left = operandBefore(isKw(at(s - 1), "NOT") ? s - 2 : s - 1)
+      if (left?.kind !== "column") continue
+      const close = matchParen(sigToks, s + 1)
+      for (let k = s + 2; k < close; k++) {
+        const item = at(k)!
+        if (item.kind === "str" && item.value !== "" && (isOp(at(k - 1), "(") || isOp(at(k - 1), ",")) && (isOp(at(k + 1), ",") || k + 1 === close))
+          literals.set(k, literalLike(item, blankPaddedText(trimmed(item.value), left.type)))
+      }
+      continue
+    }
+    if (isKw(t, "BETWEEN")) {
+      // `c [NOT] BETWEEN 'a' AND 'b'`: both bounds compared with the column
+      const left = operandBefore(isKw(at(s - 1), "NOT") ? s - 2 : s - 1)
+      const low = operandAfter(s + 1)
+      if (left?.kind !== "column" || low?.kind !== "literal" || !isKw(at(s + 2), "AND")) continue
+      padAgainst(low, left)
+      const high = operandAfter(s + 3)
+      if (high?.kind === "literal") padAgainst(high, left)
+      continue
+    }
+    if (isKw(t, "CASE")) {
+      // `CASE c WHEN 'a' THEN ...`: each WHEN literal compared with the column
+      const subject = operandAfter(s + 1)
+      if (subject?.kind !== "column" || !isKw(at(subject.to + 1), "WHEN")) continue
+      for (let k = subject.to + 1, depth = 0; k < sigToks.length; k++) {
+        const x = at(k)
+        if (isOp(x, "(") || isKw(x, "CASE")) depth++
+        else if (isOp(x, ")") || isKw(x, "END")) {
+          if (depth === 0) break
+          depth--
+        } else if (depth === 0 && isKw(x, "WHEN") && at(k + 1)?.kind === "str" && isKw(at(k + 2), "THEN")) padAgainst({ kind: "literal", tok: at(k + 1)!, from: k + 1, to: k + 1 }, subject)
+      }
+      continue
+    }
+    if (isKw(t, "DECODE") && isOp(at(s + 1), "(")) {
+      // `DECODE(c, 'a', r1, 'b', r2 [, default])`: each search literal compared with the column
+      const subject = operandAfter(s + 2)
+      if (subject?.kind !== "column" || !isOp(at(subject.to + 1), ",")) continue
+      const close = matchParen(sigToks, s + 1)
+      const starts: Array<number> = []
+      for (let k = subject.to + 2, depth = 0, start = k; k <= close; k++) {
+        const x = at(k)
+        if (k === close || (depth === 0 && isOp(x, ","))) {
+          starts.push(start)
+          start = k + 1
+        } else if (isOp(x, "(")) depth++
+        else if (isOp(x, ")")) depth--
+      }
+      // searches are the arguments at even positions that have a result after them
+      for (let n = 0; n + 1 < starts.length; n += 2) {
+        const k = starts[n]!
+        if (at(k)?.kind === "str" && (isOp(at(k + 1), ",") || k + 1 === close)) padAgainst({ kind: "literal", tok: at(k)!, from: k, to: k }, subject)
+      }
+      continue
+    }
+    if (!isComparison(t) || isAssignment(s)) continue
+    const left = operandBefore(s - 1)
+    const right = operandAfter(s + 1)
+    // a CHAR column against a CHAR bind, whose length is known only when the statement runs: both without trailing blanks
+    const bindAt = left?.kind === "column" && isCharBind(s + 1) ? s + 1 : right?.kind === "column" && isCharBind(s - 1) ? s - 1 : -1
+    if (bindAt >= 0 && ["=", "<>", "!=", "^="].some((op) => isOp(t, op))) {
+      const column = (left?.kind === "column" ? left : right)!
+      for (const [from, to] of [[column.from, column.to], [bindAt, bindAt]] as const) wraps.set(from, { to, sql: (x) => `rtrim(${x}, ' ')` })
+      continue
+    }
+    if (left === undefined || right === undefined) continue
+    // a JSON_TRANSFORM operation's `SET '$.a' = ...` is an assignment
+    if (left.kind === "literal" && isKw(at(left.from - 1), "SET", "INSERT", "REPLACE", "APPEND", "RENAME", "PREPEND", "NESTED")) continue
+    if (left.kind === "column" && right.kind === "literal") padAgainst(right, left)
+    else if (left.kind === "literal" && right.kind === "column") padAgainst(left, right)
+    else if (left.kind === "column" && right.kind === "column") {
+      if (left.type.charSize === right.type.charSize && sizedInCharacters(left.type) === sizedInCharacters(right.type)) continue
+      // both padded to the longer length in characters (a value sized in bytes has no more characters than bytes)
+      const type = { ...left.type, kind: "nvarchar" as const, charSize: Math.max(left.type.charSize, right.type.charSize) }
+      for (const side of [left, right]) wraps.set(side.from, { to: side.to, sql: (x) => blankPaddedSql(x, type) })
+    } else if (left.kind === "literal" && right.kind === "literal" && left.tok.value !== "" && right.tok.value !== "" && isConditionStart(left.from)) {
+      const width = Math.max([...left.tok.value].length, [...right.tok.value].length)
+      for (const side of [left, right]) literals.set(side.from, literalLike(side.tok, side.tok.value + " ".repeat(width - [...side.tok.value].length)))
+    }
+  }
+  if (literals.size === 0 && wraps.size === 0) return toks
+  const out: Array<Tok> = []
+  const ends = new Map<number, Array<string>>()
+  for (let s = 0, k = 0; k < toks.length; k++) {
+    const tok = toks[k]!
+    if (tok.kind === "ws" || sig[s] !== k) {
+      out.push(tok)
+      continue
+    }
+    const generated = (sql: string) => tokenize(sql).map((x) => ({ ...x, pos: tok.pos, heading: "" }))
+    const wrap = wraps.get(s)
+    if (wrap !== undefined) {
+      const [open, close] = wrap.sql("\u0000").split("\u0000") as [string, string]
+      out.push(...generated(open))
+      ends.set(wrap.to, [...(ends.get(wrap.to) ?? []), close])
+    }
+    out.push(literals.get(s) ?? tok)
+    for (const close of ends.get(s) ?? []) out.push(...generated(close))
+    s++
   }
   return out
 }

@@ -12,6 +12,7 @@ import { oracleName } from "./translate.ts"
 import { namedTypesOf } from "./named-types.ts"
 import { mayUseType } from "./execute-privileges.ts"
 import { numberType, parseOracleType } from "./types.ts"
+import { blankPaddedSql, isBlankPadded } from "./char-writes.ts"
 import type { DdlHost } from "./ddl-host.ts"
 import { ddlQuerySql } from "./ddl-query-sql.ts"
 import { hasFormatExpressions, MAY_HAVE_FORMAT, settleFormatSites } from "./format-model-sites.ts"
@@ -154,7 +155,9 @@ export function columnsOf(ddl: TableDdl, elements: ReadonlyArray<ReadonlyArray<T
           .slice(e, end)
           .map((y) => y.text)
           .join(" ")
-        duckDefault = ` DEFAULT ${text(idx(el[e]!), idx(el[end - 1]!) + 1)}`
+        const duckExpression = text(idx(el[e]!), idx(el[end - 1]!) + 1)
+        // a CHAR column's default is stored blank-padded, as every value written into it (char-writes.ts)
+        duckDefault = ` DEFAULT ${isBlankPadded(type) ? blankPaddedSql(`CAST(${duckExpression} AS VARCHAR)`, type) : duckExpression}`
         j = end
         continue
       }

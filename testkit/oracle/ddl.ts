@@ -468,14 +468,15 @@ export class Ddl implements TableDdl {
           const narrowing = narrowingGuard(target, name, col.type, type, typeText)
           if (narrowing !== undefined) await this.runDdl(narrowing)
           if (type.duck !== col.type.duck) await this.runDdl(`ALTER TABLE ${target} ALTER COLUMN ${duckIdent(name)} TYPE ${type.duck}${storageConversion(name, col.type, type, this.s.db.dbOffsetMinutes())}`)
-          const padding = charPaddingUpdate(target, name, col.type, type, typeText)
-          if (padding !== undefined) await this.runDdl(padding)
           // the ORA-12899 length check of a character or RAW column follows its new size
           const sized = (t: OraType) => (t.kind === "varchar" || t.kind === "nvarchar" || t.kind === "raw") && t.charSize > 0
           if (sized(type) && (type.kind !== col.type.kind || type.charSize !== col.type.charSize))
             await rebuildWithLengthCheck(this.s.engine, encodeName(q.schema), encodeName(q.name), `"${q.schema}"."${q.name}"."${name}"`, lengthExpression(name, type, typeText), type.charSize).catch((e: unknown) => {
               throw this.s.mapError(e)
             })
+          // after the new length check, which the padded values satisfy
+          const padding = charPaddingUpdate(target, name, col.type, type)
+          if (padding !== undefined) await this.runDdl(padding)
         }
         if (nn) await this.runDdl(`ALTER TABLE ${target} ALTER COLUMN ${duckIdent(name)} SET NOT NULL`)
         meta.columns = meta.columns.map((c) => (c.name === name ? { ...c, type, nullable: nn ? false : c.nullable } : c))

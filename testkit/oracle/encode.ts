@@ -316,9 +316,9 @@ const baseEncoder = (type: OraType, opts: EncodeOptions): ColumnEncoder => {
     case "clob": {
       if (type.kind === "clob" && opts.lobMode === "locator")
         return nullGuard((w, col, i) => writeLocator(w, col.string(i) ?? "", type, opts, i))
-      const pad = type.dty === 96 ? type.charSize : 0
+      // CHAR / NCHAR values are stored blank-padded (char-writes.ts) and sent as they are
       return (w, col, i) => {
-        if (col.info.layout === "varchar" && pad === 0) {
+        if (col.info.layout === "varchar") {
           // copied by range from DuckDB's vector: no view per value
           const length = col.locate(i)
           if (length <= 0) w.u8(0)
@@ -334,7 +334,6 @@ const baseEncoder = (type: OraType, opts: EncodeOptions): ColumnEncoder => {
           w.u8(0)
           return
         }
-        if (pad > 0 && s.length < pad) s = s.padEnd(pad, " ")
         w.str(s)
       }
     }
@@ -342,14 +341,12 @@ const baseEncoder = (type: OraType, opts: EncodeOptions): ColumnEncoder => {
     case "nclob": {
       if (type.kind === "nclob" && opts.lobMode === "locator")
         return nullGuard((w, col, i) => writeLocator(w, col.string(i) ?? "", type, opts, i))
-      const pad = type.dty === 96 ? type.charSize : 0
       return (w, col, i) => {
-        let s = col.string(i)
+        const s = col.string(i)
         if (s === null || s.length === 0) {
           w.u8(0)
           return
         }
-        if (pad > 0 && s.length < pad) s = s.padEnd(pad, " ")
         w.bytesWithLength(utf16be(s))
       }
     }

@@ -18,6 +18,7 @@
  *   modified must be empty to decrease fractional second or leading field precision" ("Such columns are only
  *   allowed to increase the precisions", https://docs.oracle.com/en/error-help/db/ora-30082/).
  */
+import { blankPaddedSql, isBlankPadded, sizedInCharacters } from "./char-writes.ts"
 import { Dty, type OraType } from "./types.ts"
 import { duckIdent } from "./names.ts"
 import { OraError } from "./errors.ts"
@@ -61,15 +62,18 @@ export const narrowingGuard = (target: string, name: string, from: OraType, to: 
 }
 
 /**
- * The DuckDB UPDATE that keeps the blanks of the values of a CHAR / NCHAR column `name` turned into a VARCHAR2 /
- * NVARCHAR2 one (declared as `typeText`): "The data type has changed, but the data is still right padded with spaces"
- * (https://renenyffenegger.ch/notes/development/databases/Oracle/SQL/data-types/_change/index). The server keeps CHAR
- * values unpadded and pads them when read; undefined for other changes.
+ * The DuckDB UPDATE that blank-pads the values of column `name` made a CHAR / NCHAR one of a larger size or from a
+ * VARCHAR2 / NVARCHAR2: "If you are modifying a table to increase the length of a column of data type CHAR, ... the
+ * CHAR value in each row must be blank-padded to satisfy the new column length" (Database Administrator's Guide,
+ * "Modifying an Existing Column Definition"). A CHAR column made VARCHAR2 keeps its values padded: "The data type has
+ * changed, but the data is still right padded with spaces"
+ * (https://renenyffenegger.ch/notes/development/databases/Oracle/SQL/data-types/_change/index), as stored
+ * (char-writes.ts). Undefined for other changes.
  */
-export const charPaddingUpdate = (target: string, name: string, from: OraType, to: OraType, typeText: string): string | undefined => {
-  if (from.kind !== to.kind || from.dty !== Dty.CHAR || to.dty === Dty.CHAR || (from.kind !== "varchar" && from.kind !== "nvarchar")) return undefined
+export const charPaddingUpdate = (target: string, name: string, from: OraType, to: OraType): string | undefined => {
+  if (from.kind !== to.kind || !isBlankPadded(to) || (isBlankPadded(from) && from.charSize === to.charSize && sizedInCharacters(from) === sizedInCharacters(to))) return undefined
   const column = duckIdent(name)
-  return `UPDATE ${target} SET ${column} = ${column} || repeat(' ', CAST(greatest(0, ${from.charSize} - ${lengthOf(column, to, typeText)}) AS BIGINT)) WHERE ${column} IS NOT NULL`
+  return `UPDATE ${target} SET ${column} = ${blankPaddedSql(column, to)} WHERE ${column} IS NOT NULL`
 }
 
 /**

@@ -333,8 +333,9 @@ export const NAMED_VALUE_MACROS: ReadonlyArray<string> = [
   // a VARCHAR2 / NVARCHAR2 attribute's value, refused when longer than its size (bytes, or characters when national)
   `ora_attribute_text(x, maxlen, isnational, attr) AS CASE WHEN x IS NULL OR (CASE WHEN isnational THEN length(x) ELSE strlen(x) END) <= maxlen THEN x
     ELSE error(concat('ORA-12899: value too large for column ', attr, ' (actual: ', CASE WHEN isnational THEN length(x) ELSE strlen(x) END, ', maximum: ', maxlen, ')')) END`,
-  // a CHAR / NCHAR attribute's value blank-padded to its size (bytes, or characters when national)
-  `ora_attribute_char(x, size, isnational) AS CASE WHEN x IS NULL THEN x ELSE rpad(x, CAST(size - CASE WHEN isnational THEN 0 ELSE strlen(x) - length(x) END AS INTEGER), ' ') END`
+  // a CHAR / NCHAR attribute's or column's value blank-padded to its size (bytes, or characters when national or
+  // declared `n CHAR`); a longer value is left as it is, for the length check to refuse (char-writes.ts)
+  `ora_attribute_char(x, size, isnational) AS CASE WHEN x IS NULL THEN x ELSE x || repeat(' ', CAST(greatest(0, size - CASE WHEN isnational THEN length(x) ELSE strlen(x) END) AS BIGINT)) END`
 ]
 
 /** The token a constructor call's name becomes, remembering the type it constructs (for describing select items). */

@@ -6,7 +6,7 @@
  * the translator renders as `ora_number(...)`: Oracle's TO_CHAR text of the exact value (decimal.ts numberText).
  */
 import type { TableMeta } from "./catalog.ts"
-import { findTopLevel, isKw, isOp, matchParen, type Tok } from "./lexer.ts"
+import { findTopLevel, isKw, isOp, matchParen, tokenize, type Tok } from "./lexer.ts"
 import { oracleName } from "./expression-names.ts"
 
 /** Resolves a table name as the session sees it. */
@@ -48,7 +48,9 @@ class Wrapper {
     /** The words of the type cast to, e.g. `["NUMBER"]`, `["TIMESTAMP", "(", "9", ")"]`. */
     private readonly typeWords: ReadonlyArray<string>,
     /** Which value expressions [from, to) to wrap (all by default). */
-    private readonly keep: (sig: ReadonlyArray<Tok>, from: number, to: number) => boolean = () => true
+    private readonly keep: (sig: ReadonlyArray<Tok>, from: number, to: number) => boolean = () => true,
+    /** SQL put before and after each value instead of the CAST, when given. */
+    private readonly frame?: { readonly open: string; readonly close: string }
   ) {}
 
   /** A value expression [from, to): wrapped unless it is DEFAULT. */
@@ -117,10 +119,15 @@ class Wrapper {
     const out: Array<Tok> = []
     const tok = (kind: "ident" | "op" | "num" | "ws", text: string, pos: number): Tok => ({ kind, text, value: kind === "ws" ? " " : text, pos })
     const wordKind = (word: string) => ("(),-".includes(word) ? "op" : /^\d+$/.test(word) ? "num" : "ident")
+    const framed = (sql: string, pos: number) => tokenize(sql).map((x) => ({ ...x, pos }))
     for (const t of all) {
-      for (let n = opens.get(t) ?? 0; n > 0; n--) out.push(tok("ident", "CAST", t.pos), tok("op", "(", t.pos))
+      for (let n = opens.get(t) ?? 0; n > 0; n--) out.push(...(this.frame === undefined ? [tok("ident", "CAST", t.pos), tok("op", "(", t.pos)] : framed(this.frame.open, t.pos)))
       out.push(t)
       for (let n = closes.get(t) ?? 0; n > 0; n--) {
+        if (this.frame !== undefined) {
+          out.push(...framed(this.frame.close, t.pos))
+          continue
+        }
         out.push(tok("ws", " ", t.pos), tok("ident", "AS", t.pos))
         for (const word of this.typeWords) out.push(tok("ws", " ", t.pos), tok(wordKind(word), word, t.pos))
         out.push(tok("op", ")", t.pos))
@@ -186,13 +193,23 @@ export const castWrites = (
   return w === undefined ? all : w.apply(all)
 }
 
+/**
+ * `all` (a statement's tokens) with the values an INSERT, UPDATE or MERGE writes into the `columnsOf` its target
+ * table put between the SQL texts `open` and `close` (e.g. a function call's name and its further arguments).
+ */
+export const frameWrites = (all: ReadonlyArray<Tok>, lookup: TableLookup, columnsOf: (meta: TableMeta) => ReadonlySet<string>, open: string, close: string): ReadonlyArray<Tok> => {
+  const w = writtenValues(all, lookup, columnsOf, [], undefined, { open, close })
+  return w === undefined ? all : w.apply(all)
+}
+
 /** The values an INSERT, UPDATE or MERGE writes into the columns `columnsOf` picks, collected (not yet wrapped). */
 const writtenValues = (
   all: ReadonlyArray<Tok>,
   lookup: TableLookup,
   columnsOf: (meta: TableMeta) => ReadonlySet<string>,
   typeWords: ReadonlyArray<string>,
-  keep?: (sig: ReadonlyArray<Tok>, from: number, to: number) => boolean
+  keep?: (sig: ReadonlyArray<Tok>, from: number, to: number) => boolean,
+  frame?: { readonly open: string; readonly close: string }
 ): Wrapper | undefined => {
   const sig = all.filter((t) => t.kind !== "ws")
   const written = writtenTable(sig, lookup)
@@ -200,7 +217,7 @@ const writtenValues = (
   const { meta, at, qualified } = written
   const exact = columnsOf(meta)
   if (exact.size === 0) return undefined
-  const w = new Wrapper(sig, typeWords, keep)
+  const w = new Wrapper(sig, typeWords, keep, frame)
   const afterTable = qualified ? at + 3 : at + 1
   if (isKw(sig[0], "INSERT")) insertInto(w, sig, afterTable, sig.length, meta, exact)
   else if (isKw(sig[0], "UPDATE")) {

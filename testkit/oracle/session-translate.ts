@@ -36,6 +36,7 @@ import { namedTypesOf, objectColumnTypeOf } from "./named-types.ts"
 import { canonicalNumberWrites } from "./number-writes.ts"
 import { numberTextWrites } from "./character-writes.ts"
 import { expandInsertSelectStar } from "./insert-select-star.ts"
+import { blankPaddedWrites } from "./char-writes.ts"
 import { rewriteNumericIntervals } from "./numeric-intervals.ts"
 import { rewriteAttributeAccess } from "./object-attributes.ts"
 import { refuseLiteralObjectWrites } from "./object-writes.ts"
@@ -45,6 +46,7 @@ import { rewriteRowSubqueries } from "./row-subqueries.ts"
 import type { StatementColumns, TableLookup } from "./session-columns.ts"
 import type { BindSpec } from "./statement.ts"
 import { makeTranslator } from "./translate.ts"
+import { Dty } from "./types.ts"
 
 /** A translated statement: its tokens, the engine text between two of them, and its bind names in order. */
 export interface TranslatedStatement {
@@ -70,7 +72,7 @@ export const translateStatement = (ctx: TranslationContext, sql: string, specs: 
   const lookup = ctx.lookupTable
   const rewritten = localZoneArithmetic(unqualifySetTargets(rewriteRowSubqueries(rewriteNumericIntervals([...rewriteMergeUpdateWhere(rewriteMergeDeleteWhere(source))]))), lookup, (n) => intervalBindKind(specs?.[n - 1]), (n) => isLocalZoneBind(specs?.[n - 1]))
   refuseLiteralObjectWrites(rewritten, lookup)
-  const written = intervalLiteralTargets(datetimeInsertSelects(sessionZoneWrites(numberTextWrites(canonicalNumberWrites(expandInsertSelectStar(rewritten, lookup), lookup), lookup), lookup), lookup), lookup)
+  const written = blankPaddedWrites(intervalLiteralTargets(datetimeInsertSelects(sessionZoneWrites(numberTextWrites(canonicalNumberWrites(expandInsertSelectStar(rewritten, lookup), lookup), lookup), lookup), lookup), lookup), lookup)
   const { toks, tr, binds } = bindNumberingTranslator(ctx, written, sql, specs)
   // NEXTVAL / CURRVAL of one sequence in a block sequence-rows.ts left as it is: one value per row
   return { toks, text: (a, b) => perRowSequenceValues(tr.range(a, b)), binds }
@@ -90,11 +92,11 @@ const multisetElements = (sql: string, columns: TranslationContext["columns"]) =
  * JSON_TABLE, SQL/XML, SQL/JSON, built-in calls, DBMS_LOB functions, float conditions, object attribute access): also
  * those of the query of a CREATE VIEW / CREATE TABLE ... AS.
  */
-export const queryTokenRewrites = (ctx: TranslationContext, sql: string, source: ReadonlyArray<Tok>): ReadonlyArray<Tok> => {
+export const queryTokenRewrites = (ctx: TranslationContext, sql: string, source: ReadonlyArray<Tok>, specs?: ReadonlyArray<BindSpec>): ReadonlyArray<Tok> => {
   const lookup = ctx.lookupTable
   const columns = ctx.columns
   const collections = columns.columnsOf(sql, (t) => t.named?.kind === "table" || t.named?.kind === "varray")
-  return rewriteAttributeAccess(rewriteFloatConditions(rewriteDbmsLob(rewriteBuiltinCalls(rewriteConversionErrors(rewriteJsonSql(rewriteXmlSql(rewriteJsonTables(rewriteCollectionColumns(rewriteHierarchical(rewriteOuterJoinPlus(rewriteApplyJoins(withoutListaggOverflow(rewriteNullTreatment(withAliasAs(withRowLimitPositions(withRowLimitBlocks(rewriteMultisetConditions(padCharOperands(rewriteRownum(rewriteFunctionAliases(source)), (schema, name) => lookup(schema, name)), collections, multisetElements(sql, columns)))))))), lookup), lookup), lookup)), columns.columnsOf(sql, (t) => t.named?.kind === "xmltype")), ctx.db.settings.version, columns.columnsOfKind(sql, "json"))), ctx.schema))), (schema, name) => lookup(schema, name), objectColumnTypeOf(ctx.db, ctx.schema))
+  return rewriteAttributeAccess(rewriteFloatConditions(rewriteDbmsLob(rewriteBuiltinCalls(rewriteConversionErrors(rewriteJsonSql(rewriteXmlSql(rewriteJsonTables(rewriteCollectionColumns(rewriteHierarchical(rewriteOuterJoinPlus(rewriteApplyJoins(withoutListaggOverflow(rewriteNullTreatment(withAliasAs(withRowLimitPositions(withRowLimitBlocks(rewriteMultisetConditions(padCharOperands(rewriteRownum(rewriteFunctionAliases(source)), (schema, name) => lookup(schema, name), undefined, specs === undefined ? undefined : (n) => specs[n]?.dty === Dty.CHAR), collections, multisetElements(sql, columns)))))))), lookup), lookup), lookup)), columns.columnsOf(sql, (t) => t.named?.kind === "xmltype")), ctx.db.settings.version, columns.columnsOfKind(sql, "json"))), ctx.schema))), (schema, name) => lookup(schema, name), objectColumnTypeOf(ctx.db, ctx.schema))
 }
 
 /**
@@ -104,7 +106,7 @@ export const queryTokenRewrites = (ctx: TranslationContext, sql: string, source:
 export const bindNumberingTranslator = (ctx: TranslationContext, source: ReadonlyArray<Tok>, sql: string, specs?: ReadonlyArray<BindSpec>) => {
   const lookup = ctx.lookupTable
   const columns = ctx.columns
-  const attributes = queryTokenRewrites(ctx, sql, source)
+  const attributes = queryTokenRewrites(ctx, sql, source, specs)
   checkDatetimeLiterals(source)
   const tokens = namedTypesOf(ctx.db).rewriteConstructors(ctx.schema, attributes)
   const binds: Array<string> = []

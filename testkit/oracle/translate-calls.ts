@@ -25,7 +25,8 @@ import { isNumberExpression, numberExpressionText } from "./character-writes.ts"
 import { binaryConversionSql } from "./binary-conversions.ts"
 import { intervalCastTypeAt } from "./interval-compounds.ts"
 import { exactIntervalAggregate, isExactInterval, exactIntervalLiteralItem, exactIntervalExpressionCast, exactIntervalExtract, exactIntervalTypeOfText, intervalBindFit, intervalCast, intervalToChar } from "./interval-exprs.ts"
-import { floatDecimalDigits, parseOracleType } from "./types.ts"
+import { Dty, floatDecimalDigits, parseOracleType } from "./types.ts"
+import { blankPaddedSql } from "./char-writes.ts"
 import { BINARY_CONSTANTS, DUCK_ONLY_RESERVED, identOut, isDuckOnlyReservedName, intervalLiteral, intervalLiteralIn, isDateOnly, isDateUnit, timestampLiteral } from "./translate-literals.ts"
 import { asTextDatetime, convertDateFormat, datetimeArgument, durationOfExact, inSessionZone, roundedDatetime, strftimeNs, textDatetimeExtreme, textDatetimeOfText, textDatetimeToChar, wallClockOf, withOracleYears, zonedToChar } from "./translate-datetime-sql.ts"
 import { exactAggregate } from "./translate-numbers.ts"
@@ -263,8 +264,11 @@ export function ident(tr: TranslatorCore, i: number, to: number): [string, numbe
         const single = asAt - p[0] === 1 || (asAt - p[0] === 3 && isOp(toks[p[0] + 1], ".")) || (asAt - p[0] === 2 && isKw(toks[p[0]], "DATE", "TIMESTAMP") && toks[p[0] + 1]?.kind === "str") ||
           (isOp(toks[p[0]], "(") && isKw(toks[p[0] + 1], "SELECT") && matchParen(toks, p[0]) === asAt - 1)
         // a number expression or literal (a date difference, a quotient) as TO_CHAR prints it, not DuckDB's `5.0`
-        if (text === undefined && tr.textDatetimeAt(p[0], asAt) === undefined && isNumberExpression(toks, p[0], asAt)) return [`CAST(${numberExpressionText(toks, p[0], asAt, operand)} AS ${duckType})`, close + 1]
-        if (text !== undefined || single) return [`CAST(${text ?? `ora_char_of(${operand})`} AS ${duckType})`, close + 1]
+        const number = text === undefined && tr.textDatetimeAt(p[0], asAt) === undefined && isNumberExpression(toks, p[0], asAt)
+        const cast = `CAST(${number ? numberExpressionText(toks, p[0], asAt, operand) : text !== undefined || single ? (text ?? `ora_char_of(${operand})`) : operand} AS ${duckType})`
+        // CHAR(n) / NCHAR(n): cut to n and blank-padded to n, as a fixed-length target takes a value (char-writes.ts)
+        if (ot.dty === Dty.CHAR) return [blankPaddedSql(`left(${cast}, ${ot.charSize})`, ot), close + 1]
+        if (number || text !== undefined || single) return [cast, close + 1]
       }
       if (textKind !== undefined && ot?.kind === "timestampltz") return [`CAST(ora_tstz_utc(${datetimeArgument(operand, "zoned")}) AS ${duckType})`, close + 1]
       // LOCAL TIME ZONE values read as the session's wall clock; a TIMESTAMP becomes zoned in the session time zone

@@ -51,6 +51,8 @@ export interface OraType {
   readonly duck: string
   /** The named type of an OBJECT, collection or XMLType column (named-types.ts). */
   readonly named?: NamedType
+  /** A CHAR / VARCHAR2 declared `(n CHAR)`: its size counts characters, not bytes. */
+  readonly charSemantics?: true
   /** TIMESTAMP WITH TIME ZONE values all in one known zone (an offset `+05:30` or a region): sent with that zone. */
   readonly zone?: string
 }

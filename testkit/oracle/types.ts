@@ -73,8 +73,8 @@ export const floatType = (b = 126): OraType =>
  */
 export const floatDecimalDigits = (b: number): number => Math.ceil(b * 0.30103)
 
-/** VARCHAR2(n) / NVARCHAR2(n) / CHAR(n) / NCHAR(n). */
-export const charType = (base: "VARCHAR2" | "NVARCHAR2" | "CHAR" | "NCHAR", n: number): OraType => {
+/** VARCHAR2(n) / NVARCHAR2(n) / CHAR(n) / NCHAR(n); `inCharacters` for `(n CHAR)`. */
+export const charType = (base: "VARCHAR2" | "NVARCHAR2" | "CHAR" | "NCHAR", n: number, inCharacters = false): OraType => {
   const national = base.startsWith("N")
   const fixed = base === "CHAR" || base === "NCHAR"
   return t({
@@ -88,7 +88,8 @@ export const charType = (base: "VARCHAR2" | "NVARCHAR2" | "CHAR" | "NCHAR", n: n
     dictName: base,
     dictPrecision: null,
     dictScale: null,
-    duck: "VARCHAR"
+    duck: "VARCHAR",
+    ...(inCharacters && !national ? { charSemantics: true as const } : {})
   })
 }
 
@@ -179,10 +180,10 @@ export const parseOracleType = (spec: string): OraType | undefined => {
   const s = spec.trim().toUpperCase().replace(/\s+/g, " ").replace(/\s*\(\s*/g, "(").replace(/\s*\)/g, ")").replace(/\s*,\s*/g, ",").replace(/,- /g, ",-").trim()
   let m: RegExpMatchArray | null
   const args = (x: string | undefined) => (x === undefined ? [] : x.split(","))
-  if ((m = s.match(/^(VARCHAR2|VARCHAR|NVARCHAR2|CHAR|NCHAR|CHARACTER)(?:\((\d+)(?: (?:CHAR|BYTE))?\))?$/)) !== null) {
+  if ((m = s.match(/^(VARCHAR2|VARCHAR|NVARCHAR2|CHAR|NCHAR|CHARACTER)(?:\((\d+)(?: (CHAR|BYTE))?\))?$/)) !== null) {
     const base = m[1] === "VARCHAR" ? "VARCHAR2" : m[1] === "CHARACTER" ? "CHAR" : (m[1] as "VARCHAR2" | "NVARCHAR2" | "CHAR" | "NCHAR")
     const n = m[2] !== undefined ? Number(m[2]) : base === "CHAR" || base === "NCHAR" ? 1 : 4000
-    return charType(base, n)
+    return charType(base, n, m[3] === "CHAR")
   }
   if ((m = s.match(/^(?:NUMBER|NUMERIC|DECIMAL|DEC)(?:\(([^)]*)\))?$/)) !== null) {
     const a = args(m[1])

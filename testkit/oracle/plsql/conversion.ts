@@ -215,6 +215,9 @@ function convert(ctx: Frame, t: TypeSpec | undefined, v: Value): Value {
   if (CHARACTER.test(t.name) && typeof v === "string" && t.size !== undefined) {
     const length = /^N/.test(t.name) || t.chars === true ? [...v].length : Buffer.byteLength(v)
     if (length > t.size) throw valueError("character string buffer too small")
+    // a CHAR(n) / NCHAR(n) variable holds its value blank-padded to n (PL/SQL Language Reference, "Blank-Padding
+    // Shorter Character Values": "If the data type of the receiver is CHAR, PL/SQL blank-pads the value to the maximum size")
+    if (/^N?CHAR(ACTER)?$/.test(t.name)) return v + " ".repeat(t.size - length)
   }
   return v
 }

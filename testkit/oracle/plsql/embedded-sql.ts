@@ -14,6 +14,7 @@ import { oneRowSequenceRefs, rewriteSequenceRowTokens, sequenceRowSource } from 
 import { perRowSequenceValues } from "../sequence-row-lambdas.ts"
 import { settleFormatValues } from "../format-model-sites.ts"
 import { canonicalNumberWrites } from "../number-writes.ts"
+import { blankPaddedWrites } from "../char-writes.ts"
 import { lobSourcesOf } from "../plsql-lobs.ts"
 import { type QueryResult, returningClause, type StatementResult } from "../statement.ts"
 import { oracleName } from "../translate.ts"
@@ -74,7 +75,7 @@ async function runDmlOnce(ctx: Frame, written: Expr): Promise<number> {
   try {
     const columns = columnsOf(ctx, inlined)
     calls = storedFunctionCalls(methodCalls(ctx, inlined), ctx.host.schema, (owner, name) => callableFromSql(ctx.host, owner, name), (name) => columns.has(name))
-    rendered = render(ctx, intervalLiteralTargets(sessionZoneWrites(canonicalNumberWrites(calls?.toks ?? inlined, lookup), lookup), lookup), false, true)
+    rendered = render(ctx, blankPaddedWrites(intervalLiteralTargets(sessionZoneWrites(canonicalNumberWrites(calls?.toks ?? inlined, lookup), lookup), lookup), lookup), false, true)
   } finally {
     release()
   }

@@ -33,6 +33,8 @@ import { nameValue } from "./names.ts"
 import { PlsqlRecord } from "./records.ts"
 import { isCursorValue } from "./row-reader.ts"
 import { lookup } from "./scope.ts"
+import { resolveType } from "./conversion.ts"
+import { charType, type OraType } from "../types.ts"
 import { datetimeParameter, isExactNumberText, kindOfSpec, kindOfType, numberParameter, type ValueKind } from "./value-kinds.ts"
 
 /** Column names of the tables a SQL statement names: they win over variables of the same name. */
@@ -165,6 +167,15 @@ function localZoneOperands(ctx: Frame, toks: ReadonlyArray<Tok>, specs: Readonly
   return localZoneArithmetic(out, (schema, name) => ctx.host.lookupTable(schema, name), intervalOf)
 }
 
+/** The CHAR(n) / NCHAR(n) type of variable `name`, if it is one (compared with blank-padded semantics, char-operands.ts). */
+function charVariableType(ctx: Frame, name: string): OraType | undefined {
+  const slot = lookup(ctx, name)
+  if (slot?.k !== "var" || slot.type === undefined) return undefined
+  const type = resolveType(ctx, slot.type, 0)
+  if (type.kind !== "named" || type.size === undefined || !/^N?CHAR(ACTER)?$/.test(type.name)) return undefined
+  return charType(type.name.startsWith("N") ? "NCHAR" : "CHAR", type.size, type.chars === true)
+}
+
 /** CONNECT BY and (+) rewritten as for SQL statements (hierarchical.ts, outer-join-plus.ts). */
 function hierarchyAndOuterJoins(ctx: Frame, toks: ReadonlyArray<Tok>): ReadonlyArray<Tok> {
   const lookup = (schema: string | undefined, name: string) => ctx.host.lookupTable(schema, name)
@@ -177,7 +188,7 @@ function hierarchyAndOuterJoins(ctx: Frame, toks: ReadonlyArray<Tok>): ReadonlyA
  */
 export function render(ctx: Frame, toks: Expr, asQuery: boolean, sql: boolean, withRowid = false): { sql: string; params: Array<DuckDBValue>; shape?: QueryShape; formatExpressions?: true } {
   const params: Array<DuckDBValue> = []
-  const source = rewriteAttributeAccess(rewriteFloatConditions(rewriteDbmsLob(rewriteBuiltinCalls(rewriteJsonSql(hierarchyAndOuterJoins(ctx, withAliasAs(namedTypesOf(ctx.host.db).rewriteConstructors(ctx.host.schema, sql ? padCharOperands(toks, (schema, name) => ctx.host.lookupTable(schema, name)) : toks))), ctx.host.db.settings.version), ctx.host.schema))), (schema, name) => ctx.host.lookupTable(schema, name))
+  const source = rewriteAttributeAccess(rewriteFloatConditions(rewriteDbmsLob(rewriteBuiltinCalls(rewriteJsonSql(hierarchyAndOuterJoins(ctx, withAliasAs(namedTypesOf(ctx.host.db).rewriteConstructors(ctx.host.schema, padCharOperands(toks, (schema, name) => (sql ? ctx.host.lookupTable(schema, name) : undefined), (name) => charVariableType(ctx, name))))), ctx.host.db.settings.version), ctx.host.schema))), (schema, name) => ctx.host.lookupTable(schema, name))
   const { rewritten: bound, values, specs, kinds, types } = bindNames(ctx, source, sql)
   const named = localZoneOperands(ctx, bound, specs, types)
   // a format model from a bind or variable is known now: the translator takes it as the literal it is for this run
