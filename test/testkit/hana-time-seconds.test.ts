@@ -51,7 +51,7 @@ describe.each([1, 3, 8])("HANA test server: TIME and SECONDTIME keep whole secon
     ).toEqual([{ A: "10:00:00", B: "23:59:59", C: 1 }])
   })
 
-  it("a TIME parameter is stored as whole seconds", async () => {
+  it("a TIME parameter, single or batched, is stored as whole seconds", async () => {
     await exec(c, "CREATE TABLE tsp (id INTEGER, st SECONDTIME, t TIME)")
     const st = await call<HdbStatement>((cb) => c.prepare("INSERT INTO tsp VALUES (?, ?, ?)", cb))
     await call((cb) => st.exec([1, "10:00:00.900", "23:59:59.999"], cb))
@@ -61,5 +61,7 @@ describe.each([1, 3, 8])("HANA test server: TIME and SECONDTIME keep whole secon
     const up = await call<HdbStatement>((cb) => c.prepare("UPDATE tsp SET t = ? WHERE id = 2", cb))
     await call((cb) => up.exec(["08:15:30.750"], cb))
     expect(await exec(c, "SELECT COUNT(*) AS N FROM tsp WHERE t = '08:15:30'")).toEqual([{ N: 1 }])
+    await call((cb) => st.exec([[3, "07:00:00.100", "07:00:00.999"], [4, "07:00:00", "07:00:00"]], cb))
+    expect(await exec(c, "SELECT COUNT(*) AS N FROM tsp WHERE id >= 3 AND st = '07:00:00' AND t = '07:00:00'")).toEqual([{ N: 2 }])
   })
 })
