@@ -118,13 +118,15 @@ export const textForTestOnlyTypes = (rows: readonly ParameterRow[], types: Reado
  * Parameter values cut to their declared type as HANA stores them, where DuckDB's casts would round instead:
  * - a SECONDDATE sent as a TIMESTAMP with milliseconds (data format versions 1-3) keeps whole seconds (hdb itself
  *   truncates at version 4 and later: lib/protocol/Writer.js writeSecondDate keeps whole seconds);
+ * - a TIME sent as a TIME with milliseconds (versions 1-3) keeps whole seconds, as TIME and SECONDTIME have second
+ *   precision (SAP HANA SQL Reference, "Datetime Data Types"); from version 4 hdb sends a SECONDTIME in whole seconds;
  * - a DECIMAL(p,s) sent as a DECIMAL with more than s fraction digits (versions 1-7) keeps s of them: HANA truncates
  *   (SAP HANA SQL Reference, "Numeric Data Types": in a DECIMAL(5,4) column 3.141592 is stored as 3.1415), as hdb
  *   does itself for the FIXED types of version 8 (Writer.js toFixedDecimal, "Truncate decimal").
  */
 export const truncateToDeclared = (rows: readonly ParameterRow[], types: ReadonlyArray<{ readonly name: string; readonly scale: number }>): void => {
   const cuts = types.flatMap((t, i) =>
-    t.name === "SECONDDATE" ? [[i, -1] as const] : t.name === "DECIMAL" && t.scale >= 0 ? [[i, t.scale] as const] : []
+    t.name === "SECONDDATE" || t.name === "TIME" ? [[i, -1] as const] : t.name === "DECIMAL" && t.scale >= 0 ? [[i, t.scale] as const] : []
   )
   if (cuts.length === 0) return
   for (const row of rows) {

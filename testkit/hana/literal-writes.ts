@@ -1,15 +1,16 @@
 /**
- * Values written into DECIMAL(p,s), SECONDDATE and integer columns are cut as HANA cuts them, before DuckDB's cast
+ * Values written into DECIMAL(p,s), SECONDDATE, TIME / SECONDTIME and integer columns are cut as HANA cuts them, before DuckDB's cast
  * would round them: HANA keeps s fraction digits of a DECIMAL(p,s) (SAP HANA SQL Reference, "Numeric Data Types": a
  * DECIMAL(5,4) column stores 3.14, 3.1415 and 3.141592 as 3.1400, 3.1415, 3.1415; SAP's blog "HANA SQL: Casting to
  * decimal (implicit or explicit) will not provide rounding", blogs.sap.com 2018-11-14, citing SAP Note 1895981),
  * whole seconds of a SECONDDATE ("Data Type Conversion": TIMESTAMP 2013-07-03 23:59:59.7777777 to SECONDDATE is
- * 2013-07-03 23:59:59) and truncates toward 0 into an integer type ("CAST Function (Data Type Conversion)": CAST(10.5
+ * 2013-07-03 23:59:59) and of a TIME or SECONDTIME ("Datetime Data Types": both have second precision; stored as
+ * DuckDB's TIME, which would keep microseconds) and truncates toward 0 into an integer type ("CAST Function (Data Type Conversion)": CAST(10.5
  * AS INTEGER) is 10). Covers a value of INSERT/UPSERT/REPLACE … VALUES, of UPDATE … SET col = value, of MERGE's UPDATE
  * SET and INSERT VALUES, and a select item of INSERT … SELECT [UNION ALL SELECT …]: a literal is cut in the text (a
  * number in exponent form and a number's text as well), any other expression (a computation, a column, a function,
  * a subquery, an expression holding a parameter) is wrapped in a function that cuts its value (`hana_cut_decimal`,
- * `hana_cut_seconds`, `hana_cut_integer`, below; sql-rewrite.ts uses them for CAST). A query whose rows may merge
+ * `hana_cut_seconds`, `hana_cut_time`, `hana_cut_integer`, below; sql-rewrite.ts uses them for CAST). A query whose rows may merge
  * before they are stored (DISTINCT, UNION, INTERSECT, EXCEPT, MINUS) or that starts with WITH is wrapped whole
  * (`SELECT … FROM (<query>)`), so rows merge on the values as written and are cut as they are stored. A bare
  * parameter is cut by binding.ts; DEFAULT and NULL are left alone.
@@ -28,6 +29,9 @@ import type { HanaType } from "./types.ts"
 /** A SECONDDATE text literal without its fraction of a second. */
 const wholeSecondsLiteral = (text: string): string =>
   text.replace(/^(\s*\d{1,4}-\d{1,2}-\d{1,2}[ T]\d{1,2}:\d{1,2}:\d{1,2})\.\d*/, "$1")
+
+/** A TIME text literal (`10:00:00.9`, or a datetime's text) without its fraction of a second. */
+const wholeSecondsTimeLiteral = (text: string): string => text.replace(/^(\s*(?:\d{1,4}-\d{1,2}-\d{1,2}[ T])?\d{1,2}:\d{1,2}:\d{1,2})\.\d*/, "$1")
 
 /** The decimal text `text` (a number's text as DuckDB prints it, exponent forms included) cut to `scale` fraction digits. */
 export const cutDecimalText = (text: string, scale: number): string => {
@@ -50,7 +54,7 @@ const exponentFree = (text: string): string => {
 }
 
 /**
- * Session macros that cut an expression's value written into a DECIMAL(p,s), SECONDDATE or integer column: a
+ * Session macros that cut an expression's value written into a DECIMAL(p,s), SECONDDATE, TIME or integer column: a
  * number's exact text is cut (a regular expression, or `hana_cut_decimal_text`, see {@link literalWriteFunctions})
  * and DuckDB's cast of the shorter text to the column's type then has nothing left to round.
  */
@@ -62,6 +66,8 @@ export const LITERAL_WRITE_MACROS: readonly string[] = [
   // A TIMESTAMP's ticks (longdate.ts) become its text, which no DECIMAL cast reads (339), as HANA refuses the conversion.
   "CREATE OR REPLACE TEMP MACRO hana_cut_decimal(x, s) AS hana_cut_decimal_of(hana_as(x, CAST(NULL AS VARCHAR)), s)",
   "CREATE OR REPLACE TEMP MACRO hana_cut_seconds(x) AS date_trunc('second', hana_dt(x))",
+  // DuckDB has no date_trunc for TIME: its text `HH:MM:SS[.ffffff]` is cut to the whole seconds instead.
+  "CREATE OR REPLACE TEMP MACRO hana_cut_time(x) AS CAST(left(CAST(hana_as(x, CAST(NULL AS TIME)) AS VARCHAR), 8) AS TIME)",
   // An integer target truncates toward 0 (SAP HANA SQL Reference, "CAST Function (Data Type Conversion)": CAST(10.5
   // AS INTEGER) is 10; "Data Type Conversion": DECIMAL(10,2) 12345.67 to BIGINT is 12345): a fraction or a number's
   // text is cut as text, anything else (integers, booleans, a TIMESTAMP's ticks) converts as it did.
@@ -98,8 +104,8 @@ const cutLiteral = (t: Token, type: HanaType): string | undefined => {
     const cut = cutDecimalText(t.v.trim(), type.scale)
     return cut === t.v ? undefined : `'${cut}'`
   }
-  if (t.t === "string" && type.name === "SECONDDATE") {
-    const cut = wholeSecondsLiteral(t.v)
+  if (t.t === "string" && (type.name === "SECONDDATE" || type.name === "TIME")) {
+    const cut = type.name === "TIME" ? wholeSecondsTimeLiteral(t.v) : wholeSecondsLiteral(t.v)
     return cut === t.v ? undefined : `'${cut.replace(/'/g, "''")}'`
   }
   return undefined
@@ -110,7 +116,7 @@ const literalOf = (item: readonly Token[]): Token | undefined => {
   const [a, b] = item
   if (item.length === 1) return a
   if (item.length === 2 && a!.t === "op" && (a!.v === "-" || a!.v === "+") && b!.t === "number") return b
-  if (item.length === 2 && ["TIMESTAMP", "SECONDDATE"].includes(upper(a)) && b!.t === "string") return b
+  if (item.length === 2 && ["TIMESTAMP", "SECONDDATE", "TIME", "SECONDTIME"].includes(upper(a)) && b!.t === "string") return b
   return undefined
 }
 
@@ -331,9 +337,11 @@ const cutExpression = (value: string, type: HanaType | undefined): string | unde
     ? `HANA_CUT_DECIMAL(${value}, ${type.scale})`
     : type?.name === "SECONDDATE"
       ? `HANA_CUT_SECONDS(${value})`
-      : type !== undefined && INTEGER_TYPES.has(type.name)
-        ? `HANA_CUT_INTEGER(${value})`
-        : undefined
+      : type?.name === "TIME"
+        ? `HANA_CUT_TIME(${value})`
+        : type !== undefined && INTEGER_TYPES.has(type.name)
+          ? `HANA_CUT_INTEGER(${value})`
+          : undefined
 
 /**
  * How many columns a query makes: the items of its first select list (the main one of a WITH, the inner one of a
@@ -375,7 +383,7 @@ const wrappedQuery = (sql: string, query: NonNullable<Target["query"]>, types: R
 }
 
 /**
- * The statement with each value written into a DECIMAL(p,s), SECONDDATE or integer column cut as HANA cuts it; any other
+ * The statement with each value written into a DECIMAL(p,s), SECONDDATE, TIME or integer column cut as HANA cuts it; any other
  * statement (or one this cannot read: translate reports its errors) comes back unchanged, without a catalog look-up.
  */
 export const exactLiteralWrites = async (session: Session, sql: string): Promise<string> => {

@@ -250,20 +250,23 @@ const castAt = (tokens: readonly Token[], i: number, session: SessionValues): { 
   // A bare parameter is typed by the cast (hana_ld's CASE on typeof(x) would leave it untyped), and binding.ts sends ticks.
   const bareParameter = as === i + 3 && tokens[i + 2]!.t === "param"
   if (type.name === "TIMESTAMP") return { sql: bareParameter ? `CAST(${inner} AS UBIGINT)` : `hana_ld(${inner})`, end: close }
-  // HANA cuts what a CAST to SECONDDATE, DECIMAL(p,s) or an integer type drops, where DuckDB's cast rounds
-  // (literal-writes.ts); a bare parameter arrives cut (binding.ts) and takes its type from the CAST.
+  // HANA cuts what a CAST to SECONDDATE, TIME / SECONDTIME, DECIMAL(p,s) or an integer type drops, where DuckDB's
+  // cast rounds or keeps it (literal-writes.ts); a bare parameter arrives cut (binding.ts) and takes its type from the CAST.
+  const hasParameter = tokens.slice(i + 2, as).some((t) => t.t === "param")
   const cut = bareParameter
     ? undefined
     : type.name === "SECONDDATE"
       ? `hana_cut_seconds(${inner})`
       : type.name === "DECIMAL" && type.scale >= 0
         ? `hana_cut_decimal(${inner}, ${type.scale})`
-        : ["TINYINT", "SMALLINT", "INTEGER", "BIGINT"].includes(type.name) && !tokens.slice(i + 2, as).some((t) => t.t === "param")
+        : ["TINYINT", "SMALLINT", "INTEGER", "BIGINT"].includes(type.name) && !hasParameter
           ? `hana_cut_integer(${inner})`
-          : undefined
+          : type.name === "TIME" && !hasParameter
+            ? `hana_cut_time(${inner})`
+            : undefined
   if (cut !== undefined) return { sql: `CAST(${cut} AS ${text})`, end: close }
   // A parameter takes its type from the CAST (a macro around it would type it as ticks): it is never ticks itself.
-  if (tokens.slice(i + 2, as).some((t) => t.t === "param")) return undefined
+  if (hasParameter) return undefined
   const value = TEXT_TYPES.has(type.name) ? `hana_ld_text(${inner})` : `hana_as(${inner}, CAST(NULL AS ${text}))`
   return { sql: `CAST(${value} AS ${text})`, end: close }
 }
