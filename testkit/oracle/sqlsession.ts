@@ -520,10 +520,19 @@ export class SqlSession {
     return this.columns.boundedNumberColumnsOf(sql)
   }
 
-  /** Runs an already translated DuckDB query and describes its columns. */
-  async queryDuck(duckSql: string, params: ReadonlyArray<DuckDBValue>, shape?: QueryShape, withRowid = false): Promise<QueryResult> {
+  /**
+   * Runs an already translated DuckDB query and describes its columns; one reading `dictionary` tables runs as a
+   * client's query of them does (refreshed first, on the admin session as this session).
+   */
+  async queryDuck(duckSql: string, params: ReadonlyArray<DuckDBValue>, shape?: QueryShape, withRowid = false, dictionary?: ReadonlySet<string>): Promise<QueryResult> {
     try {
-      const cursor = await this.engine.query(duckSql, params)
+      const cursor =
+        dictionary === undefined || dictionary.size === 0
+          ? await this.engine.query(duckSql, params)
+          : await queryDictionary(this.db, dictionary, async (admin) => {
+              await this.setVars(admin)
+              await admin.execute(searchPathSql(this.schema))
+            }, duckSql, params, { user: this.info.user, roles: this.enabledRoles })
       const described = cursor.columns.length - (withRowid ? 1 : 0)
       return { kind: "query", columns: this.describe(shape, cursor.columns.slice(0, described)), cursor, ...(withRowid && { rowidColumn: described }) }
     } catch (e) {
