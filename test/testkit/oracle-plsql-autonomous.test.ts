@@ -23,7 +23,7 @@ describe("Oracle test server: PRAGMA AUTONOMOUS_TRANSACTION", () => {
   const refused = /^ORA-03001: unimplemented feature: PRAGMA AUTONOMOUS_TRANSACTION/
   const objects = async (name: string) => (await conn.execute(`SELECT COUNT(*) FROM user_objects WHERE object_name = '${name}'`)).rows
 
-  it("refuses CREATE PROCEDURE, FUNCTION, PACKAGE BODY and TRIGGER with the pragma, creating nothing", async () => {
+  it("refuses CREATE PROCEDURE, FUNCTION, PACKAGE BODY, TRIGGER and TYPE BODY with the pragma, creating nothing", async () => {
     const procedure = await failure(() =>
       conn.execute(`CREATE OR REPLACE PROCEDURE auto_log_it(p VARCHAR2) IS
         PRAGMA AUTONOMOUS_TRANSACTION;
@@ -68,6 +68,18 @@ describe("Oracle test server: PRAGMA AUTONOMOUS_TRANSACTION", () => {
     )
     expect(trigger.message).toMatch(refused)
     expect(await objects("AUTO_TRG")).toEqual([[0]])
+    await conn.execute(`CREATE TYPE auto_obj AS OBJECT (n NUMBER, MEMBER FUNCTION logged RETURN NUMBER)`)
+    const typeBody = await failure(() =>
+      conn.execute(`CREATE TYPE BODY auto_obj AS
+        MEMBER FUNCTION logged RETURN NUMBER IS
+          PRAGMA AUTONOMOUS_TRANSACTION;
+        BEGIN
+          RETURN n;
+        END;
+      END;`)
+    )
+    expect(typeBody.message).toMatch(refused)
+    expect((await conn.execute(`SELECT object_type FROM user_objects WHERE object_name = 'AUTO_OBJ'`)).rows).toEqual([["TYPE"]])
   })
 
   it("refuses an anonymous block with the pragma", async () => {
