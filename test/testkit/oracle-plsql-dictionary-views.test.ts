@@ -8,7 +8,7 @@ import { closeConnection, oracledb, openConnection } from "./oracle/helpers.ts"
  * is the catalog as it is now: a block's static query of USER_TABLES / USER_OBJECTS / USER_TAB_COLUMNS (and the ALL_ /
  * DBA_ ones) sees a table created by EXECUTE IMMEDIATE earlier in the same block or in an earlier block, whether it is
  * a SELECT INTO, a cursor FOR loop or SQL in a stored procedure; the "create the table if it does not exist" idiom runs
- * any number of times.
+ * any number of times. A write reading a view (INSERT ... SELECT) sees the catalog as its transaction starts.
  */
 describe("Oracle test server: dictionary views inside PL/SQL", () => {
   let server: OracleTestServerHandle
@@ -54,6 +54,21 @@ describe("Oracle test server: dictionary views inside PL/SQL", () => {
       { out: { dir: oracledb.BIND_OUT, type: oracledb.STRING, maxSize: 200 } }
     )
     expect(r.outBinds.out).toBe("0/1/2/1/K;V;")
+  })
+
+  it("an INSERT ... SELECT from a dictionary view, a client's or a block's, sees the tables created before its transaction", async () => {
+    await conn.execute(`CREATE TABLE dict_seen (n VARCHAR2(128))`)
+    await conn.execute(`CREATE TABLE dict_t4 (x NUMBER)`)
+    await conn.execute(`INSERT INTO dict_seen SELECT table_name FROM user_tables WHERE table_name LIKE 'DICT_T4%'`)
+    await conn.execute(
+      `BEGIN
+        EXECUTE IMMEDIATE 'CREATE TABLE dict_t4b (x NUMBER)';
+        INSERT INTO dict_seen SELECT table_name FROM user_tables WHERE table_name LIKE 'DICT_T4%';
+      END;`
+    )
+    await conn.commit()
+    const r = await conn.execute(`SELECT n, COUNT(*) FROM dict_seen GROUP BY n ORDER BY n`)
+    expect(r.rows).toEqual([["DICT_T4", 2], ["DICT_T4B", 1]])
   })
 
   it("sees the current catalog from SQL in a stored procedure", async () => {
