@@ -36,7 +36,7 @@ export abstract class DeclarationParser extends TokenParser {
     if (this.kw("PRAGMA")) {
       this.i++
       // Oracle runs the unit in a transaction of its own (PL/SQL Language Reference, "AUTONOMOUS_TRANSACTION Pragma",
-      // https://docs.oracle.com/en/database/oracle/oracle-database/23/lnpls/AUTONOMOUS_TRANSACTION-pragma.html);
+      // https://docs.oracle.com/database/122/LNPLS/AUTONOMOUS_TRANSACTION-pragma.htm);
       // the test server has none to give it, so the unit is refused rather than run in its caller's transaction
       if (this.kw("AUTONOMOUS_TRANSACTION")) throw ora.unimplemented("PRAGMA AUTONOMOUS_TRANSACTION (the Oracle test server runs no autonomous transactions)")
       if (!this.kw("EXCEPTION_INIT")) {
