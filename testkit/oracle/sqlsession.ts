@@ -183,6 +183,7 @@ export class SqlSession {
    */
   async runBlockDml(sql: string, params: ReadonlyArray<DuckDBValue>): Promise<number> {
     const t = engineStatement(sql)
+    if (t !== undefined) await this.refreshDictionaryFor(t.toks)
     const target = t === undefined ? undefined : this.targetOf(t.toks)
     // its failures name its own table's constraints, not those of the client's last statement
     return this.withDmlTarget(target, t !== undefined && isKw(t.toks[0], "UPDATE", "MERGE"), () => this.checkingUncheckedForeignKeys(target, () => this.blockDml(sql, params, t, target)))
@@ -520,10 +521,19 @@ export class SqlSession {
     return this.columns.boundedNumberColumnsOf(sql)
   }
 
-  /** Runs an already translated DuckDB query and describes its columns. */
-  async queryDuck(duckSql: string, params: ReadonlyArray<DuckDBValue>, shape?: QueryShape, withRowid = false): Promise<QueryResult> {
+  /**
+   * Runs an already translated DuckDB query and describes its columns; one reading `dictionary` tables runs as a
+   * client's query of them does (refreshed first, on the admin session as this session).
+   */
+  async queryDuck(duckSql: string, params: ReadonlyArray<DuckDBValue>, shape?: QueryShape, withRowid = false, dictionary?: ReadonlySet<string>): Promise<QueryResult> {
     try {
-      const cursor = await this.engine.query(duckSql, params)
+      const cursor =
+        dictionary === undefined || dictionary.size === 0
+          ? await this.engine.query(duckSql, params)
+          : await queryDictionary(this.db, dictionary, async (admin) => {
+              await this.setVars(admin)
+              await admin.execute(searchPathSql(this.schema))
+            }, duckSql, params, { user: this.info.user, roles: this.enabledRoles })
       const described = cursor.columns.length - (withRowid ? 1 : 0)
       return { kind: "query", columns: this.describe(shape, cursor.columns.slice(0, described)), cursor, ...(withRowid && { rowidColumn: described }) }
     } catch (e) {
@@ -551,8 +561,21 @@ export class SqlSession {
     return writtenTable(toks, (schema, name) => this.lookupTable(schema, name))
   }
 
+  /**
+   * Before a write that reads dictionary views (`INSERT INTO t SELECT ... FROM user_tables`): their snapshot tables
+   * refreshed from the catalog, which the write sees when its transaction starts after that (a transaction already
+   * open keeps the snapshot it started on).
+   */
+  private async refreshDictionaryFor(toks: ReadonlyArray<Tok>): Promise<void> {
+    const dict = dictionaryTablesOf(toks)
+    if (dict.size === 0 || this.txn.inTxn) return
+    await this.db.withAdmin((admin) => this.db.refreshDictionary(admin, dict, { user: this.info.user, roles: this.enabledRoles }))
+  }
+
   private async dml(oracleSql: string, rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>, specs: ReadonlyArray<BindSpec>, opts: ExecuteOptions): Promise<DmlResult> {
-    const sql = rewriteSequenceRows(stripTerminator(oracleSql), this.isTable), triggers = tableTriggers(this.db, this.targetOf(significant(tokenize(stripTerminator(sql)))))
+    const sql = rewriteSequenceRows(stripTerminator(oracleSql), this.isTable), written = significant(tokenize(stripTerminator(sql)))
+    await this.refreshDictionaryFor(written)
+    const triggers = tableTriggers(this.db, this.targetOf(written))
     if (triggers.length > 0) return this.dmlWithTriggers(sql, triggers, rows)
     const calls = this.db.procedures.size === 0 && packagesOf(this.db).size === 0 ? undefined : this.storedFunctionCalls(tokenize(stripTerminator(sql)), sql)
     const t = this.translate(stripTerminator(sql), specs, calls?.toks)

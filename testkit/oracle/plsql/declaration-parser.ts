@@ -3,6 +3,7 @@
  * EXCEPTION_INIT, TYPE (records, collections, REF CURSOR), SUBTYPE, and local subprograms, whose bodies the statement
  * half (parser.ts) parses.
  */
+import { ora } from "../errors.ts"
 import { isKw, isOp, type Tok } from "../lexer.ts"
 import { oracleName } from "../translate.ts"
 import type { Block, Decl, Expr, Param, TypeSpec } from "./ast.ts"
@@ -22,17 +23,25 @@ export abstract class DeclarationParser extends TokenParser {
 
   protected declarations(): Array<Decl> {
     const out: Array<Decl> = []
-    while (this.tok !== undefined && !this.kw("BEGIN")) out.push(this.declaration())
+    while (this.tok !== undefined && !this.kw("BEGIN")) {
+      const d = this.declaration()
+      if (d !== undefined) out.push(d)
+    }
     return out
   }
 
-  protected declaration(): Decl {
+  /** One declaration; undefined for a pragma with no effect here (SERIALLY_REUSABLE, INLINE, UDF, ...). */
+  protected declaration(): Decl | undefined {
     const pos = this.tok!.pos
     if (this.kw("PRAGMA")) {
       this.i++
+      // Oracle runs the unit in a transaction of its own (PL/SQL Language Reference, "AUTONOMOUS_TRANSACTION Pragma",
+      // https://docs.oracle.com/database/122/LNPLS/AUTONOMOUS_TRANSACTION-pragma.htm);
+      // the test server has none to give it, so the unit is refused rather than run in its caller's transaction
+      if (this.kw("AUTONOMOUS_TRANSACTION")) throw ora.unimplemented("PRAGMA AUTONOMOUS_TRANSACTION (the Oracle test server runs no autonomous transactions)")
       if (!this.kw("EXCEPTION_INIT")) {
         this.toSemicolon()
-        return this.declaration()
+        return undefined
       }
       this.i++
       this.expectOp("(")

@@ -37,6 +37,7 @@ import { inlineTableCollections } from "./table-collections.ts"
 import { refuseLocalCollectionsInDml } from "./local-collection-dml.ts"
 import { rewriteRowSubqueries } from "../row-subqueries.ts"
 import { unqualifySetTargets } from "../session-translate.ts"
+import { dictionaryTablesOf } from "../session-dictionary.ts"
 import { callingWhileWriting, checkMutating, writtenTable } from "./mutating-tables.ts"
 import { tableTriggers } from "./trigger-definitions.ts"
 import { rewriteSqlMethodCalls } from "./object-methods.ts"
@@ -140,18 +141,20 @@ async function openQueryOnce(ctx: Frame, statement: Expr, withRowid: boolean): P
   }
   const { params, shape } = rendered
   const sql = perRowSequenceValues(rendered.sql)
+  // a dictionary view shows the catalog as it is now (a table the block just created included)
+  const dictionary = dictionaryTablesOf(toks)
   if (rendered.formatExpressions === true && calls === undefined) {
-    const read = await ctx.host.queryDuck(sql, params, shape, withRowid)
+    const read = await ctx.host.queryDuck(sql, params, shape, withRowid, dictionary)
     try {
       while ((await read.cursor.next()) !== null);
     } finally {
       read.cursor.close()
     }
   }
-  if (calls === undefined) return ctx.host.queryDuck(sql, params, shape, withRowid)
+  if (calls === undefined) return ctx.host.queryDuck(sql, params, shape, withRowid, dictionary)
   let result: QueryResult | undefined
   const cursor = await calls.settle(
-    async () => (result = await ctx.host.queryDuck(sql, params, shape, withRowid)).cursor,
+    async () => (result = await ctx.host.queryDuck(sql, params, shape, withRowid, dictionary)).cursor,
     (fn, args) => ctx.callFromSql(fn, args)
   )
   return { ...result!, cursor }

@@ -34,7 +34,11 @@ export interface PlsqlHost {
   holdUntilTransactionEnds(release: () => void): void
   /** Runs a block's INSERT / UPDATE / DELETE / MERGE (engine text): an UPDATE or DELETE waits for and locks the rows it writes. */
   runBlockDml(sql: string, params: ReadonlyArray<DuckDBValue>): Promise<number>
-  queryDuck(duckSql: string, params: ReadonlyArray<DuckDBValue>, shape?: QueryShape, withRowid?: boolean): Promise<QueryResult>
+  /**
+   * Runs a translated query; `dictionary`: the dictionary snapshot tables it reads (session-dictionary.ts
+   * `dictionaryTablesOf`), refreshed from the catalog first so the block sees the catalog as it is now.
+   */
+  queryDuck(duckSql: string, params: ReadonlyArray<DuckDBValue>, shape?: QueryShape, withRowid?: boolean, dictionary?: ReadonlySet<string>): Promise<QueryResult>
   execute(sql: string, rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>, specs: ReadonlyArray<BindSpec>, opts: ExecuteOptions): Promise<StatementResult>
   /** NUMBER columns without precision of the tables a statement mentions (computed on exactly: number-functions.ts). */
   exactNumberColumnsOf(sql: string): ReadonlySet<string>
