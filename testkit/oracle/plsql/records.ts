@@ -50,7 +50,7 @@ const op = (text: string, pos: number): Tok => ({ kind: "op", text, value: text,
 /**
  * `INSERT INTO t [(cols)] VALUES rec` as `VALUES (rec.f1, rec.f2, ...)`, and `UPDATE t SET ROW = rec` as
  * `SET c1 = rec.f1, c2 = rec.f2, ...` (`columns` gives a table's column names); the same tokens when neither form is
- * there. `fieldsOf` gives a record variable's field names, undefined for a name that is none.
+ * there. Each `rec` is a token of its own: later rewrites (number-writes.ts) tell tokens apart by identity. `fieldsOf` gives a record variable's field names, undefined for a name that is none.
  */
 export const expandRecordDml = (
   toks: Expr,
@@ -64,7 +64,7 @@ export const expandRecordDml = (
     const fields = fieldsOf(oracleName(rec))
     if (fields === undefined) return toks
     const list: Array<Tok> = [op("(", rec.pos)]
-    fields.forEach((f, i) => list.push(...(i > 0 ? [op(",", rec.pos)] : []), rec, op(".", rec.pos), ident(f, rec.pos)))
+    fields.forEach((f, i) => list.push(...(i > 0 ? [op(",", rec.pos)] : []), { ...rec }, op(".", rec.pos), ident(f, rec.pos)))
     list.push(op(")", rec.pos))
     return [...toks.slice(0, values + 1), ...list, ...toks.slice(values + 2)]
   }
@@ -81,7 +81,7 @@ export const expandRecordDml = (
     const list: Array<Tok> = []
     cols.forEach((c, i) => {
       const f = fields[i]
-      if (f !== undefined) list.push(...(i > 0 ? [op(",", rec.pos)] : []), ident(c, rec.pos), op("=", rec.pos), rec, op(".", rec.pos), ident(f, rec.pos))
+      if (f !== undefined) list.push(...(i > 0 ? [op(",", rec.pos)] : []), ident(c, rec.pos), op("=", rec.pos), { ...rec }, op(".", rec.pos), ident(f, rec.pos))
     })
     return [...toks.slice(0, set + 1), ...list, ...toks.slice(set + 4)]
   }
