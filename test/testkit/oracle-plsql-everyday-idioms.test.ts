@@ -33,4 +33,30 @@ describe("Oracle test server: everyday PL/SQL idioms", () => {
     )
     expect(await rows("SELECT id, v FROM rec_num ORDER BY id")).toEqual([[1, 3], [2, null]])
   })
+
+  it("fills an OUT record parameter (%ROWTYPE, package record type, local record type) by SELECT * INTO and FETCH", async () => {
+    await conn.execute("CREATE TABLE out_rec (id NUMBER(10), name VARCHAR2(10))")
+    await conn.execute("INSERT INTO out_rec VALUES (1, 'one')")
+    await conn.execute("CREATE PROCEDURE out_rowtype (p OUT out_rec%ROWTYPE) IS BEGIN SELECT * INTO p FROM out_rec WHERE id = 1; END;")
+    await conn.execute("CREATE PACKAGE out_pkg AS TYPE rec_t IS RECORD (id NUMBER, name VARCHAR2(10) := 'dflt'); PROCEDURE get (p OUT rec_t); PROCEDURE keep (p OUT rec_t); END;")
+    await conn.execute(
+      `CREATE PACKAGE BODY out_pkg AS
+        PROCEDURE get (p OUT rec_t) IS CURSOR c IS SELECT id, name FROM out_rec; BEGIN OPEN c; FETCH c INTO p; CLOSE c; END;
+        PROCEDURE keep (p OUT rec_t) IS BEGIN p.id := 5; END;
+      END;`
+    )
+    const r = await conn.execute(
+      `DECLARE
+        TYPE local_t IS RECORD (id NUMBER, name VARCHAR2(10));
+        a out_rec%ROWTYPE; b out_pkg.rec_t; c out_pkg.rec_t; d local_t;
+        PROCEDURE get_local (p OUT local_t) IS BEGIN SELECT * INTO p FROM out_rec; END;
+      BEGIN
+        out_rowtype(a); out_pkg.get(b); out_pkg.keep(c); get_local(d);
+        :o := a.id || a.name || '/' || b.id || b.name || '/' || c.id || c.name || '/' || d.id || d.name;
+      END;`,
+      out()
+    )
+    // an OUT record starts with its type's field defaults (c.name)
+    expect(r.outBinds.o).toBe("1one/1one/5dflt/1one")
+  })
 })
