@@ -59,4 +59,24 @@ describe("Oracle test server: everyday PL/SQL idioms", () => {
     // an OUT record starts with its type's field defaults (c.name)
     expect(r.outBinds.o).toBe("1one/1one/5dflt/1one")
   })
+
+  it("writes a collection of records by FORALL ... VALUES recs(i) and SET ROW = recs(i)", async () => {
+    await conn.execute("CREATE TABLE forall_rec (id NUMBER(10), v NUMBER, name VARCHAR2(10))")
+    const r = await conn.execute(
+      `DECLARE
+        TYPE rows_t IS TABLE OF forall_rec%ROWTYPE;
+        recs rows_t := rows_t();
+      BEGIN
+        recs.EXTEND(3);
+        FOR i IN 1 .. 3 LOOP recs(i).id := i; recs(i).v := i * 10; recs(i).name := 'n' || i; END LOOP;
+        FORALL i IN 1 .. recs.COUNT INSERT INTO forall_rec VALUES recs(i);
+        :o := SQL%ROWCOUNT;
+        FOR i IN 1 .. 3 LOOP recs(i).v := recs(i).v + 1; END LOOP;
+        FORALL i IN 2 .. 3 UPDATE forall_rec SET ROW = recs(i) WHERE id = recs(i).id;
+      END;`,
+      out()
+    )
+    expect(r.outBinds.o).toBe("3")
+    expect(await rows("SELECT id, v, name FROM forall_rec ORDER BY id")).toEqual([[1, 10, "n1"], [2, 21, "n2"], [3, 31, "n3"]])
+  })
 })

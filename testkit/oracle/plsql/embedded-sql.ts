@@ -232,7 +232,7 @@ export async function oneSequenceValue(ctx: Frame, toks: Expr): Promise<Expr> {
 }
 
 /** `INSERT ... VALUES rec` and `UPDATE ... SET ROW = rec` with the record's fields (records.ts). */
-function expandRecords(ctx: Frame, toks: Expr): Expr {
+export function expandRecords(ctx: Frame, toks: Expr): Expr {
   return expandRecordDml(
     toks,
     (name) => {

@@ -6,7 +6,7 @@
  * fields to the table's columns by position.
  */
 import type { DuckDBValue } from "@duckdb/node-api"
-import { isKw, isOp, type Tok } from "../lexer.ts"
+import { isKw, isOp, matchParen, type Tok } from "../lexer.ts"
 import { oracleName } from "../translate.ts"
 import type { Expr, RecordType, TypeSpec } from "./ast.ts"
 import type { OraType } from "../type-shapes.ts"
@@ -86,6 +86,23 @@ export const expandRecordDml = (
     return [...toks.slice(0, set + 1), ...list, ...toks.slice(set + 4)]
   }
   return toks
+}
+
+/**
+ * The tokens [from, to) of a collection element written as a record, `INSERT ... VALUES v(i)` or `UPDATE ... SET ROW
+ * = v(i)` (FORALL over a collection of records: PL/SQL Language Reference, "FORALL Statement"); undefined when
+ * neither form is there.
+ */
+export const recordElementAt = (toks: Expr): readonly [number, number] | undefined => {
+  let at = -1
+  if (isKw(toks[0], "INSERT")) at = toks.findIndex((t) => isKw(t, "VALUES")) + 1
+  else if (isKw(toks[0], "UPDATE")) {
+    const set = toks.findIndex((t) => isKw(t, "SET"))
+    if (set > 0 && isKw(toks[set + 1], "ROW") && isOp(toks[set + 2], "=")) at = set + 3
+  }
+  const name = toks[at]
+  if (at <= 0 || name === undefined || (name.kind !== "ident" && name.kind !== "qident") || !isOp(toks[at + 1], "(")) return undefined
+  return [at, matchParen(toks, at + 1) + 1]
 }
 
 /** The field kinds of a record whose fields are the columns `columns` (a query's or a table's). */
