@@ -79,4 +79,35 @@ describe("Oracle test server: everyday PL/SQL idioms", () => {
     expect(r.outBinds.o).toBe("3")
     expect(await rows("SELECT id, v, name FROM forall_rec ORDER BY id")).toEqual([[1, 10, "n1"], [2, 21, "n2"], [3, 31, "n3"]])
   })
+
+  it("raises and handles a package's exception outside the package (RAISE pkg.e, WHEN pkg.e)", async () => {
+    await conn.execute(
+      `CREATE PACKAGE exc_pkg AS
+        not_found EXCEPTION;
+        bad_div EXCEPTION;
+        PRAGMA EXCEPTION_INIT(bad_div, -1476);
+        PROCEDURE fail;
+      END;`
+    )
+    await conn.execute("CREATE PACKAGE BODY exc_pkg AS PROCEDURE fail IS BEGIN RAISE not_found; END; END;")
+    await conn.execute(
+      `CREATE PROCEDURE exc_user (o OUT VARCHAR2) IS
+      BEGIN
+        exc_pkg.fail;
+      EXCEPTION WHEN exc_pkg.not_found THEN o := 'stored caught';
+      END;`
+    )
+    const r = await conn.execute(
+      `DECLARE s VARCHAR2(100); n NUMBER := 0;
+      BEGIN
+        BEGIN RAISE exc_pkg.not_found; EXCEPTION WHEN exc_pkg.not_found THEN s := 'raised'; END;
+        BEGIN exc_pkg.fail; EXCEPTION WHEN exc_pkg.bad_div THEN s := s || ',wrong'; WHEN exc_pkg.not_found THEN s := s || ',inside'; END;
+        BEGIN n := 1 / n; EXCEPTION WHEN exc_pkg.bad_div THEN s := s || ',' || SQLCODE; END;
+        exc_user(:p);
+        :o := s;
+      END;`,
+      { ...out(), p: { dir: oracledb.BIND_OUT, type: oracledb.STRING, maxSize: 100 } }
+    )
+    expect(r.outBinds).toEqual({ o: "raised,inside,-1476", p: "stored caught" })
+  })
 })
