@@ -110,4 +110,30 @@ describe("Oracle test server: everyday PL/SQL idioms", () => {
     )
     expect(r.outBinds).toEqual({ o: "raised,inside,-1476", p: "stored caught" })
   })
+
+  it("gives the message of an error number by SQLERRM(n), as in a SAVE EXCEPTIONS handler", async () => {
+    await conn.execute("CREATE TABLE bulk_err (n NUMBER)")
+    const r = await conn.execute(
+      `DECLARE
+        TYPE nums_t IS TABLE OF NUMBER;
+        d nums_t := nums_t(1, 0, 2);
+        s VARCHAR2(400);
+        bulk_errors EXCEPTION;
+        PRAGMA EXCEPTION_INIT(bulk_errors, -24381);
+      BEGIN
+        BEGIN
+          FORALL i IN 1 .. d.COUNT SAVE EXCEPTIONS INSERT INTO bulk_err VALUES (10 / d(i));
+        EXCEPTION WHEN bulk_errors THEN
+          FOR j IN 1 .. SQL%BULK_EXCEPTIONS.COUNT LOOP
+            s := s || SQL%BULK_EXCEPTIONS(j).ERROR_INDEX || ':' || SQLERRM(-SQL%BULK_EXCEPTIONS(j).ERROR_CODE);
+          END LOOP;
+        END;
+        :o := s || '|' || SQLERRM(0) || '|' || SQLERRM(100) || '|' || SQLERRM(5) || '|' || SQLERRM(-99999);
+      END;`,
+      out()
+    )
+    expect(r.outBinds.o).toBe(
+      "2:ORA-01476: divisor is equal to zero|ORA-0000: normal, successful completion|ORA-01403: no data found|-5: non-ORACLE exception|ORA-99999: Message 99999 not found;  product=RDBMS; facility=ORA"
+    )
+  })
 })
