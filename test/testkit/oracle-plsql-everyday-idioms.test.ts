@@ -136,4 +136,22 @@ describe("Oracle test server: everyday PL/SQL idioms", () => {
       "2:ORA-01476: divisor is equal to zero|ORA-0000: normal, successful completion|ORA-01403: no data found|-5: non-ORACLE exception|ORA-99999: Message 99999 not found;  product=RDBMS; facility=ORA"
     )
   })
+
+  it("accepts AUTHID on CREATE PROCEDURE, FUNCTION and PACKAGE and shows it in USER_PROCEDURES", async () => {
+    await conn.execute("CREATE TABLE authid_log (s VARCHAR2(20))")
+    await conn.execute("CREATE PROCEDURE authid_cu (s VARCHAR2) AUTHID CURRENT_USER IS BEGIN INSERT INTO authid_log VALUES (s); END;")
+    await conn.execute("CREATE OR REPLACE PROCEDURE authid_def AUTHID DEFINER AS BEGIN authid_cu('def'); END;")
+    await conn.execute("CREATE FUNCTION authid_fn RETURN NUMBER AUTHID CURRENT_USER IS BEGIN RETURN 1; END;")
+    await conn.execute("CREATE PACKAGE authid_pkg AUTHID CURRENT_USER AS PROCEDURE p; END;")
+    await conn.execute("CREATE PACKAGE BODY authid_pkg AS PROCEDURE p IS BEGIN authid_cu('pkg'); END; END;")
+    await conn.execute("BEGIN authid_cu('cu'); authid_def; authid_pkg.p; END;")
+    expect(await rows("SELECT s FROM authid_log ORDER BY s")).toEqual([["cu"], ["def"], ["pkg"]])
+    expect(await rows("SELECT object_name, procedure_name, authid FROM user_procedures WHERE object_name LIKE 'AUTHID%' ORDER BY 1, 2")).toEqual([
+      ["AUTHID_CU", null, "CURRENT_USER"],
+      ["AUTHID_DEF", null, "DEFINER"],
+      ["AUTHID_FN", null, "CURRENT_USER"],
+      ["AUTHID_PKG", "P", "CURRENT_USER"],
+      ["AUTHID_PKG", null, "CURRENT_USER"]
+    ])
+  })
 })
