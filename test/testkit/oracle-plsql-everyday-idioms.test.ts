@@ -154,4 +154,25 @@ describe("Oracle test server: everyday PL/SQL idioms", () => {
       ["AUTHID_PKG", null, "CURRENT_USER"]
     ])
   })
+
+  it("updates and deletes the row a FOR UPDATE cursor fetched last by WHERE CURRENT OF", async () => {
+    await conn.execute("CREATE TABLE cur_of (id NUMBER(10) PRIMARY KEY, v NUMBER, tag VARCHAR2(10))")
+    await conn.executeMany("INSERT INTO cur_of VALUES (:1, :2, :3)", [[1, 10, "a"], [2, 20, "b"], [3, 30, "c"], [4, 40, "d"], [5, 50, "e"]])
+    await conn.execute(
+      `DECLARE
+        CURSOR up IS SELECT id, v FROM cur_of WHERE id <= 3 FOR UPDATE;
+        CURSOR del IS SELECT * FROM cur_of WHERE id > 3 ORDER BY id FOR UPDATE OF v;
+        r del%ROWTYPE;
+      BEGIN
+        FOR x IN up LOOP
+          UPDATE cur_of SET v = v + x.id, tag = 'u' || x.id WHERE CURRENT OF up;
+        END LOOP;
+        OPEN del;
+        FETCH del INTO r;
+        DELETE FROM cur_of WHERE CURRENT OF del;
+        CLOSE del;
+      END;`
+    )
+    expect(await rows("SELECT id, v, tag FROM cur_of ORDER BY id")).toEqual([[1, 11, "u1"], [2, 22, "u2"], [3, 33, "u3"], [5, 50, "e"]])
+  })
 })

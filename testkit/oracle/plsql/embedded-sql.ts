@@ -26,6 +26,7 @@ import { PlsCompileError, sqlCompileError } from "./errors.ts"
 import { evaluateValue, inlineCalls } from "./expressions.ts"
 import { closingParen } from "./names.ts"
 import { schemaCollectionType, storedBindCollection } from "./schema-collections.ts"
+import { currentOfRow } from "./cursors.ts"
 import { expandRecordDml, PlsqlRecord } from "./records.ts"
 import { bindNames, columnsOf, render } from "./render.ts"
 import { RowReader } from "./row-reader.ts"
@@ -297,7 +298,7 @@ async function runStatement(ctx: Frame, statement: Expr): Promise<void> {
   }
   if (isKw(head, "INSERT", "UPDATE", "DELETE", "MERGE")) {
     refuseLocalCollectionsInDml(ctx, toks)
-    toks = await oneSequenceValue(ctx, expandRecords(ctx, toks))
+    toks = await oneSequenceValue(ctx, currentOfRow(ctx, expandRecords(ctx, toks)))
     const ret = returningClause(toks)
     ctx.sqlRowCount = ret === undefined ? await runDml(ctx, toks) : await dmlReturning(ctx, toks, ret.into)
     return
