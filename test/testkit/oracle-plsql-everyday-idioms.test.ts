@@ -175,4 +175,21 @@ describe("Oracle test server: everyday PL/SQL idioms", () => {
     )
     expect(await rows("SELECT id, v, tag FROM cur_of ORDER BY id")).toEqual([[1, 11, "u1"], [2, 22, "u2"], [3, 33, "u3"], [5, 50, "e"]])
   })
+
+  it("takes named notation in calls of built-in package procedures", async () => {
+    const r = await conn.execute(
+      `DECLARE l VARCHAR2(100); st INTEGER; m VARCHAR2(48); a VARCHAR2(32);
+      BEGIN
+        DBMS_OUTPUT.ENABLE(buffer_size => NULL);
+        DBMS_OUTPUT.PUT_LINE(a => 'hello');
+        DBMS_OUTPUT.GET_LINE(status => st, line => l);
+        DBMS_APPLICATION_INFO.SET_MODULE(module_name => 'mod', action_name => 'act');
+        DBMS_APPLICATION_INFO.SET_ACTION(action_name => 'act2');
+        DBMS_APPLICATION_INFO.READ_MODULE(action_name => a, module_name => m);
+        :o := l || '/' || st || '/' || m || '/' || a || '/' || SYS_CONTEXT('USERENV', 'MODULE');
+      END;`,
+      out()
+    )
+    expect(r.outBinds.o).toBe("hello/0/mod/act2/mod")
+  })
 })

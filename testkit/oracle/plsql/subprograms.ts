@@ -23,6 +23,7 @@ import { objectProcedureCall } from "./object-methods.ts"
 import { packageMember, packageOwning } from "./package-instances.ts"
 import { typeSpec } from "./declaration-parser.ts"
 import { PACKAGES, UNQUALIFIED } from "./packages.ts"
+import { positionalBuiltinArguments } from "./builtin-parameters.ts"
 import { parseProcedureBody } from "./parser.ts"
 import { collectingPipedRows, isPipelinedSource, pipedCollection } from "./pipelined.ts"
 import { line, lookup } from "./scope.ts"
@@ -122,7 +123,7 @@ export async function call(ctx: Frame, st: Extract<Stmt, { k: "call" }>): Promis
   const parts = st.name[0] === "SYS" && st.name.length === 3 ? st.name.slice(1) : st.name
   if (parts.length === 2) {
     const pkg = PACKAGES.get(parts[0]!)
-    if (pkg !== undefined && (await pkg(ctx, parts[1]!, st.args))) return
+    if (pkg !== undefined && (await pkg(ctx, parts[1]!, positionalBuiltinArguments(parts[0]!, parts[1]!, st.args)))) return
   }
   if (await objectProcedureCall(ctx, parts, st.args, st.nameTok)) return
   const member = parts.length >= 2 && lookup(ctx, parts[0]!) === undefined ? await packageMember(ctx, parts.slice(0, -1), parts[parts.length - 1]!, st.nameTok) : undefined
