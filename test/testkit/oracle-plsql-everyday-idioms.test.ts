@@ -192,4 +192,23 @@ describe("Oracle test server: everyday PL/SQL idioms", () => {
     )
     expect(r.outBinds.o).toBe("hello/0/mod/act2/mod")
   })
+
+  it("declares a %ROWTYPE record of a cursor with parameters", async () => {
+    await conn.execute("CREATE TABLE cur_param (id NUMBER(10), name VARCHAR2(10))")
+    await conn.execute("INSERT INTO cur_param VALUES (1, 'one')")
+    await conn.execute("INSERT INTO cur_param VALUES (2, 'two')")
+    const r = await conn.execute(
+      `DECLARE
+        CURSOR c (min_id NUMBER, suffix VARCHAR2) IS SELECT id, name || suffix AS label FROM cur_param WHERE id >= min_id ORDER BY id;
+        r c%ROWTYPE;
+      BEGIN
+        OPEN c(2, '!');
+        FETCH c INTO r;
+        CLOSE c;
+        :o := r.id || ':' || r.label;
+      END;`,
+      out()
+    )
+    expect(r.outBinds.o).toBe("2:two!")
+  })
 })

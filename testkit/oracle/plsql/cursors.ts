@@ -22,7 +22,16 @@ export async function emptyRecord(ctx: Frame, of: ReadonlyArray<string>, pos: nu
   if (of.length === 1) {
     const slot = lookup(ctx, of[0]!)
     if (slot?.k === "cursor") {
-      const q = await openQuery(ctx, slot.decl.query)
+      // a cursor's parameters are NULL for the query that only describes its row
+      const outer = ctx.scope
+      const names = new Map<string, Slot>(slot.decl.params.map((p) => [p, { k: "var", value: null, type: undefined, constant: true }]))
+      ctx.scope = { names, ...(outer === undefined ? {} : { parent: outer }) }
+      let q
+      try {
+        q = await openQuery(ctx, slot.decl.query)
+      } finally {
+        ctx.scope = outer
+      }
       const rec = new PlsqlRecord(new Map(q.columns.map((c) => [c.name, null])), undefined, columnKinds(q.columns))
       q.cursor.close()
       return rec
