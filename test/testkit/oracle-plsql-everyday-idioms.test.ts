@@ -211,4 +211,16 @@ describe("Oracle test server: everyday PL/SQL idioms", () => {
     )
     expect(r.outBinds.o).toBe("2:two!")
   })
+
+  it("calls a packaged function without parentheses from SQL (pkg.f), a column of the same name still winning", async () => {
+    await conn.execute("CREATE PACKAGE noparen AS FUNCTION f RETURN NUMBER; END;")
+    await conn.execute("CREATE PACKAGE BODY noparen AS FUNCTION f RETURN NUMBER IS BEGIN RETURN 42; END; END;")
+    await conn.execute("CREATE TABLE noparen_t (f NUMBER)")
+    await conn.execute("INSERT INTO noparen_t VALUES (7)")
+    expect(await rows("SELECT noparen.f FROM dual")).toEqual([[42]])
+    expect(await rows("SELECT noparen.f + 1 AS g FROM noparen_t")).toEqual([[43]])
+    expect(await rows("SELECT noparen.f FROM noparen_t noparen")).toEqual([[7]])
+    const r = await conn.execute("DECLARE n NUMBER; BEGIN SELECT noparen.f INTO n FROM dual; :o := n; END;", out())
+    expect(r.outBinds.o).toBe("42")
+  })
 })
