@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
 import type { Conn } from "./oracle/helpers.ts"
-import { oracledb, closeConnection, openConnection } from "./oracle/helpers.ts"
+import { failure, oracledb, closeConnection, openConnection } from "./oracle/helpers.ts"
 
 /**
  * Everyday PL/SQL idioms applications send, through raw node-oracledb, as the Oracle Database PL/SQL Language
@@ -174,6 +174,16 @@ describe("Oracle test server: everyday PL/SQL idioms", () => {
       END;`
     )
     expect(await rows("SELECT id, v, tag FROM cur_of ORDER BY id")).toEqual([[1, 11, "u1"], [2, 22, "u2"], [3, 33, "u3"], [5, 50, "e"]])
+  })
+
+  it("refuses WHERE CURRENT OF a cursor without FOR UPDATE (PLS-00404) and of a closed one (ORA-01001)", async () => {
+    await conn.execute("CREATE TABLE cur_of_err (id NUMBER)")
+    await conn.execute("INSERT INTO cur_of_err VALUES (1)")
+    const plain = await failure(() => conn.execute("DECLARE CURSOR c IS SELECT id FROM cur_of_err; n NUMBER; BEGIN OPEN c; FETCH c INTO n; DELETE FROM cur_of_err WHERE CURRENT OF c; END;"))
+    expect(plain.message).toMatch(/^ORA-06550: line 1, column \d+:\nPLS-00404: cursor 'C' must be declared with FOR UPDATE to use with CURRENT OF/)
+    const closed = await failure(() => conn.execute("DECLARE CURSOR c IS SELECT id FROM cur_of_err FOR UPDATE; BEGIN DELETE FROM cur_of_err WHERE CURRENT OF c; END;"))
+    expect(closed.message).toMatch(/^ORA-01001: invalid cursor/)
+    expect(await rows("SELECT id FROM cur_of_err")).toEqual([[1]])
   })
 
   it("takes named notation in calls of built-in package procedures", async () => {
