@@ -1,6 +1,6 @@
 /** A block's DECLARE section: variables (initial values, NOT NULL, %TYPE / %ROWTYPE), cursors, exceptions, types, subprograms. */
 import type { DuckDBValue } from "@duckdb/node-api"
-import type { Decl } from "./ast.ts"
+import type { Decl, TypeSpec } from "./ast.ts"
 import { PlsqlCollection } from "./collections.ts"
 import type { Frame, Slot, Value } from "./context.ts"
 import { coerce, collectionType, declaredFieldType, recordType, resolveType } from "./conversion.ts"
@@ -61,6 +61,20 @@ export async function declare(ctx: Frame, names: Map<string, Slot>, d: Decl): Pr
       names.set(d.name, { k: "var", value, type, constant: d.constant })
     }
   }
+}
+
+/**
+ * The value an OUT parameter of type `type` starts with: "initialized to the default value of its type. The default
+ * value of the type is NULL except for a record type with a non-NULL default value" (PL/SQL Language Reference,
+ * "Subprogram Parameter Modes"): a record of its type (its fields' defaults), an empty associative array, else NULL.
+ */
+export async function outParameterValue(ctx: Frame, type: TypeSpec | undefined, pos: number): Promise<Value> {
+  if (type === undefined) return null
+  const collection = collectionType(ctx, type)
+  if (collection !== undefined) return collection.kind === "assoc" ? new PlsqlCollection(collection) : null
+  const record = recordType(ctx, type)
+  if (record !== undefined) return newRecord(ctx, record, pos)
+  return type.kind === "rowtypeOf" ? emptyRecord(ctx, type.of, pos) : null
 }
 
 /** A record of a declared record type, its fields' initial values computed (PLS-00218 for NOT NULL without one). */

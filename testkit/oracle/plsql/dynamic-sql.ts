@@ -4,16 +4,17 @@ import { ora, OraError } from "../errors.ts"
 import { significantTokensOf } from "../lexer.ts"
 import { oracleName } from "../translate.ts"
 import { assign, assignBulk, assignReturnedBulk, assignRow } from "./assignment.ts"
-import type { Stmt } from "./ast.ts"
+import type { Expr, Stmt } from "./ast.ts"
 import { initialized } from "./collections.ts"
 import type { Collection, Frame } from "./context.ts"
 import { YIELD_EVERY, yieldToBreaks } from "./control.ts"
 import { collectionVar } from "./conversion.ts"
-import { oneSequenceValue, runDml, singleRowDml } from "./embedded-sql.ts"
+import { expandRecords, oneSequenceValue, runDml, singleRowDml } from "./embedded-sql.ts"
 import { checkMutating } from "./mutating-tables.ts"
 import { refuseLocalCollectionsInDml } from "./local-collection-dml.ts"
 import { PlsCompileError } from "./errors.ts"
-import { evaluate } from "./expressions.ts"
+import { evaluate, evaluateValue } from "./expressions.ts"
+import { PlsqlRecord, recordElementAt } from "./records.ts"
 import { RowReader } from "./row-reader.ts"
 
 /**
@@ -50,7 +51,7 @@ export async function forall(ctx: Frame, st: Extract<Stmt, { k: "forall" }>): Pr
         if (st.execute !== undefined) {
           await executeImmediate(ctx, st.execute)
           count = ctx.sqlRowCount ?? 0
-        } else count = await runDml(ctx, await oneSequenceValue(ctx, st.dml))
+        } else count = await runDml(ctx, await oneSequenceValue(ctx, expandRecords(ctx, await elementAsRecord(ctx, st.dml))))
       } catch (e) {
         // SAVE EXCEPTIONS: the failed iteration's statement is undone, its error kept, the next iteration runs
         if (!st.saveExceptions || !(e instanceof OraError) || e instanceof PlsCompileError || e.code === 3001 || e.code === 1013) throw e
@@ -66,6 +67,23 @@ export async function forall(ctx: Frame, st: Extract<Stmt, { k: "forall" }>): Pr
   }
   // ORA-24381 once every iteration ran (PL/SQL Language Reference, "Handling FORALL Exceptions After FORALL Completes")
   if (ctx.bulkExceptions.length > 0) throw new OraError(24381, "error(s) in array DML")
+}
+
+/** The name a FORALL iteration gives the record element it writes (`VALUES v(i)`, `SET ROW = v(i)`). */
+const ELEMENT = "FORALL$ROW"
+
+/**
+ * `dml` with a collection element written as a record (`INSERT ... VALUES v(i)`, `SET ROW = v(i)`) replaced by a name
+ * of the iteration's scope holding that element, which record DML then expands to its fields.
+ */
+async function elementAsRecord(ctx: Frame, dml: Expr): Promise<Expr> {
+  const at = recordElementAt(dml)
+  if (at === undefined) return dml
+  const value = await evaluateValue(ctx, dml.slice(at[0], at[1]))
+  if (!(value instanceof PlsqlRecord)) return dml
+  ctx.scope!.names.set(ELEMENT, { k: "var", value, type: undefined, constant: true })
+  const pos = dml[at[0]]!.pos
+  return [...dml.slice(0, at[0]), { kind: "ident", text: ELEMENT, value: ELEMENT, pos }, ...dml.slice(at[1])]
 }
 
 /** EXECUTE IMMEDIATE text [INTO | BULK COLLECT INTO] [USING ...] [RETURNING INTO]: run as the client runs the text. */

@@ -27,6 +27,7 @@ import { PlsCompileError, sqlCompileError } from "./errors.ts"
 import { evaluateValue, inlineCalls } from "./expressions.ts"
 import { closingParen } from "./names.ts"
 import { schemaCollectionType, storedBindCollection } from "./schema-collections.ts"
+import { currentOfRow } from "./cursors.ts"
 import { expandRecordDml, PlsqlRecord } from "./records.ts"
 import { bindNames, columnsOf, render } from "./render.ts"
 import { RowReader } from "./row-reader.ts"
@@ -236,7 +237,7 @@ export async function oneSequenceValue(ctx: Frame, toks: Expr): Promise<Expr> {
 }
 
 /** `INSERT ... VALUES rec` and `UPDATE ... SET ROW = rec` with the record's fields (records.ts). */
-function expandRecords(ctx: Frame, toks: Expr): Expr {
+export function expandRecords(ctx: Frame, toks: Expr): Expr {
   return expandRecordDml(
     toks,
     (name) => {
@@ -301,7 +302,7 @@ async function runStatement(ctx: Frame, statement: Expr): Promise<void> {
   }
   if (isKw(head, "INSERT", "UPDATE", "DELETE", "MERGE")) {
     refuseLocalCollectionsInDml(ctx, toks)
-    toks = await oneSequenceValue(ctx, expandRecords(ctx, toks))
+    toks = await oneSequenceValue(ctx, currentOfRow(ctx, expandRecords(ctx, toks)))
     const ret = returningClause(toks)
     ctx.sqlRowCount = ret === undefined ? await runDml(ctx, toks) : await dmlReturning(ctx, toks, ret.into)
     return

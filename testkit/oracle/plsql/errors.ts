@@ -134,6 +134,38 @@ export class PlsqlException extends Error {
 /** The exception for an ORA- error raised at `line` (an OraError from the SQL engine, or one of the interpreter's). */
 export const fromOraError = (e: OraError, line: number): PlsqlException => new PlsqlException(e.code, e.detail, line)
 
+/**
+ * Message templates of errors SQLERRM(n) names beyond the predefined exceptions' (TEXTS): Oracle returns the message
+ * with its substitutions left empty.
+ */
+const TEMPLATES: ReadonlyMap<number, string> = new Map([
+  [1, "unique constraint (.) violated"],
+  [1400, "cannot insert NULL into ()"],
+  [1407, "cannot update () to NULL"],
+  [1438, "value larger than specified precision allowed for this column"],
+  [2290, "check constraint (.) violated"],
+  [2291, "integrity constraint (.) violated - parent key not found"],
+  [2292, "integrity constraint (.) violated - child record found"],
+  [12899, "value too large for column  (actual: , maximum: )"],
+  [6510, "PL/SQL: unhandled user-defined exception"],
+  [24381, "error(s) in array DML"]
+])
+
+/**
+ * SQLERRM(n), as the PL/SQL Language Reference, "SQLERRM Function" states it: 0 is ORA-0000, +100 ORA-01403, another
+ * positive number `-n: non-ORACLE exception`, a negative one the message of error -n (`Message n not found; ...` for a
+ * number the server knows no message of).
+ */
+export const sqlerrmOf = (n: number): string => {
+  if (n === 0) return "ORA-0000: normal, successful completion"
+  if (n === 100) return "ORA-01403: no data found"
+  if (n > 0) return `-${n}: non-ORACLE exception`
+  const code = -n
+  const text = TEMPLATES.get(code) ?? TEXTS.get(code)
+  const ora = `ORA-${String(code).padStart(5, "0")}`
+  return text !== undefined ? `${ora}: ${text}` : `${ora}: Message ${code} not found;  product=RDBMS; facility=ORA`
+}
+
 /** `RAISE name` of a predefined exception. */
 export const predefined = (code: number, line: number): PlsqlException => new PlsqlException(code, TEXTS.get(code) ?? "", line)
 

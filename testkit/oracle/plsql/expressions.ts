@@ -15,7 +15,7 @@ import { PlsqlCollection } from "./collections.ts"
 import { dbmsLockFunction } from "./dbms-lock.ts"
 import type { Collection, Frame, Value } from "./context.ts"
 import { coerce } from "./conversion.ts"
-import { PlsCompileError, valueError } from "./errors.ts"
+import { PlsCompileError, sqlerrmOf, valueError } from "./errors.ts"
 import { fastEvaluate } from "./fast-eval.ts"
 import { inlineMultisets } from "./multisets.ts"
 import { closingParen, nameValue } from "./names.ts"
@@ -148,6 +148,16 @@ async function calleeAt(ctx: Frame, expr: Expr, k: number, sql: boolean, keepSto
   const method = packaged === undefined && lockFunction === undefined ? await objectMethodCall(ctx, expr, k) : undefined
   if (method !== undefined) return method
   if (lockFunction !== undefined) return { end: lockFunction.end, run: async (args) => (await dbmsLockFunction(ctx, lockFunction.name, args)) ?? null }
+  // SQLERRM(n) of PL/SQL; "A SQL statement cannot invoke SQLERRM" (PL/SQL Language Reference, "SQLERRM Function")
+  if (!sql && isKw(t, "SQLERRM") && isOp(expr[k + 1], "(") && !isOp(expr[k - 1], ".") && lookup(ctx, "SQLERRM") === undefined) {
+    return {
+      end: k,
+      run: async (args) => {
+        if (args.length !== 1) throw new PlsCompileError(ctx.source, t.pos, 306, "wrong number or types of arguments in call to 'SQLERRM'")
+        return sqlerrmOf(Math.trunc(Number(await evaluate(ctx, args[0]!))))
+      }
+    }
+  }
   if (packaged !== undefined) return keepStored ? undefined : { end: packaged.end, run: (args) => ctx.callLocal(packaged.slot, args), kind: kindOfType(packaged.slot.sub.returns) }
   const callable = (t.kind === "ident" || t.kind === "qident") && !isOp(expr[k - 1], ".") && !isOp(expr[k + 1], ".") && !isOp(expr[k + 1], "%")
   const slot = callable ? lookup(ctx, oracleName(t)) : undefined

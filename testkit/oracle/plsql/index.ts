@@ -129,6 +129,9 @@ export const defineProcedure = (s: PlsqlHost, sql: string): void => {
     }
     k = close + 1
   }
+  // `AUTHID CURRENT_USER | DEFINER` (PL/SQL Language Reference, "CREATE PROCEDURE Statement", invoker_rights_clause):
+  // accepted and shown in USER_PROCEDURES.AUTHID (stored-code.ts); the unit still runs with its owner's rights
+  if (!isFunction && isKw(toks[k], "AUTHID") && isKw(toks[k + 1], "CURRENT_USER", "DEFINER")) k += 2
   if (isFunction) {
     if (!isKw(toks[k], "RETURN")) throw unexpectedSymbol(source, toks[k]?.pos ?? source.length, toks[k]?.text ?? "end-of-file", ["(", "return"])
     // a schema-qualified type keeps its owner (`RETURN sys.odcinumberlist`)

@@ -6,7 +6,7 @@
  * fields to the table's columns by position.
  */
 import type { DuckDBValue } from "@duckdb/node-api"
-import { isKw, isOp, type Tok } from "../lexer.ts"
+import { isKw, isOp, matchParen, type Tok } from "../lexer.ts"
 import { oracleName } from "../translate.ts"
 import type { Expr, RecordType, TypeSpec } from "./ast.ts"
 import type { OraType } from "../type-shapes.ts"
@@ -50,7 +50,7 @@ const op = (text: string, pos: number): Tok => ({ kind: "op", text, value: text,
 /**
  * `INSERT INTO t [(cols)] VALUES rec` as `VALUES (rec.f1, rec.f2, ...)`, and `UPDATE t SET ROW = rec` as
  * `SET c1 = rec.f1, c2 = rec.f2, ...` (`columns` gives a table's column names); the same tokens when neither form is
- * there. `fieldsOf` gives a record variable's field names, undefined for a name that is none.
+ * there. Each `rec` is a token of its own: later rewrites (number-writes.ts) tell tokens apart by identity. `fieldsOf` gives a record variable's field names, undefined for a name that is none.
  */
 export const expandRecordDml = (
   toks: Expr,
@@ -64,7 +64,7 @@ export const expandRecordDml = (
     const fields = fieldsOf(oracleName(rec))
     if (fields === undefined) return toks
     const list: Array<Tok> = [op("(", rec.pos)]
-    fields.forEach((f, i) => list.push(...(i > 0 ? [op(",", rec.pos)] : []), rec, op(".", rec.pos), ident(f, rec.pos)))
+    fields.forEach((f, i) => list.push(...(i > 0 ? [op(",", rec.pos)] : []), { ...rec }, op(".", rec.pos), ident(f, rec.pos)))
     list.push(op(")", rec.pos))
     return [...toks.slice(0, values + 1), ...list, ...toks.slice(values + 2)]
   }
@@ -81,11 +81,28 @@ export const expandRecordDml = (
     const list: Array<Tok> = []
     cols.forEach((c, i) => {
       const f = fields[i]
-      if (f !== undefined) list.push(...(i > 0 ? [op(",", rec.pos)] : []), ident(c, rec.pos), op("=", rec.pos), rec, op(".", rec.pos), ident(f, rec.pos))
+      if (f !== undefined) list.push(...(i > 0 ? [op(",", rec.pos)] : []), ident(c, rec.pos), op("=", rec.pos), { ...rec }, op(".", rec.pos), ident(f, rec.pos))
     })
     return [...toks.slice(0, set + 1), ...list, ...toks.slice(set + 4)]
   }
   return toks
+}
+
+/**
+ * The tokens [from, to) of a collection element written as a record, `INSERT ... VALUES v(i)` or `UPDATE ... SET ROW
+ * = v(i)` (FORALL over a collection of records: PL/SQL Language Reference, "FORALL Statement"); undefined when
+ * neither form is there.
+ */
+export const recordElementAt = (toks: Expr): readonly [number, number] | undefined => {
+  let at = -1
+  if (isKw(toks[0], "INSERT")) at = toks.findIndex((t) => isKw(t, "VALUES")) + 1
+  else if (isKw(toks[0], "UPDATE")) {
+    const set = toks.findIndex((t) => isKw(t, "SET"))
+    if (set > 0 && isKw(toks[set + 1], "ROW") && isOp(toks[set + 2], "=")) at = set + 3
+  }
+  const name = toks[at]
+  if (at <= 0 || name === undefined || (name.kind !== "ident" && name.kind !== "qident") || !isOp(toks[at + 1], "(")) return undefined
+  return [at, matchParen(toks, at + 1) + 1]
 }
 
 /** The field kinds of a record whose fields are the columns `columns` (a query's or a table's). */

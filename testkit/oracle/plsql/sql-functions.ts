@@ -281,7 +281,10 @@ const rewriteCalls = (
     const nameAt = qualified ? j + 2 : j
     const fn = qualified ? lookup(oracleName(t), oracleName(at(j + 2)!)) : lookup(schema, oracleName(t))
     const open = isOp(at(nameAt + 1), "(")
-    if (fn?.isFunction !== true || isOp(at(nameAt + 1), ".") || (!open && (qualified || isColumn(fn.name) || isOp(at(j + 1), "=>")))) continue
+    // without parentheses a qualified name is a function (`pkg.f`, `owner.f`) unless its qualifier names a table or
+    // alias of the statement (a name standing on its own, not before a dot): a column reference wins
+    const qualifierNamesTable = () => sig.some((_, k) => k !== j && isName(at(k)) && oracleName(at(k)!) === oracleName(t) && !isOp(at(k + 1), "."))
+    if (fn?.isFunction !== true || isOp(at(nameAt + 1), ".") || (!open && (qualified ? qualifierNamesTable() : isColumn(fn.name) || isOp(at(j + 1), "=>")))) continue
     out ??= []
     out.push(...toks.slice(copied, sig[j]))
     const id = `${++nextSite}`

@@ -36,7 +36,11 @@ export async function runBlock(ctx: Frame, block: Block, init?: (names: Map<stri
       await statements(ctx, block.body)
     } catch (e) {
       if (!(e instanceof PlsqlException)) throw e
-      const handler = block.handlers.find((h) => h.names.some((n) => matches(ctx, n, e)))
+      let handler: (typeof block.handlers)[number] | undefined
+      for (const h of block.handlers) {
+        for (const n of h.names) if (handler === undefined && (await matches(ctx, n, e))) handler = h
+        if (handler !== undefined) break
+      }
       if (handler === undefined) throw e
       ctx.handling.push(e)
       try {

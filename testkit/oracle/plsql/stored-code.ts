@@ -8,6 +8,7 @@
 import type { PlsqlProcedure } from "../catalog.ts"
 import type { OracleDatabase } from "../database.ts"
 import type { Subprogram, TypeSpec } from "./ast.ts"
+import { isKw, significantTokensOf } from "../lexer.ts"
 import { storedText } from "./compile-errors.ts"
 import { packagesOf } from "./package-store.ts"
 import { triggerDictionaryRows, triggersOf } from "./trigger-definitions.ts"
@@ -21,6 +22,13 @@ const argumentRows = (owner: string, objectName: string, pkg: string | null, obj
   if (returns !== undefined) rows.push([owner, objectName, pkg, objectId, overload, subprogramId, null, 0, 1, 0, returns, "N", "OUT"])
   params.forEach((p, i) => rows.push([owner, objectName, pkg, objectId, overload, subprogramId, p.name, i + 1, i + 1 + base, 0, p.type ?? null, p.defaulted ? "Y" : "N", p.mode]))
   return rows
+}
+
+/** ALL_PROCEDURES.AUTHID of a unit: CURRENT_USER when its heading (before IS | AS) says `AUTHID CURRENT_USER`. */
+const authidOf = (source: string): "CURRENT_USER" | "DEFINER" => {
+  const toks = significantTokensOf(source) ?? []
+  for (let k = 0; k < toks.length && !isKw(toks[k], "IS", "AS"); k++) if (isKw(toks[k], "AUTHID") && isKw(toks[k + 1], "CURRENT_USER")) return "CURRENT_USER"
+  return "DEFINER"
 }
 
 /** ALL_ERRORS.MESSAGE_NUMBER: the PLS- or (`PL/SQL: ORA-nnnnn`) ORA- number of an error line, 0 for the "ignored" lines. */
@@ -40,7 +48,7 @@ export const storedCodeDictionaryRows = (db: OracleDatabase): ReadonlyArray<read
     const id = idOf(p.owner, type, p.name)
     lines(p.owner, p.name, type, storedText(p.source))
     ;(p.errors ?? []).forEach((e, i) => errors.push([p.owner, p.name, type, i + 1, e.line, e.position, e.text, "ERROR", messageNumber(e.text)]))
-    procedures.push([p.owner, p.name, null, id, 1, null, type, "NO", "NO", "NO", "NO", "NO", "DEFINER"])
+    procedures.push([p.owner, p.name, null, id, 1, null, type, "NO", "NO", "NO", "NO", "NO", authidOf(p.source)])
     args.push(...argumentRows(p.owner, p.name, null, id, null, 1, p.params.map((x) => ({ name: x.name, mode: x.mode, type: x.type ?? null, defaulted: x.default !== undefined })), p.isFunction === true ? (p.returns ?? null) : undefined))
   }
   for (const def of packagesOf(db).values()) {
@@ -49,12 +57,13 @@ export const storedCodeDictionaryRows = (db: OracleDatabase): ReadonlyArray<read
     lines(def.owner, def.name, "PACKAGE", storedText(def.spec.source))
     if (def.body !== undefined) lines(def.owner, def.name, "PACKAGE BODY", storedText(def.body.source))
     ;(def.body?.errors ?? []).forEach((e, i) => errors.push([def.owner, def.name, "PACKAGE BODY", i + 1, e.line, e.position, e.text, "ERROR", messageNumber(e.text)]))
-    procedures.push([def.owner, def.name, null, id, 0, null, "PACKAGE", "NO", "NO", "NO", "NO", "NO", "DEFINER"])
+    const authid = authidOf(def.spec.source)
+    procedures.push([def.owner, def.name, null, id, 0, null, "PACKAGE", "NO", "NO", "NO", "NO", "NO", authid])
     const subs = def.spec.block.decls.flatMap((d) => (d.k === "subprogram" ? [d.sub] : []))
     subs.forEach((sub: Subprogram, i) => {
       const overloaded = subs.filter((x) => x.name === sub.name)
       const overload = overloaded.length > 1 ? String(overloaded.indexOf(sub) + 1) : null
-      procedures.push([def.owner, def.name, sub.name, id, i + 1, overload, "PACKAGE", "NO", "NO", "NO", "NO", "NO", "DEFINER"])
+      procedures.push([def.owner, def.name, sub.name, id, i + 1, overload, "PACKAGE", "NO", "NO", "NO", "NO", "NO", authid])
       const params = sub.params.map((x) => ({ name: x.name, mode: x.mode, type: typeName(x.type), defaulted: x.default !== undefined }))
       args.push(...argumentRows(def.owner, sub.name, def.name, id, overload, i + 1, params, sub.returns !== undefined ? typeName(sub.returns) : undefined))
     })

@@ -17,11 +17,13 @@ import type { Frame, Slot, Value } from "./context.ts"
 import { ReturnSignal } from "./control.ts"
 import { coerce, collectionType, resolveType } from "./conversion.ts"
 import { PlsCompileError, PlsqlException } from "./errors.ts"
+import { outParameterValue } from "./declarations.ts"
 import { evaluateValue } from "./expressions.ts"
 import { objectProcedureCall } from "./object-methods.ts"
 import { packageMember, packageOwning } from "./package-instances.ts"
 import { typeSpec } from "./declaration-parser.ts"
 import { PACKAGES, UNQUALIFIED } from "./packages.ts"
+import { positionalBuiltinArguments } from "./builtin-parameters.ts"
 import { parseProcedureBody } from "./parser.ts"
 import { collectingPipedRows, isPipelinedSource, pipedCollection } from "./pipelined.ts"
 import { line, lookup } from "./scope.ts"
@@ -98,13 +100,11 @@ async function runSubprogram(
   const params = new Map<string, Slot>()
   ctx.scope = slot.scope
   try {
-    sub.params.forEach((p, i) => {
+    for (const [i, p] of sub.params.entries()) {
       const type = resolveType(ctx, p.type, pos)
-      // an OUT parameter starts NULL; one of an associative array type starts empty
-      const collection = p.mode === "OUT" ? collectionType(ctx, type) : undefined
-      const value: Value = p.mode !== "OUT" ? coerce(ctx, type, given[i] ?? null) : collection?.kind === "assoc" ? new PlsqlCollection(collection) : null
+      const value: Value = p.mode !== "OUT" ? coerce(ctx, type, given[i] ?? null) : await outParameterValue(ctx, type, pos)
       params.set(p.name, { k: "var", value, type, constant: p.mode === "IN" })
-    })
+    }
     await ctx.runBlock(sub.body!, (names) => {
       for (const [k, v] of params) names.set(k, v)
     })
@@ -123,7 +123,7 @@ export async function call(ctx: Frame, st: Extract<Stmt, { k: "call" }>): Promis
   const parts = st.name[0] === "SYS" && st.name.length === 3 ? st.name.slice(1) : st.name
   if (parts.length === 2) {
     const pkg = PACKAGES.get(parts[0]!)
-    if (pkg !== undefined && (await pkg(ctx, parts[1]!, st.args))) return
+    if (pkg !== undefined && (await pkg(ctx, parts[1]!, positionalBuiltinArguments(parts[0]!, parts[1]!, st.args)))) return
   }
   if (await objectProcedureCall(ctx, parts, st.args, st.nameTok)) return
   const member = parts.length >= 2 && lookup(ctx, parts[0]!) === undefined ? await packageMember(ctx, parts.slice(0, -1), parts[parts.length - 1]!, st.nameTok) : undefined
@@ -180,8 +180,7 @@ export async function invoke(ctx: Frame, called: PlsqlProcedure, args: ReadonlyA
     const packaged = declared?.kind === "named" ? /^(\S+) \. (\S+)$/.exec(declared.name) : null
     if (packaged !== null) await packageMember(ctx, [packaged[1]!], packaged[2]!, { kind: "ident", text: packaged[2]!, value: packaged[2]!, pos: ctx.pos })
     const type = declared === undefined ? undefined : resolveType(ctx, declared, ctx.pos)
-    const collection = p.mode === "OUT" ? collectionType(ctx, type) : undefined
-    const value: Value = p.mode !== "OUT" ? coerce(ctx, type, await evaluateValue(ctx, a)) : collection?.kind === "assoc" ? new PlsqlCollection(collection) : null
+    const value: Value = p.mode !== "OUT" ? coerce(ctx, type, await evaluateValue(ctx, a)) : await outParameterValue(ctx, type, ctx.pos)
     values.set(p.name, { k: "var", value, type, constant: p.mode === "IN" })
   }
   const body = procedureBlock(proc)
