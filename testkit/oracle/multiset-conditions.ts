@@ -97,6 +97,18 @@ const columnEnd = (toks: ReadonlyArray<Tok>, k: number, nested: ReadonlySet<stri
   return nested.has(oracleName(last)) ? n + 1 : -1
 }
 
+/** The operand before `[NOT] MEMBER` at `k`: where it ends (`before`), whether NOT negates the condition, where it starts. */
+const operandBeforeMember = (out: ReadonlyArray<Tok>, k: number): { before: number; negated: boolean; start: number } => {
+  let before = k
+  while (out[before - 1]?.kind === "ws") before--
+  const negated = isKw(out[before - 1], "NOT")
+  if (negated) {
+    before--
+    while (out[before - 1]?.kind === "ws") before--
+  }
+  return { before, negated, start: operandStart(out, before) }
+}
+
 const text = (toks: ReadonlyArray<Tok>) => toks.map((t) => t.text).join("")
 
 /**
@@ -142,14 +154,7 @@ export const rewriteMultisetConditions = (toks: ReadonlyArray<Tok>, nested: Read
       const at = isKw(out[ofAt], "OF") ? significant(out, ofAt + 1) : ofAt
       const end = columnEnd(out, at, nested)
       if (end < 0) continue
-      let before = k
-      while (out[before - 1]?.kind === "ws") before--
-      const negated = isKw(out[before - 1], "NOT")
-      if (negated) {
-        before--
-        while (out[before - 1]?.kind === "ws") before--
-      }
-      const start = operandStart(out, before)
+      const { before, negated, start } = operandBeforeMember(out, k)
       const c = text(out.slice(at, end))
       const how = compareBy(oracleName(out[end - 1]!))
       const element = out.slice(start, before)
@@ -216,14 +221,7 @@ export const rewriteMemberOfByMethods = (toks: ReadonlyArray<Tok>, tables: () =>
     const found = elementsAt(at)
     if (found === undefined) continue
     const { end, c, type, method, rebuilt } = found
-    let before = k
-    while (out[before - 1]?.kind === "ws") before--
-    const negated = isKw(out[before - 1], "NOT")
-    if (negated) {
-      before--
-      while (out[before - 1]?.kind === "ws") before--
-    }
-    const start = operandStart(out, before)
+    const { before, negated, start } = operandBeforeMember(out, k)
     const x = text(out.slice(start, before)).trim()
     const match = method.comparison === "MAP" ? `${type}."${method.name}"(${rebuilt}) = ${type}."${method.name}"(${x})` : `${type}."${method.name}"(${rebuilt}, ${x}) = 0`
     const condition = `((CASE WHEN CARDINALITY(${c}) IS NULL THEN NULL WHEN EXISTS (SELECT 1 FROM TABLE(${c}) ora_mm WHERE ${match}) THEN 1 ELSE 0 END) = ${negated ? 0 : 1})`
