@@ -3,4 +3,4 @@
  * plsql/ (parser, interpreter, one module per built-in package).
  */
 export { BIND_IN, BIND_INOUT, BIND_OUT, defineProcedure, type PlsqlHost, runPlsql } from "./plsql/index.ts"
-export { definePackage, dropPackage } from "./plsql/stored-packages.ts"
+export { definePackage, dropPackage, endServerCall } from "./plsql/stored-packages.ts"

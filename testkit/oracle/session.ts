@@ -21,6 +21,7 @@ import { authPhaseOne, authPhaseTwo } from "./messages/logon.ts"
 import { runPiggyback } from "./messages/piggyback.ts"
 import { pipelineCall } from "./messages/pipeline.ts"
 import { writeProtocolReply } from "./messages/protocol.ts"
+import { endServerCall } from "./plsql.ts"
 import type { ServerContext } from "./server-context.ts"
 import { type Reply, SessionState } from "./session-state.ts"
 import {
@@ -412,7 +413,11 @@ export class ProtocolSession {
       this.lastFunction = fn
       r.u8() // sequence number
       const token = s.fieldVersion >= 18 ? r.ub() : 0
-      await pipelineCall(s, fn, token, r, reply.w, () => this.dispatch(fn, r, reply, preRows))
+      try {
+        await pipelineCall(s, fn, token, r, reply.w, () => this.dispatch(fn, r, reply, preRows))
+      } finally {
+        if (s.sql !== undefined) endServerCall(s.sql)
+      }
       return reply
     }
   }

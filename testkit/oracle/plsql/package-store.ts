@@ -14,6 +14,8 @@ export interface PackageDef {
   readonly publicNames: ReadonlySet<string>
   /** A compound trigger's shared declarations (compound-triggers.ts): in no dictionary view. */
   readonly hidden?: boolean
+  /** The specification says PRAGMA SERIALLY_REUSABLE: a session's instance lasts one server call. */
+  readonly seriallyReusable?: boolean
 }
 
 const definitions = new WeakMap<OracleDatabase, Map<string, PackageDef>>()

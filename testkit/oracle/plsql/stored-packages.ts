@@ -8,6 +8,9 @@
  *
  * Replacing a package's specification or body gives sessions that had an instance a new one the next time they
  * name it (Oracle raises ORA-04068 "existing state of packages has been discarded" once first; this server does not).
+ * A package marked PRAGMA SERIALLY_REUSABLE keeps its instance for one server call only: the next call that names it
+ * gets a new one, its variables initialised again ("SERIALLY_REUSABLE Packages", PL/SQL Language Reference 19c,
+ * https://docs.oracle.com/en/database/oracle/oracle-database/19/lnpls/serially_reusable-packages.html).
  * A body that does not compile is stored INVALID with its errors (stored-code.ts) and compiled again when a table it
  * depends on changed (unit-compilation.ts).
  */
@@ -27,6 +30,10 @@ export { type PackageDef, packagesOf } from "./package-store.ts"
 import { compileErrorRows, compileUnit, recordDependencies, withSpecification } from "./unit-compilation.ts"
 
 const sig = (sql: string) => tokenize(sql).filter((t) => t.kind !== "ws")
+
+/** The PRAGMA SERIALLY_REUSABLE among a unit's tokens, if it has one. */
+const seriallyReusablePragma = (toks: ReadonlyArray<Tok>): Tok | undefined =>
+  toks.find((t, i) => isKw(t, "PRAGMA") && isKw(toks[i + 1], "SERIALLY_REUSABLE"))
 
 /**
  * Parses `decls [BEGIN stmts [EXCEPTION handlers]] END [name];` (the part after IS / AS): a specification, and a
@@ -103,7 +110,8 @@ export const definePackage = (s: PlsqlHost, sql: string): void => {
   if (known === undefined && (s.db.procedures.has(key) || s.db.catalog.getTable(owner, name) !== undefined)) throw ora.nameInUse()
   const publicNames = declaredNames(block)
   // a new specification keeps no body of the old one's (Oracle marks it invalid until it is compiled again)
-  all.set(key, { owner, name, spec: { source, block }, publicNames, ...(known?.body !== undefined ? { body: known.body } : {}) })
+  const seriallyReusable = seriallyReusablePragma(toks.slice(k + 1)) !== undefined
+  all.set(key, { owner, name, spec: { source, block }, publicNames, ...(seriallyReusable ? { seriallyReusable } : {}), ...(known?.body !== undefined ? { body: known.body } : {}) })
   // put again when replaced: the dictionary and the bodies' dependency checks follow the catalog's version
   s.db.catalog.putObject(s.db.catalog.getObject(owner, "PACKAGE", name) ?? { owner, name, type: "PACKAGE", objectId: s.db.catalog.newObjectId(), created: new Date() })
 }
@@ -116,6 +124,12 @@ const compileBody = (s: PlsqlHost, def: PackageDef, source: string, toks: Array<
   const offset = source.indexOf(storedText(source))
   try {
     const block = parseUnit(source, toks)
+    // "in both the specification and body of a package, but not in only the body" (PL/SQL Language Reference,
+    // "SERIALLY_REUSABLE Pragma"): PLS-00709 "pragma string must be declared in package specification and body"
+    const pragma = seriallyReusablePragma(toks)
+    if ((pragma !== undefined) !== (def.seriallyReusable === true)) {
+      throw new PlsCompileError(source, pragma?.pos ?? toks[0]?.pos ?? 0, 709, "pragma SERIALLY_REUSABLE must be declared in package specification and body")
+    }
     const compiled = compileUnit(s.db, s.schema, source, block, [def.name, ...declaredNames(def.spec.block)])
     const errors = compiled.errors.flatMap((e) => compileErrorRows(source, offset, e))
     const body = errors.length > 0 ? { source, block, errors } : { source, block }
@@ -167,6 +181,13 @@ export const instancesOf = (host: PlsqlHost): Map<string, PackageInstance<unknow
   let m = instances.get(host)
   if (m === undefined) instances.set(host, (m = new Map()))
   return m
+}
+
+/** Ends a server call of the session: its instances of SERIALLY_REUSABLE packages are dropped, to be made anew. */
+export const endServerCall = (host: PlsqlHost): void => {
+  const all = instances.get(host)
+  if (all === undefined) return
+  for (const [key, instance] of all) if (instance.def.seriallyReusable === true) all.delete(key)
 }
 
 /** The package `name` (qualified with its owner, or in the session's schema) visible to the session. */
