@@ -18,7 +18,7 @@ describe("Oracle test server: SERIALLY_REUSABLE packages", () => {
   afterAll(() => closeConnection({ server, conn }))
 
   const readN = async (pkg: string): Promise<unknown> => {
-    const r = await conn.execute<{ n: number }>(`BEGIN :n := ${pkg}.n; END;`, { n: { dir: oracledb.BIND_OUT, type: oracledb.NUMBER } })
+    const r = await conn.execute(`BEGIN :n := ${pkg}.n; END;`, { n: { dir: oracledb.BIND_OUT, type: oracledb.NUMBER } })
     return r.outBinds?.n
   }
 
@@ -26,7 +26,7 @@ describe("Oracle test server: SERIALLY_REUSABLE packages", () => {
     await conn.execute("CREATE OR REPLACE PACKAGE sr_pkg IS\n  PRAGMA SERIALLY_REUSABLE;\n  n NUMBER := 5;\nEND;")
     await conn.execute("CREATE OR REPLACE PACKAGE plain_pkg IS\n  n NUMBER := 5;\nEND;")
     // inside one call the assignment holds
-    const same = await conn.execute<{ n: number }>("BEGIN sr_pkg.n := 10; :n := sr_pkg.n; END;", { n: { dir: oracledb.BIND_OUT, type: oracledb.NUMBER } })
+    const same = await conn.execute("BEGIN sr_pkg.n := 10; :n := sr_pkg.n; END;", { n: { dir: oracledb.BIND_OUT, type: oracledb.NUMBER } })
     expect(same.outBinds?.n).toBe(10)
     await conn.execute("BEGIN plain_pkg.n := 10; END;")
     // the next call sees the serially reusable package initialised again, the plain one as it was left
@@ -41,7 +41,7 @@ describe("Oracle test server: SERIALLY_REUSABLE packages", () => {
     )
     expect(body.warning).toBeUndefined()
     await conn.execute("BEGIN sr_init.bump; sr_init.bump; END;")
-    const twice = await conn.execute<{ n: number }>("BEGIN sr_init.bump; sr_init.bump; :n := sr_init.n; END;", { n: { dir: oracledb.BIND_OUT, type: oracledb.NUMBER } })
+    const twice = await conn.execute("BEGIN sr_init.bump; sr_init.bump; :n := sr_init.n; END;", { n: { dir: oracledb.BIND_OUT, type: oracledb.NUMBER } })
     expect(twice.outBinds?.n).toBe(102)
     expect(await readN("sr_init")).toBe(100)
   })
@@ -50,7 +50,7 @@ describe("Oracle test server: SERIALLY_REUSABLE packages", () => {
     await conn.execute("CREATE OR REPLACE PACKAGE sr_body_only IS\n  n NUMBER := 1;\n  PROCEDURE p;\nEND;")
     const r = await conn.execute("CREATE OR REPLACE PACKAGE BODY sr_body_only IS\n  PRAGMA SERIALLY_REUSABLE;\n  PROCEDURE p IS BEGIN NULL; END;\nEND;")
     expect(r.warning?.message).toMatch(/^NJS-700: creation succeeded with compilation errors/)
-    const errors = (await conn.execute<Array<unknown>>("SELECT line, text FROM user_errors WHERE name = 'SR_BODY_ONLY' ORDER BY sequence")).rows
+    const errors = (await conn.execute("SELECT line, text FROM user_errors WHERE name = 'SR_BODY_ONLY' ORDER BY sequence")).rows
     expect(errors?.[0]).toEqual([2, "PLS-00709: pragma SERIALLY_REUSABLE must be declared in package specification and body"])
     const call = await failure(() => conn.execute("BEGIN sr_body_only.p; END;"))
     expect(call.message).toMatch(new RegExp(`^ORA-04063: package body "${server.user}\\.SR_BODY_ONLY" has errors`))
@@ -58,7 +58,7 @@ describe("Oracle test server: SERIALLY_REUSABLE packages", () => {
     await conn.execute("CREATE OR REPLACE PACKAGE sr_spec_only IS\n  PRAGMA SERIALLY_REUSABLE;\n  PROCEDURE p;\nEND;")
     const r2 = await conn.execute("CREATE OR REPLACE PACKAGE BODY sr_spec_only IS\n  PROCEDURE p IS BEGIN NULL; END;\nEND;")
     expect(r2.warning?.message).toMatch(/^NJS-700/)
-    const errors2 = (await conn.execute<Array<unknown>>("SELECT text FROM user_errors WHERE name = 'SR_SPEC_ONLY' ORDER BY sequence")).rows
+    const errors2 = (await conn.execute("SELECT text FROM user_errors WHERE name = 'SR_SPEC_ONLY' ORDER BY sequence")).rows
     expect(errors2?.[0]?.[0]).toMatch(/^PLS-00709/)
   })
 })
