@@ -84,18 +84,34 @@ export const checkPhaseTwo = (
       "utf8"
     )
     const comboKey = crypto.pbkdf2Sync(mixed, challenge.cskSalt, SDER_COUNT, 32, "sha512")
-    const enc = Buffer.from(encodedPasswordHex, "hex")
-    if (enc.length === 0 || enc.length % 16 !== 0) return { ok: false }
-    const plain = aes(comboKey, enc, true)
-    const pad = plain[plain.length - 1]!
-    if (pad < 1 || pad > 16) return { ok: false }
-    const password = plain.subarray(16, plain.length - pad)
-    const expected = Buffer.from(expectedPassword, "utf8")
-    if (password.length !== expected.length || !crypto.timingSafeEqual(password, expected)) return { ok: false }
-    return { ok: true, comboKey }
+    return passwordMatches(comboKey, encodedPasswordHex, expectedPassword) ? { ok: true, comboKey } : { ok: false }
   } catch {
     return { ok: false }
   }
+}
+
+/**
+ * A password the client sent encrypted under the session's combo key (AUTH_PASSWORD, AUTH_NEWPASSWORD: 16 bytes of
+ * salt, the password, PKCS#7 padding); undefined when it does not decrypt to that shape.
+ */
+export const decryptPassword = (comboKey: Buffer, encodedHex: string): Buffer | undefined => {
+  try {
+    const enc = Buffer.from(encodedHex, "hex")
+    if (enc.length === 0 || enc.length % 16 !== 0) return undefined
+    const plain = aes(comboKey, enc, true)
+    const pad = plain[plain.length - 1]!
+    if (pad < 1 || pad > 16 || plain.length - pad < 16) return undefined
+    return plain.subarray(16, plain.length - pad)
+  } catch {
+    return undefined
+  }
+}
+
+/** Whether the encrypted password is `expectedPassword` (compared in constant time). */
+export const passwordMatches = (comboKey: Buffer, encodedHex: string, expectedPassword: string): boolean => {
+  const password = decryptPassword(comboKey, encodedHex)
+  const expected = Buffer.from(expectedPassword, "utf8")
+  return password !== undefined && password.length === expected.length && crypto.timingSafeEqual(password, expected)
 }
 
 /** Builds AUTH_SVR_RESPONSE, proving to the client that the server knows the combo key. */

@@ -313,6 +313,14 @@ export class OracleDatabase {
     await this.admin.execute(`CREATE SCHEMA IF NOT EXISTS ${duckIdent(name)}`)
   }
 
+  /** Sets a user's password (ALTER USER ... IDENTIFIED BY, a client's password change); its verifier is derived anew. */
+  setPassword(name: string, password: string): void {
+    const u = this.catalog.users.get(name)
+    if (u === undefined) throw new Error(`no user ${name}`)
+    u.password = password
+    this.verifiers.delete(name)
+  }
+
   /** Drops a user and its schema. */
   async dropUser(name: string): Promise<void> {
     this.catalog.users.delete(name)

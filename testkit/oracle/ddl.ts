@@ -243,8 +243,7 @@ export class Ddl implements TableDdl {
         if (u === undefined) throw ora.userNotFound(name)
         if (isKw(toks[3], "DEFAULT") && isKw(toks[4], "ROLE")) return alterDefaultRoles(roleHost(this.s), name, toks, 5)
         if (isKw(toks[3], "IDENTIFIED") && isKw(toks[4], "BY") && toks[5] !== undefined) {
-          u.password = toks[5].kind === "qident" ? toks[5].value : toks[5].text
-          await this.s.db.withAdmin(async () => this.s.db.createUser(name, u.password).catch(() => undefined))
+          this.s.db.setPassword(name, toks[5].kind === "qident" ? toks[5].value : toks[5].text)
         }
         return
       }

@@ -69,6 +69,8 @@ export class SessionState {
   user = ""
   verifier: Verifier | undefined
   challenge: LogonChallenge | undefined
+  /** The key the logon agreed with the client: a later password change (oracledb `changePassword`) is encrypted with it. */
+  comboKey: Buffer | undefined
   readonly client: ClientDetails = { program: "node", machine: "localhost", osUser: "unknown" }
   /** A break marker arrived and is not answered yet. */
   breakPending = false

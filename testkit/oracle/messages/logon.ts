@@ -2,7 +2,7 @@
  * O5LOGON (messages/auth.js): phase one sends the verifier challenge, phase two checks the password, opens the
  * SQL session and answers with the session's identity. Key derivation lives in ../auth.ts.
  */
-import { checkPhaseTwo, makeChallenge, makeVerifier, serverResponse, SDER_COUNT, VERIFIER_12C, VGEN_COUNT } from "../auth.ts"
+import { checkPhaseTwo, decryptPassword, makeChallenge, passwordMatches, makeVerifier, serverResponse, SDER_COUNT, VERIFIER_12C, VGEN_COUNT } from "../auth.ts"
 import { type SessionInfo, versionInfo } from "../database.ts"
 import { sessionTimeZoneOf } from "../datetime.ts"
 import { ora, OraError } from "../errors.ts"
@@ -59,9 +59,14 @@ export const authPhaseOne = (s: SessionState, r: ReadBuffer, w: WriteBuffer): vo
   writeEndOfCall(s, w, 0, 0)
 }
 
-/** Phase two (function 115): checks the password, logs the session on and describes it. */
+/**
+ * Phase two (function 115): checks the password, logs the session on and describes it; with AUTH_NEWPASSWORD
+ * (oracledb `getConnection({ newPassword })`) the password is changed first. On a session already logged on, the
+ * message is oracledb's `changePassword`.
+ */
 export const authPhaseTwo = async (s: SessionState, r: ReadBuffer, w: WriteBuffer): Promise<void> => {
-  const { pairs, list } = readAuthRequest(r)
+  const { user, pairs, list } = readAuthRequest(r)
+  if (s.sql !== undefined) return changePassword(s, user, pairs, w)
   const db = s.db
   const version = db.settings.version
   const userMeta = db.catalog.users.get(s.user)
@@ -78,6 +83,13 @@ export const authPhaseTwo = async (s: SessionState, r: ReadBuffer, w: WriteBuffe
     writeError(s, w, new OraError(1045, `user ${s.user} lacks CREATE SESSION privilege; logon denied`), 0, 0)
     return
   }
+  const newPassword = newPasswordOf(ok.comboKey, pairs)
+  if (newPassword === null) {
+    writeError(s, w, ora.logonDenied(version), 0, 0)
+    return
+  }
+  if (newPassword !== undefined) db.setPassword(s.user, newPassword)
+  s.comboKey = ok.comboKey
   const alter = (pairs.get("AUTH_ALTER_SESSION") ?? "").replace(/\0/g, "")
   const tzm = /TIME_ZONE\s*=\s*'([^']*)'/i.exec(alter)
   const clientTz = s.host.sessionTimeZone ?? sessionTimeZoneOf(tzm?.[1] ?? "+00:00") ?? tzm?.[1] ?? "+00:00"
@@ -139,5 +151,32 @@ export const authPhaseTwo = async (s: SessionState, r: ReadBuffer, w: WriteBuffe
     ["AUTH_NLS_LXCCHARSET", "AL32UTF8"],
     ["AUTH_SVR_RESPONSE", serverResponse(ok.comboKey)]
   ])
+  writeEndOfCall(s, w, 0, 0)
+}
+
+/** AUTH_NEWPASSWORD decrypted: undefined when the request has none, null when it does not decrypt. */
+const newPasswordOf = (comboKey: Buffer, pairs: ReadonlyMap<string, string>): string | undefined | null => {
+  const encoded = pairs.get("AUTH_NEWPASSWORD")
+  if (encoded === undefined) return undefined
+  return decryptPassword(comboKey, encoded)?.toString("utf8") ?? null
+}
+
+/**
+ * oracledb's `changePassword(user, old, new)` on an open session: AUTH_PASSWORD and AUTH_NEWPASSWORD encrypted with
+ * the logon's combo key (node-oracledb lib/thin/protocol/encryptDecrypt.js `updatePasswordsWithComboKey`). A wrong
+ * old password is ORA-28008 "invalid old password" (Database Error Messages); another user's password needs ALTER
+ * USER, as ALTER USER ... IDENTIFIED BY does (ORA-01031; **unconfirmed** for this call).
+ */
+const changePassword = (s: SessionState, named: string, pairs: ReadonlyMap<string, string>, w: WriteBuffer): void => {
+  const user = named.startsWith('"') && named.endsWith('"') ? named.slice(1, -1) : named.toUpperCase()
+  const meta = s.db.catalog.users.get(user)
+  if (user !== s.info?.user && !s.db.auth.has(s.info?.user ?? "", "ALTER USER")) return writeError(s, w, new OraError(1031, "insufficient privileges"), 0, 0)
+  if (meta === undefined) return writeError(s, w, ora.userNotFound(user), 0, 0)
+  const newPassword = s.comboKey === undefined ? null : newPasswordOf(s.comboKey, pairs)
+  if (s.comboKey === undefined || !passwordMatches(s.comboKey, pairs.get("AUTH_PASSWORD") ?? "", meta.password)) {
+    return writeError(s, w, new OraError(28008, "invalid old password"), 0, 0)
+  }
+  if (newPassword === undefined || newPassword === null) return writeError(s, w, ora.logonDenied(s.db.settings.version), 0, 0)
+  s.db.setPassword(user, newPassword)
   writeEndOfCall(s, w, 0, 0)
 }
