@@ -60,3 +60,16 @@ export const setApplicationContexts = async (info: SessionInfo, engine: EngineSe
   const entries = [...map].map(([k, v]) => `${sqlString(k)}: ${sqlString(v)}`).join(", ")
   await engine.execute(`SET VARIABLE ora_appctx = CAST(MAP {${entries}} AS MAP(VARCHAR, VARCHAR))`)
 }
+
+/**
+ * Gives the session of an autonomous transaction (`to`, on its own engine session) the application contexts and
+ * end-to-end attributes of the session that started it (`from`): it is the same Oracle session.
+ */
+export const shareSessionAttributes = async (from: SessionInfo, to: SessionInfo, engine: EngineSession): Promise<void> => {
+  await setTraceAttributes(to, engine, { module: from.module ?? null, action: from.action ?? null, clientInfo: from.clientInfo ?? null, clientIdentifier: from.clientIdentifier ?? null })
+  const changes = [...(contexts.get(from) ?? [])].map(([key, value]): ContextChange => {
+    const dot = key.indexOf(".")
+    return { namespace: key.slice(0, dot), clear: false, entries: [[key.slice(dot + 1), value]] }
+  })
+  await setApplicationContexts(to, engine, changes)
+}

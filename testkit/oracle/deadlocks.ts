@@ -9,6 +9,18 @@ import { OraError } from "./errors.ts"
 
 export class WaitsFor {
   private readonly edges = new Map<number, Set<number>>()
+  /** Waits that last while a call runs, not while a lock is held: a session waiting for its autonomous transaction. */
+  private readonly calls = new Map<number, number>()
+
+  /** Session `sid` waits, for as long as the call runs, for the transaction of `other` (an autonomous one it started). */
+  awaitCall(sid: number, other: number): void {
+    this.calls.set(sid, other)
+  }
+
+  /** The call {@link awaitCall} recorded for `sid` returned. */
+  callReturned(sid: number): void {
+    this.calls.delete(sid)
+  }
 
   /**
    * Session `sid` is about to wait for the transactions of `holders`: records the wait, or throws ORA-00060 when one
@@ -40,6 +52,8 @@ export class WaitsFor {
       if (seen.has(s)) continue
       seen.add(s)
       for (const next of this.edges.get(s) ?? []) todo.push(next)
+      const called = this.calls.get(s)
+      if (called !== undefined) todo.push(called)
     }
     return false
   }

@@ -75,6 +75,7 @@ import { SessionSqlIds } from "./session-sql-ids.ts"
 import { dmlReturning, type ReturningHost } from "./session-returning.ts"
 import { checkMaterializedViewWrite, noteCommittedWrites } from "./materialized-views.ts"
 import { runThroughView, writeThroughView } from "./view-dml.ts"
+import { shareSessionAttributes } from "./application-info.ts"
 
 /** One Oracle session's SQL state. */
 export class SqlSession {
@@ -410,6 +411,36 @@ export class SqlSession {
   async setEnabledRoles(roles: ReadonlySet<string>): Promise<void> {
     this.roles = roles
     await this.setVars(this.engine)
+  }
+
+  /**
+   * A session for an autonomous transaction this one starts (plsql/autonomous.ts): the same user, schema, roles, NLS
+   * settings, SID and attributes, its own engine session, so its own transaction and row locks (held under a SID of
+   * its own, which no V$SESSION row shows).
+   */
+  async openAutonomous(): Promise<SqlSession> {
+    const engine = await this.db.engine.session()
+    const info: SessionInfo = Object.create(this.info, { sid: { value: this.db.newSid() } })
+    const own = new SqlSession(this.db, engine, info)
+    own.parent = this
+    own.schema = this.schema
+    own.roles = this.roles
+    own.numericCharacters = this.numericCharacters
+    own.dateLanguage = this.dateLanguage
+    own.nlsFormats = { ...this.nlsFormats }
+    await own.init(this.sessionTz)
+    await engine.execute(`SET VARIABLE ora_sid = ${this.info.sid}`)
+    await shareSessionAttributes(this.info, info, engine)
+    return own
+  }
+
+  /** The session an autonomous one was opened from: package state and DBMS_OUTPUT are that session's. */
+  parent: SqlSession | undefined
+
+  /** Ends an autonomous session (its transaction already ended): its engine session closes. */
+  async closeAutonomous(): Promise<void> {
+    if (this.db.releaseLocks(this.info.sid)) this.db.transactionEnded()
+    await this.engine.close()
   }
 
   /** Runs a query and describes its columns. */

@@ -71,6 +71,8 @@ export interface Handler {
 export interface Block extends At {
   readonly label?: string
   readonly decls: ReadonlyArray<Decl>
+  /** Declared PRAGMA AUTONOMOUS_TRANSACTION: runs in a transaction of its own (autonomous.ts). */
+  readonly autonomous?: boolean
   readonly body: ReadonlyArray<Stmt>
   readonly handlers: ReadonlyArray<Handler>
 }

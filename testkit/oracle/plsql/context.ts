@@ -79,6 +79,8 @@ export interface BindEnv {
  * the methods here are the ones a module calls on a module that imports it (so no module imports back).
  */
 export interface Frame extends CallContext {
+  /** The session the frame's SQL runs on: an autonomous routine's own while it runs (autonomous.ts). */
+  host: PlsqlHost
   /** The PL/SQL source of the running unit: compile errors and ORA-06512 lines point into it. */
   readonly source: string
   readonly binds: BindEnv

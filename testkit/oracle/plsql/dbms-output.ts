@@ -5,7 +5,7 @@
  * line (status 0) or returns NULL with status 1 when none is left. Lines not read before the next PUT / PUT_LINE /
  * NEW_LINE after a GET_LINE are discarded, as the reference describes. GET_LINES(lines, numlines) fills an array OUT bind (oracledb's index-by binds) with up to numlines lines.
  */
-import type { PlsqlHost } from "./host.ts"
+import { clientSessionOf, type PlsqlHost } from "./host.ts"
 import type { BuiltinPackage, PlsqlValue } from "./context.ts"
 import { wrongArguments } from "./arguments.ts"
 
@@ -20,10 +20,11 @@ interface OutputBuffer {
 const buffers = new WeakMap<PlsqlHost, OutputBuffer>()
 
 const bufferOf = (host: PlsqlHost): OutputBuffer => {
-  let b = buffers.get(host)
+  const session = clientSessionOf(host)
+  let b = buffers.get(session)
   if (b === undefined) {
     b = { enabled: false, lines: [], partial: "", reading: false }
-    buffers.set(host, b)
+    buffers.set(session, b)
   }
   return b
 }

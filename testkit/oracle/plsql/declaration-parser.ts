@@ -13,6 +13,9 @@ import { TokenParser } from "./parser-tokens.ts"
 /** Reserved words that cannot stand in a declared type. */
 const RESERVED = ["IS", "AS", "SELECT", "FROM", "WHERE", "BEGIN", "END", "DECLARE", "CURSOR", "EXCEPTION", "IF", "THEN", "LOOP", "INTO", "VALUES"]
 
+/** What {@link DeclarationParser} reads PRAGMA AUTONOMOUS_TRANSACTION as: a mark on the block, no declaration. */
+const AUTONOMOUS = Symbol("autonomous")
+
 /** Parses declarations; parser.ts adds the statements (a subprogram's body) by implementing afterDeclarations. */
 export abstract class DeclarationParser extends TokenParser {
   /** `SUBTYPE name IS type` declarations seen so far: a declaration of type `name` gets `type`. */
@@ -21,24 +24,40 @@ export abstract class DeclarationParser extends TokenParser {
   /** `BEGIN statements [EXCEPTION handlers] END [label];` */
   protected abstract afterDeclarations(label: string | undefined, at: number): Omit<Block, "decls">
 
+  /** Whether the declarations {@link declarations} read last hold PRAGMA AUTONOMOUS_TRANSACTION. */
+  protected autonomous = false
+
   protected declarations(): Array<Decl> {
     const out: Array<Decl> = []
+    let autonomous = false
     while (this.tok !== undefined && !this.kw("BEGIN")) {
       const d = this.declaration()
-      if (d !== undefined) out.push(d)
+      if (d === AUTONOMOUS) autonomous = true
+      else if (d !== undefined) out.push(d)
     }
+    this.autonomous = autonomous
     return out
   }
 
-  /** One declaration; undefined for a pragma with no effect here (SERIALLY_REUSABLE, INLINE, UDF, ...). */
-  protected declaration(): Decl | undefined {
+  /** A block of `decls` and the rest, marked autonomous when the declarations said so (read before the rest is parsed). */
+  protected withDeclarations(decls: Array<Decl>, autonomous: boolean, rest: Omit<Block, "decls">): Block {
+    return autonomous ? { ...rest, decls, autonomous } : { ...rest, decls }
+  }
+
+  /**
+   * One declaration; undefined for a pragma with no effect here (SERIALLY_REUSABLE, which stored-packages.ts reads,
+   * INLINE, UDF, ...), AUTONOMOUS for PRAGMA AUTONOMOUS_TRANSACTION.
+   */
+  protected declaration(): Decl | typeof AUTONOMOUS | undefined {
     const pos = this.tok!.pos
     if (this.kw("PRAGMA")) {
       this.i++
-      // Oracle runs the unit in a transaction of its own (PL/SQL Language Reference, "AUTONOMOUS_TRANSACTION Pragma",
-      // https://docs.oracle.com/database/122/LNPLS/AUTONOMOUS_TRANSACTION-pragma.htm);
-      // the test server has none to give it, so the unit is refused rather than run in its caller's transaction
-      if (this.kw("AUTONOMOUS_TRANSACTION")) throw ora.unimplemented("PRAGMA AUTONOMOUS_TRANSACTION (the Oracle test server runs no autonomous transactions)")
+      // the unit runs in a transaction of its own (PL/SQL Language Reference, "AUTONOMOUS_TRANSACTION Pragma",
+      // https://docs.oracle.com/database/122/LNPLS/AUTONOMOUS_TRANSACTION-pragma.htm): plsql/autonomous.ts
+      if (this.kw("AUTONOMOUS_TRANSACTION")) {
+        this.toSemicolon()
+        return AUTONOMOUS
+      }
       if (!this.kw("EXCEPTION_INIT")) {
         this.toSemicolon()
         return undefined
@@ -226,8 +245,9 @@ export abstract class DeclarationParser extends TokenParser {
     this.i++
     const at = this.tok?.pos ?? pos
     const decls = this.declarations()
+    const autonomous = this.autonomous
     const rest = this.afterDeclarations(undefined, at)
-    return { pos, k: "subprogram", sub: { ...head, body: { ...rest, decls } } }
+    return { pos, k: "subprogram", sub: { ...head, body: this.withDeclarations(decls, autonomous, rest) } }
   }
 
   /** `TYPE name IS TABLE OF type [NOT NULL] [INDEX BY type]` or `IS VARRAY | VARYING ARRAY (n) OF type`. */

@@ -48,4 +48,19 @@ export interface PlsqlHost {
   readonly callInterrupted: boolean
   /** After the engine failed part way through a statement (e.g. while rows were read): the transaction as it was before it. */
   statementFailed(): Promise<void>
+  /** True while a transaction is open. */
+  readonly transactionInProgress: boolean
+  /** The session an autonomous one was opened from; undefined for a client's session. */
+  readonly parent: PlsqlHost | undefined
+  /** Opens the session of an autonomous transaction this one starts (autonomous.ts). */
+  openAutonomous(): Promise<PlsqlHost>
+  /** Ends a session {@link openAutonomous} opened. */
+  closeAutonomous(): Promise<void>
+}
+
+/** The client's session a (possibly autonomous) session belongs to: package state and DBMS_OUTPUT are kept per it. */
+export const clientSessionOf = (host: PlsqlHost): PlsqlHost => {
+  let h = host
+  while (h.parent !== undefined) h = h.parent
+  return h
 }

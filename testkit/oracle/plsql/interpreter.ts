@@ -47,7 +47,7 @@ export class Interpreter implements Frame {
   readonly readers = new WeakMap<QueryResult, RowReader>()
 
   constructor(
-    readonly host: PlsqlHost,
+    public host: PlsqlHost,
     readonly source: string,
     readonly binds: BindEnv,
     readonly implicit: Array<QueryResult>

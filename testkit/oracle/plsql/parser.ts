@@ -8,6 +8,7 @@ import { ora } from "../errors.ts"
 import { isKw, isOp, type Tok } from "../lexer.ts"
 import type { Block, Decl, Expr, Handler, Stmt, UsingArg } from "./ast.ts"
 import { DeclarationParser } from "./declaration-parser.ts"
+import { PlsCompileError } from "./errors.ts"
 import { checkGotos } from "./goto-targets.ts"
 
 /** Words that end a statement list (the next clause of the enclosing statement). */
@@ -30,19 +31,22 @@ class Parser extends DeclarationParser {
   procedureBody(): Block {
     const at = this.tok?.pos ?? 0
     const decls = this.declarations()
+    const autonomous = this.autonomous
     const rest = this.afterDeclarations(undefined, at)
     if (this.tok !== undefined && !isOp(this.tok, "/")) this.fail(["end-of-file"])
-    return { ...rest, decls }
+    return this.withDeclarations(decls, autonomous, rest)
   }
 
   private block(label: string | undefined): Block {
     const at = this.tok!.pos
     let decls: Array<Decl> = []
+    let autonomous = false
     if (this.kw("DECLARE")) {
       this.i++
       decls = this.declarations()
+      autonomous = this.autonomous
     }
-    return { ...this.afterDeclarations(label, at), decls }
+    return this.withDeclarations(decls, autonomous, this.afterDeclarations(label, at))
   }
 
   /** `BEGIN statements [EXCEPTION handlers] END [label];` */
@@ -106,8 +110,13 @@ class Parser extends DeclarationParser {
       if (notYet !== undefined) throw ora.unimplemented(`${notYet} in PL/SQL`)
       switch (head.value) {
         case "BEGIN":
-        case "DECLARE":
-          return { pos, k: "block", block: this.block(label) }
+        case "DECLARE": {
+          const block = this.block(label)
+          // "Schema-level (not nested) anonymous PL/SQL block" only (PL/SQL Language Reference, "AUTONOMOUS_TRANSACTION
+          // Pragma"); the code, PLS-00710, is **unconfirmed**
+          if (block.autonomous === true) throw new PlsCompileError(this.source, pos, 710, "Pragma AUTONOMOUS_TRANSACTION cannot be specified here")
+          return { pos, k: "block", block }
+        }
         case "IF":
           return this.ifStatement()
         case "CASE":

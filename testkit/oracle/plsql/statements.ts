@@ -4,6 +4,7 @@ import { isKw } from "../lexer.ts"
 import { oracleName } from "../translate.ts"
 import { assign, assignBulk, assignRow, notNullTarget } from "./assignment.ts"
 import type { Block, Stmt } from "./ast.ts"
+import { runAutonomously } from "./autonomous.ts"
 import type { Frame, Slot } from "./context.ts"
 import { GotoSignal, LoopContinue, LoopExit, ReturnSignal, YIELD_EVERY, yieldToBreaks } from "./control.ts"
 import { checkFetchedRow, open, openCursor, readerOf } from "./cursors.ts"
@@ -22,6 +23,11 @@ import { call } from "./subprograms.ts"
 
 /** Runs a block: its declarations, then its statements with its handlers around them. */
 export async function runBlock(ctx: Frame, block: Block, init?: (names: Map<string, Slot>) => void): Promise<void> {
+  if (block.autonomous === true) return runAutonomously(ctx, () => runBlockHere(ctx, block, init))
+  return runBlockHere(ctx, block, init)
+}
+
+async function runBlockHere(ctx: Frame, block: Block, init?: (names: Map<string, Slot>) => void): Promise<void> {
   const outer = ctx.scope
   const names = new Map<string, Slot>()
   init?.(names)

@@ -22,7 +22,7 @@ import type { PlsqlProcedure } from "../catalog.ts"
 import { oracleName } from "../translate.ts"
 import type { Block } from "./ast.ts"
 import { PlsCompileError, unexpectedSymbol } from "./errors.ts"
-import type { PlsqlHost } from "./host.ts"
+import { clientSessionOf, type PlsqlHost } from "./host.ts"
 import { parseProcedureBody } from "./parser.ts"
 import { compileErrorIn, noteCompileWarning, storedText } from "./compile-errors.ts"
 import { type PackageDef, packagesOf } from "./package-store.ts"
@@ -178,8 +178,9 @@ const instances = new WeakMap<PlsqlHost, Map<string, PackageInstance<unknown>>>(
 
 /** The session's instances of packages, by `OWNER.NAME`. */
 export const instancesOf = (host: PlsqlHost): Map<string, PackageInstance<unknown>> => {
-  let m = instances.get(host)
-  if (m === undefined) instances.set(host, (m = new Map()))
+  const session = clientSessionOf(host)
+  let m = instances.get(session)
+  if (m === undefined) instances.set(session, (m = new Map()))
   return m
 }
 
