@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "@effect/vitest"
 import type { Conn } from "./oracle/helpers.ts"
-import { failure, oraCode, oracledb, withSessions } from "./oracle/helpers.ts"
+import { failure, oraCode, oracledb, waitsForLock, withSessions } from "./oracle/helpers.ts"
 
 /**
  * PRAGMA AUTONOMOUS_TRANSACTION through raw node-oracledb: the routine's writes are committed or rolled back on
@@ -85,6 +85,24 @@ describe("Oracle test server: autonomous transactions", () => {
     await conn.rollback()
     await conn.execute("BEGIN touch_order; END;")
     expect((await other.execute("SELECT status FROM orders WHERE id = 4")).rows).toEqual([["AUTO"]])
+  })
+
+  it("ends a routine's wait for another session's lock with ORA-01013 on a break, leaving the session usable", async () => {
+    await conn.execute("CREATE OR REPLACE PROCEDURE wait_order IS\n  PRAGMA AUTONOMOUS_TRANSACTION;\nBEGIN\n  UPDATE orders SET status = 'AUTO' WHERE id = 6;\n  COMMIT;\nEND;")
+    await conn.execute("INSERT INTO orders VALUES (6, 'NEW')")
+    await conn.commit()
+    await other.execute("UPDATE orders SET status = 'OTHER' WHERE id = 6")
+    try {
+      const call = waitsForLock(env.server, () => conn.execute("BEGIN wait_order; END;"))
+      expect(await call.waiting).toBe(true)
+      await conn.breakExecution()
+      expect(oraCode(await failure(() => call.result))).toBe("ORA-01013")
+    } finally {
+      await other.rollback()
+    }
+    expect((await conn.execute("SELECT status FROM orders WHERE id = 6")).rows).toEqual([["NEW"]])
+    await conn.execute("BEGIN wait_order; END;")
+    expect((await other.execute("SELECT status FROM orders WHERE id = 6")).rows).toEqual([["AUTO"]])
   })
 
   it("shares the session's package state and DBMS_OUTPUT with the routine", async () => {

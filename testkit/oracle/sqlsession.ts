@@ -161,6 +161,8 @@ export class SqlSession {
   interrupt(): void {
     this.locks.interrupt()
     this.engine.interrupt()
+    // the break reaches the statement an autonomous transaction of this session is running
+    this.autonomous?.interrupt()
   }
 
   /** A new call starts: a break from an earlier call no longer applies. */
@@ -218,7 +220,7 @@ export class SqlSession {
 
   /** PL/SQL (plsql/host.ts): a break arrived during the current call. */
   get callInterrupted(): boolean {
-    return this.locks.interrupted
+    return this.locks.interrupted || (this.parent?.callInterrupted ?? false)
   }
 
   /** PL/SQL (plsql/host.ts): the engine failed part way through a statement; the transaction as it was before it. */
@@ -431,14 +433,18 @@ export class SqlSession {
     await own.init(this.sessionTz)
     await engine.execute(`SET VARIABLE ora_sid = ${this.info.sid}`)
     await shareSessionAttributes(this.info, info, engine)
+    this.autonomous = own
     return own
   }
 
   /** The session an autonomous one was opened from: package state and DBMS_OUTPUT are that session's. */
   parent: SqlSession | undefined
+  /** The autonomous session this one is running a routine on, if any (a break interrupts it too). */
+  private autonomous: SqlSession | undefined
 
   /** Ends an autonomous session (its transaction already ended): its engine session closes. */
   async closeAutonomous(): Promise<void> {
+    if (this.parent !== undefined) this.parent.autonomous = undefined
     if (this.db.releaseLocks(this.info.sid)) this.db.transactionEnded()
     await this.engine.close()
   }
