@@ -13,6 +13,7 @@ import { checkOutputFormat } from "./datetime-format-checks.ts"
 import { NLS_FORMAT_PARAMETERS, type NlsFormats } from "./nls-formats.ts"
 import { isAcceptedNoOp, isSessionParameter, unknownSessionParameter } from "./session-settings.ts"
 import { oracleName } from "./translate.ts"
+import { parseCcflags } from "./plsql/conditional-compilation.ts"
 
 /** The settings of one session that ALTER SESSION changes. */
 export interface SessionSettingsHost {
@@ -27,6 +28,8 @@ export interface SessionSettingsHost {
   dateLanguage: string
   /** NLS_DATE_FORMAT, NLS_TIMESTAMP_FORMAT, NLS_TIMESTAMP_TZ_FORMAT as ALTER SESSION set them (nls-formats.ts). */
   nlsFormats: NlsFormats
+  /** PLSQL_CCFLAGS as ALTER SESSION set it: the names conditional compilation reads (plsql/conditional-compilation.ts). */
+  plsqlCcflags: string
 }
 
 /** Sets the session's variables on `s` (its own engine session, or the admin session running a dictionary query for it). */
@@ -82,6 +85,11 @@ export const alterSession = async (host: SessionSettingsHost, toks: ReadonlyArra
     host.info.schema = name
     await setSessionVariables(host, host.engine)
     await host.engine.execute(searchPathSql(host.schema))
+    return
+  }
+  if (param === "PLSQL_CCFLAGS" && valueTok.kind === "str") {
+    parseCcflags(valueTok.value)
+    host.plsqlCcflags = valueTok.value
     return
   }
   if (param === "TIME_ZONE") {

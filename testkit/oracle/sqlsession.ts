@@ -28,7 +28,7 @@ import type { DuckDBType, DuckDBValue } from "@duckdb/node-api"
 import type { AppendTarget, BulkRows, ColumnInfo, Cursor, Session as EngineSession } from "../engine/index.ts"
 import { type BatchTarget, BatchTargets } from "./bulk-insert.ts"
 import type { TableMeta } from "./catalog.ts"
-import type { OracleDatabase, SessionInfo } from "./database.ts"
+import { type OracleDatabase, type SessionInfo, versionInfo } from "./database.ts"
 import { columnTypeError, parseTimeError } from "./statement-checks.ts"
 import { definesQuery, engineFunctionNames, unknownFunctionError } from "./function-names.ts"
 import { ora, OraError } from "./errors.ts"
@@ -76,6 +76,7 @@ import { dmlReturning, type ReturningHost } from "./session-returning.ts"
 import { checkMaterializedViewWrite, noteCommittedWrites } from "./materialized-views.ts"
 import { runThroughView, writeThroughView } from "./view-dml.ts"
 import { shareSessionAttributes } from "./application-info.ts"
+import { compiledUnitOf, mayHaveDirectives, preprocess } from "./plsql/conditional-compilation.ts"
 
 /** One Oracle session's SQL state. */
 export class SqlSession {
@@ -86,6 +87,7 @@ export class SqlSession {
   /** NLS_DATE_LANGUAGE of the session (month and day names in TO_CHAR and TO_DATE: date-language.ts). */
   dateLanguage = "AMERICAN"
   nlsFormats: NlsFormats = { ...DEFAULT_NLS_FORMATS }
+  plsqlCcflags = ""
   private readonly ddlRunner: Ddl = new Ddl(this)
   private readonly locks: RowLockWaits = new RowLockWaits(this)
   private readonly batchTargets: BatchTargets = new BatchTargets(this)
@@ -278,8 +280,10 @@ export class SqlSession {
   }
 
   /** Executes one statement for each bind row (one row when there are no binds). */
-  async execute(text: string, rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>, specs: ReadonlyArray<BindSpec>, opts: ExecuteOptions): Promise<StatementResult> {
-    const cls = classify(text)
+  async execute(given: string, rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>, specs: ReadonlyArray<BindSpec>, opts: ExecuteOptions): Promise<StatementResult> {
+    const cls = classify(given)
+    // PL/SQL conditional compilation ($IF, $$PLSQL_LINE, ...) before the unit or block is parsed
+    const text = (cls === "plsql" || cls === "ddl") && mayHaveDirectives(given) ? preprocess(given, compiledUnitOf(significant(tokenize(given)), this.schema), this.plsqlCcflags, Number(versionInfo(this.db.settings.version).version.split(".")[0])) : given
     // a bound format model (TO_CHAR(x, :fmt)) as the literal it is (format-model-binds.ts)
     const runs = cls === "dml" ? formatBindRuns(text, rows) : undefined
     if (runs !== undefined) return executeRuns(runs, (first, end) => this.execute(text, rows.slice(first, end), specs, opts))
@@ -430,6 +434,7 @@ export class SqlSession {
     own.numericCharacters = this.numericCharacters
     own.dateLanguage = this.dateLanguage
     own.nlsFormats = { ...this.nlsFormats }
+    own.plsqlCcflags = this.plsqlCcflags
     await own.init(this.sessionTz)
     await engine.execute(`SET VARIABLE ora_sid = ${this.info.sid}`)
     await shareSessionAttributes(this.info, info, engine)
