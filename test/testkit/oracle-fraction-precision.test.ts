@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
 import type { Conn } from "./oracle/helpers.ts"
-import { closeConnection, openConnection } from "./oracle/helpers.ts"
+import { closeConnection, openConnection, oracledb } from "./oracle/helpers.ts"
 
 // "Datetime Format Elements", FF: "If you do not specify a digit, then Oracle Database uses the precision specified for
 // the datetime data type or the data type's default precision" (SQL Language Reference); a CAST to TIMESTAMP(p) gives a
@@ -32,5 +32,32 @@ describe("Oracle test server: FF prints the precision a TIMESTAMP is described w
     expect(r.rows).toEqual([["00.6", "10:00:01", "2025-01-01 00:00:00.000", "00.3", "01-JAN-24 10.00.00.50 AM", "01-JAN-24 10.00.00.50 AM"]])
     const fetched = await conn.execute(`SELECT CAST(TIMESTAMP '2024-01-01 10:00:00.7' AS TIMESTAMP(0)) FROM dual`)
     expect((fetched.rows[0][0] as Date).getSeconds()).toBe(1)
+  })
+
+  // A value with more fractional digits than the column stores is rounded when it is written ("If you try to add a row
+  // with more digits in your fractional second than your TIMESTAMP can store, your fraction is rounded", Oracle
+  // Database 10g SQL, Oracle Press, "Using the TIMESTAMP Type"), so fetches, FF and comparisons all see the rounded value
+  it("a value written into a TIMESTAMP(0-5) column is rounded to the column's precision, by every kind of write", async () => {
+    await conn.execute(`CREATE TABLE tfw (id NUMBER, a TIMESTAMP(3), b TIMESTAMP(1), z TIMESTAMP(0))`)
+    const at = (ms: number) => new Date(Date.UTC(2024, 0, 1, 10, 0, 0, ms))
+    await conn.execute(`INSERT INTO tfw VALUES (1, TIMESTAMP '2024-01-01 10:00:00.1236', TIMESTAMP '2024-01-01 10:00:00.25', TIMESTAMP '2024-01-01 10:00:00.5')`)
+    await conn.execute(`INSERT INTO tfw VALUES (2, :1, :2, :3)`, [at(567), at(560), at(499)])
+    await conn.executeMany(`INSERT INTO tfw VALUES (:1, :2, :3, :4)`, [[3, at(567), at(560), at(500)]], {
+      bindDefs: [{ type: oracledb.NUMBER }, { type: oracledb.DB_TYPE_TIMESTAMP }, { type: oracledb.DB_TYPE_TIMESTAMP }, { type: oracledb.DB_TYPE_TIMESTAMP }]
+    })
+    await conn.execute(`INSERT INTO tfw (id) VALUES (4)`)
+    await conn.execute(`UPDATE tfw SET b = TIMESTAMP '2024-01-01 10:00:00.95', z = TIMESTAMP '2024-01-01 10:00:00.7' WHERE id = 4`)
+    await conn.execute(`MERGE INTO tfw USING dual ON (id = 4) WHEN MATCHED THEN UPDATE SET a = TIMESTAMP '2024-01-01 10:00:00.9996'`)
+    const r = await conn.execute(`SELECT id, TO_CHAR(a, 'SS.FF9'), TO_CHAR(b, 'SS.FF9'), TO_CHAR(z, 'SS.FF9'), TO_CHAR(a, 'SS.FF') FROM tfw ORDER BY id`)
+    expect(r.rows).toEqual([
+      [1, "00.124000000", "00.300000000", "01.000000000", "00.124"],
+      [2, "00.567000000", "00.600000000", "00.000000000", "00.567"],
+      [3, "00.567000000", "00.600000000", "01.000000000", "00.567"],
+      [4, "01.000000000", "01.000000000", "01.000000000", "01.000"]
+    ])
+    const fetched = await conn.execute(`SELECT a, b FROM tfw WHERE id = 1`)
+    expect((fetched.rows[0] as Array<Date>).map((d) => d.getUTCMilliseconds())).toEqual([124, 300])
+    const compared = await conn.execute(`SELECT COUNT(*) FROM tfw WHERE a = TIMESTAMP '2024-01-01 10:00:00.124' AND b = TIMESTAMP '2024-01-01 10:00:00.3'`)
+    expect(compared.rows).toEqual([[1]])
   })
 })
