@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
 import type { Conn } from "./oracle/helpers.ts"
 import { closeConnection, openConnection, oracledb } from "./oracle/helpers.ts"
+import { laidOut } from "../../testkit/oracle/bulk-insert.ts"
 
 // "Datetime Format Elements", FF: "If you do not specify a digit, then Oracle Database uses the precision specified for
 // the datetime data type or the data type's default precision" (SQL Language Reference); a CAST to TIMESTAMP(p) gives a
@@ -59,5 +60,40 @@ describe("Oracle test server: FF prints the precision a TIMESTAMP is described w
     expect((fetched.rows[0] as Array<Date>).map((d) => d.getUTCMilliseconds())).toEqual([124, 300])
     const compared = await conn.execute(`SELECT COUNT(*) FROM tfw WHERE a = TIMESTAMP '2024-01-01 10:00:00.124' AND b = TIMESTAMP '2024-01-01 10:00:00.3'`)
     expect(compared.rows).toEqual([[1]])
+  })
+
+  it("executeMany keeps its column-wise path into TIMESTAMP(0-5) columns for values that fit, and rounds the others", async () => {
+    await conn.execute(`CREATE TABLE tfm (id NUMBER(10), a TIMESTAMP(3), b TIMESTAMP(1))`)
+    const rows = Array.from({ length: 2000 }, (_, k) => [k, new Date(Date.UTC(2024, 0, 1, 10, 0, 0, k % 1000)), new Date(Date.UTC(2024, 0, 1, 10, 0, 0, 100 * (k % 10)))])
+    const bindDefs = [{ type: oracledb.NUMBER }, { type: oracledb.DB_TYPE_TIMESTAMP }, { type: oracledb.DB_TYPE_TIMESTAMP }]
+    const before = laidOut.rows
+    await conn.executeMany(`INSERT INTO tfm VALUES (:1, :2, :3)`, rows, { bindDefs })
+    expect(laidOut.rows - before).toBe(rows.length)
+    // 10:00:00.xx5 into TIMESTAMP(1): more digits than the column keeps, so the general path stores them rounded
+    await conn.executeMany(`INSERT INTO tfm VALUES (:1, :2, :3)`, rows.map(([k, a]) => [Number(k) + 2000, a, new Date(Date.UTC(2024, 0, 1, 10, 0, 0, 250))]), { bindDefs })
+    expect(laidOut.rows - before).toBe(rows.length)
+    const r = await conn.execute(`SELECT COUNT(*), COUNT(DISTINCT a), MIN(TO_CHAR(b, 'SS.FF9')), MAX(TO_CHAR(b, 'SS.FF9')) FROM tfm WHERE id >= 2000`)
+    expect(r.rows).toEqual([[2000, 1000, "00.300000000", "00.300000000"]])
+    const fast = await conn.execute(`SELECT TO_CHAR(a, 'SS.FF'), TO_CHAR(b, 'SS.FF') FROM tfm WHERE id = 1234`)
+    expect(fast.rows).toEqual([["00.234", "00.4"]])
+  })
+
+  it("executeMany's rows decoded straight from their bytes into a TIMESTAMP(0-5) column are rounded too", async () => {
+    await conn.execute(`CREATE TABLE tfs (id NUMBER(10), b TIMESTAMP(1))`)
+    const sql = `INSERT INTO tfs VALUES (:1, :2)`
+    const bindDefs = [{ type: oracledb.NUMBER }, { type: oracledb.DB_TYPE_TIMESTAMP }]
+    const rowsOf = (ms: (k: number) => number) => Array.from({ length: 60_000 }, (_, k) => [k, new Date(Date.UTC(2024, 0, 1, 10, 0, 0, ms(k)))])
+    // the statement's first request may arrive whole before its append target is known (then it is decoded as values)
+    await conn.executeMany(sql, rowsOf((k) => 100 * (k % 10)).slice(0, 10), { bindDefs })
+    await conn.execute(`DELETE FROM tfs`)
+    const before = laidOut.straight
+    await conn.executeMany(sql, rowsOf((k) => 100 * (k % 10)), { bindDefs })
+    expect(laidOut.straight - before).toBe(60_000)
+    await conn.execute(`DELETE FROM tfs`)
+    await conn.executeMany(sql, rowsOf((k) => (k % 2 === 0 ? 250 : 300)), { bindDefs })
+    expect(laidOut.straight - before).toBe(60_000)
+    const r = await conn.execute(`SELECT COUNT(*), MIN(TO_CHAR(b, 'SS.FF9')), MAX(TO_CHAR(b, 'SS.FF9')) FROM tfs`)
+    expect(r.rows).toEqual([[60_000, "00.300000000", "00.300000000"]])
+    await conn.rollback()
   })
 })

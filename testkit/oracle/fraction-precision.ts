@@ -37,3 +37,11 @@ export const roundedFraction = (sql: string, precision: number): string => {
   const shifted = `(epoch_us(${sql}) + ${unit / 2})`
   return `make_timestamp(${shifted} - ((${shifted} % ${unit}) + ${unit}) % ${unit})`
 }
+
+/**
+ * The translation of bind `$k` written into a TIMESTAMP(`precision`) column, 0-5 (datetime-writes.ts casts it to the
+ * column's type, translate-cast.ts renders the cast with {@link roundedFraction}), whitespace removed: bulk-insert.ts
+ * recognises it to keep executeMany's column-wise path for such columns.
+ */
+export const ROUNDED_BIND = (k: number, precision: number): string =>
+  roundedFraction(`CAST(CAST($${k} AS TIMESTAMP) AS TIMESTAMP)`, precision).replace(/\s+/g, "")
