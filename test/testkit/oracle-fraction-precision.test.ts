@@ -35,6 +35,17 @@ describe("Oracle test server: FF prints the precision a TIMESTAMP is described w
     expect((fetched.rows[0][0] as Date).getSeconds()).toBe(1)
   })
 
+  // the CAST's value is of the type it names (SQL Language Reference, "CAST"), which node-oracledb's metadata gives as
+  // the fractional second precision of a TIMESTAMP ("precision ... set only for DB_TYPE_NUMBER, DB_TYPE_TIMESTAMP, ...")
+  it("a CAST to TIMESTAMP(p) is described as TIMESTAMP(p), as a select item and through an inline view", async () => {
+    const described = async (sql: string) =>
+      ((await conn.execute(sql)).metaData as Array<{ dbTypeName: string; precision: number }>).map((m) => [m.dbTypeName, m.precision])
+    expect(await described(
+      `SELECT CAST(TIMESTAMP '2024-01-01 10:00:00.126' AS TIMESTAMP(2)), CAST(b AS TIMESTAMP(0)) x, CAST(a AS TIMESTAMP(9)) AS y, CAST(b AS TIMESTAMP) FROM tfp`
+    )).toEqual([["TIMESTAMP", 2], ["TIMESTAMP", 0], ["TIMESTAMP", 9], ["TIMESTAMP", 6]])
+    expect(await described(`SELECT * FROM (SELECT CAST(b AS TIMESTAMP(1)) c FROM tfp)`)).toEqual([["TIMESTAMP", 1]])
+  })
+
   // A value with more fractional digits than the column stores is rounded when it is written ("If you try to add a row
   // with more digits in your fractional second than your TIMESTAMP can store, your fraction is rounded", Oracle
   // Database 10g SQL, Oracle Press, "Using the TIMESTAMP Type"), so fetches, FF and comparisons all see the rounded value
