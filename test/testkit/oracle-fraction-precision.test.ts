@@ -35,6 +35,17 @@ describe("Oracle test server: FF prints the precision a TIMESTAMP is described w
     expect((fetched.rows[0][0] as Date).getSeconds()).toBe(1)
   })
 
+  // a TIMESTAMP literal and TO_TIMESTAMP's value show nine digits (TechOnTheNet "TO_TIMESTAMP Function": '13-DEC-03
+  // 10.13.18.000000000 AM'; testkit/oracle/fraction-precision.ts on the literal, unconfirmed), LOCALTIMESTAMP six
+  it("FF and the session's format print nine digits for a TIMESTAMP literal and TO_TIMESTAMP", async () => {
+    const r = await conn.execute(
+      `SELECT TO_CHAR(TIMESTAMP '2024-01-01 10:00:00.12', 'SS.FF'), TO_CHAR(TIMESTAMP '2024-01-01 10:00:00.12'), TIMESTAMP '2024-01-01 10:00:00.5' || '', ` +
+        `TO_CHAR(TO_TIMESTAMP('2024-01-01 10:00:00.12', 'YYYY-MM-DD HH24:MI:SS.FF'), 'SS.FF'), TO_CHAR(TIMESTAMP '2024-01-01 10:00:00.12 +01:00', 'SS.FF'), ` +
+        `LENGTH(TO_CHAR(LOCALTIMESTAMP, 'FF')) FROM dual`
+    )
+    expect(r.rows).toEqual([["00.120000000", "01-JAN-24 10.00.00.120000000 AM", "01-JAN-24 10.00.00.500000000 AM", "00.120000000", "00.120000000", 6]])
+  })
+
   // the CAST's value is of the type it names (SQL Language Reference, "CAST"), which node-oracledb's metadata gives as
   // the fractional second precision of a TIMESTAMP ("precision ... set only for DB_TYPE_NUMBER, DB_TYPE_TIMESTAMP, ...")
   it("a CAST to TIMESTAMP(p) is described as TIMESTAMP(p), as a select item and through an inline view", async () => {
