@@ -46,6 +46,17 @@ describe("Oracle test server: FF prints the precision a TIMESTAMP is described w
     expect(r.rows).toEqual([["00.120000000", "01-JAN-24 10.00.00.120000000 AM", "01-JAN-24 10.00.00.500000000 AM", "00.120000000", "00.120000000", 6]])
   })
 
+  it("FF of a qualified column prints its own table's precision where two tables declare the name differently", async () => {
+    await conn.execute(`CREATE TABLE tfq1 (id NUMBER, ts TIMESTAMP(2))`)
+    await conn.execute(`CREATE TABLE tfq2 (id NUMBER, ts TIMESTAMP(4))`)
+    await conn.execute(`INSERT INTO tfq1 VALUES (1, TIMESTAMP '2024-01-01 10:00:00.12')`)
+    await conn.execute(`INSERT INTO tfq2 VALUES (1, TIMESTAMP '2024-01-01 10:00:00.1234')`)
+    const r = await conn.execute(
+      `SELECT TO_CHAR(a.ts, 'SS.FF'), TO_CHAR(b.ts, 'SS.FF'), a.ts || '', TO_CHAR(b.ts), TO_CHAR(tfq1.ts, 'FF') FROM tfq1 a JOIN tfq2 b ON a.id = b.id, tfq1`
+    )
+    expect(r.rows).toEqual([["00.12", "00.1234", "01-JAN-24 10.00.00.12 AM", "01-JAN-24 10.00.00.1234 AM", "12"]])
+  })
+
   // the CAST's value is of the type it names (SQL Language Reference, "CAST"), which node-oracledb's metadata gives as
   // the fractional second precision of a TIMESTAMP ("precision ... set only for DB_TYPE_NUMBER, DB_TYPE_TIMESTAMP, ...")
   it("a CAST to TIMESTAMP(p) is described as TIMESTAMP(p), as a select item and through an inline view", async () => {

@@ -94,12 +94,11 @@ export const castSql = (tr: TranslatorCore, p: readonly [number, number] | undef
 
 /**
  * The fractional second precision of the TIMESTAMP [WITH [LOCAL] TIME ZONE] [from, to): a column's declared one
- * (unless two of the statement's tables declare the name with different ones), a CAST's, a literal's or TO_TIMESTAMP's
+ * (qualified, or unless two of the statement's tables declare the name with different ones), a CAST's, a literal's or TO_TIMESTAMP's
  * (fraction-precision.ts).
  */
 export const declaredFraction = (tr: TranslatorCore, from: number, to: number): number | undefined => {
-  const name = tr.columnNameAt(from, to)
-  return (name === undefined ? undefined : tr.ctx.timestampPrecisions?.get(name)) ?? timestampPrecisionAt(tr.toks, from, to)
+  return tr.columnFractionAt(from, to) ?? timestampPrecisionAt(tr.toks, from, to)
 }
 
 /**
