@@ -57,6 +57,18 @@ describe("Oracle test server: FF prints the precision a TIMESTAMP is described w
     expect(r.rows).toEqual([["00.12", "00.1234", "01-JAN-24 10.00.00.12 AM", "01-JAN-24 10.00.00.1234 AM", "12"]])
   })
 
+  // a PL/SQL TIMESTAMP(p) variable holds its value at p digits, rounded as a column of that type stores it, and FF
+  // prints p digits ("the precision specified for the datetime data type", "Datetime Format Elements")
+  it("a PL/SQL TIMESTAMP(p) variable rounds what it is given to p digits, and FF prints p digits", async () => {
+    const r = await conn.execute(
+      `DECLARE v TIMESTAMP(3) := TIMESTAMP '2024-01-01 10:00:00.1236'; w TIMESTAMP(0); u TIMESTAMP(2); BEGIN ` +
+        `w := TIMESTAMP '2024-12-31 23:59:59.7'; SELECT TIMESTAMP '2024-01-01 10:00:00.125' INTO u FROM dual; ` +
+        `:o := TO_CHAR(v, 'SS.FF') || '|' || TO_CHAR(v) || '|' || TO_CHAR(v, 'SS.FF9') || '|' || TO_CHAR(w, 'YYYY-MM-DD HH24:MI:SS') || '|' || TO_CHAR(u, 'SS.FF'); END;`,
+      { o: { dir: oracledb.BIND_OUT, type: oracledb.STRING, maxSize: 200 } }
+    )
+    expect(r.outBinds.o).toBe("00.124|01-JAN-24 10.00.00.124 AM|00.124000000|2025-01-01 00:00:00|00.13")
+  })
+
   // the CAST's value is of the type it names (SQL Language Reference, "CAST"), which node-oracledb's metadata gives as
   // the fractional second precision of a TIMESTAMP ("precision ... set only for DB_TYPE_NUMBER, DB_TYPE_TIMESTAMP, ...")
   it("a CAST to TIMESTAMP(p) is described as TIMESTAMP(p), as a select item and through an inline view", async () => {
