@@ -82,7 +82,7 @@ describe("Oracle test server: FF prints the precision a TIMESTAMP is described w
 
   // A value with more fractional digits than the column stores is rounded when it is written ("If you try to add a row
   // with more digits in your fractional second than your TIMESTAMP can store, your fraction is rounded", Oracle
-  // Database 10g SQL, Oracle Press, "Using the TIMESTAMP Type"), so fetches, FF and comparisons all see the rounded value
+  // Database 10g SQL, Oracle Press, quoted by java2s.com "Use timestamps"), so fetches, FF and comparisons see it
   it("a value written into a TIMESTAMP(0-5) column is rounded to the column's precision, by every kind of write", async () => {
     await conn.execute(`CREATE TABLE tfw (id NUMBER, a TIMESTAMP(3), b TIMESTAMP(1), z TIMESTAMP(0))`)
     const at = (ms: number) => new Date(Date.UTC(2024, 0, 1, 10, 0, 0, ms))

@@ -31,7 +31,9 @@ export const sessionZoneWrites = (all: ReadonlyArray<Tok>, lookup: TableLookup):
   // ORA-01861, as the other datetime columns refuse it, instead of storing text a SELECT then shows as NULL
   const text = castWrites(localText, lookup, columnsWhere((t) => t.kind === "timestamp" && t.duck === "VARCHAR"), ["TIMESTAMP", "(", "9", ")"])
   // TIMESTAMP(0-5): the fraction rounded to the column's precision when written, as Oracle rounds a value with more
-  // fractional digits than the column stores (fraction-precision.ts), so that fetches, FF and comparisons see it
+  // fractional digits than the column stores ("If you try to add a row with more digits in your fractional second than
+  // your TIMESTAMP can store, your fraction is rounded", Oracle Database 10g SQL, Oracle Press, quoted by java2s.com
+  // "Use timestamps"), so that fetches, FF and comparisons see it
   let out = text
   for (let p = 0; p <= 5; p++) out = castWrites(out, lookup, columnsWhere((t) => t.kind === "timestamp" && t.duck !== "VARCHAR" && t.scale === p), ["TIMESTAMP", "(", String(p), ")"])
   return out
