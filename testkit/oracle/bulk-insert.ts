@@ -203,18 +203,21 @@ const bindForms = (values: string, n: number): { zoned: Array<boolean>; fraction
     const plain = `$${k}`
     const wrapped = ZONED_BIND(k)
     const end = (text: string) => at + text.length === values.length || values[at + text.length] === ","
-    const rounded = [0, 1, 2, 3, 4, 5].find((p) => values.startsWith(ROUNDED_BIND(k, p), at) && end(ROUNDED_BIND(k, p)))
-    fractions.push(rounded)
     if (values.startsWith(plain, at) && end(plain)) {
       zoned.push(false)
+      fractions.push(undefined)
       at += plain.length
     } else if (values.startsWith(wrapped, at) && end(wrapped)) {
       zoned.push(true)
+      fractions.push(undefined)
       at += wrapped.length
-    } else if (rounded !== undefined) {
+    } else {
+      const rounded = [0, 1, 2, 3, 4, 5].map((p) => ROUNDED_BIND(k, p)).findIndex((text) => values.startsWith(text, at) && end(text))
+      if (rounded < 0) return undefined
       zoned.push(false)
+      fractions.push(rounded)
       at += ROUNDED_BIND(k, rounded).length
-    } else return undefined
+    }
   }
   return at === values.length ? { zoned, fractions } : undefined
 }
