@@ -36,7 +36,8 @@ describe("Oracle test server: result cells encoded from DuckDB's vectors (raw no
     const texts = days.map((day, k) => text(day * DAY_MS + ((k * 7919) % 86_400) * 1000 + (k % 1000), (k * 131) % 1000))
     for (const [k, t] of texts.entries()) {
       await conn.execute(
-        `INSERT INTO day_slots VALUES (${k}, TO_DATE('${t.slice(0, 19)}', 'YYYY-MM-DD HH24:MI:SS'), TIMESTAMP '${t}', TIMESTAMP '${t}')`
+        // (t3 given its three digits: a TIMESTAMP(3) column rounds more, as Oracle rounds on write)
+        `INSERT INTO day_slots VALUES (${k}, TO_DATE('${t.slice(0, 19)}', 'YYYY-MM-DD HH24:MI:SS'), TIMESTAMP '${t}', TIMESTAMP '${t.slice(0, 23)}')`
       )
     }
     const r = await conn.execute("SELECT d, t, t3, TO_CHAR(t, 'YYYY-MM-DD HH24:MI:SS.FF6') FROM day_slots ORDER BY id")

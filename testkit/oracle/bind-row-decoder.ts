@@ -153,13 +153,16 @@ const readDateParts = (b: Buffer, start: number, length: number): void => {
 /** Largest |seconds| whose microseconds are a safe integer. */
 const SAFE_MICROS_SECONDS = Math.floor(Number.MAX_SAFE_INTEGER / 1_000_000) - 1
 
-const dateWriter = (layout: ColumnLayout): CellWriter | undefined => {
+/** The writer of DATE / TIMESTAMP binds into `layout`; into a TIMESTAMP(`fraction`) column only values with no more digits. */
+const dateWriter = (layout: ColumnLayout, fraction?: number): CellWriter | undefined => {
+  // nanoseconds per last digit kept: sub-microsecond digits, or more than a TIMESTAMP(0-5) column keeps (which the
+  // general path rounds), take the general path
+  const unit = 10 ** (9 - (fraction ?? 6))
   switch (layout) {
     case "timestamp":
       return (b, start, length, out, c, row) => {
         readDateParts(b, start, length)
-        // sub-microsecond digits: the general path decides how they are kept
-        if (nanos % 1000 !== 0) throw new NotExact()
+        if (nanos % unit !== 0) throw new NotExact()
         if (Math.abs(seconds) <= SAFE_MICROS_SECONDS) setSafeInt64(out, c, row, seconds * 1_000_000 + nanos / 1000)
         else out.setBigInt(c, row, BigInt(seconds) * 1_000_000n + BigInt(nanos / 1000))
       }
@@ -194,9 +197,10 @@ const dateWriter = (layout: ColumnLayout): CellWriter | undefined => {
 /**
  * The writer for a bind of `spec` into a column of `layout`, or undefined when only the general path can. Into a
  * `zoned` column (BatchTarget.zoned) only a TIMESTAMP WITH TIME ZONE bind is written, as the general path's
- * `ora_tstz` would store it: the text of its value with its own zone.
+ * `ora_tstz` would store it: the text of its value with its own zone; into a TIMESTAMP(`fraction`) column (0-5,
+ * BatchTarget.fractions) only a value with no more fraction digits.
  */
-export const cellWriter = (spec: BindSpec, layout: ColumnLayout, scale: number, zoned = false): CellWriter | undefined => {
+export const cellWriter = (spec: BindSpec, layout: ColumnLayout, scale: number, zoned = false, fraction?: number): CellWriter | undefined => {
   if (zoned && spec.dty !== Dty.TIMESTAMP_TZ) return undefined
   switch (spec.dty) {
     case Dty.NUMBER:
@@ -218,7 +222,7 @@ export const cellWriter = (spec: BindSpec, layout: ColumnLayout, scale: number, 
       return layout === "blob" ? (b, start, length, out, c, row) => out.setBytesFrom(c, row, b, start, length) : undefined
     case Dty.DATE:
     case Dty.TIMESTAMP:
-      return dateWriter(layout)
+      return dateWriter(layout, fraction)
     case Dty.TIMESTAMP_TZ:
       // TIMESTAMP WITH TIME ZONE columns hold the value's text with its zone (datetime-functions.ts)
       return layout === "varchar" && spec.dty === Dty.TIMESTAMP_TZ
@@ -244,20 +248,21 @@ export class BindRowDecoder {
   ) {}
 
   /**
-   * A decoder for binds `specs` sent in wire `order` into `columns` (`zoned` as BatchTarget.zoned), or undefined when
+   * A decoder for binds `specs` sent in wire `order` into `columns` (`zoned`, `fractions` as BatchTarget's), or undefined when
    * a pair needs the general path.
    */
   static of(
     specs: ReadonlyArray<BindSpec>,
     order: ReadonlyArray<number>,
     columns: ReadonlyArray<BulkColumn>,
-    zoned: ReadonlyArray<boolean> = []
+    zoned: ReadonlyArray<boolean> = [],
+    fractions: ReadonlyArray<number | undefined> = []
   ): BindRowDecoder | undefined {
     if (specs.length !== columns.length || order.length !== columns.length) return undefined
     const wire: Array<{ column: number; write: CellWriter }> = []
     for (const column of order) {
       const info = columnInfo(columns[column]!.name, columns[column]!.type)
-      const write = cellWriter(specs[column]!, info.layout, info.scale, zoned[column] === true)
+      const write = cellWriter(specs[column]!, info.layout, info.scale, zoned[column] === true, fractions[column])
       if (write === undefined) return undefined
       wire.push({ column, write })
     }

@@ -14,6 +14,7 @@ import type { AppendTarget, BulkColumn, ColumnLayout, Session } from "../engine/
 import type { TableMeta } from "./catalog.ts"
 import { type KeyedTable, keyedTable } from "./key-locks.ts"
 import { isKw, isOp, matchParen, type Tok } from "./lexer.ts"
+import { ROUNDED_BIND } from "./fraction-precision.ts"
 import { encodeName } from "./names.ts"
 import type { BindSpec } from "./statement.ts"
 import { oracleName } from "./translate.ts"
@@ -116,13 +117,15 @@ export const setCell = (out: BulkRows, c: number, row: number, layout: ColumnLay
  * Lays out bind columns `0 … columns.length - 1` of `rows` for `columns` (the INSERT's target columns, DuckDB names
  * and types); undefined when a value needs the general path or breaks a constraint the layout checks. A `zoned`
  * column (BatchTarget.zoned) takes only TIMESTAMP WITH TIME ZONE binds (`specs`, in bind order), whose decoded text
- * keeps their own zone; text or other datetimes bound there take the general path, which reads them.
+ * keeps their own zone; text or other datetimes bound there take the general path, which reads them. A value with more
+ * fraction digits than its column's `fractions` entry takes the general path too, which rounds it.
  */
 export const bulkRowsOfBinds = (
   rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>,
   columns: ReadonlyArray<BulkColumn>,
   zoned: ReadonlyArray<boolean> = [],
-  specs: ReadonlyArray<BindSpec> = []
+  specs: ReadonlyArray<BindSpec> = [],
+  fractions: ReadonlyArray<number | undefined> = []
 ): BulkRows | undefined => {
   if (zoned.some((z, i) => z && specs[i]?.dty !== Dty.TIMESTAMP_TZ)) return undefined
   const infos = columns.map((c) => columnInfo(c.name, c.type))
@@ -134,7 +137,9 @@ export const bulkRowsOfBinds = (
       const values = rows[row]!
       for (let c = 0; c < width; c++) {
         const v = values[c] ?? null
-        if (v !== null) setCell(out, c, row, infos[c]!.layout, infos[c]!.scale, v)
+        if (v === null) continue
+        if (fractions[c] !== undefined && !fitsFraction(micros(v), fractions[c])) throw new NotExact()
+        setCell(out, c, row, infos[c]!.layout, infos[c]!.scale, v)
       }
     }
   } catch (e) {
@@ -165,7 +170,16 @@ export interface BatchTarget {
    * binds, whose text keeps their own zone, are laid out for it (bind-row-decoder.ts `cellWriter`); other binds take the general path.
    */
   readonly zoned: ReadonlyArray<boolean>
+  /**
+   * Per column: the fraction digits of a TIMESTAMP(0-5) column, whose bind the translated INSERT rounds to them
+   * ({@link ROUNDED_BIND}); a value with more digits takes the general path, which rounds it.
+   */
+  readonly fractions: ReadonlyArray<number | undefined>
 }
+
+/** Whether `micros` has no more fraction digits than `fraction` (none given: any). */
+export const fitsFraction = (micros: bigint, fraction: number | undefined): boolean =>
+  fraction === undefined || micros % 10n ** BigInt(6 - fraction) === 0n
 
 /**
  * The translation (translate.ts) of bind `$k` into a TIMESTAMP WITH TIME ZONE column of an INSERT, whitespace removed:
@@ -174,11 +188,12 @@ export interface BatchTarget {
 export const ZONED_BIND = (k: number): string => `ora_tstz(CAST($${k}ASVARCHAR),getvariable('ora_session_tz'))`
 
 /**
- * Which binds of a VALUES list (`$1, …, $n` in order, whitespace removed) are passed through {@link ZONED_BIND}; undefined
- * when the list holds anything else.
+ * Which binds of a VALUES list (`$1, …, $n` in order, whitespace removed) are passed through {@link ZONED_BIND} and
+ * which through {@link ROUNDED_BIND} (its digits); undefined when the list holds anything else.
  */
-const zonedBinds = (values: string, n: number): Array<boolean> | undefined => {
+const bindForms = (values: string, n: number): { zoned: Array<boolean>; fractions: Array<number | undefined> } | undefined => {
   const zoned: Array<boolean> = []
+  const fractions: Array<number | undefined> = []
   let at = 0
   for (let k = 1; k <= n; k++) {
     if (k > 1) {
@@ -190,13 +205,21 @@ const zonedBinds = (values: string, n: number): Array<boolean> | undefined => {
     const end = (text: string) => at + text.length === values.length || values[at + text.length] === ","
     if (values.startsWith(plain, at) && end(plain)) {
       zoned.push(false)
+      fractions.push(undefined)
       at += plain.length
     } else if (values.startsWith(wrapped, at) && end(wrapped)) {
       zoned.push(true)
+      fractions.push(undefined)
       at += wrapped.length
-    } else return undefined
+    } else {
+      const rounded = [0, 1, 2, 3, 4, 5].map((p) => ROUNDED_BIND(k, p)).findIndex((text) => values.startsWith(text, at) && end(text))
+      if (rounded < 0) return undefined
+      zoned.push(false)
+      fractions.push(rounded)
+      at += ROUNDED_BIND(k, rounded).length
+    }
   }
-  return at === values.length ? zoned : undefined
+  return at === values.length ? { zoned, fractions } : undefined
 }
 
 /** What resolving a batch target needs from the SQL session. */
@@ -231,8 +254,9 @@ export class BatchTargets {
     const valuesAt = toks.findIndex((x) => isKw(x, "VALUES"))
     if (n === 0 || !isKw(toks[0], "INSERT") || !isKw(toks[1], "INTO") || valuesAt < 0 || !isOp(toks[valuesAt + 1], "(")) return undefined
     if (matchParen(toks, valuesAt + 1) !== toks.length - 1) return undefined
-    const zoned = zonedBinds(t.text(valuesAt + 2, toks.length - 1).replace(/\s+/g, ""), n)
-    if (zoned === undefined) return undefined
+    const forms = bindForms(t.text(valuesAt + 2, toks.length - 1).replace(/\s+/g, ""), n)
+    if (forms === undefined) return undefined
+    const { zoned, fractions } = forms
     const a = toks[2]
     if (a === undefined || (a.kind !== "ident" && a.kind !== "qident")) return undefined
     const qualified = isOp(toks[3], ".") && (toks[4]?.kind === "ident" || toks[4]?.kind === "qident")
@@ -267,7 +291,7 @@ export class BatchTargets {
       const constrained = meta.constraints.some((c) => c.type === "P" || c.type === "U" || c.type === "R")
       const whole = !constrained && names.length === meta.columns.length && names.every((name, i) => name === meta.columns[i]!.name)
       if (zoned.some((z, i) => z && columnInfo(columns[i]!.name, columns[i]!.type).layout !== "varchar")) return undefined
-      const target = { table: whole ? { schema: encodeName(meta.owner), table: encodeName(meta.name) } : t.text(2, after), columns, zoned }
+      const target = { table: whole ? { schema: encodeName(meta.owner), table: encodeName(meta.name) } : t.text(2, after), columns, zoned, fractions }
       const keys = keyedTable(meta)
       if (keys !== undefined && typeof target.table === "string") this.keyedByTable.set(`${this.host.schema}\u0000${target.table}`, keys)
       if (this.byInsert.size >= 64) this.byInsert.clear()

@@ -57,11 +57,12 @@ const elementsOf = (format: string): Array<string> | undefined => {
 
 /**
  * Elements only TO_CHAR prints ("Datetime Format Elements" marks which are valid in the TO_* datetime functions: not
- * YEAR / SYEAR, CC / SCC; "Datetime suffixes are valid only to format output", "Datetime Format Element Suffixes"):
+ * YEAR / SYEAR, CC / SCC; E / EE, the era name, in the 10g SQL Quick Reference's table; "Datetime suffixes are valid
+ * only to format output", "Datetime Format Element Suffixes"):
  * ORA-01820 "format code cannot appear in date input format", as datetime-parse.ts gives for the week elements.
  * **Unconfirmed:** the code for the suffixes and for YEAR (Oracle documents no error for them).
  */
-const outputOnly = (element: string): boolean => element.includes("#") || ["YEAR", "SYEAR"].includes(element)
+const outputOnly = (element: string): boolean => element.includes("#") || ["YEAR", "SYEAR", "E", "EE"].includes(element)
 
 /** ORA-01821 for a format model with an element Oracle does not know (TO_CHAR of a datetime). */
 export const checkOutputFormat = (format: string): void => {

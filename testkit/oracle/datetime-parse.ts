@@ -7,7 +7,8 @@
  * Elements read (Oracle SQL Language Reference, "Datetime Format Elements"): SYYYY, YYYY, RRRR, YYY, YY, Y, RR (two
  * digits by RR's rule: "The RR Datetime Format Element"), J (the Julian day, January 1, 4712 BC being day 1), DDD,
  * MM, RM, MON, MONTH, DD, D, DAY, DY, HH24, HH12, HH, MI, SS, SSSSS, FF[1-9], AM/PM/A.M./P.M., TZH, TZM, TZR, TZD (read and
- * ignored), AD / BC / A.D. / B.C., X (the radix character), FM, FX, punctuation and quoted text.
+ * ignored), AD / BC / A.D. / B.C., X (the radix character), FM, FX, DL / DS / TS (the territory's date and time
+ * formats, read as their models), punctuation and quoted text.
  *
  * "String-to-Date Conversion Rules" (same book): punctuation of the model may be left out of the text, any
  * non-alphanumeric character of the text matches a punctuation character of the model, fields at the end of the model
@@ -28,7 +29,8 @@
  * under FX, ORA-01843 month, ORA-01847 / ORA-01839 day, ORA-01848 day of year, ORA-01849 / ORA-01850 hour, ORA-01851
  * minutes, ORA-01852 seconds, ORA-01853 seconds in day, ORA-01854 Julian day, ORA-01855 AM/PM, ORA-01841 year,
  * ORA-01874 / ORA-01875 time zone hour / minute, ORA-01820 a week or century element (WW, W, IW, ... as reported of
- * real servers: "SELECT TO_DATE(200803, 'YYYYWW')" gives ORA-01820), ORA-01821 other elements it does not read (Q).
+ * real servers: "SELECT TO_DATE(200803, 'YYYYWW')" gives ORA-01820; E / EE, OUTPUT_ONLY), ORA-01821 other elements it
+ * does not read (Q).
  */
 import { civilFromDays, daysFromCivil } from "../common/civil.ts"
 import { monthOfName, weekdayOfName } from "./date-language.ts"
@@ -46,8 +48,20 @@ const ELEMENTS = [
   "HH", "MI", "SSSSS", "SS", "FF", "A.M.", "P.M.", "AM", "PM", "A.D.", "B.C.", "AD", "BC", "J", "TZH", "TZM", "TZR", "TZD", "X", "FM", "FX", "D"
 ]
 
-/** Elements TO_CHAR prints that a text is not read in: ORA-01820 "format code cannot appear in date input format". */
-const OUTPUT_ONLY = ["IYYY", "IYY", "IW", "IY", "I", "SCC", "CC", "WW", "W"]
+/**
+ * Elements TO_CHAR prints that a text is not read in: ORA-01820 "format code cannot appear in date input format". E
+ * and EE (the era name) are among them: the SQL Quick Reference's "Datetime Format Elements" table (10g Release 1,
+ * Table 7-2) answers "Specify in TO_* datetime functions?" with No for both (**unconfirmed** code).
+ */
+const OUTPUT_ONLY = ["IYYY", "IYY", "IW", "IY", "I", "SCC", "CC", "WW", "W", "EE", "E"]
+
+/**
+ * DL, DS and TS read as the AMERICA territory's long date, short date and short time formats, the models "Datetime
+ * Format Elements" gives for the AMERICAN_AMERICA locale: DL "'fmDay, Month dd, yyyy'", DS "'MM/DD/RRRR'"; TS as
+ * TO_CHAR prints it (`10:18:59 AM`, translate-datetime-sql.ts). Each is valid in the TO_* datetime functions (same
+ * table: Yes). Oracle's restriction that DL and DS be used only with TS, separated by white space, is not enforced.
+ */
+const TERRITORY_MODELS: Readonly<Record<string, string>> = { DL: "fmDay, Month dd, yyyy", DS: "MM/DD/RRRR", TS: "HH:MI:SS AM" }
 
 /** A model's pieces: an element, a literal (punctuation, blanks, or quoted text) and the FM / FX switches. */
 type Piece =
@@ -75,6 +89,15 @@ const piecesOf = (format: string): ReadonlyArray<Piece> => {
       continue
     }
     const upper = s.toUpperCase()
+    const territory = /^(?:DL|DS|TS)/.exec(upper)?.[0]
+    if (territory !== undefined) {
+      // the model's own pieces, its FM switches undone after it so that the fill mode around it is unchanged
+      const expanded = piecesOf(TERRITORY_MODELS[territory]!)
+      pieces.push(...expanded)
+      if (expanded.filter((p) => p.kind === "switch" && p.name === "FM").length % 2 === 1) pieces.push({ kind: "switch", name: "FM" })
+      s = s.slice(2)
+      continue
+    }
     const fraction = /^FF([1-9])/.exec(upper)
     if (fraction !== null) {
       pieces.push({ kind: "element", name: "FF", digits: Number(fraction[1]) })

@@ -7,7 +7,8 @@
  * one session is read back by every other as that session's instant. An INSERT, UPDATE or MERGE therefore has each
  * value it writes into such a column wrapped in `CAST(... AS TIMESTAMP WITH [LOCAL] TIME ZONE)`, which the translator
  * renders in the session time zone of the writing statement (a value with its own zone keeps it). Values written into
- * TIMESTAMP(7-9) columns, which are kept as text, are cast to TIMESTAMP(9) so that text which is no datetime is refused.
+ * TIMESTAMP(7-9) columns, which are kept as text, are cast to TIMESTAMP(9) so that text which is no datetime is refused;
+ * values written into TIMESTAMP(0-5) columns are cast to the column's type, which rounds their fraction.
  */
 import type { TableMeta } from "./catalog.ts"
 import { expandedInsertSelectStars } from "./insert-select-stars.ts"
@@ -28,7 +29,14 @@ export const sessionZoneWrites = (all: ReadonlyArray<Tok>, lookup: TableLookup):
   const localText = castWrites(local, lookup, columnsWhere((t) => t.kind === "timestampltz" && t.duck === "VARCHAR"), ["TIMESTAMP", "(", "9", ")", ...LOCAL_ZONE])
   // TIMESTAMP(7-9) is kept as text too: the cast (translate.ts `ora_ts`) refuses text that is no datetime with
   // ORA-01861, as the other datetime columns refuse it, instead of storing text a SELECT then shows as NULL
-  return castWrites(localText, lookup, columnsWhere((t) => t.kind === "timestamp" && t.duck === "VARCHAR"), ["TIMESTAMP", "(", "9", ")"])
+  const text = castWrites(localText, lookup, columnsWhere((t) => t.kind === "timestamp" && t.duck === "VARCHAR"), ["TIMESTAMP", "(", "9", ")"])
+  // TIMESTAMP(0-5): the fraction rounded to the column's precision when written, as Oracle rounds a value with more
+  // fractional digits than the column stores ("If you try to add a row with more digits in your fractional second than
+  // your TIMESTAMP can store, your fraction is rounded", Oracle Database 10g SQL, Oracle Press, quoted by java2s.com
+  // "Use timestamps"), so that fetches, FF and comparisons see it
+  let out = text
+  for (let p = 0; p <= 5; p++) out = castWrites(out, lookup, columnsWhere((t) => t.kind === "timestamp" && t.duck !== "VARCHAR" && t.scale === p), ["TIMESTAMP", "(", String(p), ")"])
+  return out
 }
 
 /**

@@ -27,6 +27,23 @@ export const castTimestampPrecision = (toks: ReadonlyArray<Tok>, from: number, t
   return undefined
 }
 
+/**
+ * The fractional second precision of the TIMESTAMP [from, to) of `toks` (significant tokens) where the expression
+ * says it: a CAST's p ({@link castTimestampPrecision}), and 9 for a TIMESTAMP literal (with a zone or not) and for
+ * TO_TIMESTAMP, whose values Oracle shows with nine digits (`TO_TIMESTAMP('2003/12/13 10:13:18', 'YYYY/MM/DD
+ * HH:MI:SS')` "would return '13-DEC-03 10.13.18.000000000 AM'", TechOnTheNet "Oracle/PLSQL: TO_TIMESTAMP Function";
+ * `SELECT TIMESTAMP '2020-01-01 10:00:00' FROM DUAL` gives `01-JAN-20 10.00.00.000000000 AM` in OceanBase's Oracle
+ * mode, "Datetime expressions"; **unconfirmed** on Oracle itself for the literal, which the SQL Language Reference's
+ * "Datetime Literals" gives no precision).
+ */
+export const timestampPrecisionAt = (toks: ReadonlyArray<Tok>, from: number, to: number): number | undefined => {
+  const cast = castTimestampPrecision(toks, from, to)
+  if (cast !== undefined) return cast
+  const literal = to === from + 2 && isKw(toks[from], "TIMESTAMP") && toks[from + 1]?.kind === "str"
+  const call = isKw(toks[from], "TO_TIMESTAMP") && isOp(toks[from + 1], "(") && matchParen(toks, from + 1) === to - 1
+  return literal || call ? 9 : undefined
+}
+
 /** `model` with each FF that has no digit count given `precision` digits (none for 0), outside quoted text. */
 export const withFractionDigits = (model: string, precision: number): string =>
   model.replace(/"[^"]*"?|FF(?![1-9])/gi, (m) => (m.startsWith('"') ? m : precision === 0 ? "" : `${m}${Math.min(precision, 9)}`))
@@ -37,3 +54,11 @@ export const roundedFraction = (sql: string, precision: number): string => {
   const shifted = `(epoch_us(${sql}) + ${unit / 2})`
   return `make_timestamp(${shifted} - ((${shifted} % ${unit}) + ${unit}) % ${unit})`
 }
+
+/**
+ * The translation of bind `$k` written into a TIMESTAMP(`precision`) column, 0-5 (datetime-writes.ts casts it to the
+ * column's type, translate-cast.ts renders the cast with {@link roundedFraction}), whitespace removed: bulk-insert.ts
+ * recognises it to keep executeMany's column-wise path for such columns.
+ */
+export const ROUNDED_BIND = (k: number, precision: number): string =>
+  roundedFraction(`CAST(CAST($${k} AS TIMESTAMP) AS TIMESTAMP)`, precision).replace(/\s+/g, "")

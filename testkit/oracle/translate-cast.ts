@@ -6,7 +6,7 @@
 import { ora } from "./errors.ts"
 import { isKw, isOp, matchParen } from "./lexer.ts"
 import { isNumberExpression, numberExpressionText } from "./character-writes.ts"
-import { castTimestampPrecision, roundedFraction } from "./fraction-precision.ts"
+import { roundedFraction, timestampPrecisionAt } from "./fraction-precision.ts"
 import { exactIntervalExpressionCast, intervalBindFit, intervalCast } from "./interval-exprs.ts"
 import { Dty, floatDecimalDigits, parseOracleType } from "./types.ts"
 import { blankPaddedSql } from "./char-writes.ts"
@@ -94,11 +94,11 @@ export const castSql = (tr: TranslatorCore, p: readonly [number, number] | undef
 
 /**
  * The fractional second precision of the TIMESTAMP [WITH [LOCAL] TIME ZONE] [from, to): a column's declared one
- * (unless two of the statement's tables declare the name with different ones) or a CAST's (fraction-precision.ts).
+ * (qualified, or unless two of the statement's tables declare the name with different ones), a CAST's, a literal's or TO_TIMESTAMP's
+ * (fraction-precision.ts).
  */
 export const declaredFraction = (tr: TranslatorCore, from: number, to: number): number | undefined => {
-  const name = tr.columnNameAt(from, to)
-  return (name === undefined ? undefined : tr.ctx.timestampPrecisions?.get(name)) ?? castTimestampPrecision(tr.toks, from, to)
+  return tr.declaredFractionAt(from, to) ?? timestampPrecisionAt(tr.toks, from, to)
 }
 
 /**

@@ -2,7 +2,7 @@
  * Arithmetic and concatenation with Oracle's semantics: `||` ignoring NULLs, division by zero, date and interval
  * arithmetic, exact NUMBER and native floating-point operands, text datetimes and exact intervals.
  */
-import { castTimestampPrecision } from "./fraction-precision.ts"
+import { timestampPrecisionAt } from "./fraction-precision.ts"
 import { isKw, isOp, matchParen, type Tok } from "./lexer.ts"
 import { type BinaryKind, binaryKindOf } from "./expression-names.ts"
 import { EXACT_RESULT } from "./number-sql.ts"
@@ -121,7 +121,7 @@ export function expression(tr: TranslatorCore, from: number, to: number): string
     const datetime = tr.textDatetimeAt(i, end) ?? textDatetimeOfText(text)
     const exactInterval = tr.exactIntervalAt(i, end, text) ?? (tr.bindIs(tr.ctx.exactSecondsBind, i, end) ? "dayToSecond" : undefined)
     const column = tr.columnNameAt(i, end)
-    const fsp = (column === undefined ? undefined : tr.ctx.timestampPrecisions?.get(column)) ?? castTimestampPrecision(toks, i, end)
+    const fsp = tr.declaredFractionAt(i, end) ?? timestampPrecisionAt(toks, i, end)
     const node = {
       text, date: isDateUnit(toks, i, end, tr.ctx.dateColumns) || dateBind, interval: isKw(t, "INTERVAL") || tr.isIntervalColumnAt(i, end) || exactInterval !== undefined || (isOp(t, "(") && scaledIntervalIn(toks, i + 1, end - 1)), binary: binaryKindOf(toks, i, end, tr.ctx.binaryColumns) ?? tr.binaryBindAt(i, end), exact,
       numeric: tr.exactNumericRange(i, end), ...(datetime !== undefined ? { datetime } : {}), ...(exactInterval !== undefined ? { exactInterval } : {}),

@@ -212,6 +212,24 @@ export class TranslatorOperands {
     return name !== undefined && this.ctx.dayColumns?.has(name) === true
   }
 
+  /**
+   * The declared fractional second precision of the TIMESTAMP column or bind tokens [from, to) are: a column's by
+   * `qualifier.name` for a qualified reference where the statement's tables give that key one, else by name
+   * (session-columns.ts timestampPrecisionsOf); a bind's as {@link TranslateContext.bindFraction} gives it.
+   */
+  declaredFractionAt(from: number, to: number): number | undefined {
+    const t = this.toks[from]
+    if (to === from + 1 && t?.kind === "bind") {
+      const param = /^\$(\d+)$/.exec(this.ctx.bind(t.value, t))?.[1]
+      return param === undefined ? undefined : this.ctx.bindFraction?.(Number(param))
+    }
+    const name = this.columnNameAt(from, to)
+    if (name === undefined) return undefined
+    const qualifier = to - from >= 3 ? this.toks[to - 3] : undefined
+    const qualified = qualifier === undefined ? undefined : this.ctx.timestampPrecisions?.get(`${oracleName(qualifier)}.${name}`)
+    return qualified ?? this.ctx.timestampPrecisions?.get(name)
+  }
+
   /** The column name tokens [from, to) are a (possibly qualified) reference to, else undefined. */
   columnNameAt(from: number, to: number): string | undefined {
     const toks = this.toks

@@ -12,6 +12,7 @@ import { checkIncompleteExpressions } from "./incomplete-expressions.ts"
 import { stringLiteralType } from "./literal-types.ts"
 import { negativeScaleCast, negativeScaleExtreme, numberDescription } from "./number-describe.ts"
 import { fromRefs, withBlockShapes } from "./subquery-shapes.ts"
+import { castTimestampPrecision } from "./fraction-precision.ts"
 import { binaryKindOf, headingOf, oracleName } from "./expression-names.ts"
 import { binaryDoubleType, intervalDsType, intervalYmType, numberType, timestampType, type OraType } from "./types.ts"
 import { identOut, NOT_ALIAS } from "./translate-literals.ts"
@@ -204,6 +205,12 @@ export const translateQuery = (
     const t = part[k]
     return t?.kind === "num" && !/[fFdD]$/.test(t.text) && aliasOnlyFrom(part, k + 1)
   }
+  /** p of `CAST(x AS TIMESTAMP[(p)]) [[AS] alias]` as the whole item: described as TIMESTAMP(p), as the CAST's type is. */
+  const castPrecision = (part: ReadonlyArray<Tok>): number | undefined => {
+    if (!isKw(part[0], "CAST") || !isOp(part[1], "(")) return undefined
+    const end = matchParen(part, 1) + 1
+    return aliasOnlyFrom(part, end) ? castTimestampPrecision(part, 0, end) : undefined
+  }
   /** `:bind [[AS] alias]` as the whole item: the parameter number it was rendered as. */
   const bindParam = (part: ReadonlyArray<Tok>, text: string): number | undefined => {
     if (part[0]?.kind !== "bind") return undefined
@@ -226,6 +233,8 @@ export const translateQuery = (
     if (binaryDouble(part)) return { kind: "typed", type: binaryDoubleType }
     const localZone = aliasOnlyFrom(part, isOp(part[1], "(") ? matchParen(part, 1) + 1 : part.length) ? tr.localZoneCastAt(start, start + (isOp(part[1], "(") ? matchParen(part, 1) + 1 : 0)) : undefined
     if (localZone !== undefined) return { kind: "typed", type: localZone }
+    const fsp = castPrecision(part)
+    if (fsp !== undefined) return { kind: "typed", type: timestampType(fsp) }
     if (numberLiteral(part)) return { kind: "typed", type: numberType() }
     const scaled = negativeScaleCast(part) ?? negativeScaleExtreme(part, tr.ctx.negativeScaleColumns)
     if (scaled !== undefined) return { kind: "typed", type: scaled }

@@ -90,6 +90,8 @@ export interface TranslateContext {
   readonly negativeScaleColumns?: ReadonlyMap<string, OraType>
   /** Declared fractional second precisions of the TIMESTAMP columns of the tables the statement mentions, by name (FF prints that many digits). */
   readonly timestampPrecisions?: ReadonlyMap<string, number>
+  /** The declared fractional second precision of the TIMESTAMP bind rendered as `$param` (a PL/SQL TIMESTAMP(p) variable), which FF prints. */
+  readonly bindFraction?: (param: number) => number | undefined
   /** Names of TIMESTAMP WITH LOCAL TIME ZONE columns of the tables the statement mentions (shown in the session zone). */
   readonly localZoneColumns?: ReadonlySet<string>
   /** Names of the character columns of the tables the statement mentions: arithmetic converts them to NUMBER. */

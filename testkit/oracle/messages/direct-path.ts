@@ -248,7 +248,7 @@ const bulkRowsOfLoad = (dp: DirectPathLoad, target: BatchTarget): BulkRows | und
   const writers = dp.columns.map((c, i) => {
     const info = columnInfo(target.columns[i]!.name, target.columns[i]!.type)
     // LOBs, JSON and intervals have no cell writer: the general path takes them
-    return info.layout === "other" || info.layout === "uint64" ? undefined : cellWriter({ dty: c.type.dty, csfrm: c.type.csfrm, maxSize: c.type.maxSize }, info.layout, info.scale, target.zoned[i] === true)
+    return info.layout === "other" || info.layout === "uint64" ? undefined : cellWriter({ dty: c.type.dty, csfrm: c.type.csfrm, maxSize: c.type.maxSize }, info.layout, info.scale, target.zoned[i] === true, target.fractions[i])
   })
   if (writers.some((x) => x === undefined)) return undefined
   const out = new BulkRows(target.columns, dp.rows)

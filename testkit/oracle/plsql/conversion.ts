@@ -2,7 +2,8 @@
  * Declared types as the scope resolves them (`%TYPE`, subtypes, record and collection types, a package's types) and
  * values converted to them as a variable of the type holds them (ORA-06502 when they do not fit).
  */
-import type { DuckDBValue } from "@duckdb/node-api"
+import { DuckDBTimestampValue, type DuckDBValue } from "@duckdb/node-api"
+import { datetimeText, parseDatetimeText } from "../datetime.ts"
 import { OraError } from "../errors.ts"
 import { isOp } from "../lexer.ts"
 import { oracleName } from "../translate.ts"
@@ -212,6 +213,12 @@ function convert(ctx: Frame, t: TypeSpec | undefined, v: Value): Value {
     if (Math.abs(rounded) >= 10 ** (t.size - scale)) throw valueError("number precision too large")
     return rounded
   }
+  // TIMESTAMP(p): the fraction rounded half up to the declared digits, as a value written into such a column
+  // (datetime-writes.ts)
+  if (t.name === "TIMESTAMP" && t.size !== undefined && t.size < 9) {
+    const rounded = roundedTimestamp(v, t.size)
+    if (rounded !== undefined) return rounded
+  }
   if (CHARACTER.test(t.name) && typeof v === "string" && t.size !== undefined) {
     const length = /^N/.test(t.name) || t.chars === true ? [...v].length : Buffer.byteLength(v)
     if (length > t.size) throw valueError("character string buffer too small")
@@ -220,6 +227,23 @@ function convert(ctx: Frame, t: TypeSpec | undefined, v: Value): Value {
     if (/^N?CHAR(ACTER)?$/.test(t.name)) return v + " ".repeat(t.size - length)
   }
   return v
+}
+
+/**
+ * A TIMESTAMP value (a DuckDB TIMESTAMP or wall-clock text) with its fraction rounded half up to `digits`; undefined
+ * for other values, among them one with a zone (a TIMESTAMP(p) WITH TIME ZONE's, whose type's name here leaves the
+ * zone out).
+ */
+const roundedTimestamp = (v: Value, digits: number): Value | undefined => {
+  const roundedNanos = (nanos: bigint, unit: bigint) => {
+    const shifted = nanos + unit / 2n
+    return shifted - (((shifted % unit) + unit) % unit)
+  }
+  if (v instanceof DuckDBTimestampValue) return digits >= 6 ? v : new DuckDBTimestampValue(roundedNanos(v.micros, 10n ** BigInt(6 - digits)))
+  if (typeof v !== "string") return undefined
+  const parsed = parseDatetimeText(v)
+  if (parsed === undefined || parsed.offsetMinutes !== undefined || parsed.region !== undefined) return undefined
+  return datetimeText({ wall: roundedNanos(parsed.wall, 10n ** BigInt(9 - digits)) })
 }
 
 /** A value as field `field` of `record` holds it (a declared record type's field types; %ROWTYPE fields take any). */

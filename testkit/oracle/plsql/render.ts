@@ -4,7 +4,7 @@
  * Language Reference, "PL/SQL Name Resolution" states
  * (https://docs.oracle.com/en/database/oracle/oracle-database/23/lnpls/plsql-name-resolution.html).
  */
-import { DuckDBBlobValue, type DuckDBValue } from "@duckdb/node-api"
+import { DuckDBBlobValue, DuckDBTimestampValue, type DuckDBValue } from "@duckdb/node-api"
 import { rewriteBuiltinCalls } from "../builtin-functions.ts"
 import { zonedBinds } from "../datetime-binds.ts"
 import { parseDatetimeText } from "../datetime.ts"
@@ -203,6 +203,8 @@ export function render(ctx: Frame, toks: Expr, asQuery: boolean, sql: boolean, w
   // a TIMESTAMP value with digits below the microsecond stays text (datetimeParameter): computed on as a wall-clock
   // text datetime, every digit kept, not cast to DuckDB's microsecond TIMESTAMP (PL/SQL's TIMESTAMP keeps nine)
   const wallOfParam: Array<boolean> = []
+  // a TIMESTAMP(p) variable's p, which FF prints (not one WITH TIME ZONE, which the declared type's name leaves out)
+  const fractionOfParam: Array<number | undefined> = []
   // a token the translator renders twice (AT TIME ZONE does) stays one parameter
   const numbered = new Map<Tok, number>()
   const { toks: tt, tr } = makeTranslator(withSpaces, {
@@ -215,6 +217,9 @@ export function render(ctx: Frame, toks: Expr, asQuery: boolean, sql: boolean, w
       const raw = index >= 0 ? values[index] : null
       const value = kinds[index] === "datetime" ? datetimeParameter(raw ?? null) : kinds[index] === "number" ? numberParameter(raw ?? null) : raw
       wallOfParam[params.length] = kinds[index] === "datetime" && typeof value === "string" && parseDatetimeText(value)?.offsetMinutes === undefined
+      const type = types[index]
+      const zoneless = raw instanceof DuckDBTimestampValue || (typeof raw === "string" && parseDatetimeText(raw)?.offsetMinutes === undefined)
+      fractionOfParam[params.length] = type?.kind === "named" && type.name === "TIMESTAMP" && kinds[index] === "datetime" && zoneless ? type.size : undefined
       // RAW values (variables, binds) are bytes: DuckDB types a parameter by its value, BLOB only as a DuckDBBlobValue
       params.push((value instanceof Uint8Array ? new DuckDBBlobValue(value) : value) as DuckDBValue)
       numbered.set(tok, params.length)
@@ -224,6 +229,7 @@ export function render(ctx: Frame, toks: Expr, asQuery: boolean, sql: boolean, w
     numberBind: (n) => kindOfParam[n - 1] === "number",
     exactBind: (n) => isExactNumberText(kindOfParam[n - 1], params[n - 1] ?? null),
     dateBind: (n) => kindOfParam[n - 1] === "datetime" && wallOfParam[n - 1] !== true,
+    bindFraction: (n) => fractionOfParam[n - 1],
     exactSecondsBind: (n) => kindOfParam[n - 1] === "exactSeconds",
     dbTimeZone: ctx.host.db.settings.dbTimeZone,
     exactNumberColumns: ctx.host.exactNumberColumnsOf(toks.map((t) => t.text).join(" "))
