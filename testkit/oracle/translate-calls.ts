@@ -21,6 +21,7 @@ import { keepAggregateSql } from "./keep-aggregates.ts"
 import { padSubstrSql } from "./pad-substr.ts"
 import { unicodeEscapeSql } from "./unicode-escapes.ts"
 import { percentileWindowSql } from "./percentile-windows.ts"
+import { STATISTIC_AGGREGATES, statisticAggregateSql } from "./statistic-aggregates.ts"
 import { nextDaySql, weekRoundSql, weekTruncSql, weekUnitOf } from "./week-dates.ts"
 import { isNumberExpression, numberExpressionText } from "./character-writes.ts"
 import { binaryConversionSql } from "./binary-conversions.ts"
@@ -172,6 +173,8 @@ export function ident(tr: TranslatorCore, i: number, to: number): [string, numbe
   if (zoneCall !== undefined) return [zoneCall, close + 1]
   const binaryCall = binaryConversionSql(v, parts.map((_, k) => arg(k)))
   if (binaryCall !== undefined) return [binaryCall, close + 1]
+  const statistic = STATISTIC_AGGREGATES.has(v) ? statisticAggregateSql(tr, v, identOut(t), parts, close) : undefined
+  if (statistic !== undefined) return statistic
   const everyday = everydayScalarCall(v, parts.map((_, k) => arg(k)), (k) => tr.mentionsExactNumber(parts[k]![0], parts[k]![1]))
   if (everyday !== undefined) return [everyday, close + 1]
   switch (v) {
@@ -430,30 +433,6 @@ export function ident(tr: TranslatorCore, i: number, to: number): [string, numbe
         return [exactIntervalAggregate("VALUE", `${identOut(t)}(${parts.map((_, k) => arg(k)).join(", ")}) ${tr.range(close + 1, overClose + 1)}`, interval)!, overClose + 1]
       if (!tr.exactNumericRange(p[0], end)) break
       return [`ora_number(CAST(${identOut(t)}(${parts.map((_, k) => arg(k)).join(", ")}) ${tr.range(close + 1, overClose + 1)} AS VARCHAR))`, overClose + 1]
-    }
-    case "MEDIAN":
-    case "STDDEV":
-    case "STDDEV_POP":
-    case "STDDEV_SAMP":
-    case "VARIANCE":
-    case "VAR_POP":
-    case "VAR_SAMP":
-    case "CORR":
-    case "COVAR_POP":
-    case "COVAR_SAMP":
-    case "REGR_SLOPE":
-    case "REGR_INTERCEPT":
-    case "REGR_R2":
-    case "REGR_AVGX":
-    case "REGR_AVGY": {
-      // over an exact NUMBER (decimal text to DuckDB, which would order it as text or refuse it): computed on its
-      // double value (Oracle computes in NUMBER: digits beyond a double's may differ), a NUMBER again
-      const exact = parts.map((p) => tr.exactNumericRange(p[0], p[1]))
-      if (!exact.some((e) => e)) break
-      const args = parts.map((_, k) => (exact[k] ? `CAST(${arg(k)} AS DOUBLE)` : arg(k))).join(", ")
-      const over = isKw(toks[close + 1], "OVER") && isOp(toks[close + 2], "(") ? matchParen(toks, close + 2) : -1
-      const window = over < 0 ? "" : ` ${tr.range(close + 1, over + 1)}`
-      return [`ora_number(CAST(${identOut(t)}(${args})${window} AS VARCHAR))`, over < 0 ? close + 1 : over + 1]
     }
     case "PERCENTILE_CONT":
     case "PERCENTILE_DISC": {
