@@ -37,6 +37,7 @@ import { canonicalNumberWrites } from "./number-writes.ts"
 import { numberTextWrites } from "./character-writes.ts"
 import { expandInsertSelectStar } from "./insert-select-star.ts"
 import { blankPaddedWrites } from "./char-writes.ts"
+import { blankPaddedColumnsOf } from "./dump-operands.ts"
 import { rewriteNumericIntervals } from "./numeric-intervals.ts"
 import { rewriteAttributeAccess } from "./object-attributes.ts"
 import { refuseLiteralObjectWrites } from "./object-writes.ts"
@@ -137,6 +138,7 @@ export const bindNumberingTranslator = (ctx: TranslationContext, source: Readonl
     boundedNumberColumns: columns.boundedNumberColumnsOf(sql),
     ...(specs !== undefined ? { numberBind: (n: number) => bindSpecType(specs[n - 1])?.kind === "number", datetimeBind: zonedBinds(specs), ...characterBinds(specs) } : {}),
     characterColumns: columns.columnsOf(sql, (t) => t.kind === "varchar" || t.kind === "nvarchar"),
+    blankPaddedColumns: blankPaddedColumnsOf(columns, sql),
     textDatetimeColumns: columns.textDatetimeColumnsOf(sql)
   })
   // numbered in source order, which rewrites that move clauses (hierarchical.ts, outer-join-plus.ts) keep in `pos`

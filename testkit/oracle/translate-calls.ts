@@ -22,6 +22,7 @@ import { padSubstrSql } from "./pad-substr.ts"
 import { unicodeEscapeSql } from "./unicode-escapes.ts"
 import { percentileWindowSql } from "./percentile-windows.ts"
 import { STATISTIC_AGGREGATES, statisticAggregateSql } from "./statistic-aggregates.ts"
+import { isBlankPaddedColumn } from "./dump-operands.ts"
 import { nextDaySql, weekRoundSql, weekTruncSql, weekUnitOf } from "./week-dates.ts"
 import { isNumberExpression, numberExpressionText } from "./character-writes.ts"
 import { binaryConversionSql } from "./binary-conversions.ts"
@@ -358,8 +359,17 @@ export function ident(tr: TranslatorCore, i: number, to: number): [string, numbe
         const n = using < 0 ? arg(0) : tr.range(parts[0]![0], using)
         return [`chr(CAST(trunc(CAST(${n} AS DOUBLE)) AS INTEGER))`, close + 1]
       }
+    case "ORA_DUMP": {
+      // DUMP (builtin-functions.ts) of a NUMBER column without precision: its NUMBER bytes (Typ=2), not its stored
+      // text; of a CHAR column: Typ=96, as of a text literal
+      const p0 = parts[0]
+      if (p0 === undefined || parts.length !== 5) break
+      if (tr.exactColumnAt(p0[0], p0[1]) !== undefined) return [`ora_dump(ora_number(${arg(0)}), ${arg(1)}, ${arg(2)}, ${arg(3)}, ${arg(4)})`, close + 1]
+      if (isBlankPaddedColumn(tr, p0[0], p0[1])) return [`ora_dump(${arg(0)}, ${arg(1)}, ${arg(2)}, ${arg(3)}, TRUE)`, close + 1]
+      break
+    }
     case "LENGTHB":
-      return [`octet_length(CAST(${arg(0)} AS BLOB))`, close + 1]
+      return [`ora_lengthb(${arg(0)})`, close + 1]
     case "MOD":
       // "Returns n2 if n1 is 0" (SQL Language Reference, MOD)
       return [`ora_mod(${arg(0)}, ${arg(1)})`, close + 1]
