@@ -31,4 +31,10 @@ describe("Oracle test server: more everyday functions, through raw node-oracledb
     expect(await row("SELECT DUMP(n), VSIZE(n) FROM ef2 WHERE id = 1")).toEqual(["Typ=2 Len=13: 202,13,35,57,79,91,13,35,57,79,91,13,31", 13])
     expect(await row("SELECT DUMP(n), VSIZE(n), VSIZE(c) FROM ef2 WHERE id = 2")).toEqual(["Typ=2 Len=3: 62,96,102", 3, 3])
   })
+
+  it("an interval literal times or divided by a parenthesised NUMBER column (failed ORA-00932)", async () => {
+    const r = await conn.execute("SELECT INTERVAL '1' DAY * (id), (id + 1) * INTERVAL '1' HOUR, DATE '2024-01-01' + INTERVAL '1' DAY * (id) FROM ef2 WHERE id = 2")
+    expect(r.rows).toEqual([[{ days: 2, hours: 0, minutes: 0, seconds: 0, fseconds: 0 }, { days: 0, hours: 3, minutes: 0, seconds: 0, fseconds: 0 }, new Date(2024, 0, 3)]])
+    expect((r.metaData as Array<{ dbTypeName: string }>)[0]!.dbTypeName).toBe("INTERVAL DAY TO SECOND")
+  })
 })
