@@ -10,6 +10,9 @@
  *   rows in expr"). The engine has the population excess kurtosis (m4 / m2² − 3), the bias-corrected sample excess
  *   kurtosis and the adjusted Fisher–Pearson sample skewness G1; the population skewness g1 is G1 · (n − 2) /
  *   √(n (n − 1)). Oracle documents no formula: that these are its estimators is **unconfirmed**.
+ * CHECKSUM (21c) is the sum, modulo 2^63 − 1, of a hash of each non-NULL value's text: the same for the same values in
+ * any order, NULL when there are none, as documented ("deterministic and independent of the ordering of the input
+ * rows", "NULL values in expr column are ignored"); its values are **unconfirmed**: not Oracle's hash.
  * An exact NUMBER operand (decimal text in the engine) is computed on its double value and the result is a NUMBER
  * again (Oracle computes in NUMBER, so digits past a double's may differ).
  */
@@ -23,7 +26,7 @@ const ENGINE_NAME: Readonly<Record<string, string>> = { KURTOSIS_SAMP: "kurtosis
 export const STATISTIC_AGGREGATES: ReadonlySet<string> = new Set([
   "MEDIAN", "STDDEV", "STDDEV_POP", "STDDEV_SAMP", "VARIANCE", "VAR_POP", "VAR_SAMP", "CORR", "COVAR_POP", "COVAR_SAMP",
   "REGR_SLOPE", "REGR_INTERCEPT", "REGR_R2", "REGR_AVGX", "REGR_AVGY", "REGR_COUNT", "REGR_SXX", "REGR_SYY", "REGR_SXY",
-  "KURTOSIS_POP", "KURTOSIS_SAMP", "SKEWNESS_POP", "SKEWNESS_SAMP"
+  "KURTOSIS_POP", "KURTOSIS_SAMP", "SKEWNESS_POP", "SKEWNESS_SAMP", "CHECKSUM"
 ])
 
 /** Aggregates whose formula may divide by zero, NaN in the engine. */
@@ -40,6 +43,7 @@ export const statisticAggregateSql = (tr: TranslatorCore, name: string, engineNa
   // `STDDEV(DISTINCT x)`: the quantifier stays in front of the converted operand
   const quantifier = isKw(toks[first[0]], "DISTINCT", "UNIQUE", "ALL") ? toks[first[0]]!.value : undefined
   const ranges = parts.map((p, k): [number, number] => (k === 0 && quantifier !== undefined ? [p[0] + 1, p[1]] : p))
+  if (name === "CHECKSUM") return checksumSql(tr, quantifier, ranges, close)
   const exact = ranges.map((p) => tr.exactNumericRange(p[0], p[1]))
   const operands = ranges.map((p, k) => (exact[k] ? `CAST(${tr.range(p[0], p[1])} AS DOUBLE)` : tr.range(p[0], p[1])))
   const distinct = quantifier === "DISTINCT" || quantifier === "UNIQUE" ? "DISTINCT " : ""
@@ -58,4 +62,17 @@ export const statisticAggregateSql = (tr: TranslatorCore, name: string, engineNa
   else if (DIVIDING.has(name)) sql = `nullif(${call}, 'NaN'::DOUBLE)`
   else if (!exact.some((e) => e)) return undefined
   return [exact.some((e) => e) ? `ora_number(CAST(${sql} AS VARCHAR))` : sql, next]
+}
+
+/** CHECKSUM([DISTINCT | UNIQUE | ALL] expr) [OVER (...)] as the engine's SQL, and the index after it. */
+const checksumSql = (tr: TranslatorCore, quantifier: string | undefined, ranges: ReadonlyArray<[number, number]>, close: number): [string, number] | undefined => {
+  const [range] = ranges
+  if (range === undefined || ranges.length !== 1) return undefined
+  const toks = tr.toks
+  const value = `CAST(${tr.range(range[0], range[1])} AS VARCHAR)`
+  const over = isKw(toks[close + 1], "OVER") && isOp(toks[close + 2], "(") ? matchParen(toks, close + 2) : -1
+  const window = over < 0 ? "" : ` ${tr.range(close + 1, over + 1)}`
+  const distinct = quantifier === "DISTINCT" || quantifier === "UNIQUE" ? "DISTINCT " : ""
+  const hashed = `CASE WHEN ${value} IS NOT NULL THEN CAST(hash(${value}) >> 1 AS HUGEINT) END`
+  return [`CAST(sum(${distinct}${hashed})${window} % 9223372036854775807 AS BIGINT)`, over < 0 ? close + 1 : over + 1]
 }

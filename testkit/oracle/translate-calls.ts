@@ -23,6 +23,7 @@ import { unicodeEscapeSql } from "./unicode-escapes.ts"
 import { percentileWindowSql } from "./percentile-windows.ts"
 import { STATISTIC_AGGREGATES, statisticAggregateSql } from "./statistic-aggregates.ts"
 import { isBlankPaddedColumn } from "./dump-operands.ts"
+import { newerFunctionSql } from "./newer-functions.ts"
 import { nextDaySql, weekRoundSql, weekTruncSql, weekUnitOf } from "./week-dates.ts"
 import { isNumberExpression, numberExpressionText } from "./character-writes.ts"
 import { binaryConversionSql } from "./binary-conversions.ts"
@@ -176,6 +177,8 @@ export function ident(tr: TranslatorCore, i: number, to: number): [string, numbe
   if (binaryCall !== undefined) return [binaryCall, close + 1]
   const statistic = STATISTIC_AGGREGATES.has(v) ? statisticAggregateSql(tr, v, identOut(t), parts, close) : undefined
   if (statistic !== undefined) return statistic
+  const newer = newerFunctionSql(v, parts.map((_, k) => arg(k)), (k) => tr.exactNumericRange(parts[k]![0], parts[k]![1]))
+  if (newer !== undefined) return [newer, close + 1]
   const everyday = everydayScalarCall(v, parts.map((_, k) => arg(k)), (k) => tr.mentionsExactNumber(parts[k]![0], parts[k]![1]))
   if (everyday !== undefined) return [everyday, close + 1]
   switch (v) {
