@@ -6,7 +6,7 @@ import { closeConnection, failure, openConnection, oraCode } from "./oracle/help
 // Everyday functions an audit through raw node-oracledb found missing or wrong (SQL Language Reference 23ai, each
 // function's page): LENGTHB of non-ASCII text failed ORA-01861, DUMP of a CHAR column said Typ=1 and of a NUMBER
 // column without precision showed its decimal text as Typ=1 (so VSIZE counted the text's bytes); GROUP_ID, CHECKSUM,
-// TO_BOOLEAN and TO_UTC_TIMESTAMP_TZ failed ORA-00904.
+// TO_BOOLEAN, TO_UTC_TIMESTAMP_TZ and JSON_SCALAR failed ORA-00904.
 let server: OracleTestServerHandle
 let conn: Conn
 
@@ -67,5 +67,11 @@ describe("Oracle test server: more everyday functions, through raw node-oracledb
     expect(all.every((x) => typeof x === "number")).toBe(true)
     expect(none).toEqual([null])
     expect(await row("SELECT CHECKSUM(n) FROM ef2 WHERE id = 1")).not.toEqual(await row("SELECT CHECKSUM(n) FROM ef2 WHERE id = 2"))
+  })
+
+  it("JSON_SCALAR makes a JSON scalar of a number, a string or a date (ISO 8601 text), SQL NULL of NULL", async () => {
+    const r = await conn.execute("SELECT JSON_SCALAR(n), JSON_SCALAR(s), JSON_SCALAR(NULL), JSON_SCALAR(DATE '2024-01-02'), JSON_SERIALIZE(JSON_SCALAR('a\"b')) FROM ef2 WHERE id = 2")
+    expect(r.rows).toEqual([[-5, "x", null, "2024-01-02T00:00:00", '"a\\"b"']])
+    expect((r.metaData as Array<{ name: string; dbTypeName: string }>).slice(0, 2).map((m) => [m.name, m.dbTypeName])).toEqual([["JSON_SCALAR(N)", "JSON"], ["JSON_SCALAR(S)", "JSON"]])
   })
 })
