@@ -27,7 +27,8 @@ describe("Oracle test server: CHAR values keep their blank padding in expression
 
   it("|| , CONCAT, LENGTH and DUMP see the padded value; fetched values stay padded", async () => {
     expect(await rows("SELECT c, c || '|', '|' || cp_t.c, CONCAT(c, '|'), LENGTH(c), DUMP(c) FROM cp_t WHERE id = 1")).toEqual([
-      ["ab   ", "ab   |", "|ab   ", "ab   |", 5, "Typ=1 Len=5: 97,98,32,32,32"]
+      // a CHAR column is Oracle's type 96 (SQL Language Reference, "DUMP" and the "Data Types" type codes)
+      ["ab   ", "ab   |", "|ab   ", "ab   |", 5, "Typ=96 Len=5: 97,98,32,32,32"]
     ])
     expect(await rows("SELECT v || '|', LENGTH(v) FROM cp_t WHERE id = 1")).toEqual([["ab|", 2]])
     expect(await rows("SELECT n, n || '|', LENGTH(n) FROM cp_t ORDER BY id")).toEqual([["x   ", "x   |", 4], ["y   ", "y   |", 4]])

@@ -71,7 +71,7 @@ describe("Oracle test server: CHAR values stored blank-padded", () => {
     await conn.execute("CREATE TABLE cs_s (b CHAR(4), c CHAR(4 CHAR), n NCHAR(2))")
     await conn.execute("INSERT INTO cs_s VALUES ('é', 'é', N'é')")
     expect(await rows("SELECT b, c, n, LENGTH(b), LENGTH(c), DUMP(b), DUMP(c) FROM cs_s")).toEqual([
-      ["é  ", "é   ", "é ", 3, 4, "Typ=1 Len=4: 195,169,32,32", "Typ=1 Len=5: 195,169,32,32,32"]
+      ["é  ", "é   ", "é ", 3, 4, "Typ=96 Len=4: 195,169,32,32", "Typ=96 Len=5: 195,169,32,32,32"]
     ])
   })
 

@@ -58,4 +58,9 @@ describe("Oracle test server: KEEP (DENSE_RANK FIRST | LAST ...) aggregates", ()
     expect((await rows("SELECT id, MIN(sal) KEEP (DENSE_RANK LAST ORDER BY hired) OVER (PARTITION BY dept) FROM kp ORDER BY id")).rows).toEqual([[1, 200], [2, 200], [3, 200], [4, 300], [5, 300], [6, 300]])
     expect((await rows("SELECT id, MAX(sal) KEEP (DENSE_RANK FIRST ORDER BY hired) OVER () FROM kp WHERE dept = 10 ORDER BY id")).rows).toEqual([[1, 150], [2, 150], [3, 150]])
   })
+
+  it("VARIANCE and STDDEV of a single kept row are 0, as of a single row (SQL Language Reference, VARIANCE / STDDEV)", async () => {
+    // dept 10's first hire is one row (150); dept 20's last is the NULL date's row alone (300)
+    expect((await rows("SELECT dept, VARIANCE(sal) KEEP (DENSE_RANK FIRST ORDER BY hired), STDDEV(sal) KEEP (DENSE_RANK LAST ORDER BY hired) FROM kp GROUP BY dept ORDER BY dept")).rows).toEqual([[10, 0, 0], [20, 31250, 0]])
+  })
 })

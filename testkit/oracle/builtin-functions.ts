@@ -347,6 +347,9 @@ const functions = (catalog: () => Catalog): Array<DuckDBScalarFunction> => [
   fn("ora_utl_raw_cast_to_raw", [VARCHAR], BLOB, ([s]) => blob(Buffer.from(String(s), "utf8"))),
   fn("ora_utl_raw_cast_to_varchar2", [BLOB], VARCHAR, ([r]) => Buffer.from(bytesOf(r)).toString("utf8")),
   fn("ora_utl_raw_length", [BLOB], BIGINT, ([r]) => BigInt(bytesOf(r).length)),
+  // LENGTHB: the UTF-8 bytes of a text (the database character set AL32UTF8), the bytes of a RAW
+  fn("ora_lengthb", [VARCHAR], BIGINT, ([s]) => BigInt(Buffer.byteLength(String(s), "utf8"))),
+  fn("ora_lengthb", [BLOB], BIGINT, ([r]) => BigInt(bytesOf(r).length)),
   ScalarFunction.create({ name: "ora_utl_raw_concat", parameterTypes: [new DuckDBListType(BLOB)], returnType: BLOB, specialHandling: true, mainFunction: rowwiseNullable(([list]) => {
     const parts = (list as { items?: ReadonlyArray<DuckDBValue> } | null)?.items ?? []
     if (parts.length > 12) throw new OraError(909, "invalid number of arguments")

@@ -17,6 +17,7 @@ import { UserLocks } from "./user-locks.ts"
 import { registerRegexpFunctions } from "./regexp-functions.ts"
 import { registerStringFunctions } from "./string-functions.ts"
 import { registerEverydayFunctions } from "./everyday-functions.ts"
+import { newerFunctions } from "./newer-functions.ts"
 import { registerPadSubstr } from "./pad-substr.ts"
 import { registerUnicodeEscapes } from "./unicode-escapes.ts"
 import { registerWeekDates } from "./week-dates.ts"
@@ -208,6 +209,7 @@ export class OracleDatabase {
     await engine.registerFunctions(registerRegexpFunctions)
     await engine.registerFunctions(registerStringFunctions)
     await engine.registerFunctions(registerEverydayFunctions)
+    await engine.registerFunctions((c) => newerFunctions().forEach((f) => c.registerScalarFunction(f)))
     await engine.registerFunctions(registerPadSubstr)
     await engine.registerFunctions(registerUnicodeEscapes)
     await engine.registerFunctions(registerWeekDates)

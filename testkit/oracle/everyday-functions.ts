@@ -8,7 +8,8 @@
  *   LENGTHC / LENGTH2 / LENGTH4 → LENGTH, SUBSTRC / 2 / 4 → SUBSTR, INSTRC / 2 / 4 → INSTR (characters; UCS-2 code
  *   units are not told apart), RAWTONHEX → RAWTOHEX, ROWIDTOCHAR / CHARTOROWID (a ROWID is its text here) → their
  *   argument, USERENV(p) → SYS_CONTEXT('USERENV', p), `TRANSLATE(x USING CHAR_CS | NCHAR_CS)` → x (one character
- *   set), VSIZE(x) → the byte length DUMP(x) reports.
+ *   set), VSIZE(x) → the byte length DUMP(x) reports, JSON_SCALAR(x) → the JSON_QUERY of `JSON_ARRAY(x)`'s element
+ *   (SQL Language Reference, "JSON_SCALAR": a JSON scalar; SQL NULL for NULL).
  * - {@link everydayFunctionSql} writes BITAND, NANVL, REMAINDER, WIDTH_BUCKET, BIN_TO_NUM, STATS_MODE, APPROX_MEDIAN and BIT_AND_AGG / BIT_OR_AGG / BIT_XOR_AGG as engine SQL, given the translated
  *   arguments;
  * - {@link registerEverydayFunctions} computes SOUNDEX, SUBSTRB, INSTRB, COMPOSE, DECOMPOSE, TO_MULTI_BYTE,
@@ -44,7 +45,7 @@ const NLS_ARGUMENT = new Set(["NLS_UPPER", "NLS_LOWER", "NLS_INITCAP"])
 
 /** `toks` with the calls {@link RENAMED} and the identity conversions written as the Oracle SQL they amount to. */
 export const rewriteFunctionAliases = (toks: ReadonlyArray<Tok>): ReadonlyArray<Tok> => {
-  const names = new Set([...Object.keys(RENAMED), "ROWIDTOCHAR", "CHARTOROWID", "USERENV", "VSIZE", "TRANSLATE"])
+  const names = new Set([...Object.keys(RENAMED), "ROWIDTOCHAR", "CHARTOROWID", "USERENV", "VSIZE", "TRANSLATE", "JSON_SCALAR"])
   if (!toks.some((t) => t.kind === "ident" && names.has(t.value))) return toks
   const out: Array<Tok> = []
   for (let k = 0; k < toks.length; k++) {
@@ -77,6 +78,14 @@ export const rewriteFunctionAliases = (toks: ReadonlyArray<Tok>): ReadonlyArray<
     } else if (t.value === "VSIZE") {
       // DUMP's "Typ=n Len=m: ..." names the internal byte length; NULL for NULL (DUMP gives 'NULL')
       out.push(...generated("TO_NUMBER(REGEXP_SUBSTR(DUMP(", heading), ...first.map((x) => ({ ...x, heading: "" })), ...generated("), 'Len=(\\d+)', 1, 1, NULL, 1))", ""))
+    } else if (t.value === "JSON_SCALAR") {
+      // the JSON scalar JSON_ARRAY makes of the value (a number, a string, a datetime's ISO 8601 text), SQL NULL for
+      // NULL (the default; the NULL-handling and ON ERROR clauses are not taken)
+      if (args.length !== 1) {
+        out.push(t)
+        continue
+      }
+      out.push(...generated("JSON_QUERY(JSON_ARRAY(", heading), ...first.map((x) => ({ ...x, heading: "" })), ...generated("), '$[0]' RETURNING JSON)", ""))
     } else {
       // TRANSLATE(x USING CHAR_CS | NCHAR_CS); TRANSLATE(s, from, to) stays
       const sig = toks.slice(open + 1, close).filter((x) => x.kind !== "ws")

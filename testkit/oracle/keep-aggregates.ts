@@ -74,5 +74,7 @@ export const keepAggregateSql = (tr: TranslatorCore, name: string, parts: Readon
       : name === "SUM" || name === "AVG"
         ? `ora_number_${aggregate}(${kept})`
         : `list_aggregate(list_transform(${kept}, ora_e -> CAST(ora_e AS DOUBLE)), '${aggregate}')`
+  // VARIANCE and STDDEV of one kept value are 0 (SQL Language Reference, "VARIANCE", "STDDEV"), the engine's NULL
+  if (name === "VARIANCE" || name === "STDDEV") return [`coalesce(${sql}, CASE WHEN list_aggregate(${kept}, 'count') > 0 THEN 0 END)`, overClose + 1]
   return [sql, overClose + 1]
 }

@@ -37,6 +37,9 @@ import { canonicalNumberWrites } from "./number-writes.ts"
 import { numberTextWrites } from "./character-writes.ts"
 import { expandInsertSelectStar } from "./insert-select-star.ts"
 import { blankPaddedWrites } from "./char-writes.ts"
+import { blankPaddedColumnsOf } from "./dump-operands.ts"
+import { rewriteMergeSequenceValues } from "./merge-sequence-values.ts"
+import { rewriteReusedAliases } from "./reused-aliases.ts"
 import { rewriteNumericIntervals } from "./numeric-intervals.ts"
 import { rewriteAttributeAccess } from "./object-attributes.ts"
 import { refuseLiteralObjectWrites } from "./object-writes.ts"
@@ -70,7 +73,7 @@ export interface TranslationContext {
  */
 export const translateStatement = (ctx: TranslationContext, sql: string, specs: ReadonlyArray<BindSpec> | undefined, source: ReadonlyArray<Tok>): TranslatedStatement => {
   const lookup = ctx.lookupTable
-  const rewritten = localZoneArithmetic(unqualifySetTargets(rewriteRowSubqueries(rewriteNumericIntervals([...rewriteMergeUpdateWhere(rewriteMergeDeleteWhere(source))]))), lookup, (n) => intervalBindKind(specs?.[n - 1]), (n) => isLocalZoneBind(specs?.[n - 1]))
+  const rewritten = localZoneArithmetic(unqualifySetTargets(rewriteRowSubqueries(rewriteNumericIntervals([...rewriteMergeSequenceValues(rewriteMergeUpdateWhere(rewriteMergeDeleteWhere(source)))]))), lookup, (n) => intervalBindKind(specs?.[n - 1]), (n) => isLocalZoneBind(specs?.[n - 1]))
   refuseLiteralObjectWrites(rewritten, lookup)
   const written = blankPaddedWrites(intervalLiteralTargets(datetimeInsertSelects(sessionZoneWrites(numberTextWrites(canonicalNumberWrites(expandInsertSelectStar(rewritten, lookup), lookup), lookup), lookup), lookup), lookup), lookup)
   const { toks, tr, binds } = bindNumberingTranslator(ctx, written, sql, specs)
@@ -96,7 +99,7 @@ export const queryTokenRewrites = (ctx: TranslationContext, sql: string, source:
   const lookup = ctx.lookupTable
   const columns = ctx.columns
   const collections = columns.columnsOf(sql, (t) => t.named?.kind === "table" || t.named?.kind === "varray")
-  return rewriteAttributeAccess(rewriteFloatConditions(rewriteDbmsLob(rewriteBuiltinCalls(rewriteConversionErrors(rewriteJsonSql(rewriteXmlSql(rewriteJsonTables(rewriteCollectionColumns(rewriteHierarchical(rewriteOuterJoinPlus(rewriteApplyJoins(withoutListaggOverflow(rewriteNullTreatment(withAliasAs(withRowLimitPositions(withRowLimitBlocks(rewriteMultisetConditions(padCharOperands(rewriteRownum(rewriteFunctionAliases(source)), (schema, name) => lookup(schema, name), undefined, specs === undefined ? undefined : (n) => specs[n]?.dty === Dty.CHAR), collections, multisetElements(sql, columns)))))))), lookup), lookup), lookup)), columns.columnsOf(sql, (t) => t.named?.kind === "xmltype")), ctx.db.settings.version, columns.columnsOfKind(sql, "json"))), ctx.schema))), (schema, name) => lookup(schema, name), objectColumnTypeOf(ctx.db, ctx.schema))
+  return rewriteAttributeAccess(rewriteFloatConditions(rewriteDbmsLob(rewriteBuiltinCalls(rewriteConversionErrors(rewriteJsonSql(rewriteXmlSql(rewriteJsonTables(rewriteCollectionColumns(rewriteHierarchical(rewriteOuterJoinPlus(rewriteApplyJoins(withoutListaggOverflow(rewriteNullTreatment(withAliasAs(withRowLimitPositions(withRowLimitBlocks(rewriteMultisetConditions(padCharOperands(rewriteRownum(rewriteFunctionAliases(rewriteReusedAliases(source, lookup))), (schema, name) => lookup(schema, name), undefined, specs === undefined ? undefined : (n) => specs[n]?.dty === Dty.CHAR), collections, multisetElements(sql, columns)))))))), lookup), lookup), lookup)), columns.columnsOf(sql, (t) => t.named?.kind === "xmltype")), ctx.db.settings.version, columns.columnsOfKind(sql, "json"))), ctx.schema))), (schema, name) => lookup(schema, name), objectColumnTypeOf(ctx.db, ctx.schema))
 }
 
 /**
@@ -137,6 +140,7 @@ export const bindNumberingTranslator = (ctx: TranslationContext, source: Readonl
     boundedNumberColumns: columns.boundedNumberColumnsOf(sql),
     ...(specs !== undefined ? { numberBind: (n: number) => bindSpecType(specs[n - 1])?.kind === "number", datetimeBind: zonedBinds(specs), ...characterBinds(specs) } : {}),
     characterColumns: columns.columnsOf(sql, (t) => t.kind === "varchar" || t.kind === "nvarchar"),
+    blankPaddedColumns: blankPaddedColumnsOf(columns, sql),
     textDatetimeColumns: columns.textDatetimeColumnsOf(sql)
   })
   // numbered in source order, which rewrites that move clauses (hierarchical.ts, outer-join-plus.ts) keep in `pos`

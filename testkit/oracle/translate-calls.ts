@@ -21,6 +21,9 @@ import { keepAggregateSql } from "./keep-aggregates.ts"
 import { padSubstrSql } from "./pad-substr.ts"
 import { unicodeEscapeSql } from "./unicode-escapes.ts"
 import { percentileWindowSql } from "./percentile-windows.ts"
+import { STATISTIC_AGGREGATES, statisticAggregateSql } from "./statistic-aggregates.ts"
+import { isBlankPaddedColumn } from "./dump-operands.ts"
+import { newerFunctionSql } from "./newer-functions.ts"
 import { nextDaySql, weekRoundSql, weekTruncSql, weekUnitOf } from "./week-dates.ts"
 import { isNumberExpression, numberExpressionText } from "./character-writes.ts"
 import { binaryConversionSql } from "./binary-conversions.ts"
@@ -172,6 +175,10 @@ export function ident(tr: TranslatorCore, i: number, to: number): [string, numbe
   if (zoneCall !== undefined) return [zoneCall, close + 1]
   const binaryCall = binaryConversionSql(v, parts.map((_, k) => arg(k)))
   if (binaryCall !== undefined) return [binaryCall, close + 1]
+  const statistic = STATISTIC_AGGREGATES.has(v) ? statisticAggregateSql(tr, v, identOut(t), parts, close) : undefined
+  if (statistic !== undefined) return statistic
+  const newer = newerFunctionSql(v, parts.map((_, k) => arg(k)), (k) => tr.exactNumericRange(parts[k]![0], parts[k]![1]))
+  if (newer !== undefined) return [newer, close + 1]
   const everyday = everydayScalarCall(v, parts.map((_, k) => arg(k)), (k) => tr.mentionsExactNumber(parts[k]![0], parts[k]![1]))
   if (everyday !== undefined) return [everyday, close + 1]
   switch (v) {
@@ -355,8 +362,17 @@ export function ident(tr: TranslatorCore, i: number, to: number): [string, numbe
         const n = using < 0 ? arg(0) : tr.range(parts[0]![0], using)
         return [`chr(CAST(trunc(CAST(${n} AS DOUBLE)) AS INTEGER))`, close + 1]
       }
+    case "ORA_DUMP": {
+      // DUMP (builtin-functions.ts) of a NUMBER column without precision: its NUMBER bytes (Typ=2), not its stored
+      // text; of a CHAR column: Typ=96, as of a text literal
+      const p0 = parts[0]
+      if (p0 === undefined || parts.length !== 5) break
+      if (tr.exactColumnAt(p0[0], p0[1]) !== undefined) return [`ora_dump(ora_number(${arg(0)}), ${arg(1)}, ${arg(2)}, ${arg(3)}, ${arg(4)})`, close + 1]
+      if (isBlankPaddedColumn(tr, p0[0], p0[1])) return [`ora_dump(${arg(0)}, ${arg(1)}, ${arg(2)}, ${arg(3)}, TRUE)`, close + 1]
+      break
+    }
     case "LENGTHB":
-      return [`octet_length(CAST(${arg(0)} AS BLOB))`, close + 1]
+      return [`ora_lengthb(${arg(0)})`, close + 1]
     case "MOD":
       // "Returns n2 if n1 is 0" (SQL Language Reference, MOD)
       return [`ora_mod(${arg(0)}, ${arg(1)})`, close + 1]
@@ -430,30 +446,6 @@ export function ident(tr: TranslatorCore, i: number, to: number): [string, numbe
         return [exactIntervalAggregate("VALUE", `${identOut(t)}(${parts.map((_, k) => arg(k)).join(", ")}) ${tr.range(close + 1, overClose + 1)}`, interval)!, overClose + 1]
       if (!tr.exactNumericRange(p[0], end)) break
       return [`ora_number(CAST(${identOut(t)}(${parts.map((_, k) => arg(k)).join(", ")}) ${tr.range(close + 1, overClose + 1)} AS VARCHAR))`, overClose + 1]
-    }
-    case "MEDIAN":
-    case "STDDEV":
-    case "STDDEV_POP":
-    case "STDDEV_SAMP":
-    case "VARIANCE":
-    case "VAR_POP":
-    case "VAR_SAMP":
-    case "CORR":
-    case "COVAR_POP":
-    case "COVAR_SAMP":
-    case "REGR_SLOPE":
-    case "REGR_INTERCEPT":
-    case "REGR_R2":
-    case "REGR_AVGX":
-    case "REGR_AVGY": {
-      // over an exact NUMBER (decimal text to DuckDB, which would order it as text or refuse it): computed on its
-      // double value (Oracle computes in NUMBER: digits beyond a double's may differ), a NUMBER again
-      const exact = parts.map((p) => tr.exactNumericRange(p[0], p[1]))
-      if (!exact.some((e) => e)) break
-      const args = parts.map((_, k) => (exact[k] ? `CAST(${arg(k)} AS DOUBLE)` : arg(k))).join(", ")
-      const over = isKw(toks[close + 1], "OVER") && isOp(toks[close + 2], "(") ? matchParen(toks, close + 2) : -1
-      const window = over < 0 ? "" : ` ${tr.range(close + 1, over + 1)}`
-      return [`ora_number(CAST(${identOut(t)}(${args})${window} AS VARCHAR))`, over < 0 ? close + 1 : over + 1]
     }
     case "PERCENTILE_CONT":
     case "PERCENTILE_DISC": {

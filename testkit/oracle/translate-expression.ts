@@ -159,7 +159,8 @@ export function expression(tr: TranslatorCore, from: number, to: number): string
       // a DuckDB INTERVAL times or divided by a number is an interval (`d + INTERVAL '1' HOUR * n` adds it)
       if ((left.interval && plain(right)) || (op === "*" && right.interval && plain(left))) {
         const [interval, number] = left.interval ? [left, right] : [right, left]
-        left = { text: `(${interval.text} ${op} ${floating(number, "double")})`, date: false, interval: true }
+        // as a DOUBLE whatever it is: a parenthesised NUMBER column `(n)` is no exact column reference, yet its text
+        left = { text: `(${interval.text} ${op} CAST(${number.text} AS DOUBLE))`, date: false, interval: true }
         continue
       }
       const binary = binaryOf(left, right)

@@ -94,6 +94,8 @@ export interface TranslateContext {
   readonly bindFraction?: (param: number) => number | undefined
   /** Names of TIMESTAMP WITH LOCAL TIME ZONE columns of the tables the statement mentions (shown in the session zone). */
   readonly localZoneColumns?: ReadonlySet<string>
+  /** Names of the CHAR / NCHAR columns of the tables the statement mentions (no VARCHAR2 column has the name): DUMP's Typ=96. */
+  readonly blankPaddedColumns?: ReadonlySet<string>
   /** Names of the character columns of the tables the statement mentions: arithmetic converts them to NUMBER. */
   readonly characterColumns?: ReadonlySet<string>
   /** True when the bind rendered as `$param` is sent as character text (arithmetic converts it to NUMBER). */
