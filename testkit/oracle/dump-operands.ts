@@ -2,19 +2,11 @@
  * What DUMP (and VSIZE, which reads DUMP's length) needs to know of its operand beyond the engine's storage type: a
  * CHAR / NCHAR column is Oracle's type 96 (stored as VARCHAR like VARCHAR2's type 1), a NUMBER column without
  * precision is type 2 with NUMBER's internal bytes (stored as its decimal text): SQL Language Reference, "DUMP", and
- * "Data Types" (the internal type codes).
+ * "Data Types" (the internal type codes). The columns it knows are session-translate.ts's `blankPaddedColumnsOf`.
  */
-import { isBlankPadded } from "./char-writes.ts"
 import { isOp } from "./lexer.ts"
 import { oracleName } from "./expression-names.ts"
-import type { StatementColumns } from "./session-columns.ts"
 import type { TranslatorCore } from "./translate-core.ts"
-
-/** The CHAR / NCHAR column names of the tables `sql` mentions that no VARCHAR2 / NVARCHAR2 column of them shares. */
-export const blankPaddedColumnsOf = (columns: StatementColumns, sql: string): ReadonlySet<string> => {
-  const varying = columns.columnsOf(sql, (t) => (t.kind === "varchar" || t.kind === "nvarchar") && !isBlankPadded(t))
-  return new Set([...columns.columnsOf(sql, isBlankPadded)].filter((c) => !varying.has(c)))
-}
 
 /** Whether the call argument [from, to) is a reference to a CHAR / NCHAR column (`c`, `q.c`) of the statement's tables. */
 export const isBlankPaddedColumn = (tr: TranslatorCore, from: number, to: number): boolean => {

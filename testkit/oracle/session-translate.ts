@@ -36,8 +36,7 @@ import { namedTypesOf, objectColumnTypeOf } from "./named-types.ts"
 import { canonicalNumberWrites } from "./number-writes.ts"
 import { numberTextWrites } from "./character-writes.ts"
 import { expandInsertSelectStar } from "./insert-select-star.ts"
-import { blankPaddedWrites } from "./char-writes.ts"
-import { blankPaddedColumnsOf } from "./dump-operands.ts"
+import { blankPaddedWrites, isBlankPadded } from "./char-writes.ts"
 import { rewriteMergeSequenceValues } from "./merge-sequence-values.ts"
 import { rewriteReusedAliases } from "./reused-aliases.ts"
 import { rewriteNumericIntervals } from "./numeric-intervals.ts"
@@ -180,3 +179,9 @@ export const unqualifySetTargets = (all: ReadonlyArray<Tok>): ReadonlyArray<Tok>
 }
 
 
+
+/** The CHAR / NCHAR column names of the tables `sql` mentions that no VARCHAR2 / NVARCHAR2 column of them shares (DUMP's type 96: dump-operands.ts). */
+const blankPaddedColumnsOf = (columns: StatementColumns, sql: string): ReadonlySet<string> => {
+  const varying = columns.columnsOf(sql, (t) => (t.kind === "varchar" || t.kind === "nvarchar") && !isBlankPadded(t))
+  return new Set([...columns.columnsOf(sql, isBlankPadded)].filter((c) => !varying.has(c)))
+}
