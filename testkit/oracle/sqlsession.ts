@@ -525,7 +525,7 @@ export class SqlSession {
    * Runs an already translated DuckDB query and describes its columns; one reading `dictionary` tables runs as a
    * client's query of them does (refreshed first, on the admin session as this session).
    */
-  async queryDuck(duckSql: string, params: ReadonlyArray<DuckDBValue>, shape?: QueryShape, withRowid = false, dictionary?: ReadonlySet<string>): Promise<QueryResult> {
+  async queryDuck(duckSql: string, params: ReadonlyArray<DuckDBValue>, shape?: QueryShape, withRowid: boolean | ReadonlyArray<number> = false, dictionary?: ReadonlySet<string>): Promise<QueryResult> {
     try {
       const cursor =
         dictionary === undefined || dictionary.size === 0
@@ -534,8 +534,10 @@ export class SqlSession {
               await this.setVars(admin)
               await admin.execute(searchPathSql(this.schema))
             }, duckSql, params, { user: this.info.user, roles: this.enabledRoles })
-      const described = cursor.columns.length - (withRowid ? 1 : 0)
-      return { kind: "query", columns: this.describe(shape, cursor.columns.slice(0, described)), cursor, ...(withRowid && { rowidColumn: described }) }
+      const rowids = withRowid === true ? 1 : withRowid === false ? 0 : withRowid.length
+      const described = cursor.columns.length - rowids
+      const lobTables = typeof withRowid === "boolean" ? undefined : withRowid
+      return { kind: "query", columns: this.describe(shape, cursor.columns.slice(0, described), [], lobTables), cursor, ...(rowids > 0 && { rowidColumn: described }) }
     } catch (e) {
       if (this.txn.inTxn) await this.txn.recover()
       throw this.mapError(e)

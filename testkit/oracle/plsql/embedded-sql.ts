@@ -118,11 +118,11 @@ const sequenceRows = (ctx: Frame, toks: Expr): Expr => rewriteSequenceRowTokens(
  * format model that is an expression (format-model-sites.ts) meets its values on a first reading of all the rows, run
  * again until it meets no new one, before the query is opened.
  */
-export function openQuery(ctx: Frame, statement: Expr, withRowid = false): Promise<QueryResult> {
+export function openQuery(ctx: Frame, statement: Expr, withRowid: boolean | "lobs" = false): Promise<QueryResult> {
   return settleFormatValues(() => openQueryOnce(ctx, statement, withRowid))
 }
 
-async function openQueryOnce(ctx: Frame, statement: Expr, withRowid: boolean): Promise<QueryResult> {
+async function openQueryOnce(ctx: Frame, statement: Expr, wanted: boolean | "lobs"): Promise<QueryResult> {
   const query = resolveSynonymTokens(ctx.host.db, ctx.host.schema, sequenceRows(ctx, statement))
   checkMutating(ctx.host, query, (schema, name) => ctx.host.lookupTable(schema, name))
   const tabled = await tableCollections(ctx, query)
@@ -136,10 +136,11 @@ async function openQueryOnce(ctx: Frame, statement: Expr, withRowid: boolean): P
   const calls = storedFunctionCalls(methodCalls(ctx, toks), ctx.host.schema, (owner, name) => callableFromSql(ctx.host, owner, name), (name) => columns.has(name))
   let rendered
   try {
-    rendered = render(ctx, calls?.toks ?? toks, true, true, withRowid)
+    rendered = render(ctx, calls?.toks ?? toks, true, true, wanted)
   } finally {
     release()
   }
+  const withRowid = rendered.lobTables ?? wanted === true
   const { params, shape } = rendered
   const sql = perRowSequenceValues(rendered.sql)
   // a dictionary view shows the catalog as it is now (a table the block just created included)
@@ -280,14 +281,13 @@ async function runStatement(ctx: Frame, statement: Expr): Promise<void> {
     const single = targets.map((t) => t[0]!)
     const sources = lobSourcesOf(splitTopLevel(toks.slice(1, into)), single, toks.slice(from))
     // a LOB column's locator points at the row fetched (SecureFiles and Large Objects Developer's Guide, "LOB
-    // Locators"): a locked one remembers that row's id
-    const withRowid = [...sources.values()].some((s) => s.locked)
-    const reader = new RowReader(await openQuery(ctx, [...toks.slice(0, into), ...toks.slice(from)], withRowid), ctx.host)
-    let rowid: bigint | undefined
+    // Locators"), a join's at its own table's row: it remembers that row's id
+    const reader = new RowReader(await openQuery(ctx, [...toks.slice(0, into), ...toks.slice(from)], sources.size > 0 ? "lobs" : false), ctx.host)
+    let rowids: ReadonlyArray<bigint | undefined> = []
     try {
       const row = await reader.next()
       if (row === undefined) throw ora.noDataFound()
-      rowid = reader.rowid
+      rowids = reader.rowids
       if ((await reader.next()) !== undefined) throw new OraError(1422, "exact fetch returns more than requested number of rows")
       assignRow(ctx, targets, reader.names, row)
     } finally {
@@ -295,7 +295,9 @@ async function runStatement(ctx: Frame, statement: Expr): Promise<void> {
     }
     ctx.sqlRowCount = 1
     for (const [name, source] of sources) {
-      const lob = reader.result.columns[single.findIndex((t) => t.value === name)]?.lobSource
+      const column = reader.result.columns[single.findIndex((t) => t.value === name)]
+      const lob = column?.lobSource
+      const rowid = lob === undefined ? undefined : rowids[column?.lobRowid ?? 0]
       ctx.lobs.set(name, lob === undefined || rowid === undefined ? source : { ...source, row: { ...lob, rowid } })
     }
     return
