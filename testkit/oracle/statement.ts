@@ -17,6 +17,11 @@ export interface ResultColumn {
   readonly lobSource?: LobSource
   /** Which of the query's row id columns (after QueryResult.rowidColumn; 0 when absent) holds the LOB's row. */
   readonly lobRowid?: number
+  /**
+   * Further tables the LOB may come from, row by row (the branches of a UNION ALL: derived-lob-rows.ts): the first
+   * of lobSource / these whose row id column holds a row id names the row.
+   */
+  readonly lobOtherRows?: ReadonlyArray<{ readonly source: LobSource; readonly rowid: number }>
   /** A LOB the query computes (results.ts): a temporary LOB of the session, which the client may write. */
   readonly lobTemporary?: boolean
 }
