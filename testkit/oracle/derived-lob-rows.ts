@@ -6,8 +6,9 @@
  * items; a UNION ALL branch that reads another table at that position selects NULL there, so that one hidden item per
  * source table and column serves all branches. The enclosing query's items name them last (undescribed columns).
  *
- * Left as they were (read-only locators): other set operations, DISTINCT, grouping, WITH, and a subquery a star
- * (`*`, `s.*`) selects from (its hidden items would become columns of the result).
+ * Left as they were (read-only locators): other set operations, DISTINCT and grouping (Oracle takes no LOBs there:
+ * SecureFiles and Large Objects Developer's Guide, "Restrictions on SQL Operations on LOBs"), WITH, and a subquery a
+ * star (`*`, `s.*`) selects from (its hidden items would become columns of the result).
  */
 import type { TableMeta } from "./catalog.ts"
 import { isKw, isOp, matchParen, tokenize, type Tok } from "./lexer.ts"
