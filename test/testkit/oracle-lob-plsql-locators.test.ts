@@ -24,6 +24,8 @@ describe("Oracle test server: PL/SQL LOB locators through joins and rows the blo
     env = await openTwoSessions([
       "CREATE TABLE pl_doc (id NUMBER PRIMARY KEY, tag VARCHAR2(5), doc CLOB)",
       "CREATE TABLE pl_tag (id NUMBER PRIMARY KEY, label VARCHAR2(5), img BLOB)",
+      "CREATE TABLE pl_more (id NUMBER PRIMARY KEY, img BLOB)",
+      "INSERT INTO pl_more VALUES (5, HEXTORAW('05'))",
       "INSERT INTO pl_doc VALUES (1, 'a', 'one')",
       "INSERT INTO pl_doc VALUES (2, 'b', 'two')",
       "INSERT INTO pl_tag VALUES (1, 'x', HEXTORAW('01'))",
@@ -72,6 +74,22 @@ describe("Oracle test server: PL/SQL LOB locators through joins and rows the blo
     await env.a.commit()
     expect((await docs())[1]).toEqual([2, "two too!"])
     expect(((await imgs())[1]![1] as Buffer).subarray(0, 3)).toEqual(Buffer.from([0x0a, 0x0b, bytePiece[2]!]))
+  })
+
+  it("SELECT ... INTO through a FROM subquery and through a UNION ALL of two tables writes the row its own DML locked", async () => {
+    await env.a.execute("UPDATE pl_doc SET tag = 'w' WHERE id = 1")
+    await env.a.execute("UPDATE pl_tag SET label = 'z' WHERE id = 1")
+    await env.a.execute(
+      `DECLARE x CLOB; y BLOB; BEGIN
+         SELECT s.doc INTO x FROM (SELECT id, doc FROM pl_doc WHERE tag = 'w') s; DBMS_LOB.TRIM(x, 0); ${tenAppends("x")}
+         SELECT img INTO y FROM (SELECT id, img FROM pl_more UNION ALL SELECT id, img FROM pl_tag WHERE label = 'z') WHERE id = 1;
+         DBMS_LOB.WRITE(y, 1, 1, HEXTORAW('FF'));
+       END;`,
+      { n: textPiece.length, p: textPiece }
+    )
+    await env.a.commit()
+    expect((await docs())[0]).toEqual([1, textPiece.repeat(10)])
+    expect((await imgs())[0]).toEqual([1, Buffer.from([0xff])])
   })
 
   it("a join selected without FOR UPDATE on rows the transaction did not lock refuses the write with ORA-22920 and changes nothing", async () => {

@@ -12,7 +12,7 @@
  */
 import type { TableMeta } from "./catalog.ts"
 import { isKw, isOp, matchParen, tokenize, type Tok } from "./lexer.ts"
-import type { LobSource, ResultColumn } from "./statement.ts"
+import type { LobSource, QueryResult, ResultColumn } from "./statement.ts"
 import { oracleName } from "./translate.ts"
 
 /** Resolves a table name as the session sees it. */
@@ -61,7 +61,8 @@ export const derivedLobRows = (all: ReadonlyArray<Tok>, lookup: TableLookup): De
     if (t.kind !== "ws") at.push(k)
   })
   const s = at.map((k) => all[k]!)
-  if (!isKw(s[0], "SELECT")) return undefined
+  // only a query with a UNION or a FROM subquery can have such columns (a cheap test first)
+  if (!isKw(s[0], "SELECT") || !s.some((t, k) => isKw(t, "UNION") || (isOp(t, "(") && isKw(s[k + 1], "SELECT")))) return undefined
   const inserts: Array<{ at: number; text: string }> = []
   let counter = 0
   let derived = false
@@ -212,7 +213,9 @@ export const derivedLobRows = (all: ReadonlyArray<Tok>, lookup: TableLookup): De
     if (refs.length > 0) columns.set(position, refs.map((r) => ({ source: r.source, hidden: order.indexOf(r.name) })))
   })
   const toks = [...all]
-  for (const ins of inserts.sort((x, y) => y.at - x.at)) toks.splice(ins.at, 0, ...tokenize(ins.text).map((t) => ({ ...t, pos: all[ins.at]!.pos })))
+  // spaced as the query is (PL/SQL's statements come without whitespace tokens)
+  const spaced = all.some((t) => t.kind === "ws")
+  for (const ins of inserts.sort((x, y) => y.at - x.at)) toks.splice(ins.at, 0, ...tokenize(ins.text).filter((t) => spaced || t.kind !== "ws").map((t) => ({ ...t, pos: all[ins.at]!.pos })))
   return { toks, hidden: order.length, columns }
 }
 
@@ -221,7 +224,15 @@ export const withDerivedLobRows = (columns: ReadonlyArray<ResultColumn>, derived
   columns.map((c, position) => {
     const refs = derived.columns.get(position)
     const lob = c.type.kind === "clob" || c.type.kind === "nclob" || c.type.kind === "blob"
-    if (refs === undefined || refs.length === 0 || !lob || c.lobTemporary === true) return c
+    // the row ids follow only the hidden items: no other column names a row
+    const { lobSource: _source, lobRowid: _rowid, lobOtherRows: _others, ...plain } = c
+    if (refs === undefined || refs.length === 0 || !lob || c.lobTemporary === true) return plain
     const [first, ...others] = refs
-    return { ...c, lobSource: first!.source, lobRowid: first!.hidden, ...(others.length > 0 && { lobOtherRows: others.map((r) => ({ source: r.source, rowid: r.hidden })) }) }
+    return { ...plain, lobSource: first!.source, lobRowid: first!.hidden, ...(others.length > 0 && { lobOtherRows: others.map((r) => ({ source: r.source, rowid: r.hidden })) }) }
   })
+
+/** A query result whose last columns are the hidden items of `derived`: described without them, their LOB rows set. */
+export const hidingDerivedLobRows = (result: QueryResult, derived: DerivedLobRows): QueryResult => {
+  const described = result.columns.length - derived.hidden
+  return { ...result, columns: withDerivedLobRows(result.columns.slice(0, described), derived), rowidColumn: described }
+}

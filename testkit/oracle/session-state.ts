@@ -10,7 +10,7 @@ import { columnEncoder, type ColumnEncoder } from "./encode.ts"
 import { LobStore } from "./lobs.ts"
 import type { ServerContext } from "./server-context.ts"
 import type { SqlSession } from "./sqlsession.ts"
-import type { LobSource, QueryResult, ResultColumn } from "./statement.ts"
+import { lobRowOf, type QueryResult, type ResultColumn } from "./statement.ts"
 import { Dty } from "./types.ts"
 import type { WriteBuffer } from "./wire.ts"
 
@@ -146,21 +146,10 @@ export class SessionState {
         vectorAsClob: c.type.kind === "vector" && dty === Dty.CLOB,
         registerLob: (value, type, row) => {
           // a LOB read from a table row remembers that row, so that writes through its locator reach the table
-          return this.lobs.register(value, type, c.lobTemporary === true, lobRowOf(c, res, row))
+          return this.lobs.register(value, type, c.lobTemporary === true, lobRowOf(c, (k) => res.rowids?.[k]?.value(row)))
         }
       })
     })
   }
 }
 
-/** The table row a LOB value of column `c` in row `row` of `res` was read from (the first of its sources with a row id). */
-const lobRowOf = (c: ResultColumn, res: ActiveResult, row: number): (LobSource & { readonly rowid: bigint }) | undefined => {
-  if (c.lobSource === undefined) return undefined
-  const first = res.rowids?.[c.lobRowid ?? 0]?.value(row)
-  if (typeof first === "bigint") return { ...c.lobSource, rowid: first }
-  for (const other of c.lobOtherRows ?? []) {
-    const rowid = res.rowids?.[other.rowid]?.value(row)
-    if (typeof rowid === "bigint") return { ...other.source, rowid }
-  }
-  return undefined
-}

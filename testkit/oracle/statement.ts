@@ -33,6 +33,19 @@ export interface LobSource {
   readonly column: string
 }
 
+/**
+ * The table row a LOB value of column `c` was read from: the first of its sources (lobSource, lobOtherRows) whose row
+ * id column holds a row id in that row (`rowidAt(k)`: the value of the query's k-th row id column).
+ */
+export const lobRowOf = (c: ResultColumn, rowidAt: (k: number) => unknown): (LobSource & { readonly rowid: bigint }) | undefined => {
+  if (c.lobSource === undefined) return undefined
+  for (const { source, rowid } of [{ source: c.lobSource, rowid: c.lobRowid ?? 0 }, ...(c.lobOtherRows ?? [])]) {
+    const id = rowidAt(rowid)
+    if (typeof id === "bigint") return { ...source, rowid: id }
+  }
+  return undefined
+}
+
 /** Rows of a query, not yet sent. */
 export interface QueryResult {
   readonly kind: "query"

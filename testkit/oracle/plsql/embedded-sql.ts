@@ -15,8 +15,9 @@ import { perRowSequenceValues } from "../sequence-row-lambdas.ts"
 import { settleFormatValues } from "../format-model-sites.ts"
 import { canonicalNumberWrites } from "../number-writes.ts"
 import { blankPaddedWrites } from "../char-writes.ts"
+import { derivedLobRows, type DerivedLobRows, hidingDerivedLobRows } from "../derived-lob-rows.ts"
 import { lobSourcesOf } from "../plsql-lobs.ts"
-import { type QueryResult, returningClause, type StatementResult } from "../statement.ts"
+import { lobRowOf, type QueryResult, returningClause, type StatementResult } from "../statement.ts"
 import { oracleName } from "../translate.ts"
 import { assign, assignBulk, assignReturnedBulk, assignRow } from "./assignment.ts"
 import { targetPackage } from "./package-instances.ts"
@@ -118,7 +119,9 @@ const sequenceRows = (ctx: Frame, toks: Expr): Expr => rewriteSequenceRowTokens(
  * format model that is an expression (format-model-sites.ts) meets its values on a first reading of all the rows, run
  * again until it meets no new one, before the query is opened.
  */
-export function openQuery(ctx: Frame, statement: Expr, withRowid: boolean | "lobs" = false): Promise<QueryResult> {
+export function openQuery(ctx: Frame, statement: Expr, withRowid: boolean | "lobs" | DerivedLobRows = false): Promise<QueryResult> {
+  // a statement derived-lob-rows.ts rewrote: its hidden row id items are its last columns
+  if (typeof withRowid === "object") return settleFormatValues(async () => hidingDerivedLobRows(await openQueryOnce(ctx, statement, false), withRowid))
   return settleFormatValues(() => openQueryOnce(ctx, statement, withRowid))
 }
 
@@ -282,7 +285,10 @@ async function runStatement(ctx: Frame, statement: Expr): Promise<void> {
     const sources = lobSourcesOf(splitTopLevel(toks.slice(1, into)), single, toks.slice(from))
     // a LOB column's locator points at the row fetched (SecureFiles and Large Objects Developer's Guide, "LOB
     // Locators"), a join's at its own table's row: it remembers that row's id
-    const reader = new RowReader(await openQuery(ctx, [...toks.slice(0, into), ...toks.slice(from)], sources.size > 0 ? "lobs" : false), ctx.host)
+    // through a FROM subquery or UNION ALL, hidden row id items carry the rows up (derived-lob-rows.ts)
+    const query = [...toks.slice(0, into), ...toks.slice(from)]
+    const derived = sources.size > 0 ? derivedLobRows(query, (schema, name) => ctx.host.lookupTable(schema, name)) : undefined
+    const reader = new RowReader(await openQuery(ctx, derived?.toks ?? query, derived ?? (sources.size > 0 ? "lobs" : false)), ctx.host)
     let rowids: ReadonlyArray<bigint | undefined> = []
     try {
       const row = await reader.next()
@@ -296,9 +302,8 @@ async function runStatement(ctx: Frame, statement: Expr): Promise<void> {
     ctx.sqlRowCount = 1
     for (const [name, source] of sources) {
       const column = reader.result.columns[single.findIndex((t) => t.value === name)]
-      const lob = column?.lobSource
-      const rowid = lob === undefined ? undefined : rowids[column?.lobRowid ?? 0]
-      ctx.lobs.set(name, lob === undefined || rowid === undefined ? source : { ...source, row: { ...lob, rowid } })
+      const row = column === undefined ? undefined : lobRowOf(column, (k) => rowids[k])
+      ctx.lobs.set(name, row === undefined ? source : { ...source, row })
     }
     return
   }
