@@ -70,6 +70,27 @@ describe("Oracle test server: writable LOB locators through FROM subqueries and 
     expect((await docs())[0]).toEqual([1, "first"])
   })
 
+  it("a star over FROM subqueries (the ROWNUM paging idiom) gives the same columns and writable locators", async () => {
+    await env.a.execute("UPDATE dq_doc SET tag = tag WHERE id IN (1, 2)")
+    const paged = await env.a.execute(
+      "SELECT * FROM (SELECT a.*, ROWNUM rn FROM (SELECT id, doc FROM dq_doc ORDER BY id) a WHERE ROWNUM <= 2) WHERE rn > 1"
+    )
+    expect(paged.metaData.map((m: { name: string }) => m.name)).toEqual(["ID", "DOC", "RN"])
+    expect(paged.rows.map((row: Array<unknown>) => [row[0], row[2]])).toEqual([[2, 2]])
+    await writeThrough(paged.rows[0][1], lobText.slice(0, 20_000), 7000)
+    const plain = await env.a.execute("SELECT * FROM (SELECT id, doc FROM dq_doc WHERE id = 1)")
+    expect(plain.metaData.map((m: { name: string }) => m.name)).toEqual(["ID", "DOC"])
+    await writeThrough(plain.rows[0][1], "FIRST", 5)
+    // a star over a subquery with an unnamed expression keeps the read-only locator (see README)
+    const unnamed = await env.a.execute("SELECT * FROM (SELECT id + 0, doc FROM dq_doc WHERE id = 1)")
+    expect(unnamed.metaData.map((m: { name: string }) => m.name)).toEqual(["ID+0", "DOC"])
+    expect(await unnamed.rows[0][1].getData()).toBe("FIRST")
+    await env.a.commit()
+    const back = await docs()
+    expect(back[0]).toEqual([1, "FIRST"])
+    expect(back[1]![1]).toBe(lobText.slice(0, 20_000) + lobText.slice(20_000))
+  })
+
   it("a row another session locked refuses the write through a FROM subquery's locator with ORA-22920", async () => {
     await env.b.execute("UPDATE dq_doc SET tag = 'b' WHERE id = 1")
     const r = await env.a.execute("SELECT q.doc FROM (SELECT doc FROM dq_doc WHERE id = 1) q")
@@ -77,6 +98,6 @@ describe("Oracle test server: writable LOB locators through FROM subqueries and 
     expect(oraCode(e)).toBe("ORA-22920")
     await env.b.rollback()
     await env.a.rollback()
-    expect((await docs())[0]).toEqual([1, "first"])
+    expect((await docs())[0]).toEqual([1, "FIRST"])
   })
 })

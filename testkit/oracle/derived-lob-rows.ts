@@ -6,9 +6,10 @@
  * items; a UNION ALL branch that reads another table at that position selects NULL there, so that one hidden item per
  * source table and column serves all branches. The enclosing query's items name them last (undescribed columns).
  *
- * Left as they were (read-only locators): other set operations, DISTINCT and grouping (Oracle takes no LOBs there:
- * SecureFiles and Large Objects Developer's Guide, "Restrictions on SQL Operations on LOBs"), WITH, and a subquery a
- * star (`*`, `s.*`) selects from (its hidden items would become columns of the result).
+ * A star (`*`, `s.*`) over such a subquery becomes the list of its named columns, so that the hidden items stay out
+ * of the result. Left as they were (read-only locators): other set operations, DISTINCT and grouping (Oracle takes no
+ * LOBs there: SecureFiles and Large Objects Developer's Guide, "Restrictions on SQL Operations on LOBs"), WITH
+ * blocks, and a star over a subquery with an unnamed column (an expression without alias).
  */
 import type { TableMeta } from "./catalog.ts"
 import { isKw, isOp, matchParen, tokenize, type Tok } from "./lexer.ts"
@@ -63,7 +64,8 @@ export const derivedLobRows = (all: ReadonlyArray<Tok>, lookup: TableLookup): De
   const s = at.map((k) => all[k]!)
   // only a query with a UNION or a FROM subquery can have such columns (a cheap test first)
   if (!isKw(s[0], "SELECT") || !s.some((t, k) => isKw(t, "UNION") || (isOp(t, "(") && isKw(s[k + 1], "SELECT")))) return undefined
-  const inserts: Array<{ at: number; text: string }> = []
+  /** Token edits: `text` put at `at` of `all`, replacing `remove` tokens there; dropped ones are not made. */
+  const inserts: Array<{ at: number; text: string; remove?: number; dropped?: boolean }> = []
   let counter = 0
   let derived = false
 
@@ -122,6 +124,7 @@ export const derivedLobRows = (all: ReadonlyArray<Tok>, lookup: TableLookup): De
     if (fromAt < 0) return undefined
     // the select list's items
     const items: Array<Array<Tok>> = []
+    const itemStarts: Array<number> = []
     let itemStart = listStart
     for (let k = listStart; k <= fromAt; k++) {
       if (k < fromAt && !isOp(s[k], ",")) {
@@ -129,11 +132,11 @@ export const derivedLobRows = (all: ReadonlyArray<Tok>, lookup: TableLookup): De
         continue
       }
       items.push(s.slice(itemStart, k))
+      itemStarts.push(itemStart)
       itemStart = k + 1
     }
     // the FROM items: tables and subqueries (a subquery a star covers is not rewritten)
-    const stars = items.filter((p) => isOp(p[p.length - 1], "*")).map((p) => (p.length === 3 ? oracleName(p[0]!) : undefined))
-    const froms: Array<{ names: ReadonlyArray<string>; meta?: TableMeta; level?: Level; alias?: string; table?: string }> = []
+    const froms: Array<{ names: ReadonlyArray<string>; meta?: TableMeta; level?: Level; alias?: string; table?: string; edits?: [number, number] }> = []
     let k = fromAt + 1
     depth = 0
     for (let expectItem = true; k < b; k++) {
@@ -146,9 +149,9 @@ export const derivedLobRows = (all: ReadonlyArray<Tok>, lookup: TableLookup): De
           let n = close + 1
           if (isKw(s[n], "AS")) n++
           const alias = isName(s[n]) && !(s[n]!.kind === "ident" && NOT_ALIAS.has(s[n]!.value)) ? oracleName(s[n]!) : undefined
-          const starred = stars.some((q) => q === undefined || q === alias)
-          const level = starred ? undefined : query(k + 1, close, false)
-          froms.push({ names: level?.names.map((n) => n ?? "") ?? [], ...(level !== undefined && { level }), ...(alias !== undefined && { alias }) })
+          const first = inserts.length
+          const level = query(k + 1, close, false)
+          froms.push({ names: level?.names.map((n) => n ?? "") ?? [], ...(level !== undefined && { level }), ...(alias !== undefined && { alias }), edits: [first, inserts.length] })
           k = close
           continue
         }
@@ -182,12 +185,34 @@ export const derivedLobRows = (all: ReadonlyArray<Tok>, lookup: TableLookup): De
       return (f.level.refs[position] ?? []).map((r) => ({ source: r.source, key: r.key, expr: `${prefix}${quoted(r.name)}` }))
     }
     const named = (q: string | undefined) => froms.filter((f) => q === undefined || f.alias === q || (f.alias === undefined && f.table === q))
-    for (const part of items) {
+    for (const [n, part] of items.entries()) {
       if (isOp(part[part.length - 1], "*")) {
-        for (const f of named(part.length === 3 ? oracleName(part[0]!) : undefined))
+        const covered = named(part.length === 3 ? oracleName(part[0]!) : undefined)
+        // a star over a subquery with hidden items names its columns instead (the hidden ones left out), when it can
+        const expanded: Array<string> = []
+        let expand = false
+        for (const f of covered) {
+          const hidden = f.level?.refs.some((r) => r.length > 0) === true
+          const nameable = f.level !== undefined && f.level.names.every((x) => x !== undefined) && (f.alias !== undefined || froms.length === 1)
+          if (hidden && !nameable) {
+            // its hidden items would become columns: the subquery is left as it was
+            for (let e = f.edits![0]; e < f.edits![1]; e++) inserts[e]!.dropped = true
+            delete f.level
+          }
+          expand ||= hidden && nameable
+          const prefix = f.alias !== undefined ? `${quoted(f.alias)}.` : ""
+          if (f.level !== undefined) expanded.push(...f.names.map((x) => `${prefix}${quoted(x)}`))
+          else expanded.push(`${quoted(f.alias ?? f.table ?? "")}.*`)
+        }
+        if (expand) {
+          if (covered.some((f) => f.level === undefined && f.alias === undefined && f.table === undefined)) return undefined
+          const first = at[itemStarts[n]!]!
+          inserts.push({ at: first, remove: at[itemStarts[n]! + part.length - 1]! - first + 1, text: ` ${expanded.join(" , ")} ` })
+        }
+        for (const f of covered)
           for (const column of f.names) {
             names.push(column)
-            refs.push(grouped || distinct || f.meta === undefined ? [] : rowidOf(f, column))
+            refs.push(grouped || distinct || (f.meta === undefined && f.level === undefined) ? [] : rowidOf(f, column))
           }
         continue
       }
@@ -215,7 +240,8 @@ export const derivedLobRows = (all: ReadonlyArray<Tok>, lookup: TableLookup): De
   const toks = [...all]
   // spaced as the query is (PL/SQL's statements come without whitespace tokens)
   const spaced = all.some((t) => t.kind === "ws")
-  for (const ins of inserts.sort((x, y) => y.at - x.at)) toks.splice(ins.at, 0, ...tokenize(ins.text).filter((t) => spaced || t.kind !== "ws").map((t) => ({ ...t, pos: all[ins.at]!.pos })))
+  for (const ins of inserts.filter((e) => e.dropped !== true).sort((x, y) => y.at - x.at))
+    toks.splice(ins.at, ins.remove ?? 0, ...tokenize(ins.text).filter((t) => spaced || t.kind !== "ws").map((t) => ({ ...t, pos: all[ins.at]!.pos })))
   return { toks, hidden: order.length, columns }
 }
 
