@@ -91,6 +91,22 @@ describe("Oracle test server: writable LOB locators through FROM subqueries and 
     expect(back[1]![1]).toBe(lobText.slice(0, 20_000) + lobText.slice(20_000))
   })
 
+  it("a WITH block's LOB column, named or under a star, and a UNION ALL of two blocks give writable locators", async () => {
+    await env.a.execute("UPDATE dq_doc SET tag = tag WHERE id = 1")
+    await env.a.execute("UPDATE dq_arch SET id = id WHERE id = 7")
+    const named = await env.a.execute("WITH w AS (SELECT id, doc FROM dq_doc) SELECT w.doc FROM w WHERE w.id = 1")
+    await writeThrough(named.rows[0][0], "WITHED", 3)
+    const starred = await env.a.execute("WITH w AS (SELECT id, doc FROM dq_arch) SELECT * FROM w")
+    expect(starred.metaData.map((m: { name: string }) => m.name)).toEqual(["ID", "DOC"])
+    await writeThrough(starred.rows[0][1], "STARRED!", 3)
+    const both = await env.a.execute("WITH d AS (SELECT id, doc FROM dq_doc WHERE id = 1), h AS (SELECT id, doc FROM dq_arch) SELECT doc, id FROM d UNION ALL SELECT doc, id FROM h ORDER BY 2")
+    expect(both.rows.map((row: Array<unknown>) => row[1])).toEqual([1, 7])
+    await writeThrough(both.rows[1][0], "BOTH", 2)
+    await env.a.commit()
+    expect((await docs())[0]).toEqual([1, "WITHED"])
+    expect(await arch()).toEqual([[7, "BOTHRED!"]])
+  })
+
   it("a row another session locked refuses the write through a FROM subquery's locator with ORA-22920", async () => {
     await env.b.execute("UPDATE dq_doc SET tag = 'b' WHERE id = 1")
     const r = await env.a.execute("SELECT q.doc FROM (SELECT doc FROM dq_doc WHERE id = 1) q")
@@ -98,6 +114,6 @@ describe("Oracle test server: writable LOB locators through FROM subqueries and 
     expect(oraCode(e)).toBe("ORA-22920")
     await env.b.rollback()
     await env.a.rollback()
-    expect((await docs())[0]).toEqual([1, "FIRST"])
+    expect((await docs())[0]).toEqual([1, "WITHED"])
   })
 })

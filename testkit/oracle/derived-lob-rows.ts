@@ -7,9 +7,10 @@
  * source table and column serves all branches. The enclosing query's items name them last (undescribed columns).
  *
  * A star (`*`, `s.*`) over such a subquery becomes the list of its named columns, so that the hidden items stay out
- * of the result. Left as they were (read-only locators): other set operations, DISTINCT and grouping (Oracle takes no
- * LOBs there: SecureFiles and Large Objects Developer's Guide, "Restrictions on SQL Operations on LOBs"), WITH
- * blocks, and a star over a subquery with an unnamed column (an expression without alias).
+ * of the result; a WITH block is read as the subquery it names. Left as they were (read-only locators): other set
+ * operations, DISTINCT and grouping (Oracle takes no LOBs there: SecureFiles and Large Objects Developer's Guide,
+ * "Restrictions on SQL Operations on LOBs"), a WITH block with a column list, and a star over a subquery with an
+ * unnamed column (an expression without alias).
  */
 import type { TableMeta } from "./catalog.ts"
 import { isKw, isOp, matchParen, tokenize, type Tok } from "./lexer.ts"
@@ -63,10 +64,33 @@ export const derivedLobRows = (all: ReadonlyArray<Tok>, lookup: TableLookup): De
   })
   const s = at.map((k) => all[k]!)
   // only a query with a UNION or a FROM subquery can have such columns (a cheap test first)
-  if (!isKw(s[0], "SELECT") || !s.some((t, k) => isKw(t, "UNION") || (isOp(t, "(") && isKw(s[k + 1], "SELECT")))) return undefined
+  if (!isKw(s[0], "SELECT", "WITH") || !s.some((t, k) => isKw(t, "UNION") || (isOp(t, "(") && isKw(s[k + 1], "SELECT")))) return undefined
   /** Token edits: `text` put at `at` of `all`, replacing `remove` tokens there; dropped ones are not made. */
   const inserts: Array<{ at: number; text: string; remove?: number; dropped?: boolean }> = []
   let counter = 0
+  // WITH blocks (`name AS (query)`), read as the FROM subqueries they are where a FROM item names them; one a star
+  // cannot name the columns of gives up the rewrite (another reference may use its hidden items)
+  const blocks = new Map<string, { readonly open: number; readonly close: number; readonly renamed: boolean; level?: Level | null; edits?: [number, number] }>()
+  let unsafe = false
+  let mainAt = 0
+  if (isKw(s[0], "WITH")) {
+    let k = 1
+    for (;;) {
+      const name = s[k]
+      if (!isName(name)) return undefined
+      let n = k + 1
+      const renamed = isOp(s[n], "(")
+      if (renamed) n = matchParen(s, n) + 1
+      if (!isKw(s[n], "AS") || !isOp(s[n + 1], "(")) return undefined
+      const close = matchParen(s, n + 1)
+      blocks.set(oracleName(name), { open: n + 1, close, renamed })
+      k = close + 1
+      if (!isOp(s[k], ",")) break
+      k++
+    }
+    if (!isKw(s[k], "SELECT")) return undefined
+    mainAt = k
+  }
   let derived = false
 
   /** The query [a, b) of significant tokens (SELECT at a), its branches rewritten. */
@@ -136,7 +160,7 @@ export const derivedLobRows = (all: ReadonlyArray<Tok>, lookup: TableLookup): De
       itemStart = k + 1
     }
     // the FROM items: tables and subqueries (a subquery a star covers is not rewritten)
-    const froms: Array<{ names: ReadonlyArray<string>; meta?: TableMeta; level?: Level; alias?: string; table?: string; edits?: [number, number] }> = []
+    const froms: Array<{ names: ReadonlyArray<string>; meta?: TableMeta; level?: Level; alias?: string; table?: string; edits?: [number, number]; shared?: boolean }> = []
     let k = fromAt + 1
     depth = 0
     for (let expectItem = true; k < b; k++) {
@@ -158,10 +182,21 @@ export const derivedLobRows = (all: ReadonlyArray<Tok>, lookup: TableLookup): De
         if (isName(t)) {
           const qualified = isOp(s[k + 1], ".") && isName(s[k + 2])
           const table = oracleName(qualified ? s[k + 2]! : t)
-          const meta = lookup(qualified ? oracleName(t) : undefined, table)
           let n = qualified ? k + 3 : k + 1
           if (isKw(s[n], "AS")) n++
           const alias = isName(s[n]) && !(s[n]!.kind === "ident" && NOT_ALIAS.has(s[n]!.value)) ? oracleName(s[n]!) : undefined
+          const block = qualified ? undefined : blocks.get(table)
+          if (block !== undefined) {
+            if (block.level === undefined) {
+              const first = inserts.length
+              block.level = block.renamed ? null : (query(block.open + 1, block.close, false) ?? null)
+              block.edits = [first, inserts.length]
+            }
+            const level = block.level ?? undefined
+            froms.push({ names: level?.names.map((x) => x ?? "") ?? [], ...(level !== undefined && { level }), ...(alias !== undefined && { alias }), table, shared: true })
+            continue
+          }
+          const meta = lookup(qualified ? oracleName(t) : undefined, table)
           froms.push({ names: meta?.columns.map((c) => c.name) ?? [], ...(meta?.kind === "TABLE" && { meta }), ...(alias !== undefined && { alias }), table })
           continue
         }
@@ -196,7 +231,8 @@ export const derivedLobRows = (all: ReadonlyArray<Tok>, lookup: TableLookup): De
           const nameable = f.level !== undefined && f.level.names.every((x) => x !== undefined) && (f.alias !== undefined || froms.length === 1)
           if (hidden && !nameable) {
             // its hidden items would become columns: the subquery is left as it was
-            for (let e = f.edits![0]; e < f.edits![1]; e++) inserts[e]!.dropped = true
+            if (f.shared === true) unsafe = true
+            else for (let e = f.edits![0]; e < f.edits![1]; e++) inserts[e]!.dropped = true
             delete f.level
           }
           expand ||= hidden && nameable
@@ -229,8 +265,8 @@ export const derivedLobRows = (all: ReadonlyArray<Tok>, lookup: TableLookup): De
     return { names, refs, fromAt }
   }
 
-  const top = query(0, s.length, true)
-  if (top === undefined || !top.refs.some((r) => r.length > 0)) return undefined
+  const top = query(mainAt, s.length, true)
+  if (unsafe || top === undefined || !top.refs.some((r) => r.length > 0)) return undefined
   // the hidden names of the top level, in the order its hidden items were inserted (the first branch's)
   const order = top.refs.flatMap((refs) => refs.map((r) => r.name)).sort((x, y) => Number(x.slice(12)) - Number(y.slice(12)))
   const columns = new Map<number, Array<LobRowRef>>()
