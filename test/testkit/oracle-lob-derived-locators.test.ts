@@ -107,6 +107,18 @@ describe("Oracle test server: writable LOB locators through FROM subqueries and 
     expect(await arch()).toEqual([[7, "BOTHRED!"]])
   })
 
+  it("a join inside a FROM subquery (a quoted lower-case alias) names each LOB's own table row", async () => {
+    await env.a.execute("UPDATE dq_arch SET id = id WHERE id = 7")
+    const r = await env.a.execute(`SELECT s.doc, s.adoc FROM (SELECT "d".doc, a.doc adoc FROM dq_doc "d" JOIN dq_arch a ON a.id = "d".id + 6) s`)
+    expect(r.rows).toHaveLength(1)
+    await writeThrough(r.rows[0][1], "JOINED!!", 4)
+    const e = await failure(() => writeThrough(r.rows[0][0], "lost", 4))
+    expect(oraCode(e)).toBe("ORA-22920")
+    await env.a.commit()
+    expect(await arch()).toEqual([[7, "JOINED!!"]])
+    expect((await docs())[0]).toEqual([1, "WITHED"])
+  })
+
   it("a row another session locked refuses the write through a FROM subquery's locator with ORA-22920", async () => {
     await env.b.execute("UPDATE dq_doc SET tag = 'b' WHERE id = 1")
     const r = await env.a.execute("SELECT q.doc FROM (SELECT doc FROM dq_doc WHERE id = 1) q")
