@@ -97,6 +97,17 @@ describe("Oracle test server: LOB locators from DML RETURNING INTO", () => {
     expect((await conn.execute("SELECT c FROM nokey", [], { fetchInfo: { C: { type: oracledb.STRING } } })).rows).toEqual([["hello"]])
   })
 
+  it("DELETE ... RETURNING a 300 KB CLOB and BLOB reads the deleted row's values back whole, in many LOB reads", async () => {
+    // the deleted row's LOB stays readable with the value it had (Oracle9i Application Developer's Guide - Large
+    // Objects, "Deleting the Row of a Table Containing a LOB": read-consistent locators)
+    await conn.execute("INSERT INTO docs VALUES (9, :c, :b)", { c: { val: text, type: oracledb.CLOB }, b: { val: bytes, type: oracledb.BLOB } })
+    const d = await conn.execute("DELETE FROM docs WHERE id = 9 RETURNING c, b INTO :c, :b", { c: lobOut(oracledb.CLOB), b: lobOut(oracledb.BLOB) })
+    expect(d.rowsAffected).toBe(1)
+    expect(await d.outBinds.c[0].getData()).toBe(text)
+    expect(Buffer.compare(await d.outBinds.b[0].getData(), bytes)).toBe(0)
+    await conn.rollback()
+  })
+
   it("a rollback after writing through the returned locator leaves nothing", async () => {
     const r = await conn.execute("INSERT INTO docs (id, c) VALUES (:id, EMPTY_CLOB()) RETURNING c INTO :c", { id: 2, c: lobOut(oracledb.CLOB) })
     await writeThrough(r.outBinds.c[0], text.slice(0, 50_000), 10_000)

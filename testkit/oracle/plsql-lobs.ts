@@ -2,8 +2,9 @@
  * LOB locators in the PL/SQL subset (plsql.ts): a LOB column selected INTO a variable by `SELECT col INTO v FROM t
  * WHERE ... FOR UPDATE` keeps where it came from, and the DBMS_LOB procedures WRITE(lob, amount, offset, buffer),
  * WRITEAPPEND(lob, amount, buffer), TRIM(lob, newlen) and ERASE(lob, amount, offset) change the variable and that row
- * (Oracle Database PL/SQL Packages and Types Reference, DBMS_LOB). A locator whose row was not selected FOR UPDATE
- * fails the write with ORA-22920 ("row containing the LOB value is not locked"), as Oracle's does. Offsets and amounts
+ * (Oracle Database PL/SQL Packages and Types Reference, DBMS_LOB). A locator whose row was neither selected FOR UPDATE
+ * nor locked by the transaction's own DML fails the write with ORA-22920 ("row containing the LOB value is not
+ * locked"), as Oracle's does. Offsets and amounts
  * count characters of a CLOB (UTF-16 code units) and bytes of a BLOB; a write past the end fills the gap with blanks
  * (CLOB) or zero bytes (BLOB), as DBMS_LOB.WRITE documents.
  */
@@ -16,10 +17,17 @@ import type { LobSource as StatementLobSource } from "./statement.ts"
 /** Where a LOB variable's value came from: the SELECT's FROM ... WHERE tokens and the column. */
 export interface LobSource {
   readonly column: ReadonlyArray<Tok>
-  /** Tokens from the table name to the end of the WHERE clause (FOR UPDATE removed). */
+  /**
+   * Tokens from the table name to the end of the WHERE clause (FOR UPDATE removed): a write without the row's id
+   * (a view's column) updates the rows they select. Empty for a join, grouping or set operation.
+   */
   readonly fromWhere: ReadonlyArray<Tok>
+  /** Selected FOR UPDATE (else writable only when the transaction holds the row: lob-row-locks.ts). */
   readonly locked: boolean
-  /** Set for a LOB column a DML RETURNING INTO returned (returning-lobs.ts): its row, written by row id. */
+  /**
+   * The table row the LOB was read from, written by row id: a table's LOB column a SELECT INTO read (one table or a
+   * join), or one a DML RETURNING INTO returned (returning-lobs.ts).
+   */
   readonly row?: StatementLobSource & { readonly rowid: bigint }
 }
 
@@ -34,8 +42,9 @@ export const lobSourcesOf = (
 ): Map<string, LobSource> => {
   const out = new Map<string, LobSource>()
   const forAt = rest.findIndex((t, k) => isKw(t, "FOR") && isKw(rest[k + 1], "UPDATE"))
-  const fromWhere = forAt < 0 ? rest.slice(1) : rest.slice(1, forAt)
-  if (fromWhere.some((t) => isKw(t, "JOIN", "GROUP", "UNION", "DISTINCT")) || fromWhere.some((t) => t.kind === "op" && t.value === ",")) return out
+  const clauses = forAt < 0 ? rest.slice(1) : rest.slice(1, forAt)
+  const oneTable = !clauses.some((t) => isKw(t, "JOIN", "GROUP", "UNION", "DISTINCT") || (t.kind === "op" && t.value === ","))
+  const fromWhere = oneTable ? clauses : []
   items.forEach((item, i) => {
     const target = targets[i]
     const plain = item.every((t) => t.kind === "ident" || t.kind === "qident" || (t.kind === "op" && t.value === "."))
@@ -113,8 +122,11 @@ export const dbmsLobWrite = (name: string, current: DuckDBValue, args: ReadonlyA
   return next.kind === "clob" ? next.text : new DuckDBBlobValue(next.bytes)
 }
 
-/** ORA-22920 for a write through a locator whose row the block did not select FOR UPDATE (or that came from no row). */
-export const requireLocked = (source: LobSource | undefined): LobSource => {
-  if (source === undefined || !source.locked) throw new OraError(22920, "row containing the LOB value is not locked")
+/**
+ * ORA-22920 for a write through a locator whose row the block's transaction does not hold (`rowLocked`: whether it
+ * holds a row id's row, lob-row-locks.ts) and did not select FOR UPDATE, or that came from no row.
+ */
+export const requireLocked = (source: LobSource | undefined, rowLocked: (row: NonNullable<LobSource["row"]>) => boolean): LobSource => {
+  if (source === undefined || !(source.locked || (source.row !== undefined && rowLocked(source.row)))) throw new OraError(22920, "row containing the LOB value is not locked")
   return source
 }

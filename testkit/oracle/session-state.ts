@@ -10,7 +10,7 @@ import { columnEncoder, type ColumnEncoder } from "./encode.ts"
 import { LobStore } from "./lobs.ts"
 import type { ServerContext } from "./server-context.ts"
 import type { SqlSession } from "./sqlsession.ts"
-import type { QueryResult, ResultColumn } from "./statement.ts"
+import { lobRowOf, type QueryResult, type ResultColumn } from "./statement.ts"
 import { Dty } from "./types.ts"
 import type { WriteBuffer } from "./wire.ts"
 
@@ -148,11 +148,10 @@ export class SessionState {
         vectorAsClob: c.type.kind === "vector" && dty === Dty.CLOB,
         registerLob: (value, type, row) => {
           // a LOB read from a table row remembers that row, so that writes through its locator reach the table
-          const rowid = c.lobSource !== undefined ? res.rowids?.[c.lobRowid ?? 0]?.value(row) : undefined
-          const source = c.lobSource !== undefined && typeof rowid === "bigint" ? { ...c.lobSource, rowid } : undefined
-          return this.lobs.register(value, type, c.lobTemporary === true, source)
+          return this.lobs.register(value, type, c.lobTemporary === true, lobRowOf(c, (k) => res.rowids?.[k]?.value(row)))
         }
       })
     })
   }
 }
+

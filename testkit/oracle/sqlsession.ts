@@ -38,6 +38,7 @@ import { rewriteRowSubqueries } from "./row-subqueries.ts"
 import { Ddl } from "./ddl.ts"
 import { checkUncheckedForeignKeys, hasUncheckedForeignKeys } from "./novalidate-foreign-keys.ts"
 import { engineStatement, rowidOf, RowLockWaits, skipLockedQuery } from "./row-locks.ts"
+import { derivedLobRows, withDerivedLobRows } from "./derived-lob-rows.ts"
 import type { ObjectPrivilege, Requester } from "./privileges.ts"
 import { keyedTable, keysWrittenBy } from "./key-locks.ts"
 import { bindSpecType, describeColumns } from "./results.ts"
@@ -474,13 +475,16 @@ export class SqlSession {
     const inlined = inlineFormatBindTokens(tokenize(rewriteSequenceRows(rewriteSampleClauses(stripTerminator(sql)), this.isTable)), bound, boundSpecs, describeOnly)
     const { params, specs } = inlined
     const tokens = (MAY_HAVE_FORMAT.test(sql) ? dynamicFormatModels(inlined.toks, sql, describeOnly)?.toks : undefined) ?? inlined.toks
-    const source = datetimeJoins(intervalLiteralTargets(localZoneArithmetic(rewriteRowSubqueries(rewriteNumericIntervals(tokens)), lookup, (n) => intervalBindKind(specs[n - 1]), (n) => isLocalZoneBind(specs[n - 1])), lookup), lookup)
+    const rewritten = datetimeJoins(intervalLiteralTargets(localZoneArithmetic(rewriteRowSubqueries(rewriteNumericIntervals(tokens)), lookup, (n) => intervalBindKind(specs[n - 1]), (n) => isLocalZoneBind(specs[n - 1])), lookup), lookup)
+    // LOB columns read through FROM subqueries or UNION ALL: hidden row id items for their locators
+    const derived = derivedLobRows(rewritten, lookup)
+    const source = derived?.toks ?? rewritten
     const calls = this.db.procedures.size === 0 && packagesOf(this.db).size === 0 ? undefined : this.storedFunctionCalls(source, sql)
     const { toks, tr, binds } = bindNumberingTranslator(this.translation(), calls?.toks ?? source, sql, specs)
     let { sql: duckSql, shape } = translateQuery(toks, tr)
     checkAccess(this.access(), toks, shape.from)
     // LOB columns read from tables: each one's row id selected last, for locators that write back
-    const lobTables = this.columns.lobTablesOf(toks, shape)
+    const lobTables = derived === undefined ? this.columns.lobTablesOf(toks, shape) : []
     let lobRowids: ReadonlyArray<string> = lobTables.map((k) => rowidOf(shape.from, shape.from[k]!))
     if (lobRowids.length > 0) duckSql = translateQuery(toks, tr, lobRowids).sql
     if (binds.length > params.length) throw ora.notAllBound()
@@ -516,8 +520,9 @@ export class SqlSession {
       if (this.txn.inTxn) await this.txn.recover()
       throw this.mapError(e)
     }
-    const described = cursor.columns.length - lobRowids.length
-    return { kind: "query", columns: this.describe(shape, cursor.columns.slice(0, described), specs, lobTables), cursor, ...(lobRowids.length > 0 && { rowidColumn: described }) }
+    const described = cursor.columns.length - lobRowids.length - (derived?.hidden ?? 0)
+    const columns = this.describe(shape, cursor.columns.slice(0, described), specs, lobTables)
+    return { kind: "query", columns: derived === undefined ? columns : withDerivedLobRows(columns, derived), cursor, ...((lobRowids.length > 0 || derived !== undefined) && { rowidColumn: described }) }
   }
 
   /** Runs a client's query and reads all its rows; a failure while reading restores the transaction. */
@@ -567,7 +572,7 @@ export class SqlSession {
    * Runs an already translated DuckDB query and describes its columns; one reading `dictionary` tables runs as a
    * client's query of them does (refreshed first, on the admin session as this session).
    */
-  async queryDuck(duckSql: string, params: ReadonlyArray<DuckDBValue>, shape?: QueryShape, withRowid = false, dictionary?: ReadonlySet<string>): Promise<QueryResult> {
+  async queryDuck(duckSql: string, params: ReadonlyArray<DuckDBValue>, shape?: QueryShape, withRowid: boolean | ReadonlyArray<number> = false, dictionary?: ReadonlySet<string>): Promise<QueryResult> {
     try {
       const cursor =
         dictionary === undefined || dictionary.size === 0
@@ -576,8 +581,10 @@ export class SqlSession {
               await this.setVars(admin)
               await admin.execute(searchPathSql(this.schema))
             }, duckSql, params, { user: this.info.user, roles: this.enabledRoles })
-      const described = cursor.columns.length - (withRowid ? 1 : 0)
-      return { kind: "query", columns: this.describe(shape, cursor.columns.slice(0, described)), cursor, ...(withRowid && { rowidColumn: described }) }
+      const rowids = withRowid === true ? 1 : withRowid === false ? 0 : withRowid.length
+      const described = cursor.columns.length - rowids
+      const lobTables = typeof withRowid === "boolean" ? undefined : withRowid
+      return { kind: "query", columns: this.describe(shape, cursor.columns.slice(0, described), [], lobTables), cursor, ...(rowids > 0 && { rowidColumn: described }) }
     } catch (e) {
       if (this.txn.inTxn) await this.txn.recover()
       throw this.mapError(e)

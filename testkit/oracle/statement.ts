@@ -17,6 +17,11 @@ export interface ResultColumn {
   readonly lobSource?: LobSource
   /** Which of the query's row id columns (after QueryResult.rowidColumn; 0 when absent) holds the LOB's row. */
   readonly lobRowid?: number
+  /**
+   * Further tables the LOB may come from, row by row (the branches of a UNION ALL: derived-lob-rows.ts): the first
+   * of lobSource / these whose row id column holds a row id names the row.
+   */
+  readonly lobOtherRows?: ReadonlyArray<{ readonly source: LobSource; readonly rowid: number }>
   /** A LOB the query computes (results.ts): a temporary LOB of the session, which the client may write. */
   readonly lobTemporary?: boolean
 }
@@ -26,6 +31,19 @@ export interface LobSource {
   readonly owner: string
   readonly table: string
   readonly column: string
+}
+
+/**
+ * The table row a LOB value of column `c` was read from: the first of its sources (lobSource, lobOtherRows) whose row
+ * id column holds a row id in that row (`rowidAt(k)`: the value of the query's k-th row id column).
+ */
+export const lobRowOf = (c: ResultColumn, rowidAt: (k: number) => unknown): (LobSource & { readonly rowid: bigint }) | undefined => {
+  if (c.lobSource === undefined) return undefined
+  for (const { source, rowid } of [{ source: c.lobSource, rowid: c.lobRowid ?? 0 }, ...(c.lobOtherRows ?? [])]) {
+    const id = rowidAt(rowid)
+    if (typeof id === "bigint") return { ...source, rowid: id }
+  }
+  return undefined
 }
 
 /** Rows of a query, not yet sent. */

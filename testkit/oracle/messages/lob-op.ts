@@ -5,6 +5,7 @@
 import { blobValue } from "@duckdb/node-api"
 import { ora, OraError } from "../errors.ts"
 import type { LobEntry } from "../lobs.ts"
+import { lobRowLockedBy } from "../lob-row-locks.ts"
 import { rowLobUpdateSql } from "../returning-lobs.ts"
 import type { SessionState } from "../session-state.ts"
 import { Dty } from "../types.ts"
@@ -160,25 +161,15 @@ export const lobOp = async (s: SessionState, r: ReadBuffer, w: WriteBuffer): Pro
 }
 
 /**
- * Why a write through a locator read from a table cannot be done, if it cannot. Oracle requires the row to be
- * locked by the writer's transaction first (ORA-22920, "row containing the LOB value is not locked":
- * https://docs.oracle.com/en/error-help/db/ora-22920): by SELECT ... FOR UPDATE or a DML statement that wrote it.
- * The server's row locks (row-locks.ts) record both; a row this transaction inserted is its own as well.
+ * Why a write through a locator read from a table cannot be done, if it cannot: the row must be locked by the
+ * writer's transaction (lob-row-locks.ts), else ORA-22920.
  */
 const persistentWriteRefusal = (s: SessionState, entry: LobEntry): OraError | undefined => {
   const src = entry.source
   if (src === undefined) return ora.unimplemented("writing to a LOB locator not read from a table row; bind a temporary LOB, string or Buffer instead")
-  const sid = s.info?.sid ?? -1
-  const locked = src.rowid >= TRANSACTION_LOCAL_ROWIDS || s.db.rowLocks.heldBy(sid, `${src.owner}.${src.table}`, src.rowid)
-  if (!locked || s.sql?.transactionInProgress !== true) return new OraError(22920, "row containing the LOB value is not locked")
+  if (!lobRowLockedBy(s.db, s.info?.sid ?? -1, src) || s.sql?.transactionInProgress !== true) return new OraError(22920, "row containing the LOB value is not locked")
   return undefined
 }
-
-/**
- * The first DuckDB row id of rows a transaction appended and has not committed (DuckDB's MAX_ROW_ID, 2^55 as its
- * source writes it): such a row is the inserting transaction's, as Oracle's inserted rows are locked until commit.
- */
-const TRANSACTION_LOCAL_ROWIDS = 36028797018960000n
 
 /** Writes a persistent LOB's new content back to its table row, inside the session's transaction. */
 const writeBack = async (s: SessionState, entry: LobEntry): Promise<void> => {

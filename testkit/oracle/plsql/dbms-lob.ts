@@ -1,10 +1,11 @@
 /**
  * DBMS_LOB's writing procedures on a PL/SQL LOB variable: the variable's new value (plsql-lobs.ts), written back into
- * the row it was selected FOR UPDATE from (ORA-22920 otherwise).
+ * the row it was read from once the block's transaction holds it (FOR UPDATE or its own DML; ORA-22920 otherwise).
  */
 import type { DuckDBValue } from "@duckdb/node-api"
 import { ora } from "../errors.ts"
 import { isKw, tokenize } from "../lexer.ts"
+import { lobRowLockedBy } from "../lob-row-locks.ts"
 import { dbmsLobWrite, requireLocked } from "../plsql-lobs.ts"
 import { rowLobUpdateSql } from "../returning-lobs.ts"
 import { oracleName } from "../translate.ts"
@@ -23,7 +24,8 @@ export const dbmsLob: BuiltinPackage = async (ctx, procedure, args) => {
   for (const a of args.slice(1)) values.push(await ctx.evaluate(a))
   const next = dbmsLobWrite(procedure, (current ?? null) as DuckDBValue, values)
   if (next === undefined) throw ora.unimplemented(`DBMS_LOB.${procedure} in PL/SQL`)
-  const source = requireLocked(ctx.lobs.get(oracleName(locator[0]!)))
+  const source = requireLocked(ctx.lobs.get(oracleName(locator[0]!)), (row) => lobRowLockedBy(ctx.host.db, ctx.host.info.sid, row))
+  if (source.row === undefined && source.fromWhere.length === 0) throw ora.unimplemented("DBMS_LOB writes through a LOB selected from a join without its row")
   ctx.assign(locator, next)
   if (source.row !== undefined) {
     await ctx.host.runLogged(rowLobUpdateSql(source.row), [next, source.row.rowid])

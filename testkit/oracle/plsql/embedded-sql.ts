@@ -15,8 +15,9 @@ import { perRowSequenceValues } from "../sequence-row-lambdas.ts"
 import { settleFormatValues } from "../format-model-sites.ts"
 import { canonicalNumberWrites } from "../number-writes.ts"
 import { blankPaddedWrites } from "../char-writes.ts"
+import { derivedLobRows, type DerivedLobRows, hidingDerivedLobRows } from "../derived-lob-rows.ts"
 import { lobSourcesOf } from "../plsql-lobs.ts"
-import { type QueryResult, returningClause, type StatementResult } from "../statement.ts"
+import { lobRowOf, type QueryResult, returningClause, type StatementResult } from "../statement.ts"
 import { oracleName } from "../translate.ts"
 import { assign, assignBulk, assignReturnedBulk, assignRow } from "./assignment.ts"
 import { targetPackage } from "./package-instances.ts"
@@ -118,11 +119,13 @@ const sequenceRows = (ctx: Frame, toks: Expr): Expr => rewriteSequenceRowTokens(
  * format model that is an expression (format-model-sites.ts) meets its values on a first reading of all the rows, run
  * again until it meets no new one, before the query is opened.
  */
-export function openQuery(ctx: Frame, statement: Expr, withRowid = false): Promise<QueryResult> {
+export function openQuery(ctx: Frame, statement: Expr, withRowid: boolean | "lobs" | DerivedLobRows = false): Promise<QueryResult> {
+  // a statement derived-lob-rows.ts rewrote: its hidden row id items are its last columns
+  if (typeof withRowid === "object") return settleFormatValues(async () => hidingDerivedLobRows(await openQueryOnce(ctx, statement, false), withRowid))
   return settleFormatValues(() => openQueryOnce(ctx, statement, withRowid))
 }
 
-async function openQueryOnce(ctx: Frame, statement: Expr, withRowid: boolean): Promise<QueryResult> {
+async function openQueryOnce(ctx: Frame, statement: Expr, wanted: boolean | "lobs"): Promise<QueryResult> {
   const query = resolveSynonymTokens(ctx.host.db, ctx.host.schema, sequenceRows(ctx, statement))
   checkMutating(ctx.host, query, (schema, name) => ctx.host.lookupTable(schema, name))
   const tabled = await tableCollections(ctx, query)
@@ -136,10 +139,11 @@ async function openQueryOnce(ctx: Frame, statement: Expr, withRowid: boolean): P
   const calls = storedFunctionCalls(methodCalls(ctx, toks), ctx.host.schema, (owner, name) => callableFromSql(ctx.host, owner, name), (name) => columns.has(name))
   let rendered
   try {
-    rendered = render(ctx, calls?.toks ?? toks, true, true, withRowid)
+    rendered = render(ctx, calls?.toks ?? toks, true, true, wanted)
   } finally {
     release()
   }
+  const withRowid = rendered.lobTables ?? wanted === true
   const { params, shape } = rendered
   const sql = perRowSequenceValues(rendered.sql)
   // a dictionary view shows the catalog as it is now (a table the block just created included)
@@ -280,14 +284,16 @@ async function runStatement(ctx: Frame, statement: Expr): Promise<void> {
     const single = targets.map((t) => t[0]!)
     const sources = lobSourcesOf(splitTopLevel(toks.slice(1, into)), single, toks.slice(from))
     // a LOB column's locator points at the row fetched (SecureFiles and Large Objects Developer's Guide, "LOB
-    // Locators"): a locked one remembers that row's id
-    const withRowid = [...sources.values()].some((s) => s.locked)
-    const reader = new RowReader(await openQuery(ctx, [...toks.slice(0, into), ...toks.slice(from)], withRowid), ctx.host)
-    let rowid: bigint | undefined
+    // Locators"), a join's at its own table's row: it remembers that row's id
+    // through a FROM subquery or UNION ALL, hidden row id items carry the rows up (derived-lob-rows.ts)
+    const query = [...toks.slice(0, into), ...toks.slice(from)]
+    const derived = sources.size > 0 ? derivedLobRows(query, (schema, name) => ctx.host.lookupTable(schema, name)) : undefined
+    const reader = new RowReader(await openQuery(ctx, derived?.toks ?? query, derived ?? (sources.size > 0 ? "lobs" : false)), ctx.host)
+    let rowids: ReadonlyArray<bigint | undefined> = []
     try {
       const row = await reader.next()
       if (row === undefined) throw ora.noDataFound()
-      rowid = reader.rowid
+      rowids = reader.rowids
       if ((await reader.next()) !== undefined) throw new OraError(1422, "exact fetch returns more than requested number of rows")
       assignRow(ctx, targets, reader.names, row)
     } finally {
@@ -295,8 +301,9 @@ async function runStatement(ctx: Frame, statement: Expr): Promise<void> {
     }
     ctx.sqlRowCount = 1
     for (const [name, source] of sources) {
-      const lob = reader.result.columns[single.findIndex((t) => t.value === name)]?.lobSource
-      ctx.lobs.set(name, lob === undefined || rowid === undefined ? source : { ...source, row: { ...lob, rowid } })
+      const column = reader.result.columns[single.findIndex((t) => t.value === name)]
+      const row = column === undefined ? undefined : lobRowOf(column, (k) => rowids[k])
+      ctx.lobs.set(name, row === undefined ? source : { ...source, row })
     }
     return
   }

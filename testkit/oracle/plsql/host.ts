@@ -36,9 +36,11 @@ export interface PlsqlHost {
   runBlockDml(sql: string, params: ReadonlyArray<DuckDBValue>): Promise<number>
   /**
    * Runs a translated query; `dictionary`: the dictionary snapshot tables it reads (session-dictionary.ts
-   * `dictionaryTablesOf`), refreshed from the catalog first so the block sees the catalog as it is now.
+   * `dictionaryTablesOf`), refreshed from the catalog first so the block sees the catalog as it is now. `withRowid`:
+   * the query selects row ids last, `true` its single table's, a list one per FROM table (indexes into `shape.from`)
+   * whose LOB columns' locators name their rows (session-columns.ts lobTablesOf).
    */
-  queryDuck(duckSql: string, params: ReadonlyArray<DuckDBValue>, shape?: QueryShape, withRowid?: boolean, dictionary?: ReadonlySet<string>): Promise<QueryResult>
+  queryDuck(duckSql: string, params: ReadonlyArray<DuckDBValue>, shape?: QueryShape, withRowid?: boolean | ReadonlyArray<number>, dictionary?: ReadonlySet<string>): Promise<QueryResult>
   execute(sql: string, rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>, specs: ReadonlyArray<BindSpec>, opts: ExecuteOptions): Promise<StatementResult>
   /** NUMBER columns without precision of the tables a statement mentions (computed on exactly: number-functions.ts). */
   exactNumberColumnsOf(sql: string): ReadonlySet<string>

@@ -19,6 +19,8 @@ import { findTopLevel, isKw, isOp, matchParen, type Tok } from "../lexer.ts"
 import { rewriteDbmsLob } from "../lob-functions.ts"
 import { rewriteAttributeAccess } from "../object-attributes.ts"
 import { rewriteOuterJoinPlus } from "../outer-join-plus.ts"
+import { rowidOf } from "../row-locks.ts"
+import { StatementColumns } from "../session-columns.ts"
 import { withAliasAs } from "../select-aliases-as.ts"
 import type { BindSpec } from "../statement.ts"
 import { padCharOperands } from "../char-operands.ts"
@@ -186,7 +188,14 @@ function hierarchyAndOuterJoins(ctx: Frame, toks: ReadonlyArray<Tok>): ReadonlyA
  * Renders tokens as DuckDB SQL, the PL/SQL names they use bound as parameters. `sql` marks a SQL statement, whose
  * table columns hide variables of the same name.
  */
-export function render(ctx: Frame, toks: Expr, asQuery: boolean, sql: boolean, withRowid = false): { sql: string; params: Array<DuckDBValue>; shape?: QueryShape; formatExpressions?: true } {
+export function render(
+  ctx: Frame,
+  toks: Expr,
+  asQuery: boolean,
+  sql: boolean,
+  /** Row ids selected last: `true` the single FROM table's, "lobs" those of the tables whose LOB columns the query reads. */
+  withRowid: boolean | "lobs" = false
+): { sql: string; params: Array<DuckDBValue>; shape?: QueryShape; formatExpressions?: true; lobTables?: ReadonlyArray<number> } {
   const params: Array<DuckDBValue> = []
   const source = rewriteAttributeAccess(rewriteFloatConditions(rewriteDbmsLob(rewriteBuiltinCalls(rewriteJsonSql(hierarchyAndOuterJoins(ctx, withAliasAs(namedTypesOf(ctx.host.db).rewriteConstructors(ctx.host.schema, padCharOperands(toks, (schema, name) => (sql ? ctx.host.lookupTable(schema, name) : undefined), (name) => charVariableType(ctx, name))))), ctx.host.db.settings.version), ctx.host.schema))), (schema, name) => ctx.host.lookupTable(schema, name))
   const { rewritten: bound, values, specs, kinds, types } = bindNames(ctx, source, sql)
@@ -236,8 +245,11 @@ export function render(ctx: Frame, toks: Expr, asQuery: boolean, sql: boolean, w
   })
   if (asQuery) {
     // withRowid: each row's DuckDB row id selected last (a LOB locator's row, plsql/embedded-sql.ts)
-    const q = translateQuery(tt, tr, withRowid)
-    return { sql: q.sql, params, shape: q.shape, ...(formats !== undefined && { formatExpressions: true as const }) }
+    const q = translateQuery(tt, tr, withRowid === true)
+    // "lobs": as a client's query, one row id per table whose LOB columns it reads, a join's too (sqlsession.ts)
+    const lobTables = withRowid === "lobs" ? new StatementColumns((schema, name) => ctx.host.lookupTable(schema, name)).lobTablesOf(tt, q.shape) : []
+    const withLobRowids = lobTables.length > 0 ? translateQuery(tt, tr, lobTables.map((k) => rowidOf(q.shape.from, q.shape.from[k]!))).sql : q.sql
+    return { sql: withLobRowids, params, shape: q.shape, ...(formats !== undefined && { formatExpressions: true as const }), ...(lobTables.length > 0 && { lobTables }) }
   }
   return { sql: tr.range(0, tt.length), params, ...(formats !== undefined && { formatExpressions: true as const }) }
 }

@@ -9,9 +9,11 @@ import { kindOfColumn, numberOfText } from "./value-kinds.ts"
 /** Rows of an open cursor, one at a time. */
 export class RowReader {
   private buffered: Array<Array<DuckDBValue>> = []
-  private bufferedRowids: Array<bigint | undefined> = []
+  private bufferedRowids: Array<ReadonlyArray<bigint | undefined>> = []
   /** The DuckDB row id of the row {@link next} returned last, when the query selects them (QueryResult.rowidColumn). */
   rowid: bigint | undefined
+  /** All the row ids the query selects for that row (a join's tables: ResultColumn.lobRowid indexes them). */
+  rowids: ReadonlyArray<bigint | undefined> = []
   private done = false
   count = 0
   found: boolean | null = null
@@ -39,11 +41,13 @@ export class RowReader {
       }
       const width = this.result.columns.length
       for (let r = 0; r < chunk.rowCount; r++) this.buffered.push(chunk.columns.slice(0, width).map((c, j) => plainValue(c, r, this.result.columns[j]?.type)))
-      const rowids = this.result.rowidColumn === undefined ? undefined : chunk.columns[this.result.rowidColumn]
-      for (let r = 0; r < chunk.rowCount; r++) this.bufferedRowids.push(rowids === undefined ? undefined : BigInt(String(rowids.value(r))))
+      const rowids = this.result.rowidColumn === undefined ? [] : chunk.columns.slice(this.result.rowidColumn)
+      // an outer join's missing row has no row id
+      for (let r = 0; r < chunk.rowCount; r++) this.bufferedRowids.push(rowids.map((c) => (c.value(r) === null ? undefined : BigInt(String(c.value(r))))))
     }
     const row = this.buffered.shift()
-    this.rowid = this.bufferedRowids.shift()
+    this.rowids = this.bufferedRowids.shift() ?? []
+    this.rowid = this.rowids[0]
     this.found = row !== undefined
     if (row !== undefined) this.count++
     return row
