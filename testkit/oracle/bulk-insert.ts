@@ -7,7 +7,7 @@
  * DECIMAL column would round, text for a number column, LOBs, …) and constraint violations send the rows back to the
  * general path, which reports Oracle's errors (ORA-01400, ORA-12899, ORA-01438) with the failing row's offset.
  */
-import { DuckDBBlobValue, DuckDBTimestampTZValue, DuckDBTimestampValue } from "@duckdb/node-api"
+import { DuckDBBlobValue, DuckDBTimestampTZValue, DuckDBTimestampValue, VARCHAR } from "@duckdb/node-api"
 import type { DuckDBValue } from "@duckdb/node-api"
 import { BulkInsertError, BulkRows, columnInfo } from "../engine/index.ts"
 import type { AppendTarget, BulkColumn, ColumnLayout, Session } from "../engine/index.ts"
@@ -116,13 +116,15 @@ export const setCell = (out: BulkRows, c: number, row: number, layout: ColumnLay
  * Lays out bind columns `0 … columns.length - 1` of `rows` for `columns` (the INSERT's target columns, DuckDB names
  * and types); undefined when a value needs the general path or breaks a constraint the layout checks. A `zoned`
  * column (BatchTarget.zoned) takes only TIMESTAMP WITH TIME ZONE binds (`specs`, in bind order), whose decoded text
- * keeps their own zone; text or other datetimes bound there take the general path, which reads them.
+ * keeps their own zone; text or other datetimes bound there take the general path, which reads them. A `padded`
+ * column's text is blank-padded (BatchTarget.padded).
  */
 export const bulkRowsOfBinds = (
   rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>,
   columns: ReadonlyArray<BulkColumn>,
   zoned: ReadonlyArray<boolean> = [],
-  specs: ReadonlyArray<BindSpec> = []
+  specs: ReadonlyArray<BindSpec> = [],
+  padded: ReadonlyArray<CharPadding | undefined> = []
 ): BulkRows | undefined => {
   if (zoned.some((z, i) => z && specs[i]?.dty !== Dty.TIMESTAMP_TZ)) return undefined
   const infos = columns.map((c) => columnInfo(c.name, c.type))
@@ -134,7 +136,9 @@ export const bulkRowsOfBinds = (
       const values = rows[row]!
       for (let c = 0; c < width; c++) {
         const v = values[c] ?? null
-        if (v !== null) setCell(out, c, row, infos[c]!.layout, infos[c]!.scale, v)
+        const padding = padded[c]
+        if (v !== null && padding !== undefined && typeof v !== "string") throw new NotExact()
+        if (v !== null) setCell(out, c, row, infos[c]!.layout, infos[c]!.scale, padding === undefined ? v : paddedText(v as string, padding))
       }
     }
   } catch (e) {
@@ -165,6 +169,8 @@ export interface BatchTarget {
    * binds, whose text keeps their own zone, are laid out for it (bind-row-decoder.ts `cellWriter`); other binds take the general path.
    */
   readonly zoned: ReadonlyArray<boolean>
+  /** Per column: the blank padding of a CHAR / NCHAR column, whose bind the translated INSERT pads (char-writes.ts). */
+  readonly padded: ReadonlyArray<CharPadding | undefined>
 }
 
 /**
@@ -174,11 +180,31 @@ export interface BatchTarget {
 export const ZONED_BIND = (k: number): string => `ora_tstz(CAST($${k}ASVARCHAR),getvariable('ora_session_tz'))`
 
 /**
- * Which binds of a VALUES list (`$1, …, $n` in order, whitespace removed) are passed through {@link ZONED_BIND}; undefined
- * when the list holds anything else.
+ * The blank padding of a CHAR / NCHAR column's values (char-writes.ts): its size, in characters or bytes. The layout
+ * pads each bound text to it, as the INSERT's `ora_attribute_char` does; a longer text takes the general path, which
+ * reports ORA-12899.
  */
-const zonedBinds = (values: string, n: number): Array<boolean> | undefined => {
-  const zoned: Array<boolean> = []
+export interface CharPadding {
+  readonly size: number
+  readonly inCharacters: boolean
+}
+
+/** `text` blank-padded to `padding`; NotExact when it is longer (or empty, which Oracle reads as NULL). */
+export const paddedText = (text: string, padding: CharPadding): string => {
+  const width = padding.inCharacters ? [...text].length : Buffer.byteLength(text, "utf8")
+  if (width === 0 || width > padding.size) throw new NotExact()
+  return width === padding.size ? text : text + " ".repeat(padding.size - width)
+}
+
+/** The translation of bind `$k` written into a CHAR / NCHAR column (char-writes.ts), whitespace removed. */
+const PADDED_BIND = /^ora_attribute_char\(CAST\(ora_char_of\(\$(\d+)\)ASVARCHAR\),(\d+),(TRUE|FALSE)\)/
+
+/**
+ * How each bind of a VALUES list (`$1, …, $n` in order, whitespace removed) is written: as it is, through
+ * {@link ZONED_BIND}, or blank-padded ({@link PADDED_BIND}); undefined when the list holds anything else.
+ */
+const bindForms = (values: string, n: number): Array<"plain" | "zoned" | CharPadding> | undefined => {
+  const forms: Array<"plain" | "zoned" | CharPadding> = []
   let at = 0
   for (let k = 1; k <= n; k++) {
     if (k > 1) {
@@ -188,15 +214,19 @@ const zonedBinds = (values: string, n: number): Array<boolean> | undefined => {
     const plain = `$${k}`
     const wrapped = ZONED_BIND(k)
     const end = (text: string) => at + text.length === values.length || values[at + text.length] === ","
+    const padded = PADDED_BIND.exec(values.slice(at))
     if (values.startsWith(plain, at) && end(plain)) {
-      zoned.push(false)
+      forms.push("plain")
       at += plain.length
     } else if (values.startsWith(wrapped, at) && end(wrapped)) {
-      zoned.push(true)
+      forms.push("zoned")
       at += wrapped.length
+    } else if (padded !== null && padded[1] === String(k) && end(padded[0])) {
+      forms.push({ size: Number(padded[2]), inCharacters: padded[3] === "TRUE" })
+      at += padded[0].length
     } else return undefined
   }
-  return at === values.length ? zoned : undefined
+  return at === values.length ? forms : undefined
 }
 
 /** What resolving a batch target needs from the SQL session. */
@@ -231,8 +261,10 @@ export class BatchTargets {
     const valuesAt = toks.findIndex((x) => isKw(x, "VALUES"))
     if (n === 0 || !isKw(toks[0], "INSERT") || !isKw(toks[1], "INTO") || valuesAt < 0 || !isOp(toks[valuesAt + 1], "(")) return undefined
     if (matchParen(toks, valuesAt + 1) !== toks.length - 1) return undefined
-    const zoned = zonedBinds(t.text(valuesAt + 2, toks.length - 1).replace(/\s+/g, ""), n)
-    if (zoned === undefined) return undefined
+    const forms = bindForms(t.text(valuesAt + 2, toks.length - 1).replace(/\s+/g, ""), n)
+    if (forms === undefined) return undefined
+    const zoned = forms.map((f) => f === "zoned")
+    const padded = forms.map((f) => (typeof f === "object" ? f : undefined))
     const a = toks[2]
     if (a === undefined || (a.kind !== "ident" && a.kind !== "qident")) return undefined
     const qualified = isOp(toks[3], ".") && (toks[4]?.kind === "ident" || toks[4]?.kind === "qident")
@@ -258,7 +290,8 @@ export class BatchTargets {
     try {
       const columns: Array<BulkColumn> = []
       for (let i = 0; i < n; i++) {
-        const type = prepared.parameterType(i)
+        // a bind padded into a CHAR column is text (its parameter's type DuckDB leaves open inside the macro)
+        const type = padded[i] !== undefined ? VARCHAR : prepared.parameterType(i)
         if (type === undefined) return undefined
         columns.push({ name: encodeName(names[i]!), type })
       }
@@ -266,8 +299,8 @@ export class BatchTargets {
       // tables with keys go through the staged INSERT, which is all or nothing
       const constrained = meta.constraints.some((c) => c.type === "P" || c.type === "U" || c.type === "R")
       const whole = !constrained && names.length === meta.columns.length && names.every((name, i) => name === meta.columns[i]!.name)
-      if (zoned.some((z, i) => z && columnInfo(columns[i]!.name, columns[i]!.type).layout !== "varchar")) return undefined
-      const target = { table: whole ? { schema: encodeName(meta.owner), table: encodeName(meta.name) } : t.text(2, after), columns, zoned }
+      if (forms.some((f, i) => f !== "plain" && columnInfo(columns[i]!.name, columns[i]!.type).layout !== "varchar")) return undefined
+      const target = { table: whole ? { schema: encodeName(meta.owner), table: encodeName(meta.name) } : t.text(2, after), columns, zoned, padded }
       const keys = keyedTable(meta)
       if (keys !== undefined && typeof target.table === "string") this.keyedByTable.set(`${this.host.schema}\u0000${target.table}`, keys)
       if (this.byInsert.size >= 64) this.byInsert.clear()
