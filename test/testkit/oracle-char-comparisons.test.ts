@@ -52,6 +52,7 @@ describe("Oracle test server: CHAR comparisons by the data type of any expressio
     // two CHARs concatenated are CHAR ("Concatenation Operator")
     expect(await rows("SELECT id FROM cc_t WHERE c || d = 'ab   xy'")).toEqual([[1]])
     expect(await rows("SELECT id FROM cc_t WHERE CASE WHEN id = 1 THEN c ELSE d END = 'ab'")).toEqual([[1]])
+    expect(await rows("SELECT id FROM cc_t WHERE CAST(v AS CHAR(4)) = 'ab'")).toEqual([[1]])
     // LPAD, RTRIM, REPLACE, NVL and DECODE return VARCHAR2: compared as they are
     expect(await rows("SELECT id FROM cc_t WHERE RPAD(c, 6) = 'ab'")).toEqual([])
     expect(await rows("SELECT id FROM cc_t WHERE REPLACE(c, 'a', 'a') = 'ab'")).toEqual([])

@@ -10,7 +10,7 @@
  * the returned value is VARCHAR2", SQL Language Reference, "The Set Operators"). Expressions of type CHAR besides
  * columns: text literals, USER, binds sent as CHAR, UPPER / LOWER / INITCAP / NLS_UPPER / NLS_LOWER / NLS_INITCAP /
  * SUBSTR[B|C|2|4] of a CHAR ("The return value is the same data type as char", SQL Language Reference, UPPER, LOWER,
- * INITCAP, SUBSTR), and `||` / CONCAT of CHAR values ("If both character strings are of data type CHAR, then the
+ * INITCAP, SUBSTR), CAST(x AS CHAR(n) | NCHAR(n)), and `||` / CONCAT of CHAR values ("If both character strings are of data type CHAR, then the
  * result has data type CHAR", SQL Language Reference, "Concatenation Operator"). Not CHAR: LPAD / RPAD, LTRIM / RTRIM
  * / TRIM ("The string returned is of VARCHAR2 data type if char is a character data type"), REPLACE, NVL and DECODE
  * ("The string returned is of VARCHAR2 data type", SQL Language Reference, DECODE).
@@ -147,7 +147,7 @@ export const operandEnd = (sig: ReadonlyArray<Tok>, start: number): number => {
   return last
 }
 
-/** `[from, to]` split at its top-level occurrences of the operator `op`. */
+/** `[from, to]` split at its top-level occurrences of the operator or keyword `op`. */
 const splitAt = (sig: ReadonlyArray<Tok>, from: number, to: number, op: string): Array<readonly [number, number]> => {
   const parts: Array<readonly [number, number]> = []
   let start = from
@@ -155,7 +155,7 @@ const splitAt = (sig: ReadonlyArray<Tok>, from: number, to: number, op: string):
     const t = sig[k]
     if (isOp(t, "(") || isKw(t, "CASE")) depth++
     else if (isOp(t, ")") || isKw(t, "END")) depth--
-    else if (depth === 0 && (op === "," ? isOp(t, ",") : isOp(t, op))) {
+    else if (depth === 0 && (/^[A-Z]+$/.test(op) ? isKw(t, op) : isOp(t, op))) {
       parts.push([start, k - 1])
       start = k + 1
     }
@@ -365,6 +365,11 @@ export const charTypes = (
       const args = splitAt(sig, from + 2, to - 1, ",")
       if (t.kind === "ident" && CHAR_PRESERVING.has(t.value)) return typeOf(args[0]![0], args[0]![1]) !== undefined ? { kind: "char" } : undefined
       if (isKw(t, "CONCAT") && args.length === 2) return args.every(([a, b]) => typeOf(a, b) !== undefined) ? { kind: "char" } : undefined
+      // CAST(x AS CHAR(n)) / NCHAR(n), not CHAR VARYING
+      if (isKw(t, "CAST")) {
+        const as = splitAt(sig, from + 2, to - 1, "AS")
+        return as.length === 2 && isKw(sig[as[1]![0]], "CHAR", "NCHAR") && !isKw(sig[as[1]![0] + 1], "VARYING") ? { kind: "char" } : undefined
+      }
       return undefined
     }
     if (isKw(t, "CASE") && endAfter(sig, from) === to) {
