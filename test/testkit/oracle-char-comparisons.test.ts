@@ -92,6 +92,15 @@ describe("Oracle test server: CHAR comparisons by the data type of any expressio
     expect(oraCode(await failure(() => conn.execute("SELECT cc_t.id FROM cc_t, cc_u WHERE cc_t.id = 1 AND c = 'ab'")))).toBe("ORA-00918")
   })
 
+  it("CHECK conditions of CREATE TABLE and ALTER TABLE compare a CHAR column blank-padded", async () => {
+    await conn.execute("CREATE TABLE cc_k (id NUMBER, c CHAR(3) CHECK (c IN ('A', 'B')), d CHAR(2))")
+    await conn.execute("ALTER TABLE cc_k ADD CONSTRAINT cc_k_d CHECK (d = 'x')")
+    await conn.execute("INSERT INTO cc_k VALUES (1, 'A', 'x')")
+    expect(oraCode(await failure(() => conn.execute("INSERT INTO cc_k VALUES (2, 'C', 'x')")))).toBe("ORA-02290")
+    expect(await rows("SELECT id, c || '|' FROM cc_k")).toEqual([[1, "A  |"]])
+    await conn.rollback()
+  })
+
   it("an INSERT's q.* or star over a subquery or set operation writes VARCHAR2 values into CHAR columns padded", async () => {
     await conn.execute("CREATE TABLE cc_w (id NUMBER, c CHAR(4))")
     await conn.execute("INSERT INTO cc_w SELECT cc_u.* FROM cc_u")

@@ -327,11 +327,38 @@ export const charTypes = (
     return out
   }
 
+  /**
+   * Outside any query block (CREATE / ALTER TABLE's CHECK conditions, a PL/SQL condition): the tables the statement
+   * names and the CHAR columns a CREATE TABLE declares.
+   */
+  let statementSources: Block | undefined
+  const statementBlock = (): Block => {
+    if (statementSources !== undefined) return statementSources
+    const out: Array<Source> = []
+    for (let k = 0; k < sig.length; k++) {
+      const t = sig[k]!
+      if (!isName(t) || isOp(sig[k + 1], ".")) continue
+      const meta = isOp(sig[k - 1], ".") ? (isName(sig[k - 2]) ? lookup(oracleName(sig[k - 2]!), oracleName(t)) : undefined) : lookup(undefined, oracleName(t))
+      if (meta !== undefined) out.push(tableSource(meta, [meta.name]))
+    }
+    if (isKw(sig[0], "CREATE") && sig.some((t) => isKw(t, "TABLE"))) {
+      // `name CHAR(n)` / `name NCHAR(n)` column definitions
+      const declared = new Map<string, ColumnInfo>()
+      for (let k = 1; k < sig.length; k++)
+        if (isName(sig[k]) && (isOp(sig[k - 1], "(") || isOp(sig[k - 1], ",")) && isName(sig[k + 1]) && !isKw(sig[k], "CONSTRAINT", "CHECK", "PRIMARY", "UNIQUE", "FOREIGN") && !declared.has(oracleName(sig[k]!)))
+          declared.set(oracleName(sig[k]!), isKw(sig[k + 1], "CHAR", "NCHAR", "CHARACTER") && !isKw(sig[k + 2], "VARYING") ? { kind: "char" } : "other")
+      out.push({ names: [], column: (name) => declared.get(name), all: () => [...declared].map(([name, info]) => ({ name, info })) })
+    }
+    statementSources = { start: 0, end: sig.length, from: [], sources: out }
+    return statementSources
+  }
+
   /** The type of the column `parts` (`c`, `q.c`, `s.q.c`) referenced at `at`; undefined when ambiguous or unknown. */
   const columnType = (at: number, parts: ReadonlyArray<string>): ColumnInfo => {
     const name = parts[parts.length - 1]!
     const qualifier = parts.length > 1 ? parts[parts.length - 2] : undefined
-    for (const block of scopes(at)) {
+    const enclosing = scopes(at)
+    for (const block of enclosing.length > 0 ? enclosing : [statementBlock()]) {
       const sources = sourcesOf(block).filter((s) => qualifier === undefined || s.names.includes(qualifier))
       const found = sources.map((s) => s.column(name)).filter((i) => i !== undefined)
       if (found.length === 1) return found[0]
