@@ -53,6 +53,8 @@ describe("Oracle test server: CHAR comparisons by the data type of any expressio
     expect(await rows("SELECT id FROM cc_t WHERE c || d = 'ab   xy'")).toEqual([[1]])
     expect(await rows("SELECT id FROM cc_t WHERE CASE WHEN id = 1 THEN c ELSE d END = 'ab'")).toEqual([[1]])
     expect(await rows("SELECT id FROM cc_t WHERE CAST(v AS CHAR(4)) = 'ab'")).toEqual([[1]])
+    expect(await rows("SELECT id FROM cc_u u WHERE (SELECT t.c FROM cc_t t WHERE t.id = u.id) = 'ab'")).toEqual([[1]])
+    expect(await rows("SELECT id FROM cc_u u WHERE (SELECT t.v FROM cc_t t WHERE t.id = u.id) = 'ab '")).toEqual([])
     // LPAD, RTRIM, REPLACE, NVL and DECODE return VARCHAR2: compared as they are
     expect(await rows("SELECT id FROM cc_t WHERE RPAD(c, 6) = 'ab'")).toEqual([])
     expect(await rows("SELECT id FROM cc_t WHERE REPLACE(c, 'a', 'a') = 'ab'")).toEqual([])

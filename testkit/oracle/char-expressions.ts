@@ -10,7 +10,7 @@
  * the returned value is VARCHAR2", SQL Language Reference, "The Set Operators"). Expressions of type CHAR besides
  * columns: text literals, USER, binds sent as CHAR, UPPER / LOWER / INITCAP / NLS_UPPER / NLS_LOWER / NLS_INITCAP /
  * SUBSTR[B|C|2|4] of a CHAR ("The return value is the same data type as char", SQL Language Reference, UPPER, LOWER,
- * INITCAP, SUBSTR), CAST(x AS CHAR(n) | NCHAR(n)), and `||` / CONCAT of CHAR values ("If both character strings are of data type CHAR, then the
+ * INITCAP, SUBSTR), CAST(x AS CHAR(n) | NCHAR(n)), a scalar subquery of a CHAR item, and `||` / CONCAT of CHAR values ("If both character strings are of data type CHAR, then the
  * result has data type CHAR", SQL Language Reference, "Concatenation Operator"). Not CHAR: LPAD / RPAD, LTRIM / RTRIM
  * / TRIM ("The string returned is of VARCHAR2 data type if char is a character data type"), REPLACE, NVL and DECODE
  * ("The string returned is of VARCHAR2 data type", SQL Language Reference, DECODE).
@@ -380,7 +380,16 @@ export const charTypes = (
   const typeOf = (from: number, to: number): CharType | undefined => {
     if (to < from) return undefined
     const t = sig[from]!
-    if (isOp(t, "(") && matchParen(sig, from) === to) return typeOf(from + 1, to - 1)
+    if (isOp(t, "(") && matchParen(sig, from) === to) {
+      // a scalar subquery: "the value of the select list item of the subquery" (SQL Language Reference, "Scalar
+      // Subquery Expressions")
+      if (isKw(sig[from + 1], "SELECT", "WITH")) {
+        const items = queryColumns(from + 1, to - 1)
+        const info = items.length === 1 ? items[0]!.info : undefined
+        return info === undefined || info === "other" ? undefined : info
+      }
+      return typeOf(from + 1, to - 1)
+    }
     const parts = splitAt(sig, from, to, "||")
     if (parts.length > 1) return parts.every(([a, b]) => typeOf(a, b) !== undefined) ? { kind: "char" } : undefined
     if (from === to) {
