@@ -8,7 +8,7 @@ import type { BulkColumn, BulkRows, ColumnLayout } from "../engine/index.ts"
 import { columnInfo } from "../engine/index.ts"
 import { TWO_32 } from "../../src/arrow/Words.ts"
 import { wireDay } from "../../layers/oracle/WireDays.ts"
-import { NotExact, setCell } from "./bulk-insert.ts"
+import { type CharPadding, NotExact, paddedText, setCell } from "./bulk-insert.ts"
 import { datetimeOfOracle, datetimeText } from "./datetime.ts"
 import type { BindSpec } from "./statement.ts"
 import { Dty } from "./types.ts"
@@ -200,8 +200,15 @@ const dateWriter = (layout: ColumnLayout, fraction?: number): CellWriter | undef
  * `ora_tstz` would store it: the text of its value with its own zone; into a TIMESTAMP(`fraction`) column (0-5,
  * BatchTarget.fractions) only a value with no more fraction digits.
  */
-export const cellWriter = (spec: BindSpec, layout: ColumnLayout, scale: number, zoned = false, fraction?: number): CellWriter | undefined => {
+export const cellWriter = (spec: BindSpec, layout: ColumnLayout, scale: number, zoned = false, fraction?: number, padding?: CharPadding): CellWriter | undefined => {
   if (zoned && spec.dty !== Dty.TIMESTAMP_TZ) return undefined
+  if (padding !== undefined) {
+    // a CHAR / NCHAR column's text, blank-padded (bulk-insert.ts paddedText)
+    if (layout !== "varchar" || (spec.dty !== Dty.VARCHAR && spec.dty !== Dty.CHAR && spec.dty !== Dty.LONG)) return undefined
+    const national = spec.csfrm === 2
+    return (b, start, length, out, c, row) =>
+      out.setString(c, row, paddedText(national ? Buffer.from(b.subarray(start, start + length)).swap16().toString("utf16le") : b.toString("utf8", start, start + length), padding))
+  }
   switch (spec.dty) {
     case Dty.NUMBER:
     case 3:
@@ -256,13 +263,14 @@ export class BindRowDecoder {
     order: ReadonlyArray<number>,
     columns: ReadonlyArray<BulkColumn>,
     zoned: ReadonlyArray<boolean> = [],
-    fractions: ReadonlyArray<number | undefined> = []
+    fractions: ReadonlyArray<number | undefined> = [],
+    padded: ReadonlyArray<CharPadding | undefined> = []
   ): BindRowDecoder | undefined {
     if (specs.length !== columns.length || order.length !== columns.length) return undefined
     const wire: Array<{ column: number; write: CellWriter }> = []
     for (const column of order) {
       const info = columnInfo(columns[column]!.name, columns[column]!.type)
-      const write = cellWriter(specs[column]!, info.layout, info.scale, zoned[column] === true, fractions[column])
+      const write = cellWriter(specs[column]!, info.layout, info.scale, zoned[column] === true, fractions[column], padded[column])
       if (write === undefined) return undefined
       wire.push({ column, write })
     }

@@ -7,7 +7,7 @@
  * DECIMAL column would round, text for a number column, LOBs, …) and constraint violations send the rows back to the
  * general path, which reports Oracle's errors (ORA-01400, ORA-12899, ORA-01438) with the failing row's offset.
  */
-import { DuckDBBlobValue, DuckDBTimestampTZValue, DuckDBTimestampValue } from "@duckdb/node-api"
+import { DuckDBBlobValue, DuckDBTimestampTZValue, DuckDBTimestampValue, VARCHAR } from "@duckdb/node-api"
 import type { DuckDBValue } from "@duckdb/node-api"
 import { BulkInsertError, BulkRows, columnInfo } from "../engine/index.ts"
 import type { AppendTarget, BulkColumn, ColumnLayout, Session } from "../engine/index.ts"
@@ -118,14 +118,16 @@ export const setCell = (out: BulkRows, c: number, row: number, layout: ColumnLay
  * and types); undefined when a value needs the general path or breaks a constraint the layout checks. A `zoned`
  * column (BatchTarget.zoned) takes only TIMESTAMP WITH TIME ZONE binds (`specs`, in bind order), whose decoded text
  * keeps their own zone; text or other datetimes bound there take the general path, which reads them. A value with more
- * fraction digits than its column's `fractions` entry takes the general path too, which rounds it.
+ * fraction digits than its column's `fractions` entry takes the general path too, which rounds it. A `padded`
+ * column's text is blank-padded (BatchTarget.padded).
  */
 export const bulkRowsOfBinds = (
   rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>,
   columns: ReadonlyArray<BulkColumn>,
   zoned: ReadonlyArray<boolean> = [],
   specs: ReadonlyArray<BindSpec> = [],
-  fractions: ReadonlyArray<number | undefined> = []
+  fractions: ReadonlyArray<number | undefined> = [],
+  padded: ReadonlyArray<CharPadding | undefined> = []
 ): BulkRows | undefined => {
   if (zoned.some((z, i) => z && specs[i]?.dty !== Dty.TIMESTAMP_TZ)) return undefined
   const infos = columns.map((c) => columnInfo(c.name, c.type))
@@ -138,8 +140,10 @@ export const bulkRowsOfBinds = (
       for (let c = 0; c < width; c++) {
         const v = values[c] ?? null
         if (v === null) continue
+        const padding = padded[c]
+        if (padding !== undefined && typeof v !== "string") throw new NotExact()
         if (fractions[c] !== undefined && !fitsFraction(micros(v), fractions[c])) throw new NotExact()
-        setCell(out, c, row, infos[c]!.layout, infos[c]!.scale, v)
+        setCell(out, c, row, infos[c]!.layout, infos[c]!.scale, padding === undefined ? v : paddedText(v as string, padding))
       }
     }
   } catch (e) {
@@ -175,6 +179,8 @@ export interface BatchTarget {
    * ({@link ROUNDED_BIND}); a value with more digits takes the general path, which rounds it.
    */
   readonly fractions: ReadonlyArray<number | undefined>
+  /** Per column: the blank padding of a CHAR / NCHAR column, whose bind the translated INSERT pads (char-writes.ts). */
+  readonly padded: ReadonlyArray<CharPadding | undefined>
 }
 
 /** Whether `micros` has no more fraction digits than `fraction` (none given: any). */
@@ -188,12 +194,35 @@ export const fitsFraction = (micros: bigint, fraction: number | undefined): bool
 export const ZONED_BIND = (k: number): string => `ora_tstz(CAST($${k}ASVARCHAR),getvariable('ora_session_tz'))`
 
 /**
- * Which binds of a VALUES list (`$1, …, $n` in order, whitespace removed) are passed through {@link ZONED_BIND} and
- * which through {@link ROUNDED_BIND} (its digits); undefined when the list holds anything else.
+ * The blank padding of a CHAR / NCHAR column's values (char-writes.ts): its size, in characters or bytes. The layout
+ * pads each bound text to it, as the INSERT's `ora_attribute_char` does; a longer text takes the general path, which
+ * reports ORA-12899.
  */
-const bindForms = (values: string, n: number): { zoned: Array<boolean>; fractions: Array<number | undefined> } | undefined => {
-  const zoned: Array<boolean> = []
-  const fractions: Array<number | undefined> = []
+export interface CharPadding {
+  readonly size: number
+  readonly inCharacters: boolean
+}
+
+/** `text` blank-padded to `padding`; NotExact when it is longer (or empty, which Oracle reads as NULL). */
+export const paddedText = (text: string, padding: CharPadding): string => {
+  const width = padding.inCharacters ? [...text].length : Buffer.byteLength(text, "utf8")
+  if (width === 0 || width > padding.size) throw new NotExact()
+  return width === padding.size ? text : text + " ".repeat(padding.size - width)
+}
+
+/** The translation of bind `$k` written into a CHAR / NCHAR column (char-writes.ts), whitespace removed. */
+const PADDED_BIND = /^ora_attribute_char\(CAST\(ora_char_of\(\$(\d+)\)ASVARCHAR\),(\d+),(TRUE|FALSE)\)/
+
+/** How a bind of a VALUES list is written: as it is, through {@link ZONED_BIND}, blank-padded, or rounded to `fraction` digits. */
+type BindForm = "plain" | "zoned" | CharPadding | { readonly fraction: number }
+
+/**
+ * How each bind of a VALUES list (`$1, …, $n` in order, whitespace removed) is written: as it is, through
+ * {@link ZONED_BIND}, blank-padded ({@link PADDED_BIND}) or through {@link ROUNDED_BIND} (its digits); undefined when
+ * the list holds anything else.
+ */
+const bindForms = (values: string, n: number): Array<BindForm> | undefined => {
+  const forms: Array<BindForm> = []
   let at = 0
   for (let k = 1; k <= n; k++) {
     if (k > 1) {
@@ -203,23 +232,24 @@ const bindForms = (values: string, n: number): { zoned: Array<boolean>; fraction
     const plain = `$${k}`
     const wrapped = ZONED_BIND(k)
     const end = (text: string) => at + text.length === values.length || values[at + text.length] === ","
+    const padded = PADDED_BIND.exec(values.slice(at))
     if (values.startsWith(plain, at) && end(plain)) {
-      zoned.push(false)
-      fractions.push(undefined)
+      forms.push("plain")
       at += plain.length
     } else if (values.startsWith(wrapped, at) && end(wrapped)) {
-      zoned.push(true)
-      fractions.push(undefined)
+      forms.push("zoned")
       at += wrapped.length
+    } else if (padded !== null && padded[1] === String(k) && end(padded[0])) {
+      forms.push({ size: Number(padded[2]), inCharacters: padded[3] === "TRUE" })
+      at += padded[0].length
     } else {
       const rounded = [0, 1, 2, 3, 4, 5].map((p) => ROUNDED_BIND(k, p)).findIndex((text) => values.startsWith(text, at) && end(text))
       if (rounded < 0) return undefined
-      zoned.push(false)
-      fractions.push(rounded)
+      forms.push({ fraction: rounded })
       at += ROUNDED_BIND(k, rounded).length
     }
   }
-  return at === values.length ? { zoned, fractions } : undefined
+  return at === values.length ? forms : undefined
 }
 
 /** What resolving a batch target needs from the SQL session. */
@@ -256,7 +286,9 @@ export class BatchTargets {
     if (matchParen(toks, valuesAt + 1) !== toks.length - 1) return undefined
     const forms = bindForms(t.text(valuesAt + 2, toks.length - 1).replace(/\s+/g, ""), n)
     if (forms === undefined) return undefined
-    const { zoned, fractions } = forms
+    const zoned = forms.map((f) => f === "zoned")
+    const padded = forms.map((f) => (typeof f === "object" && "size" in f ? f : undefined))
+    const fractions = forms.map((f) => (typeof f === "object" && "fraction" in f ? f.fraction : undefined))
     const a = toks[2]
     if (a === undefined || (a.kind !== "ident" && a.kind !== "qident")) return undefined
     const qualified = isOp(toks[3], ".") && (toks[4]?.kind === "ident" || toks[4]?.kind === "qident")
@@ -282,7 +314,8 @@ export class BatchTargets {
     try {
       const columns: Array<BulkColumn> = []
       for (let i = 0; i < n; i++) {
-        const type = prepared.parameterType(i)
+        // a bind padded into a CHAR column is text (its parameter's type DuckDB leaves open inside the macro)
+        const type = padded[i] !== undefined ? VARCHAR : prepared.parameterType(i)
         if (type === undefined) return undefined
         columns.push({ name: encodeName(names[i]!), type })
       }
@@ -290,8 +323,8 @@ export class BatchTargets {
       // tables with keys go through the staged INSERT, which is all or nothing
       const constrained = meta.constraints.some((c) => c.type === "P" || c.type === "U" || c.type === "R")
       const whole = !constrained && names.length === meta.columns.length && names.every((name, i) => name === meta.columns[i]!.name)
-      if (zoned.some((z, i) => z && columnInfo(columns[i]!.name, columns[i]!.type).layout !== "varchar")) return undefined
-      const target = { table: whole ? { schema: encodeName(meta.owner), table: encodeName(meta.name) } : t.text(2, after), columns, zoned, fractions }
+      if (forms.some((f, i) => (f === "zoned" || padded[i] !== undefined) && columnInfo(columns[i]!.name, columns[i]!.type).layout !== "varchar")) return undefined
+      const target = { table: whole ? { schema: encodeName(meta.owner), table: encodeName(meta.name) } : t.text(2, after), columns, zoned, fractions, padded }
       const keys = keyedTable(meta)
       if (keys !== undefined && typeof target.table === "string") this.keyedByTable.set(`${this.host.schema}\u0000${target.table}`, keys)
       if (this.byInsert.size >= 64) this.byInsert.clear()

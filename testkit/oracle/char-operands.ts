@@ -4,21 +4,22 @@
  * Oracle's nonpadded semantics ("Blank-Padded and Nonpadded Comparison Semantics", SQL Language Reference, "Data Type
  * Comparison Rules": "Oracle uses nonpadded comparison semantics whenever one or both values in the comparison have
  * the data type VARCHAR2 or NVARCHAR2"; `c = :b` with 'ab' bound is false for a CHAR(5) holding 'ab'). Where both
- * operands are CHAR / NCHAR columns or text literals ("Oracle uses blank-padded comparison semantics only when both
+ * operands are of type CHAR / NCHAR or text literals ("Oracle uses blank-padded comparison semantics only when both
  * values in the comparison are either expressions of data type CHAR, NCHAR, text literals, or values returned by the
- * USER function"), the shorter side gets blanks added until both lengths are equal: a text literal compared with a
+ * USER function"; which expressions are: char-expressions.ts), the shorter side gets blanks added until both lengths
+ * are equal. Where the lengths are known when translating, this is done on the SQL: a text literal compared with a
  * CHAR column (`=`, `<>`, `<`, ..., and each literal of an IN list) is written padded to the column's length (the
  * column padded to the literal's when that is longer; the bounds of BETWEEN, a simple CASE's WHEN literals and
- * DECODE's search literals alike), two CHAR columns of different lengths are both padded to the
- * longer, and of two text literals the shorter is padded. Columns are resolved by their qualifier (a table's name or
- * alias in the statement) or, unqualified, by name among the tables the statement mentions (a name of another type in
- * one of them is left alone). A CHAR column compared for (in)equality with a bind sent as CHAR (oracledb
- * `DB_TYPE_CHAR`) compares both without their trailing blanks, which blank-padded equality comes to.
+ * DECODE's search literals alike), two CHAR columns of different lengths are both padded to the longer, and of two
+ * text literals the shorter is padded. Other CHAR operands (a function's CHAR result, a CASE of CHAR results, a
+ * concatenation, a bind sent as CHAR, oracledb `DB_TYPE_CHAR`) are compared when the statement runs: for
+ * (in)equality and IN without their trailing blanks, which blank-padded equality comes to; ordered and BETWEEN
+ * through the macros below, which pad the shorter value.
  */
 import type { TableMeta } from "./catalog.ts"
-import { blankPaddedSql, blankPaddedText, isBlankPadded, sizedInCharacters } from "./char-writes.ts"
-import { oracleName } from "./expression-names.ts"
-import { isKw, isOp, matchParen, sqlString, tokenize, type Tok } from "./lexer.ts"
+import { blankPaddedSql, blankPaddedText, sizedInCharacters } from "./char-writes.ts"
+import { charTypes, operandEnd, operandStart, type CharType } from "./char-expressions.ts"
+import { isKw, isOp, matchParen, splitTopLevel, sqlString, tokenize, type Tok } from "./lexer.ts"
 import type { OraType } from "./types.ts"
 
 /** Resolves a table name as the session sees it. */
@@ -30,13 +31,7 @@ const CLAUSE_WORDS = ["SET", "WHERE", "AND", "OR", "NOT", "ON", "WHEN", "HAVING"
 /** The comparison operators. */
 const isComparison = (t: Tok | undefined): boolean => ["=", "<>", "!=", "^=", "<", ">", "<=", ">="].some((op) => isOp(t, op))
 
-/** Operators binding an operand more tightly than a comparison (so that a token next to one is not a whole operand). */
-const isTighter = (t: Tok | undefined): boolean => ["||", ".", "+", "-", "*", "/"].some((op) => isOp(t, op))
-
 const isName = (t: Tok | undefined): t is Tok => t !== undefined && (t.kind === "ident" || t.kind === "qident")
-
-/** Whether the text literal at `k` of `sig` is a datetime or interval literal's text (`DATE '2024-01-01'`). */
-const isTypedLiteral = (sig: ReadonlyArray<Tok>, k: number): boolean => isKw(sig[k - 1], "DATE", "TIMESTAMP", "INTERVAL", "TIME")
 
 /** `text` with its trailing blanks dropped. */
 const trimmed = (text: string): string => text.replace(/ +$/, "")
@@ -44,42 +39,25 @@ const trimmed = (text: string): string => text.replace(/ +$/, "")
 /** A text literal token holding `value` (national when `like` is). */
 const literalLike = (like: Tok, value: string): Tok => ({ ...like, value, text: `${/^[nN]'/.test(like.text) ? "N" : ""}${sqlString(value)}` })
 
-/** The CHAR / NCHAR columns the statement can name: unqualified (by name, unless of another type somewhere) and by qualifier. */
-const charColumnsOf = (sig: ReadonlyArray<Tok>, lookup: TableLookup, variableType?: (name: string) => OraType | undefined) => {
-  const byName = new Map<string, OraType>()
-  const other = new Set<string>()
-  const columnNames = new Set<string>()
-  const byQualifier = new Map<string, TableMeta>()
-  for (let k = 0; k < sig.length; k++) {
-    const t = sig[k]!
-    if (!isName(t)) continue
-    const meta = isOp(sig[k - 1], ".") ? (isName(sig[k - 2]) ? lookup(oracleName(sig[k - 2]!), oracleName(t)) : undefined) : lookup(undefined, oracleName(t))
-    if (meta === undefined) continue
-    byQualifier.set(meta.name, meta)
-    const alias = isKw(sig[k + 1], "AS") ? sig[k + 2] : sig[k + 1]
-    if (isName(alias)) byQualifier.set(oracleName(alias), meta)
-    for (const c of meta.columns) {
-      columnNames.add(c.name)
-      const known = byName.get(c.name)
-      if (!isBlankPadded(c.type) || (known !== undefined && (known.charSize !== c.type.charSize || sizedInCharacters(known) !== sizedInCharacters(c.type)))) other.add(c.name)
-      else byName.set(c.name, c.type)
-    }
-  }
-  for (const name of other) byName.delete(name)
-  return {
-    /** The CHAR type of the column reference ending at `at` (`c`, `q.c`, `s.q.c`), if it is one. */
-    typeAt(at: number): OraType | undefined {
-      const name = oracleName(sig[at]!)
-      // a PL/SQL variable, unless a column of the statement's tables hides it
-      if (!isOp(sig[at - 1], ".")) return byName.get(name) ?? (columnNames.has(name) ? undefined : variableType?.(name))
-      const type = isName(sig[at - 2]) ? byQualifier.get(oracleName(sig[at - 2]!))?.columns.find((c) => c.name === name)?.type : undefined
-      return type !== undefined && isBlankPadded(type) ? type : undefined
-    }
-  }
-}
+/** An operand of a comparison: the expression [from, to] and its CHAR type. */
+type Operand = { readonly from: number; readonly to: number } & CharType
 
-/** An operand of a comparison: a CHAR column reference [from, to] or a text literal at `from` (= `to`). */
-type Operand = { readonly from: number; readonly to: number } & ({ readonly kind: "column"; readonly type: OraType } | { readonly kind: "literal"; readonly tok: Tok })
+/** DuckDB macros of blank-padded comparisons whose operands' lengths are known only when the statement runs. */
+export const CHAR_COMPARISON_MACROS: ReadonlyArray<string> = [
+  // `x` with blanks added up to the length of `y` when that is longer
+  `ora_char_padded(x, y) AS rpad(CAST(x AS VARCHAR), CAST(greatest(length(CAST(x AS VARCHAR)), length(CAST(y AS VARCHAR))) AS INTEGER), ' ')`,
+  // -1, 0 or 1 as `a` compares with `b` after the shorter got blanks added to the longer's length (NULL with a NULL)
+  `ora_char_cmp(a, b) AS CASE WHEN a IS NULL OR b IS NULL THEN NULL WHEN ora_char_padded(a, b) < ora_char_padded(b, a) THEN -1
+    WHEN ora_char_padded(a, b) = ora_char_padded(b, a) THEN 0 ELSE 1 END`,
+  `ora_char_lt(a, b) AS ora_char_cmp(a, b) < 0`,
+  `ora_char_le(a, b) AS ora_char_cmp(a, b) <= 0`,
+  `ora_char_gt(a, b) AS ora_char_cmp(a, b) > 0`,
+  `ora_char_ge(a, b) AS ora_char_cmp(a, b) >= 0`,
+  `ora_char_between(x, lo, hi) AS ora_char_cmp(x, lo) >= 0 AND ora_char_cmp(x, hi) <= 0`
+]
+
+/** The macro of each ordering operator. */
+const ORDERING_MACROS: Readonly<Record<string, string>> = { "<": "ora_char_lt", "<=": "ora_char_le", ">": "ora_char_gt", ">=": "ora_char_ge" }
 
 /**
  * `toks` with the operands of comparisons that Oracle compares with blank-padded semantics padded to equal lengths;
@@ -96,8 +74,6 @@ export const padCharOperands = (
   const sig = toks.flatMap((t, k) => (t.kind === "ws" ? [] : [k]))
   const sigToks = sig.map((k) => toks[k]!)
   const at = (s: number): Tok | undefined => (s >= 0 ? sigToks[s] : undefined)
-  let columns: ReturnType<typeof charColumnsOf> | undefined
-  const typeAt = (s: number) => (columns ??= charColumnsOf(sigToks, lookup, variableType)).typeAt(s)
   // whether the comparison at `s` is an UPDATE's or MERGE's `SET c = ...` assignment
   const isAssignment = (s: number): boolean => {
     let depth = 0
@@ -111,37 +87,48 @@ export const padCharOperands = (
     }
     return false
   }
-  // the whole operand ending at `end` (left of an operator) or starting at `start` (right of one)
-  const operandBefore = (end: number): Operand | undefined => {
-    const t = at(end)
-    if (t?.kind === "str") return isTighter(at(end - 1)) || isTypedLiteral(sigToks, end) ? undefined : { kind: "literal", tok: t, from: end, to: end }
-    if (!isName(t)) return undefined
-    let first = end
-    while (isOp(at(first - 1), ".") && isName(at(first - 2))) first -= 2
-    const type = isTighter(at(first - 1)) ? undefined : typeAt(end)
-    return type === undefined ? undefined : { kind: "column", type, from: first, to: end }
-  }
-  const operandAfter = (start: number): Operand | undefined => {
-    const t = at(start)
-    if (t?.kind === "str") return isTighter(at(start + 1)) || isOp(at(start + 1), "(") || isTypedLiteral(sigToks, start) ? undefined : { kind: "literal", tok: t, from: start, to: start }
-    if (!isName(t)) return undefined
-    let last = start
-    while (isOp(at(last + 1), ".") && isName(at(last + 2))) last += 2
-    const type = isTighter(at(last + 1)) || isOp(at(last + 1), "(") ? undefined : typeAt(last)
-    return type === undefined ? undefined : { kind: "column", type, from: start, to: last }
-  }
   // a bind sent as CHAR (oracledb DB_TYPE_CHAR), by its ordinal among the statement's binds in source order
   let bindOrdinals: ReadonlyMap<Tok, number> | undefined
   const isCharBind = (s: number): boolean => {
-    if (charBind === undefined || at(s)?.kind !== "bind" || isTighter(at(s - 1)) || isTighter(at(s + 1))) return false
+    if (charBind === undefined || at(s)?.kind !== "bind") return false
     bindOrdinals ??= new Map(sigToks.filter((t) => t.kind === "bind").sort((a, b) => a.pos - b.pos).map((t, n) => [t, n] as const))
     return charBind(bindOrdinals.get(at(s)!) ?? -1)
+  }
+  let types: ReturnType<typeof charTypes> | undefined
+  const typeOf = (from: number, to: number) => (types ??= charTypes(sigToks, lookup, variableType, isCharBind)).typeOf(from, to)
+  // the whole operand ending at `end` (left of an operator) or starting at `start` (right of one), when of type CHAR
+  const operandBefore = (end: number): Operand | undefined => {
+    const from = operandStart(sigToks, end)
+    const type = from < 0 ? undefined : typeOf(from, end)
+    return type === undefined ? undefined : { ...type, from, to: end }
+  }
+  const operandAfter = (start: number): Operand | undefined => {
+    const to = operandEnd(sigToks, start)
+    const type = to < 0 ? undefined : typeOf(start, to)
+    return type === undefined ? undefined : { ...type, from: start, to }
   }
   // whether the operand at `s` starts a condition (after WHERE, AND, ..., or a grouping parenthesis)
   const isConditionStart = (s: number): boolean =>
     isKw(at(s - 1), "WHERE", "AND", "OR", "NOT", "ON", "WHEN", "HAVING") || (isOp(at(s - 1), "(") && !isName(at(s - 2)) && !isOp(at(s - 2), ")"))
   const literals = new Map<number, Tok>()
-  const wraps = new Map<number, { to: number; sql: (x: string) => string }>()
+  // text put around [from, to] (several ranges may start at one token: the wider opens first) and operators replaced
+  const wraps: Array<{ from: number; to: number; sql: (x: string) => string }> = []
+  const wrap = (from: number, to: number, sql: (x: string) => string) => wraps.push({ from, to, sql })
+  const replaced = new Map<number, string>()
+  const isEquality = (t: Tok | undefined) => ["=", "<>", "!=", "^="].some((op) => isOp(t, op))
+  const isEmptyLiteral = (o: Operand) => o.kind === "literal" && o.tok.value === ""
+  // operands whose lengths are known only when the statement runs: equality compares them without trailing blanks,
+  // which blank-padded equality comes to; an ordering pads the shorter to the longer's length (ora_char_cmp)
+  const compareAtRunTime = (left: Operand, right: Operand, s: number) => {
+    if (isEmptyLiteral(left) || isEmptyLiteral(right)) return
+    if (isEquality(at(s))) for (const side of [left, right]) wrap(side.from, side.to, (x) => `rtrim(${x}, ' ')`)
+    else {
+      const macro = ORDERING_MACROS[at(s)!.value]
+      if (macro === undefined) return
+      wrap(left.from, right.to, (x) => `${macro}(${x})`)
+      replaced.set(s, ",")
+    }
+  }
   const widthIn = (text: string, inCharacters: boolean) => (inCharacters ? [...text].length : Buffer.byteLength(text, "utf8"))
   // a literal compared with a CHAR column: padded to the column's length, the column to the literal's when longer
   const padAgainst = (literal: Operand & { kind: "literal" }, column: Operand & { kind: "column" }) => {
@@ -150,30 +137,49 @@ export const padCharOperands = (
     const width = Math.max(column.type.charSize, widthIn(trimmed(literal.tok.value), inCharacters))
     const type = { ...column.type, charSize: width }
     literals.set(literal.from, literalLike(literal.tok, blankPaddedText(trimmed(literal.tok.value), type)))
-    if (width > column.type.charSize) wraps.set(column.from, { to: column.to, sql: (x) => blankPaddedSql(x, type) })
+    if (width > column.type.charSize) wrap(column.from, column.to, (x) => blankPaddedSql(x, type))
   }
   for (let s = 0; s < sigToks.length; s++) {
     const t = at(s)!
     if (isKw(t, "IN") && isOp(at(s + 1), "(")) {
-      // each literal of `c [NOT] IN ('a', 'b')` compared with the column: padded to its length (a longer one never equals it)
       const left = operandBefore(isKw(at(s - 1), "NOT") ? s - 2 : s - 1)
-      if (left?.kind !== "column") continue
+      if (left === undefined || isKw(at(s + 2), "SELECT", "WITH")) continue
       const close = matchParen(sigToks, s + 1)
-      for (let k = s + 2; k < close; k++) {
-        const item = at(k)!
-        if (item.kind === "str" && item.value !== "" && (isOp(at(k - 1), "(") || isOp(at(k - 1), ",")) && (isOp(at(k + 1), ",") || k + 1 === close))
-          literals.set(k, literalLike(item, blankPaddedText(trimmed(item.value), left.type)))
+      const items = splitTopLevel(sigToks.slice(s + 2, close)).reduce<Array<readonly [number, number]>>((acc, part) => {
+        const from = acc.length === 0 ? s + 2 : acc[acc.length - 1]![1] + 2
+        return [...acc, [from, from + part.length - 1] as const]
+      }, [])
+      const typed = items.map(([a, b]) => (b < a ? undefined : typeOf(a, b)))
+      if (typed.every((x) => x !== undefined) && (left.kind !== "column" || typed.some((x) => x.kind !== "literal"))) {
+        // CHAR values of lengths known when the statement runs: each compared without trailing blanks
+        if (isEmptyLiteral(left) || typed.some((x) => x.kind === "literal" && x.tok.value === "")) continue
+        wrap(left.from, left.to, (x) => `rtrim(${x}, ' ')`)
+        for (const [a, b] of items) wrap(a, b, (x) => `rtrim(${x}, ' ')`)
+      } else if (left.kind === "column") {
+        // each literal of `c [NOT] IN ('a', 'b')` compared with the column: padded to its length (a longer one never equals it)
+        items.forEach(([a, b], n) => {
+          const item = typed[n]
+          if (a === b && item?.kind === "literal" && item.tok.value !== "") literals.set(a, literalLike(item.tok, blankPaddedText(trimmed(item.tok.value), left.type)))
+        })
       }
       continue
     }
     if (isKw(t, "BETWEEN")) {
       // `c [NOT] BETWEEN 'a' AND 'b'`: both bounds compared with the column
-      const left = operandBefore(isKw(at(s - 1), "NOT") ? s - 2 : s - 1)
+      const negated = isKw(at(s - 1), "NOT")
+      const left = operandBefore(negated ? s - 2 : s - 1)
       const low = operandAfter(s + 1)
-      if (left?.kind !== "column" || low?.kind !== "literal" || !isKw(at(s + 2), "AND")) continue
-      padAgainst(low, left)
-      const high = operandAfter(s + 3)
-      if (high?.kind === "literal") padAgainst(high, left)
+      if (left === undefined || low === undefined || !isKw(at(low.to + 1), "AND")) continue
+      const high = operandAfter(low.to + 2)
+      if (left.kind === "column" && low.kind === "literal" && (high === undefined || high.kind === "literal")) {
+        padAgainst(low, left)
+        if (high?.kind === "literal") padAgainst(high, left)
+      } else if (high !== undefined && ![left, low, high].some(isEmptyLiteral)) {
+        wrap(left.from, high.to, (x) => `${negated ? "NOT " : ""}ora_char_between(${x})`)
+        if (negated) replaced.set(s - 1, "")
+        replaced.set(s, ",")
+        replaced.set(low.to + 1, ",")
+      }
       continue
     }
     if (isKw(t, "CASE")) {
@@ -214,13 +220,6 @@ export const padCharOperands = (
     if (!isComparison(t) || isAssignment(s)) continue
     const left = operandBefore(s - 1)
     const right = operandAfter(s + 1)
-    // a CHAR column against a CHAR bind, whose length is known only when the statement runs: both without trailing blanks
-    const bindAt = left?.kind === "column" && isCharBind(s + 1) ? s + 1 : right?.kind === "column" && isCharBind(s - 1) ? s - 1 : -1
-    if (bindAt >= 0 && ["=", "<>", "!=", "^="].some((op) => isOp(t, op))) {
-      const column = (left?.kind === "column" ? left : right)!
-      for (const [from, to] of [[column.from, column.to], [bindAt, bindAt]] as const) wraps.set(from, { to, sql: (x) => `rtrim(${x}, ' ')` })
-      continue
-    }
     if (left === undefined || right === undefined) continue
     // a JSON_TRANSFORM operation's `SET '$.a' = ...` is an assignment
     if (left.kind === "literal" && isKw(at(left.from - 1), "SET", "INSERT", "REPLACE", "APPEND", "RENAME", "PREPEND", "NESTED")) continue
@@ -230,14 +229,17 @@ export const padCharOperands = (
       if (left.type.charSize === right.type.charSize && sizedInCharacters(left.type) === sizedInCharacters(right.type)) continue
       // both padded to the longer length in characters (a value sized in bytes has no more characters than bytes)
       const type = { ...left.type, kind: "nvarchar" as const, charSize: Math.max(left.type.charSize, right.type.charSize) }
-      for (const side of [left, right]) wraps.set(side.from, { to: side.to, sql: (x) => blankPaddedSql(x, type) })
-    } else if (left.kind === "literal" && right.kind === "literal" && left.tok.value !== "" && right.tok.value !== "" && isConditionStart(left.from)) {
+      for (const side of [left, right]) wrap(side.from, side.to, (x) => blankPaddedSql(x, type))
+    } else if (left.kind === "literal" && right.kind === "literal") {
+      if (left.tok.value === "" || right.tok.value === "" || !isConditionStart(left.from)) continue
       const width = Math.max([...left.tok.value].length, [...right.tok.value].length)
       for (const side of [left, right]) literals.set(side.from, literalLike(side.tok, side.tok.value + " ".repeat(width - [...side.tok.value].length)))
-    }
+    } else compareAtRunTime(left, right, s)
   }
-  if (literals.size === 0 && wraps.size === 0) return toks
+  if (literals.size === 0 && wraps.length === 0 && replaced.size === 0) return toks
   const out: Array<Tok> = []
+  const opens = new Map<number, Array<(typeof wraps)[number]>>()
+  for (const w of wraps) opens.set(w.from, [...(opens.get(w.from) ?? []), w])
   const ends = new Map<number, Array<string>>()
   for (let s = 0, k = 0; k < toks.length; k++) {
     const tok = toks[k]!
@@ -246,13 +248,15 @@ export const padCharOperands = (
       continue
     }
     const generated = (sql: string) => tokenize(sql).map((x) => ({ ...x, pos: tok.pos, heading: "" }))
-    const wrap = wraps.get(s)
-    if (wrap !== undefined) {
-      const [open, close] = wrap.sql("\u0000").split("\u0000") as [string, string]
+    // the widest range opens first and so closes last
+    for (const w of [...(opens.get(s) ?? [])].sort((a, b) => b.to - a.to)) {
+      const [open, close] = w.sql("\u0000").split("\u0000") as [string, string]
       out.push(...generated(open))
-      ends.set(wrap.to, [...(ends.get(wrap.to) ?? []), close])
+      ends.set(w.to, [close, ...(ends.get(w.to) ?? [])])
     }
-    out.push(literals.get(s) ?? tok)
+    const replacement = replaced.get(s)
+    if (replacement !== undefined) out.push(...generated(replacement))
+    else out.push(literals.get(s) ?? tok)
     for (const close of ends.get(s) ?? []) out.push(...generated(close))
     s++
   }

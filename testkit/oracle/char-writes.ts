@@ -5,10 +5,12 @@
  * a CHAR / NCHAR column (literals, binds, PL/SQL variables, computed values, a query's items) is wrapped in
  * `ora_attribute_char(CAST(v AS VARCHAR2(32767)), n, in characters)`, which pads it to n bytes (characters when
  * national or declared `n CHAR`) and leaves a longer value to the column's ORA-12899 check. Functions, aggregates,
- * views and derived tables then see Oracle's value without further rewriting; comparisons are char-operands.ts'.
+ * views and derived tables then see Oracle's value without further rewriting; comparisons are char-operands.ts'. An
+ * INSERT's star select items are first written as the columns they stand for (insert-select-stars.ts).
  */
 import type { ColumnMeta, TableMeta } from "./catalog.ts"
 import type { Tok } from "./lexer.ts"
+import { expandedInsertSelectStars } from "./insert-select-stars.ts"
 import { castWrites, frameWrites, type TableLookup } from "./number-writes.ts"
 import { Dty, type OraType } from "./types.ts"
 
@@ -35,7 +37,9 @@ export const blankPaddedWrites = (all: ReadonlyArray<Tok>, lookup: TableLookup):
   let written: TableMeta | undefined
   castWrites(all, lookup, (meta) => ((written = meta), new Set()), [])
   const columns = (written?.columns ?? []).filter((c) => isBlankPadded(c.type))
-  let out = all
+  if (columns.length === 0) return all
+  // an INSERT's `*` / `q.*` items as the columns they stand for, so that each value written is padded
+  let out = expandedInsertSelectStars(all, lookup, true)
   for (const padding of new Set(columns.map(paddingOf))) {
     const names = new Set(columns.filter((c) => paddingOf(c) === padding).map((c) => c.name))
     out = frameWrites(out, lookup, () => names, "ora_attribute_char(CAST(", ` AS VARCHAR2(32767)), ${padding})`)

@@ -4,6 +4,7 @@
  */
 import { JSON_VALUE_MACRO } from "./json-functions.ts"
 import { NAMED_VALUE_MACROS } from "./named-types.ts"
+import { CHAR_COMPARISON_MACROS } from "./char-operands.ts"
 import { XML_MACROS } from "./xml-functions.ts"
 import { SESSION_DATE_LANGUAGE } from "./date-language.ts"
 import { nlsText } from "./nls-formats.ts"
@@ -115,6 +116,7 @@ export const databaseMacros = (p: MacroParameters): ReadonlyArray<string> => [
     WHEN 'CLIENT_INFO' THEN CAST(getvariable('ora_client_info') AS VARCHAR)
     ELSE NULL END END`,
   ...NAMED_VALUE_MACROS,
+  ...CHAR_COMPARISON_MACROS,
   ...XML_MACROS,
   ...JSON_TABLE_MACROS,
   ...KEEP_MACROS,

@@ -139,13 +139,16 @@ const starColumns = (sig: ReadonlyArray<Tok>, fromAt: number, end: number, quali
   return wanted.flatMap((s) => s.columns.map((name) => ({ qualifier: s.qualifier, name })))
 }
 
-/** `all` (an INSERT ... SELECT) with its star select items written as their columns (see the module comment). */
-export const expandedInsertSelectStars = (all: ReadonlyArray<Tok>, lookup: TableLookup): ReadonlyArray<Tok> => {
+/**
+ * `all` (an INSERT ... SELECT) with its star select items written as their columns (see the module comment); `always`
+ * also where no table keeps datetimes as text (char-writes.ts pads each item written into a CHAR column).
+ */
+export const expandedInsertSelectStars = (all: ReadonlyArray<Tok>, lookup: TableLookup, always = false): ReadonlyArray<Tok> => {
   const at = all.map((t, k) => ({ t, k })).filter(({ t }) => t.kind !== "ws")
   const sig = at.map(({ t }) => t)
   if (!isKw(sig[0], "INSERT") || !sig.some((t) => isOp(t, "*"))) return all
   // only where a table of the statement keeps datetimes as text
-  if (!sig.some((t, k) => isName(t) && !isOp(sig[k - 1], ".") && (lookup(undefined, t.value)?.columns.some(isTextDatetime) ?? false))) return all
+  if (!always && !sig.some((t, k) => isName(t) && !isOp(sig[k - 1], ".") && (lookup(undefined, t.value)?.columns.some(isTextDatetime) ?? false))) return all
   // by the index in `all` of the first token replaced: the index after the last one and the text put there
   const replaced = new Map<number, { readonly to: number; readonly text: string }>()
   for (let k = 0; k < sig.length; k++) {

@@ -140,7 +140,7 @@ export class ExecuteMany {
   private async appendBinds(t: TranslatedStatement, rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>, specs: ReadonlyArray<BindSpec>): Promise<number | undefined> {
     const target = await this.host.batchTargets.of(t)
     if (target === undefined) return undefined
-    const bulk = bulkRowsOfBinds(rows, target.columns, target.zoned, specs, target.fractions)
+    const bulk = bulkRowsOfBinds(rows, target.columns, target.zoned, specs, target.fractions, target.padded)
     if (bulk === undefined) return undefined
     return this.appendBulk(target.table, bulk)
   }

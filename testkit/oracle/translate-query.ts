@@ -28,6 +28,14 @@ const textDatetimeColumnAt = (toks: ReadonlyArray<Tok>, tr: TranslatorCore, from
   return to - from === 3 ? { qualifier: oracleName(toks[from]!), column: oracleName(last) } : { column: oracleName(last) }
 }
 
+/** The column `[q.]name` that tokens [from, to) are, if they are one (not ROWID). */
+const plainColumnAt = (toks: ReadonlyArray<Tok>, from: number, to: number): { qualifier?: string; column: string } | undefined => {
+  const isName = (t: Tok | undefined) => t !== undefined && (t.kind === "ident" || t.kind === "qident") && !(t.kind === "ident" && t.value === "ROWID")
+  if (to - from === 1 && isName(toks[from]) && !NOT_ALIAS.has(toks[from]!.value)) return { column: oracleName(toks[from]!) }
+  if (to - from === 3 && isName(toks[from]) && isOp(toks[from + 1], ".") && isName(toks[from + 2])) return { qualifier: oracleName(toks[from]!), column: oracleName(toks[from + 2]!) }
+  return undefined
+}
+
 /**
  * The select-list items that are text datetime columns, by their position ("1") and output name, with their expression:
  * ORDER BY naming them orders by instant or wall clock (`ora_tstz_key`), not by their text.
@@ -303,7 +311,9 @@ export const translateQuery = (
       } else {
         const columnEnd = end - (isKw(prev, "AS") ? 2 : 1)
         const aliased = tr.exactColumnAt(start, columnEnd) ?? textDatetimeColumnAt(toks, tr, start, columnEnd)
-        items.push(aliased !== undefined ? { kind: "col", ...aliased } : exprItem(part, ym, text))
+        // a column under an alias keeps its declared type (a view's column of `c AS x` is CHAR(5) for a CHAR(5) c)
+        const column = aliased ?? plainColumnAt(toks, start, columnEnd)
+        items.push(column !== undefined ? { kind: "col", ...column } : exprItem(part, ym, text))
         const expression = tr.range(start, columnEnd)
         if (aliased !== undefined || EXACT_RESULT.test(expression)) {
           exactOrder.set(oracleName(last), expression).set(String(items.length), expression)

@@ -351,7 +351,7 @@ export class RequestReceiver {
 
   /** Decodes the request's rows straight into columns of `target` when every bind has a layout writer, else as values. */
   private useTarget(inc: IncrementalRows, target: BatchTarget): void {
-    const decoder = BindRowDecoder.of(inc.specs, inc.order, target.columns, target.zoned, target.fractions)
+    const decoder = BindRowDecoder.of(inc.specs, inc.order, target.columns, target.zoned, target.fractions, target.padded)
     if (decoder !== undefined) {
       inc.mode = "columns"
       inc.columns = { table: target.table, decoder, current: this.chunkRows(decoder), filled: 0, raw: [] }

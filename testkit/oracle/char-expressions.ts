@@ -1,0 +1,438 @@
+/**
+ * Which expressions of a statement are of data type CHAR / NCHAR, for char-operands.ts' blank-padded comparisons
+ * ("Blank-Padded and Nonpadded Comparison Semantics", SQL Language Reference: blank-padded "only when both values in
+ * the comparison are either expressions of data type CHAR, NCHAR, text literals, or values returned by the USER
+ * function"). Names are resolved as Oracle resolves them, by query block: an unqualified column belongs to the one
+ * table (or derived table, WITH block, view) of its own block's FROM clause that has it, else to an enclosing block's
+ * (a correlated reference); a qualified one to the FROM item of that name or alias. A derived table's or WITH block's
+ * column has the type of its select-list item, a set operation's that of its branches' items: CHAR of one length only
+ * when every branch's item is CHAR of that length ("If the queries select values of CHAR with different lengths, then
+ * the returned value is VARCHAR2", SQL Language Reference, "The Set Operators"). Expressions of type CHAR besides
+ * columns: text literals, USER, binds sent as CHAR, UPPER / LOWER / INITCAP / NLS_UPPER / NLS_LOWER / NLS_INITCAP /
+ * SUBSTR[B|C|2|4] of a CHAR ("The return value is the same data type as char", SQL Language Reference, UPPER, LOWER,
+ * INITCAP, SUBSTR), CAST(x AS CHAR(n) | NCHAR(n)), a scalar subquery of a CHAR item, and `||` / CONCAT of CHAR values ("If both character strings are of data type CHAR, then the
+ * result has data type CHAR", SQL Language Reference, "Concatenation Operator"). Not CHAR: LPAD / RPAD, LTRIM / RTRIM
+ * / TRIM ("The string returned is of VARCHAR2 data type if char is a character data type"), REPLACE, NVL and DECODE
+ * ("The string returned is of VARCHAR2 data type", SQL Language Reference, DECODE).
+ */
+import type { TableMeta } from "./catalog.ts"
+import { isBlankPadded } from "./char-writes.ts"
+import { oracleName } from "./expression-names.ts"
+import { isKw, isOp, matchParen, type Tok } from "./lexer.ts"
+import type { OraType } from "./types.ts"
+
+/** Resolves a table name as the session sees it. */
+export type TableLookup = (schema: string | undefined, name: string) => TableMeta | undefined
+
+/** The CHAR type of an expression: a column's (its size known), a text literal, or another CHAR value (size unknown). */
+export type CharType = { readonly kind: "column"; readonly type: OraType } | { readonly kind: "literal"; readonly tok: Tok } | { readonly kind: "char" }
+
+/** What a FROM item says of a column name: its CHAR type, "other" (a column of another type), or undefined (none). */
+type ColumnInfo = CharType | "other" | undefined
+
+interface Source {
+  readonly names: ReadonlyArray<string>
+  readonly column: (name: string) => ColumnInfo
+  /** Its columns in order (for a `*` item). */
+  readonly all: () => ReadonlyArray<{ readonly name: string; readonly info: ColumnInfo }>
+}
+
+interface Block {
+  readonly start: number
+  readonly end: number
+  sources?: ReadonlyArray<Source>
+  /** Where the FROM clause starts and ends (for DML, the statement's target tables). */
+  readonly from: ReadonlyArray<readonly [number, number]>
+}
+
+const isName = (t: Tok | undefined): t is Tok => t !== undefined && (t.kind === "ident" || t.kind === "qident")
+
+/** Words that are never a column, a function or an alias. */
+const RESERVED = new Set([
+  "SELECT", "FROM", "WHERE", "AND", "OR", "NOT", "ON", "WHEN", "THEN", "ELSE", "END", "CASE", "HAVING", "BY", "IS", "IN", "LIKE", "BETWEEN",
+  "EXISTS", "PRIOR", "SET", "VALUES", "RETURN", "RETURNING", "INTO", "ANY", "ALL", "SOME", "DISTINCT", "UNIQUE", "UNION", "INTERSECT",
+  "MINUS", "EXCEPT", "GROUP", "ORDER", "CONNECT", "START", "WITH", "JOIN", "USING", "ESCAPE", "NULL", "AS", "FOR", "FETCH", "OFFSET",
+  "LEFT", "RIGHT", "FULL", "INNER", "OUTER", "CROSS", "NATURAL", "DATE", "TIMESTAMP", "INTERVAL", "TIME", "UPDATE", "DELETE", "INSERT", "MERGE"
+])
+const isColumnName = (t: Tok | undefined): t is Tok => isName(t) && !(t.kind === "ident" && RESERVED.has(t.value))
+
+const SET_OPERATORS = ["UNION", "INTERSECT", "MINUS", "EXCEPT"]
+const CHAR_PRESERVING = new Set(["UPPER", "LOWER", "INITCAP", "NLS_UPPER", "NLS_LOWER", "NLS_INITCAP", "SUBSTR", "SUBSTRB", "SUBSTRC", "SUBSTR2", "SUBSTR4"])
+const CHAINING = ["||", "+", "-", "*", "/"]
+
+/** The index of the CASE whose END is at `end`, scanning back (-1 when unmatched). */
+const caseBefore = (sig: ReadonlyArray<Tok>, end: number): number => {
+  for (let k = end - 1, depth = 0; k >= 0; k--) {
+    if (isKw(sig[k], "END")) depth++
+    else if (isKw(sig[k], "CASE")) {
+      if (depth === 0) return k
+      depth--
+    }
+  }
+  return -1
+}
+
+/** The index of the END closing the CASE at `at` (-1 when unmatched). */
+const endAfter = (sig: ReadonlyArray<Tok>, at: number): number => {
+  for (let k = at + 1, depth = 0; k < sig.length; k++) {
+    if (isKw(sig[k], "CASE")) depth++
+    else if (isKw(sig[k], "END")) {
+      if (depth === 0) return k
+      depth--
+    }
+  }
+  return -1
+}
+
+/** The index of the `(` matching the `)` at `close` (-1 when unmatched). */
+const openBefore = (sig: ReadonlyArray<Tok>, close: number): number => {
+  for (let k = close, depth = 0; k >= 0; k--) {
+    if (isOp(sig[k], ")")) depth++
+    else if (isOp(sig[k], "(") && --depth === 0) return k
+  }
+  return -1
+}
+
+/** The start of the primary (literal, bind, name, call, parenthesis, CASE) ending at `end`, or -1. */
+const primaryStart = (sig: ReadonlyArray<Tok>, end: number): number => {
+  const t = sig[end]
+  if (t === undefined) return -1
+  if (t.kind === "str") return isKw(sig[end - 1], "DATE", "TIMESTAMP", "INTERVAL", "TIME") ? end - 1 : end
+  if (t.kind === "num" || t.kind === "bind") return end
+  if (isKw(t, "END")) return caseBefore(sig, end)
+  if (isOp(t, ")")) {
+    let open = openBefore(sig, end)
+    if (open > 0 && isColumnName(sig[open - 1])) {
+      open--
+      while (isOp(sig[open - 1], ".") && isName(sig[open - 2])) open -= 2
+    }
+    return open
+  }
+  if (!isColumnName(t) && !isKw(t, "USER")) return -1
+  let first = end
+  while (isOp(sig[first - 1], ".") && isName(sig[first - 2])) first -= 2
+  return first
+}
+
+/** The end of the primary starting at `start`, or -1. */
+const primaryEnd = (sig: ReadonlyArray<Tok>, start: number): number => {
+  const t = sig[start]
+  if (t === undefined) return -1
+  if (t.kind === "str" || t.kind === "num" || t.kind === "bind") return start
+  if (isKw(t, "DATE", "TIMESTAMP", "INTERVAL", "TIME") && sig[start + 1]?.kind === "str") return start + 1
+  if (isKw(t, "CASE")) return endAfter(sig, start)
+  if (isOp(t, "(")) return matchParen(sig, start)
+  if (!isColumnName(t) && !isKw(t, "USER")) return -1
+  let last = start
+  while (isOp(sig[last + 1], ".") && isName(sig[last + 2])) last += 2
+  return isOp(sig[last + 1], "(") ? matchParen(sig, last + 1) : last
+}
+
+/** The first index of the operand (primaries joined by `||` and arithmetic) ending at `end`, or -1. */
+export const operandStart = (sig: ReadonlyArray<Tok>, end: number): number => {
+  let first = primaryStart(sig, end)
+  while (first > 1 && CHAINING.some((op) => isOp(sig[first - 1], op))) {
+    const before = primaryStart(sig, first - 2)
+    // a sign, not an operator: the operand is not one we know
+    if (before < 0) return -1
+    first = before
+  }
+  return first
+}
+
+/** The last index of the operand starting at `start`, or -1. */
+export const operandEnd = (sig: ReadonlyArray<Tok>, start: number): number => {
+  let last = primaryEnd(sig, start)
+  while (last >= 0 && CHAINING.some((op) => isOp(sig[last + 1], op))) last = primaryEnd(sig, last + 2)
+  return last
+}
+
+/** `[from, to]` split at its top-level occurrences of the operator or keyword `op`. */
+const splitAt = (sig: ReadonlyArray<Tok>, from: number, to: number, op: string): Array<readonly [number, number]> => {
+  const parts: Array<readonly [number, number]> = []
+  let start = from
+  for (let k = from, depth = 0; k <= to; k++) {
+    const t = sig[k]
+    if (isOp(t, "(") || isKw(t, "CASE")) depth++
+    else if (isOp(t, ")") || isKw(t, "END")) depth--
+    else if (depth === 0 && (/^[A-Z]+$/.test(op) ? isKw(t, op) : isOp(t, op))) {
+      parts.push([start, k - 1])
+      start = k + 1
+    }
+  }
+  parts.push([start, to])
+  return parts
+}
+
+/** The CHAR types of a statement's expressions (`sig`: its significant tokens). */
+export const charTypes = (
+  sig: ReadonlyArray<Tok>,
+  lookup: TableLookup,
+  variableType?: (name: string) => OraType | undefined,
+  isCharBind?: (at: number) => boolean
+) => {
+  // the query blocks: each SELECT to the end of its parenthesis or set operation branch; DML with its target tables
+  const blocks: Array<Block> = []
+  const topLevel = (from: number, match: (t: Tok) => boolean): number => {
+    for (let k = from, depth = 0; k < sig.length; k++) {
+      if (isOp(sig[k], "(")) depth++
+      else if (isOp(sig[k], ")")) {
+        if (depth === 0) return k
+        depth--
+      } else if (depth === 0 && match(sig[k]!)) return k
+    }
+    return sig.length
+  }
+  const withNames = new Map<string, readonly [number, number]>()
+  for (let k = 0; k < sig.length; k++) {
+    const t = sig[k]!
+    if (isKw(t, "SELECT")) {
+      const end = topLevel(k + 1, (x) => isKw(x, ...SET_OPERATORS))
+      const fromAt = topLevel(k + 1, (x) => isKw(x, "FROM"))
+      const fromEnd = fromAt < end ? topLevel(fromAt + 1, (x) => isKw(x, "WHERE", "GROUP", "ORDER", "HAVING", "CONNECT", "START", "FETCH", "OFFSET", "FOR", "MODEL", "WINDOW", ...SET_OPERATORS)) : end
+      blocks.push({ start: k, end, from: fromAt < end ? [[fromAt + 1, Math.min(fromEnd, end)]] : [] })
+    }
+    // `name AS (query)` of a WITH clause
+    if (isName(t) && isKw(sig[k + 1], "AS") && isOp(sig[k + 2], "(") && (isKw(sig[k - 1], "WITH") || isOp(sig[k - 1], ",")) && isKw(sig[k + 3], "SELECT", "WITH"))
+      withNames.set(oracleName(t), [k + 3, matchParen(sig, k + 2) - 1])
+  }
+  // DML: the target table (and MERGE's source) are the statement's FROM items
+  if (isKw(sig[0], "UPDATE")) blocks.push({ start: 0, end: sig.length, from: [[1, topLevel(1, (x) => isKw(x, "SET"))]] })
+  if (isKw(sig[0], "DELETE")) blocks.push({ start: 0, end: sig.length, from: [[isKw(sig[1], "FROM") ? 2 : 1, topLevel(1, (x) => isKw(x, "WHERE", "RETURNING", "RETURN"))]] })
+  if (isKw(sig[0], "MERGE") && isKw(sig[1], "INTO")) {
+    const using = topLevel(2, (x) => isKw(x, "USING"))
+    const on = topLevel(using + 1, (x) => isKw(x, "ON"))
+    blocks.push({ start: 0, end: sig.length, from: [[2, using], [using + 1, on]] })
+  }
+
+  /** The innermost block holding `at`, and the blocks enclosing it, innermost first. */
+  const scopes = (at: number): Array<Block> =>
+    blocks.filter((b) => b.start <= at && at < b.end).sort((a, b) => b.start - a.start)
+
+  const tableSource = (meta: TableMeta, names: ReadonlyArray<string>): Source => {
+    const info = (c: TableMeta["columns"][number]): ColumnInfo => (isBlankPadded(c.type) ? { kind: "column", type: c.type } : "other")
+    return {
+      names,
+      column: (name) => {
+        const c = meta.columns.find((x) => x.name === name)
+        return c === undefined ? undefined : info(c)
+      },
+      all: () => meta.columns.map((c) => ({ name: c.name, info: info(c) }))
+    }
+  }
+  const computing = new Set<number>()
+  const querySource = (from: number, to: number, names: ReadonlyArray<string>): Source => {
+    let columns: ReadonlyArray<{ name: string; info: ColumnInfo }> | undefined
+    const all = () => (columns ??= queryColumns(from, to))
+    return { names, column: (name) => all().find((c) => c.name === name)?.info, all }
+  }
+
+  /** The columns a query in [from, to] gives: its select-list items' names and types (of every set operation branch). */
+  const queryColumns = (from: number, to: number): ReadonlyArray<{ name: string; info: ColumnInfo }> => {
+    if (computing.has(from)) return []
+    computing.add(from)
+    try {
+      const branches: Array<Array<{ name: string; info: ColumnInfo }>> = []
+      for (let k = from; k <= to; k++) {
+        if (isOp(sig[k], "(")) {
+          // a parenthesised branch is its own query
+          if (isKw(sig[k + 1], "SELECT") && (k === from || isKw(sig[k - 1], ...SET_OPERATORS, "ALL"))) branches.push([...queryColumns(k + 1, matchParen(sig, k) - 1)])
+          k = matchParen(sig, k)
+        } else if (isKw(sig[k], "SELECT")) branches.push(selectItems(k))
+      }
+      if (branches.length <= 1) return branches[0] ?? []
+      // a set operation: CHAR only where every branch has CHAR of one length
+      return branches[0]!.map((first, n) => {
+        const infos = branches.map((b) => b[n]?.info)
+        const sizes = infos.map((i) => (i === undefined || i === "other" ? undefined : i.kind === "column" ? `${i.type.charSize}:${i.type.kind}:${i.type.charSemantics === true}` : i.kind === "literal" ? `${Buffer.byteLength(i.tok.value)}:varchar:false` : undefined))
+        return { name: first.name, info: sizes.every((s) => s !== undefined && s === sizes[0]) ? first.info : "other" }
+      })
+    } finally {
+      computing.delete(from)
+    }
+  }
+
+  /** The items of the SELECT at `select`. */
+  const selectItems = (select: number): Array<{ name: string; info: ColumnInfo }> => {
+    let k = select + 1
+    if (isKw(sig[k], "DISTINCT", "UNIQUE", "ALL")) k++
+    const end = topLevel(k, (t) => isKw(t, "FROM", "INTO"))
+    const out: Array<{ name: string; info: ColumnInfo }> = []
+    for (const [a, b] of splitAt(sig, k, end - 1, ",")) {
+      if (b < a) continue
+      if (a === b && isOp(sig[a], "*")) {
+        for (const s of sourcesOf(blockAt(select))) out.push(...s.all())
+        continue
+      }
+      if (b === a + 2 && isName(sig[a]) && isOp(sig[a + 1], ".") && isOp(sig[b], "*")) {
+        const q = oracleName(sig[a]!)
+        for (const s of sourcesOf(blockAt(select))) if (s.names.includes(q)) out.push(...s.all())
+        continue
+      }
+      const aliased = b > a && isName(sig[b]) && (isKw(sig[b - 1], "AS") || (!isOp(sig[b - 1], ".") && (sig[b - 1]!.kind !== "op" || isOp(sig[b - 1], ")"))) && !isKw(sig[b], "END"))
+      const exprEnd = aliased ? (isKw(sig[b - 1], "AS") ? b - 2 : b - 1) : b
+      const name = aliased ? oracleName(sig[b]!) : isName(sig[exprEnd]) ? oracleName(sig[exprEnd]!) : ""
+      out.push({ name, info: typeOf(a, exprEnd) ?? "other" })
+    }
+    return out
+  }
+
+  const blockAt = (select: number): Block | undefined => blocks.find((b) => b.start === select)
+
+  /** The FROM items of a block. */
+  const sourcesOf = (block: Block | undefined): ReadonlyArray<Source> => {
+    if (block === undefined) return []
+    if (block.sources !== undefined) return block.sources
+    const out: Array<Source> = []
+    block.sources = out
+    for (const [from, to] of block.from) {
+      let k = from
+      while (k < to) {
+        let source: Source | undefined
+        let next = k
+        const t = sig[k]
+        if (isOp(t, "(") && isKw(sig[k + 1], "SELECT", "WITH")) {
+          const close = matchParen(sig, k)
+          next = close + 1
+          const alias = isKw(sig[next], "AS") ? sig[next + 1] : sig[next]
+          const named = isColumnName(alias)
+          if (named) next = isKw(sig[next], "AS") ? next + 2 : next + 1
+          source = querySource(k + 1, close - 1, named ? [oracleName(alias)] : [])
+        } else if (isName(t) && !isKw(t, "LATERAL", "TABLE", "ONLY")) {
+          const qualified = isOp(sig[k + 1], ".") && isName(sig[k + 2])
+          const name = oracleName(qualified ? sig[k + 2]! : t)
+          next = qualified ? k + 3 : k + 1
+          if (isOp(sig[next], "@")) next += 2
+          const alias = isKw(sig[next], "AS") ? sig[next + 1] : sig[next]
+          const named = isColumnName(alias)
+          const names = named ? [oracleName(alias)] : [name]
+          if (named) next = isKw(sig[next], "AS") ? next + 2 : next + 1
+          const cte = qualified ? undefined : withNames.get(name)
+          const meta = cte === undefined ? lookup(qualified ? oracleName(t) : undefined, name) : undefined
+          source = cte !== undefined ? querySource(cte[0], cte[1], names) : meta !== undefined ? tableSource(meta, names) : { names, column: () => undefined, all: () => [] }
+        }
+        if (source !== undefined) out.push(source)
+        // on to the next FROM item: after a top-level comma or JOIN
+        let depth = 0
+        for (k = Math.max(next, k + 1); k < to; k++) {
+          if (isOp(sig[k], "(")) depth++
+          else if (isOp(sig[k], ")")) depth--
+          else if (depth === 0 && (isOp(sig[k], ",") || isKw(sig[k], "JOIN"))) {
+            k++
+            break
+          }
+        }
+      }
+    }
+    return out
+  }
+
+  /**
+   * Outside any query block (CREATE / ALTER TABLE's CHECK conditions, a PL/SQL condition): the tables the statement
+   * names and the CHAR columns a CREATE TABLE declares.
+   */
+  let statementSources: Block | undefined
+  const statementBlock = (): Block => {
+    if (statementSources !== undefined) return statementSources
+    const out: Array<Source> = []
+    for (let k = 0; k < sig.length; k++) {
+      const t = sig[k]!
+      if (!isName(t) || isOp(sig[k + 1], ".")) continue
+      const meta = isOp(sig[k - 1], ".") ? (isName(sig[k - 2]) ? lookup(oracleName(sig[k - 2]!), oracleName(t)) : undefined) : lookup(undefined, oracleName(t))
+      if (meta !== undefined) out.push(tableSource(meta, [meta.name]))
+    }
+    if (isKw(sig[0], "CREATE") && sig.some((t) => isKw(t, "TABLE"))) {
+      // `name CHAR(n)` / `name NCHAR(n)` column definitions
+      const declared = new Map<string, ColumnInfo>()
+      for (let k = 1; k < sig.length; k++)
+        if (isName(sig[k]) && (isOp(sig[k - 1], "(") || isOp(sig[k - 1], ",")) && isName(sig[k + 1]) && !isKw(sig[k], "CONSTRAINT", "CHECK", "PRIMARY", "UNIQUE", "FOREIGN") && !declared.has(oracleName(sig[k]!)))
+          declared.set(oracleName(sig[k]!), isKw(sig[k + 1], "CHAR", "NCHAR", "CHARACTER") && !isKw(sig[k + 2], "VARYING") ? { kind: "char" } : "other")
+      out.push({ names: [], column: (name) => declared.get(name), all: () => [...declared].map(([name, info]) => ({ name, info })) })
+    }
+    statementSources = { start: 0, end: sig.length, from: [], sources: out }
+    return statementSources
+  }
+
+  /** The type of the column `parts` (`c`, `q.c`, `s.q.c`) referenced at `at`; undefined when ambiguous or unknown. */
+  const columnType = (at: number, parts: ReadonlyArray<string>): ColumnInfo => {
+    const name = parts[parts.length - 1]!
+    const qualifier = parts.length > 1 ? parts[parts.length - 2] : undefined
+    const enclosing = scopes(at)
+    for (const block of enclosing.length > 0 ? enclosing : [statementBlock()]) {
+      const sources = sourcesOf(block).filter((s) => qualifier === undefined || s.names.includes(qualifier))
+      const found = sources.map((s) => s.column(name)).filter((i) => i !== undefined)
+      if (found.length === 1) return found[0]
+      // ambiguous: the statement fails ORA-00918 on its own
+      if (found.length > 1) return undefined
+      if (qualifier !== undefined && sources.length > 0) return undefined
+    }
+    if (qualifier === undefined) {
+      const type = variableType?.(name)
+      return type !== undefined && isBlankPadded(type) ? { kind: "column", type } : undefined
+    }
+    // `s.t.c`, or a table named outside any FROM clause this analysis reads: its declared column
+    const meta = lookup(parts.length > 2 ? parts[0] : undefined, qualifier)
+    const c = meta?.columns.find((x) => x.name === name)
+    return c !== undefined && isBlankPadded(c.type) ? { kind: "column", type: c.type } : undefined
+  }
+
+  /** The CHAR type of the expression [from, to], or undefined when it is not of type CHAR / NCHAR (or not known to be). */
+  const typeOf = (from: number, to: number): CharType | undefined => {
+    if (to < from) return undefined
+    const t = sig[from]!
+    if (isOp(t, "(") && matchParen(sig, from) === to) {
+      // a scalar subquery: "the value of the select list item of the subquery" (SQL Language Reference, "Scalar
+      // Subquery Expressions")
+      if (isKw(sig[from + 1], "SELECT", "WITH")) {
+        const items = queryColumns(from + 1, to - 1)
+        const info = items.length === 1 ? items[0]!.info : undefined
+        return info === undefined || info === "other" ? undefined : info
+      }
+      return typeOf(from + 1, to - 1)
+    }
+    const parts = splitAt(sig, from, to, "||")
+    if (parts.length > 1) return parts.every(([a, b]) => typeOf(a, b) !== undefined) ? { kind: "char" } : undefined
+    if (from === to) {
+      if (t.kind === "str") return isKw(sig[from - 1], "DATE", "TIMESTAMP", "INTERVAL", "TIME") ? undefined : { kind: "literal", tok: t }
+      if (t.kind === "bind") return isCharBind?.(from) === true ? { kind: "char" } : undefined
+      if (isKw(t, "USER")) return { kind: "char" }
+    }
+    if (isName(t) && isOp(sig[from + 1], "(") && matchParen(sig, from + 1) === to) {
+      const args = splitAt(sig, from + 2, to - 1, ",")
+      if (t.kind === "ident" && CHAR_PRESERVING.has(t.value)) return typeOf(args[0]![0], args[0]![1]) !== undefined ? { kind: "char" } : undefined
+      if (isKw(t, "CONCAT") && args.length === 2) return args.every(([a, b]) => typeOf(a, b) !== undefined) ? { kind: "char" } : undefined
+      // CAST(x AS CHAR(n)) / NCHAR(n), not CHAR VARYING
+      if (isKw(t, "CAST")) {
+        const as = splitAt(sig, from + 2, to - 1, "AS")
+        return as.length === 2 && isKw(sig[as[1]![0]], "CHAR", "NCHAR") && !isKw(sig[as[1]![0] + 1], "VARYING") ? { kind: "char" } : undefined
+      }
+      return undefined
+    }
+    if (isKw(t, "CASE") && endAfter(sig, from) === to) {
+      // CASE with CHAR results only (each THEN and the ELSE)
+      const results: Array<readonly [number, number]> = []
+      for (let k = from + 1, depth = 0, start = -1; k <= to; k++) {
+        const x = sig[k]
+        if (depth === 0 && (isKw(x, "WHEN", "ELSE", "END") && start >= 0)) {
+          results.push([start, k - 1])
+          start = -1
+        }
+        if (depth === 0 && isKw(x, "THEN", "ELSE")) start = k + 1
+        if (isOp(x, "(") || (isKw(x, "CASE") && k > from)) depth++
+        else if (isOp(x, ")") || (isKw(x, "END") && k < to)) depth--
+      }
+      return results.length > 0 && results.every(([a, b]) => typeOf(a, b) !== undefined) ? { kind: "char" } : undefined
+    }
+    // a column reference
+    const names: Array<string> = []
+    for (let k = from; k <= to; k += 2) {
+      if (!isName(sig[k]) || (k < to && !isOp(sig[k + 1], "."))) return undefined
+      names.push(oracleName(sig[k]!))
+    }
+    if (names.length === 0 || names.length > 3 || !isColumnName(sig[to])) return undefined
+    const info = columnType(from, names)
+    return info === "other" ? undefined : info
+  }
+
+  return { typeOf }
+}
