@@ -14,6 +14,7 @@
 import { OraError } from "./errors.ts"
 import type { OracleVersion } from "./errors.ts"
 import { isKw, isOp, matchParen, sqlString, tokenize, type Tok } from "./lexer.ts"
+import { type OnClause, queryClauses } from "./json-query-clauses.ts"
 import type { TransformOperation } from "./json-transform.ts"
 import { headingOf } from "./translate.ts"
 
@@ -67,37 +68,6 @@ const clauseStart = (toks: ReadonlyArray<Tok>, starts: (t: Tok, next: Tok | unde
 
 /** The upper-cased words of a clause list (identifiers and numbers), for matching. */
 const wordsOf = (toks: ReadonlyArray<Tok>): string => toks.filter((t) => t.kind !== "ws").map((t) => (t.kind === "str" ? `'${t.value}'` : t.value)).join(" ")
-
-/** ON ERROR / ON EMPTY clauses other than the NULL defaults are not implemented: refused by name. */
-const refuseErrorClauses = (name: string, words: string): void => {
-  const m = /\b(ERROR|DEFAULT\s+\S+|EMPTY(?:\s+(?:ARRAY|OBJECT))?|TRUE|FALSE)\s+ON\s+(ERROR|EMPTY|MISMATCH)\b/.exec(words)
-  if (m !== null) throw new OraError(3001, `unimplemented feature: ${name} ... ${m[0]} (only NULL ON ERROR and NULL ON EMPTY, the defaults)`)
-}
-
-/**
- * JSON_VALUE's `DEFAULT value ON EMPTY` in its second argument: the value, and the argument without the clause;
- * undefined when it has none. The value is returned when the path selects nothing (JSON Developer's Guide 23ai,
- * "Empty-Field Clause for SQL/JSON Query Functions": "DEFAULT ... ON EMPTY, which [is] analogous to the similarly
- * named ON ERROR clauses"); other errors stay NULL ON ERROR.
- */
-const defaultOnEmpty = (arg: ReadonlyArray<Tok>): { value: Array<Tok>; rest: Array<Tok> } | undefined => {
-  const top = topLevel(arg)
-  const at = top.findIndex(([t], k) => isKw(t, "DEFAULT") && top.slice(k + 1).some(([on], m) => isKw(on, "ON") && isKw(top[k + 1 + m + 1]?.[0], "EMPTY")))
-  if (at < 0) return undefined
-  const on = top.findIndex(([t], k) => k > at && isKw(t, "ON") && isKw(top[k + 1]?.[0], "EMPTY"))
-  // the value ends at the first top-level ON that starts ON EMPTY; an ON ERROR clause between is not taken
-  if (top.slice(at + 1, on).some(([t], k) => isKw(t, "ON") && isKw(top[at + 1 + k + 1]?.[0], "ERROR"))) return undefined
-  const value = arg.slice(top[at]![1] + 1, top[on]![1])
-  return { value, rest: [...arg.slice(0, top[at]![1]), ...arg.slice(top[on + 1]![1] + 1)] }
-}
-
-/** The path literal and the clause words after it in a query function's second argument. */
-const pathAndClauses = (name: string, arg: ReadonlyArray<Tok> | undefined): { path: Tok; words: string } => {
-  const sig = (arg ?? []).filter((t) => t.kind !== "ws")
-  const path = sig[0]
-  if (path === undefined || path.kind !== "str") throw new OraError(40454, `path expression not a literal (${name})`)
-  return { path, words: wordsOf(sig.slice(1)) }
-}
 
 /** True when `toks` are one call of a function whose result Oracle knows is JSON (used as is, as with FORMAT JSON). */
 const isJsonResult = (toks: ReadonlyArray<Tok>): boolean => {
@@ -349,16 +319,30 @@ const callSql = (name: string, args: Array<Array<Tok>>, inner: Array<Tok>, pos: 
   if (name === "JSON_MERGEPATCH") return mergePatchSql(args, pos, rw, version, jsonColumns)
   if (name === "JSON_TRANSFORM") return transformSql(args, pos, rw, jsonColumns)
   const doc = rw(args[0] ?? [])
-  const onEmpty = name === "JSON_VALUE" ? defaultOnEmpty(args[1] ?? []) : undefined
-  const { path, words } = pathAndClauses(name, onEmpty?.rest ?? args[1])
-  // FALSE ON ERROR is JSON_EXISTS's default (SQL Language Reference, "JSON_EXISTS Condition")
-  refuseErrorClauses(name, name === "JSON_EXISTS" ? words.replace(/\bFALSE ON ERROR\b/, "") : words)
-  const call = (fn: string, extra: string) => [...generated(`${fn}(`, pos), ...doc, ...generated(`, ${sqlString(path.value)}${extra})`, pos)]
-  if (name === "JSON_EXISTS") return call("ora_json_exists", "")
+  const top = topLevel(inner)
+  const comma = top.find(([t]) => isOp(t, ","))
+  const { path, passing, onError, onEmpty, words } = queryClauses(name, comma === undefined ? [] : inner.slice(comma[1] + 1))
+  // the PASSING values as one JSON object, each value as JSON_OBJECT writes it (numbers as numbers, dates as ISO strings)
+  const vars =
+    passing.length === 0
+      ? generated("'{}'", pos)
+      : wrapped(
+          passing.map((p) => [...generated(`ora_json_member(${sqlString(p.name)}, coalesce(`, pos), ...valueOf([...p.value], false, pos, rw), ...generated(", 'null'))", pos)]),
+          "object",
+          pos
+        )
+  const plain = onError === undefined && onEmpty === undefined && passing.length === 0
+  const call = (fn: string, extra: Array<Tok>) => [...generated(`${fn}(`, pos), ...doc, ...generated(`, ${sqlString(path.value)}`, pos), ...extra, ...generated(")", pos)]
+  const handling = `'${onError?.handling ?? "NULL"} ${onEmpty?.handling ?? "-"}'`
+  if (name === "JSON_EXISTS") {
+    // FALSE ON ERROR is the default (SQL Language Reference, "JSON_EXISTS Condition")
+    return plain ? call("ora_json_exists", []) : call("ora_json_exists", [...generated(`, '${onError?.handling ?? "FALSE"}', `, pos), ...vars])
+  }
   if (name === "JSON_QUERY") {
     const wrapper = /\bWITH CONDITIONAL\b/.test(words) ? "CONDITIONAL" : /\bWITH (?:UNCONDITIONAL )?(?:ARRAY )?WRAPPER\b/.test(words) ? "WITH" : "WITHOUT"
     const omit = /\bOMIT QUOTES\b/.test(words)
-    const query = call("ora_json_query", `, '${wrapper}', ${version === "23ai" ? "TRUE" : "FALSE"}, ${omit ? "TRUE" : "FALSE"}`)
+    const flags = `, '${wrapper}', ${version === "23ai" ? "TRUE" : "FALSE"}, ${omit ? "TRUE" : "FALSE"}`
+    const query = call("ora_json_query", plain ? generated(flags, pos) : [...generated(`${flags}, ${handling}, `, pos), ...vars])
     // the result is JSON, not VARCHAR2, when asked for or when the input is a JSON column ("If the input type is JSON
     // then JSON is also the default return type", JSON Developer's Guide 21c/23ai, "SQL/JSON Function JSON_QUERY")
     const returning = /\bRETURNING (\w+)/.exec(words)?.[1]
@@ -368,10 +352,11 @@ const callSql = (name: string, args: Array<Array<Tok>>, inner: Array<Tok>, pos: 
   // JSON_VALUE [RETURNING type]
   const returning = /\bRETURNING (\w+)/.exec(words)?.[1]
   const kind = returning === undefined ? "VARCHAR2" : NUMBER_RETURNS.has(returning) ? "NUMBER" : returning === "DATE" || returning === "TIMESTAMP" ? returning : returning === "BINARY_DOUBLE" || returning === "BINARY_FLOAT" ? "NUMBER" : "VARCHAR2"
-  const value =
-    onEmpty === undefined
-      ? call("ora_json_value", `, '${kind}'`)
-      : [...generated("ora_json_value_or(", pos), ...doc, ...generated(`, ${sqlString(path.value)}, '${kind}', CAST(`, pos), ...rw(onEmpty.value), ...generated(" AS VARCHAR))", pos)]
+  const defaultOf = (clause: OnClause | undefined) =>
+    clause?.handling === "DEFAULT" ? [...generated("CAST(", pos), ...rw([...clause.value]), ...generated(" AS VARCHAR)", pos)] : generated("'-'", pos)
+  const value = plain
+    ? call("ora_json_value", generated(`, '${kind}'`, pos))
+    : call("ora_json_value", [...generated(`, '${kind}', ${handling}, `, pos), ...defaultOf(onError), ...generated(", ", pos), ...defaultOf(onEmpty), ...generated(", ", pos), ...vars])
   if (returning === undefined || kind === "VARCHAR2") return value
   const target = /\bRETURNING (\w+(?: \( \d+(?: , \d+)? \))?)/.exec(words)?.[1]?.replace(/ /g, "") ?? returning
   return [...generated("CAST(", pos), ...value, ...generated(` AS ${target})`, pos)]
