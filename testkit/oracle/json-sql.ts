@@ -14,6 +14,7 @@
 import { OraError } from "./errors.ts"
 import type { OracleVersion } from "./errors.ts"
 import { isKw, isOp, matchParen, sqlString, tokenize, type Tok } from "./lexer.ts"
+import { ITEM_METHODS } from "./json-item-methods.ts"
 import { type OnClause, queryClauses } from "./json-query-clauses.ts"
 import type { TransformOperation } from "./json-transform.ts"
 import { headingOf } from "./translate.ts"
@@ -432,6 +433,12 @@ const insideCheck = (toks: ReadonlyArray<Tok>, at: number): boolean => {
   return false
 }
 
+/** The flags ora_is_json takes for the modifiers of an IS JSON condition (`ALLOW SCALARS`, `WITH UNIQUE KEYS`, ...). */
+export const isJsonFlags = (words: ReadonlyArray<string>, version: OracleVersion): string => {
+  const scalars = words.includes("ALLOW SCALARS") || (version === "23ai" && !words.includes("DISALLOW SCALARS"))
+  return [scalars ? "SCALARS" : "", words.includes("WITH UNIQUE KEYS") ? "UNIQUE" : ""].join(" ").trim()
+}
+
 /** `operand IS [NOT] JSON [modifiers]` as `[NOT] ora_is_json(operand, flags)`. */
 const rewriteIsJson = (toks: ReadonlyArray<Tok>, version: OracleVersion): Array<Tok> => {
   const out = [...toks]
@@ -451,8 +458,7 @@ const rewriteIsJson = (toks: ReadonlyArray<Tok>, version: OracleVersion): Array<
       return true
     }
     while (take("STRICT") || take("LAX") || take("ALLOW", "SCALARS") || take("DISALLOW", "SCALARS") || take("WITH", "UNIQUE", "KEYS") || take("WITHOUT", "UNIQUE", "KEYS")) {}
-    const scalars = words.includes("ALLOW SCALARS") || (version === "23ai" && !words.includes("DISALLOW SCALARS"))
-    const flags = [scalars ? "SCALARS" : "", words.includes("WITH UNIQUE KEYS") ? "UNIQUE" : ""].join(" ").trim()
+    const flags = isJsonFlags(words, version)
     const isAt = sig[n]!
     const start = operandStart(out, isAt)
     const pos = out[isAt]!.pos
@@ -470,34 +476,72 @@ const rewriteIsJson = (toks: ReadonlyArray<Tok>, version: OracleVersion): Array<
 
 const isName = (t: Tok | undefined): t is Tok => t !== undefined && (t.kind === "ident" || t.kind === "qident")
 
+/** The JSON_VALUE return kind and SQL type of simple dot notation ending in an item method (json_value semantics). */
+const METHOD_RETURNS: ReadonlyMap<string, readonly [string, string]> = new Map<string, readonly [string, string]>([
+  ...["number", "numberOnly", "size", "count", "length", "abs", "ceiling", "floor", "sum", "avg", "minNumber", "maxNumber", "double", "float"].map((m): [string, readonly [string, string]] => [m, ["NUMBER", "NUMBER"]]),
+  ["date", ["DATE", "DATE"]],
+  ["timestamp", ["TIMESTAMP", "TIMESTAMP"]]
+])
+
 /**
- * Simple dot notation on a JSON column, `alias.col.a.b` (JSON Developer's Guide, "Simple Dot-Notation Access to JSON
- * Data"): the field names are matched as written (case-sensitive), one targeted value is returned as it is, several
- * wrapped in an array, none as NULL; the result of a JSON column is JSON (21c+). Written as JSON_QUERY's call with
- * the `DOT` wrapper rule (json-functions.ts) and a cast to JSON.
+ * Simple dot notation, `alias.col.a.b[0].c`, on a JSON column or on a VARCHAR2 / CLOB / BLOB column with an IS JSON
+ * check constraint (JSON Developer's Guide, "Simple Dot-Notation Access to JSON Data"): the field names are matched
+ * as written (case-sensitive), array steps as in a path, one targeted value is returned as it is, several wrapped in
+ * an array, none as NULL; the result of a JSON column is JSON (21c+), of a textual one VARCHAR2(4000). Written as
+ * JSON_QUERY's call with the `DOT` wrapper rule (json-functions.ts). A trailing item method (`.number()`) makes it a
+ * JSON_VALUE, returning NUMBER for the numeric methods, DATE / TIMESTAMP for date() / timestamp(), else VARCHAR2
+ * ("SQL/JSON Path Expression Item Methods": a dot-notation query with an item method applies json_value with a
+ * RETURNING clause).
  */
-const rewriteDotNotation = (toks: ReadonlyArray<Tok>, jsonColumns: ReadonlySet<string>): Array<Tok> => {
+const rewriteDotNotation = (toks: ReadonlyArray<Tok>, jsonColumns: ReadonlySet<string>, textColumns: ReadonlySet<string>): Array<Tok> => {
   const out: Array<Tok> = []
   const sig = significantAt(toks)
+  const at = (n: number) => toks[sig[n] ?? -1]
   let copied = 0
   for (let n = 0; n < sig.length; n++) {
-    // the longest chain `name . name . name ...` starting at significant token n
-    let m = n
-    while (isName(toks[sig[m]!]) && isOp(toks[sig[m + 1]!], ".") && isName(toks[sig[m + 2]!])) m += 2
-    const names = (m - n) / 2 + 1
-    const column = toks[sig[n + 2] ?? -1]
-    const startsChain = !isOp(toks[sig[n - 1] ?? -1], ".") && isName(toks[sig[n]!])
-    const isCall = isOp(toks[sig[m + 1] ?? -1], "(")
-    if (names < 3 || !startsChain || isCall || column === undefined || !jsonColumns.has(column.kind === "qident" ? column.value : column.value.toUpperCase())) continue
-    const at = sig[n]!
-    const last = sig[m]!
-    out.push(...toks.slice(copied, at))
-    const fields = Array.from({ length: names - 2 }, (_, k) => toks[sig[n + 4 + 2 * k]!]!)
-    const path = "$" + fields.map((t) => `.${JSON.stringify(t.kind === "qident" ? t.value : t.text)}`).join("")
-    const pos = toks[at]!.pos
-    const call = [...generated("CAST(ora_json_query(", pos), ...toks.slice(at, sig[n + 2]! + 1), ...generated(`, ${sqlString(path)}, 'DOT', TRUE, FALSE) AS JSON)`, pos)]
-    out.push(...headed(call, toks.slice(at, last + 1)))
-    copied = last + 1
+    const column = at(n + 2)
+    const columnName = column === undefined ? "" : column.kind === "qident" ? column.value : column.value.toUpperCase()
+    const startsChain = !isOp(at(n - 1), ".") && isName(at(n)) && isOp(at(n + 1), ".") && isName(column)
+    if (!startsChain || !(jsonColumns.has(columnName) || textColumns.has(columnName))) continue
+    // the steps after `alias.col`: `.name`, `[...]`, and a final `.method()`
+    let m = n + 2
+    let path = "$"
+    let method: string | undefined
+    for (;;) {
+      if (isOp(at(m + 1), ".") && isName(at(m + 2)) && isOp(at(m + 3), "(") && isOp(at(m + 4), ")") && ITEM_METHODS.has(at(m + 2)!.text)) {
+        method = at(m + 2)!.text
+        path += `.${method}()`
+        m += 4
+        break
+      }
+      if (isOp(at(m + 1), ".") && isName(at(m + 2)) && !isOp(at(m + 3), "(")) {
+        const t = at(m + 2)!
+        path += `.${JSON.stringify(t.kind === "qident" ? t.value : t.text)}`
+        m += 2
+      } else if (isOp(at(m + 1), "[")) {
+        let close = m + 2
+        while (close < sig.length && !isOp(at(close), "]")) close++
+        if (close >= sig.length) break
+        path += `[${sig.slice(m + 2, close).map((k) => toks[k]!.text).join(" ")}]`
+        m = close
+      } else break
+    }
+    if (m === n + 2) continue
+    const first = sig[n]!
+    out.push(...toks.slice(copied, first))
+    const pos = toks[first]!.pos
+    const target = toks.slice(first, sig[n + 2]! + 1)
+    let call: Array<Tok>
+    if (method !== undefined) {
+      const [kind, type] = METHOD_RETURNS.get(method) ?? ["VARCHAR2", ""]
+      const value = [...generated("ora_json_value(", pos), ...target, ...generated(`, ${sqlString(path)}, '${kind}')`, pos)]
+      call = type === "" ? value : [...generated("CAST(", pos), ...value, ...generated(` AS ${type})`, pos)]
+    } else {
+      const query = [...generated("ora_json_query(", pos), ...target, ...generated(`, ${sqlString(path)}, 'DOT', TRUE, FALSE)`, pos)]
+      call = jsonColumns.has(columnName) ? [...generated("CAST(", pos), ...query, ...generated(" AS JSON)", pos)] : query
+    }
+    out.push(...headed(call, toks.slice(first, sig[m]! + 1)))
+    copied = sig[m]! + 1
     n = m
   }
   out.push(...toks.slice(copied))
@@ -505,8 +549,10 @@ const rewriteDotNotation = (toks: ReadonlyArray<Tok>, jsonColumns: ReadonlySet<s
 }
 
 /** Rewrites the SQL/JSON functions and conditions of a statement's tokens (the tokens themselves when it has none). */
-export const rewriteJsonSql = (toks: ReadonlyArray<Tok>, version: OracleVersion, jsonColumns: ReadonlySet<string> = new Set()): ReadonlyArray<Tok> => {
-  const dotted = jsonColumns.size > 0 && version !== "19c" ? rewriteDotNotation(toks, jsonColumns) : toks
+export const rewriteJsonSql = (toks: ReadonlyArray<Tok>, version: OracleVersion, jsonColumns: ReadonlySet<string> = new Set(), textJsonColumns: ReadonlySet<string> = new Set()): ReadonlyArray<Tok> => {
+  // JSON columns exist from 21c; textual columns with an IS JSON check take dot notation on 19c too
+  const json = version === "19c" ? new Set<string>() : jsonColumns
+  const dotted = json.size > 0 || textJsonColumns.size > 0 ? rewriteDotNotation(toks, json, textJsonColumns) : toks
   if (!dotted.some((t) => t.kind === "ident" && (CALLS.has(t.value) || t.value === "JSON"))) return dotted
   return rewriteCalls(rewriteIsJson(dotted, version), version, jsonColumns)
 }
