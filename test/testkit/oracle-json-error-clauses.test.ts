@@ -58,6 +58,10 @@ describe("Oracle test server: SQL/JSON ON ERROR and ON EMPTY clauses", () => {
     expect(await value(`JSON_VALUE(doc, '$.b' DEFAULT 'e' ON EMPTY DEFAULT 'r' ON ERROR)`)).toBe("r")
     expect(await error(`JSON_VALUE(doc, '$.missing' ERROR ON EMPTY)`)).toBe("ORA-40462 JSON_VALUE evaluated to no value")
     expect(await value(`JSON_VALUE(doc, '$.o' ERROR ON EMPTY)`)).toBe(null)
+    // TYPE (LAX) is the default; strict typing and ON MISMATCH are refused by name, not ignored
+    expect(await value(`JSON_VALUE(doc, '$.a' TYPE (LAX))`)).toBe("x")
+    expect(oraCode(await failure(() => conn.execute(`SELECT JSON_VALUE(doc, '$.a' TYPE (STRICT)) FROM jec`)))).toBe("ORA-03001")
+    expect(oraCode(await failure(() => conn.execute(`SELECT JSON_VALUE(doc, '$.a' NULL ON MISMATCH) FROM jec`)))).toBe("ORA-03001")
   })
 
   it("JSON_QUERY ... ERROR / EMPTY ARRAY / EMPTY OBJECT ON ERROR and ON EMPTY", async () => {

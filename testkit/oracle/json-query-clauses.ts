@@ -78,6 +78,10 @@ export const queryClauses = (name: string, tail: ReadonlyArray<Tok>): QueryClaus
       const skip = isKw(sig[k + 1], "ARRAY", "OBJECT") ? 1 : 0
       set(sig[k + 2 + skip], { handling: object ? "EMPTYOBJECT" : "EMPTYARRAY", value: [] })
       k += 3 + skip
+    } else if (isKw(t, "TYPE") && isOp(sig[k + 1], "(")) {
+      // TYPE (LAX) is the default; strict type checking is not implemented
+      if (!isKw(sig[k + 2], "LAX")) throw new OraError(3001, `unimplemented feature: ${name} ... TYPE (${sig[k + 2]?.value ?? ""})`)
+      k += 4
     } else if (isKw(t, "DEFAULT")) {
       // DEFAULT expr ON ERROR | EMPTY: the value runs to the top-level ON of its clause
       let end = k + 1
