@@ -39,6 +39,18 @@ describe("Oracle test server: IS JSON check constraints and dot notation on text
     expect((await conn.execute(`SELECT COUNT(*) FROM jck`)).rows).toEqual([[2]])
   })
 
+  it("ALTER TABLE ADD CONSTRAINT ... CHECK (col IS JSON) validates the rows present, then holds new ones to it", async () => {
+    await conn.execute("CREATE TABLE jck2 (id NUMBER, doc CLOB)")
+    await conn.execute(`INSERT INTO jck2 VALUES (1, '{"a":1}')`)
+    await conn.execute(`INSERT INTO jck2 VALUES (2, 'nope')`)
+    const invalid = await failure(() => conn.execute("ALTER TABLE jck2 ADD CONSTRAINT jck2_json CHECK (doc IS JSON)"))
+    expect(oraCode(invalid)).toBe("ORA-02293")
+    await conn.execute("DELETE FROM jck2 WHERE id = 2")
+    await conn.execute("ALTER TABLE jck2 ADD CONSTRAINT jck2_json CHECK (doc IS JSON)")
+    expect((await failure(() => conn.execute(`INSERT INTO jck2 VALUES (3, '[1,')`))).message).toContain("check constraint (TEST.JCK2_JSON) violated")
+    expect((await conn.execute(`SELECT j.doc.a FROM jck2 j`)).rows).toEqual([["1"]])
+  })
+
   it("reads simple dot notation on a VARCHAR2 / CLOB column with an IS JSON check", async () => {
     const r = await conn.execute(`SELECT j.doc.a.b, j.doc.a, j.doc.items.p, j.doc.items[1].q, j.doc.zz, j.note.k FROM jck j WHERE j.id = 1`)
     expect(r.rows).toEqual([['"x"', '{"b":"x","n":12}', '["u","v"]', "2", null, "[1,2]"]])
