@@ -63,3 +63,36 @@ describe("Oracle test server: IS JSON check constraints and dot notation on text
     expect(r.metaData.map((m: { dbTypeName: string }) => m.dbTypeName)).toEqual(["NUMBER", "NUMBER", "VARCHAR2", "DATE"])
   })
 })
+
+describe("Oracle test server: IS JSON checks on the bulk path (23ai)", () => {
+  let bulkServer: OracleTestServerHandle
+  let bulk: Conn
+  beforeAll(async () => {
+    const s = await withServer({ version: "23ai" })
+    bulkServer = s.server
+    bulk = await s.connect()
+  })
+  afterAll(async () => {
+    await bulk?.close()
+    await bulkServer?.close()
+  })
+
+  it("executeMany and direct path loads into a table with IS JSON checks write the documents and refuse a bad one", async () => {
+    // a keyless table's rows go through the bulk path, whose appender hung on the checks before they were kept from it
+    await bulk.execute(`CREATE TABLE jck3 ("id" NUMBER(10), "doc" NVARCHAR2(100) CONSTRAINT jck3_json CHECK ("doc" IS JSON), "xs" NVARCHAR2(100) CHECK ("xs" IS JSON))`)
+    await bulk.executeMany("INSERT INTO jck3 VALUES (:1, :2, :3)", [
+      [1, '{"a":1}', "[1]"],
+      [2, null, "[2]"]
+    ])
+    expect((await bulk.execute(`SELECT "id", "doc", "xs" FROM jck3 ORDER BY 1`)).rows).toEqual([
+      [1, '{"a":1}', "[1]"],
+      [2, null, "[2]"]
+    ])
+    const bad = await failure(() => bulk.executeMany("INSERT INTO jck3 VALUES (:1, :2, :3)", [[3, '{"b":3}', null], [4, "oops", null]]))
+    expect(bad.message).toContain("check constraint (TEST.JCK3_JSON) violated")
+    // array DML stops at the failing row: the rows before it stay written, as on Oracle
+    expect((await bulk.execute(`SELECT "id" FROM jck3 ORDER BY 1`)).rows).toEqual([[1], [2], [3]])
+    await bulk.directPathLoad(bulkServer.user, "JCK3", ["id", "doc", "xs"], [[5, '{"c":5}', null], [6, "[6]", "{}"]])
+    expect((await bulk.execute("SELECT COUNT(*) FROM jck3")).rows).toEqual([[5]])
+  })
+})

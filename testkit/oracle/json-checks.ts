@@ -42,3 +42,7 @@ export const jsonCheckedColumns = (table: TableMeta | undefined): Array<string> 
     const check = enforcedJsonCheck(tokenize(c.searchCondition), "23ai")
     return check === undefined || check.sql.startsWith("NOT ") ? [] : [check.column]
   })
+
+/** True when `table` has a check constraint enforced through ora_is_json (a DuckDB CHECK calling a TypeScript function). */
+export const hasEnforcedJsonCheck = (table: TableMeta): boolean =>
+  table.constraints.some((c) => c.type === "C" && c.searchCondition !== null && /\bJSON\b/i.test(c.searchCondition) && enforcedJsonCheck(tokenize(c.searchCondition), "23ai") !== undefined)
