@@ -56,8 +56,8 @@ describe("Oracle test server: SQL/JSON path filters and ON EMPTY", () => {
     expect(q.rows).toEqual([["b", '["a","b"]']])
   })
 
-  it("refuses SQL/JSON variables and a malformed filter", async () => {
-    expect(oraCode(await failure(() => conn.execute(`SELECT id FROM jpf WHERE JSON_EXISTS(doc, '$?(@.po == $v)' PASSING 12 AS "v")`)))).toBe("ORA-03001")
+  it("takes SQL/JSON variables from PASSING and refuses a malformed filter", async () => {
+    expect(await ids(`JSON_EXISTS(doc, '$?(@.po == $v)' PASSING 12 AS "v")`)).toEqual([2])
     expect(oraCode(await failure(() => conn.execute(`SELECT id FROM jpf WHERE JSON_EXISTS(doc, '$?(@.po ==)')`)))).toBe("ORA-40597")
   })
 

@@ -11,6 +11,7 @@ import { DuckDBBlobValue, DuckDBTimestampTZValue, DuckDBTimestampValue, VARCHAR 
 import type { DuckDBValue } from "@duckdb/node-api"
 import { BulkInsertError, BulkRows, columnInfo } from "../engine/index.ts"
 import type { AppendTarget, BulkColumn, ColumnLayout, Session } from "../engine/index.ts"
+import { hasEnforcedJsonCheck } from "./json-checks.ts"
 import type { TableMeta } from "./catalog.ts"
 import { type KeyedTable, keyedTable } from "./key-locks.ts"
 import { isKw, isOp, matchParen, type Tok } from "./lexer.ts"
@@ -322,7 +323,9 @@ export class BatchTargets {
       // a key violation in DuckDB's appender leaves part of the batch behind (seen with a duplicate primary key), so
       // tables with keys go through the staged INSERT, which is all or nothing
       const constrained = meta.constraints.some((c) => c.type === "P" || c.type === "U" || c.type === "R")
-      const whole = !constrained && names.length === meta.columns.length && names.every((name, i) => name === meta.columns[i]!.name)
+      // an enforced IS JSON check calls a TypeScript function (json-checks.ts), which the appender's synchronous flush
+      // would wait on forever: such tables go through the staged INSERT too
+      const whole = !constrained && !hasEnforcedJsonCheck(meta) && names.length === meta.columns.length && names.every((name, i) => name === meta.columns[i]!.name)
       if (forms.some((f, i) => (f === "zoned" || padded[i] !== undefined) && columnInfo(columns[i]!.name, columns[i]!.type).layout !== "varchar")) return undefined
       const target = { table: whole ? { schema: encodeName(meta.owner), table: encodeName(meta.name) } : t.text(2, after), columns, zoned, fractions, padded }
       const keys = keyedTable(meta)

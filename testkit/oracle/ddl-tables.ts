@@ -8,6 +8,7 @@ import { lengthCheck, lengthExpression } from "./modify-checks.ts"
 import { ora, OraError } from "./errors.ts"
 import { isKw, isOp, matchParen, splitTopLevel, tokenize, type Tok } from "./lexer.ts"
 import { duckIdent, encodeName } from "./names.ts"
+import { enforcedJsonCheck } from "./json-checks.ts"
 import { oracleName } from "./translate.ts"
 import { namedTypesOf } from "./named-types.ts"
 import { mayUseType } from "./execute-privileges.ts"
@@ -94,8 +95,10 @@ export function columnsOf(ddl: TableDdl, elements: ReadonlyArray<ReadonlyArray<T
         // ALL_CONS_COLUMNS lists the columns a check condition names (resolved against the table's columns below)
         const named = el.slice(open + 1, close).filter((x) => x.kind === "ident" || x.kind === "qident").map(oracleName)
         constraints.push({ name: consName(cname), type: "C", columns: named, searchCondition: cond, refOwner: null, refConstraint: null, generated: cname === undefined })
-        // `IS JSON` conditions are recorded but not enforced (DuckDB has no such predicate)
-        if (!isJsonCheck(el.slice(open + 1, close))) duckDefs.push(`CHECK (${text(idx(el[open + 1]!), idx(el[close]!))})`)
+        // `col IS JSON` is enforced by ora_is_json (json-checks.ts); other IS JSON conditions are recorded only
+        const json = enforcedJsonCheck(el.slice(open + 1, close), ddl.s.db.settings.version)
+        if (json !== undefined) duckDefs.push(`CHECK (${json.sql})`)
+        else if (!isJsonCheck(el.slice(open + 1, close))) duckDefs.push(`CHECK (${text(idx(el[open + 1]!), idx(el[close]!))})`)
       }
       continue
     }
@@ -190,7 +193,9 @@ export function columnsOf(ddl: TableDdl, elements: ReadonlyArray<ReadonlyArray<T
       if (isKw(x, "CHECK") && isOp(el[j + 1], "(")) {
         const close = matchParen(el, j + 1)
         constraints.push({ name: consName(ccName), type: "C", columns: [name], searchCondition: el.slice(j + 2, close).map((y) => y.text).join(" "), refOwner: null, refConstraint: null, generated: ccName === undefined })
-        if (!isJsonCheck(el.slice(j + 2, close))) extra.push(`CHECK (${text(idx(el[j + 2]!), idx(el[close]!))})`)
+        const json = enforcedJsonCheck(el.slice(j + 2, close), ddl.s.db.settings.version)
+        if (json !== undefined) extra.push(`CHECK (${json.sql})`)
+        else if (!isJsonCheck(el.slice(j + 2, close))) extra.push(`CHECK (${text(idx(el[j + 2]!), idx(el[close]!))})`)
         j = close + 1
         continue
       }

@@ -22,14 +22,20 @@ import { rowwiseFunction as fn } from "../common/scalar-functions.ts"
 import { OraError } from "./errors.ts"
 import { fromExtendedJson, toExtendedJson } from "./extended-json.ts"
 import type { JsonNode } from "./oson.ts"
-import { closingParen, evalFilter, type Filter, parseFilter } from "./json-path-filters.ts"
+import { applyItemMethod, ITEM_METHODS } from "./json-item-methods.ts"
+import { closingParen, evalFilter, type Filter, parseFilter, type Variables } from "./json-path-filters.ts"
 
 /** One step of a parsed SQL/JSON path ({@link parsePath}). */
 export type JsonPathStep = Step
-/** One step of a path: a member (or every member), array positions (or every element), or a filter (json-path-filters.ts). */
+/**
+ * One step of a path: a member (or every member), a descendant member (`..name`), array positions (or every element),
+ * a filter (json-path-filters.ts) or an item method (json-item-methods.ts).
+ */
 type Step =
   | { readonly kind: "filter"; readonly filter: Filter }
   | { readonly kind: "member"; readonly name: string }
+  | { readonly kind: "descendant"; readonly name: string }
+  | { readonly kind: "method"; readonly name: string }
   | { readonly kind: "anyMember" }
   | { readonly kind: "elements"; readonly ranges: ReadonlyArray<readonly [Position, Position]> }
   | { readonly kind: "anyElement" }
@@ -40,13 +46,16 @@ const pathError = (path: string) => new OraError(40597, `JSON path expression sy
 
 const pathCache = new Map<string, ReadonlyArray<Step>>()
 
-/** Parses an Oracle SQL/JSON path expression (`$`, `.name`, `."name"`, `.*`, `[n]`, `[n to m]`, `[a, b]`, `[*]`, `last`, `?(filter)`). */
+/**
+ * Parses an Oracle SQL/JSON path expression (`$`, `.name`, `."name"`, `.*`, `..name`, `[n]`, `[n to m]`, `[a, b]`,
+ * `[*]`, `last`, `?(filter)`, item methods `.number()` ...; JSON Developer's Guide, "SQL/JSON Path Expression Syntax",
+ * "SQL/JSON Path Expression Item Methods").
+ */
 export const parsePath = (path: string): ReadonlyArray<Step> => {
   const cached = pathCache.get(path)
   if (cached !== undefined) return cached
   const text = path.trim().replace(/^lax\s+/i, "")
-  if (/^strict\s/i.test(text) || /\.\w+\(\)/.test(text) || text.includes(".."))
-    throw new OraError(3001, `unimplemented feature: JSON path '${path}' (strict mode, item methods and descendant steps are not supported)`)
+  if (/^strict\s/i.test(text)) throw new OraError(3001, `unimplemented feature: JSON path '${path}' (strict mode is not supported)`)
   if (!text.startsWith("$")) throw pathError(path)
   const steps: Array<Step> = []
   let i = 1
@@ -61,7 +70,15 @@ export const parsePath = (path: string): ReadonlyArray<Step> => {
       i = end
     } else if (c === ".") {
       i++
-      if (text[i] === "*") {
+      const descendant = text[i] === "."
+      if (descendant) {
+        // `..name`: the field at any depth ("descendant step")
+        i++
+        const m = text[i] === '"' ? /^"([^"]*)"/.exec(text.slice(i)) : /^([A-Za-z_$][\w$]*)/.exec(text.slice(i))
+        if (m === null) throw pathError(path)
+        steps.push({ kind: "descendant", name: m[1]! })
+        i += m[0].length
+      } else if (text[i] === "*") {
         steps.push({ kind: "anyMember" })
         i++
       } else if (text[i] === '"') {
@@ -72,8 +89,15 @@ export const parsePath = (path: string): ReadonlyArray<Step> => {
       } else {
         const m = /^[A-Za-z_$][\w$]*/.exec(text.slice(i))
         if (m === null) throw pathError(path)
-        steps.push({ kind: "member", name: m[0] })
-        i += m[0].length
+        const call = /^\s*\(\s*\)/.exec(text.slice(i + m[0].length))
+        if (call !== null) {
+          if (!ITEM_METHODS.has(m[0])) throw pathError(path)
+          steps.push({ kind: "method", name: m[0] })
+          i += m[0].length + call[0].length
+        } else {
+          steps.push({ kind: "member", name: m[0] })
+          i += m[0].length
+        }
       }
     } else if (c === "[") {
       const end = text.indexOf("]", i)
@@ -102,16 +126,37 @@ export const parsePath = (path: string): ReadonlyArray<Step> => {
   return steps
 }
 
-/** The values `steps` select in `root`, in lax mode (`doc`: the document a filter's `$` names). */
-export const selectPath = (root: JsonNode, steps: ReadonlyArray<Step>, doc: JsonNode = root): Array<JsonNode> => {
+/** Every value of a field named `name` at any depth below `node`, in document order. */
+const descendants = (node: JsonNode, name: string, out: Array<JsonNode>): void => {
+  if (node.kind === "array") for (const item of node.items) descendants(item, name, out)
+  else if (node.kind === "object")
+    for (const [k, v] of node.fields) {
+      if (k === name) out.push(v)
+      descendants(v, name, out)
+    }
+}
+
+const NO_VARIABLES: Variables = new Map()
+
+/**
+ * The values `steps` select in `root`, in lax mode (`doc`: the document a filter's `$` names; `vars`: the SQL/JSON
+ * variables of a PASSING clause, `$name` in filters).
+ */
+export const selectPath = (root: JsonNode, steps: ReadonlyArray<Step>, doc: JsonNode = root, vars: Variables = NO_VARIABLES): Array<JsonNode> => {
   let current: Array<JsonNode> = [root]
   for (const step of steps) {
+    if (step.kind === "method") {
+      current = applyItemMethod(step.name, current)
+      continue
+    }
     const next: Array<JsonNode> = []
     for (const node of current) {
       if (step.kind === "filter") {
         // lax: a filter tests each element of an array
-        const select = (from: JsonNode, relative: string) => selectPath(from, parsePath(`$${relative}`), doc)
-        for (const item of node.kind === "array" ? node.items : [node]) if (evalFilter(step.filter, item, doc, select) === true) next.push(item)
+        const select = (from: JsonNode, relative: string) => selectPath(from, parsePath(`$${relative}`), doc, vars)
+        for (const item of node.kind === "array" ? node.items : [node]) if (evalFilter(step.filter, item, doc, select, vars) === true) next.push(item)
+      } else if (step.kind === "descendant") {
+        descendants(node, step.name, next)
       } else if (step.kind === "member" || step.kind === "anyMember") {
         // lax: a member step on an array applies to its elements
         const targets = node.kind === "array" ? node.items : [node]
@@ -196,24 +241,79 @@ const NUMBER_TEXT = /^\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*$/
 const DATE_TEXT = /^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}:\d{2}:\d{2}(?:\.\d+)?))?(Z|[+-]\d{2}:?\d{2})?$/
 
 /**
- * JSON_VALUE: the scalar the path selects as text the RETURNING type takes (`returning`: VARCHAR2, NUMBER, DATE,
- * TIMESTAMP); null when nothing, several values, a non-scalar, JSON null or a value of another type is selected.
+ * A query function's ON ERROR and ON EMPTY clauses (JSON Developer's Guide, "Error Clause for SQL Functions and
+ * Conditions", "Empty-Field Clause for SQL/JSON Query Functions"): `onError` NULL (the default), ERROR, DEFAULT,
+ * EMPTYARRAY, EMPTYOBJECT, TRUE or FALSE; `onEmpty` the same, or `-` when the call has none (then ON ERROR also
+ * handles a missing value); the DEFAULT values as text.
  */
-export const jsonValue = (doc: string, path: string, returning: string): string | null => {
+export interface Handling {
+  readonly onError: string
+  readonly onEmpty: string
+  readonly errorDefault: string
+  readonly emptyDefault: string
+}
+
+/** The defaults: NULL ON ERROR, no ON EMPTY clause. */
+export const NULL_HANDLING: Handling = { onError: "NULL", onEmpty: "-", errorDefault: "", emptyDefault: "" }
+
+/** Handling from the words json-sql.ts passes (`"ERROR -"`, `"NULL ERROR"`, ...) and the DEFAULT values. */
+const handlingOf = (words: string, errorDefault: string, emptyDefault: string): Handling => {
+  const [onError = "NULL", onEmpty = "-"] = words.split(" ")
+  return { onError, onEmpty, errorDefault, emptyDefault }
+}
+
+/** The result of a failure `error` by the handling: raised, or the value its clause gives (`empty`: no value matched). */
+const handled = (h: Handling, error: OraError, empty: boolean): string | null => {
+  const byEmpty = empty && h.onEmpty !== "-"
+  switch (byEmpty ? h.onEmpty : h.onError) {
+    case "ERROR":
+      throw error
+    case "DEFAULT":
+      return byEmpty ? h.emptyDefault : h.errorDefault
+    case "EMPTYARRAY":
+      return "[]"
+    case "EMPTYOBJECT":
+      return "{}"
+    default:
+      return null
+  }
+}
+
+/** The SQL/JSON variables of a PASSING clause, given as one JSON object text (json-sql.ts builds it as JSON_OBJECT does). */
+const variablesOf = (text: string): Variables => {
+  if (text === "{}") return new Map()
+  const node = parseDocument(text)
+  return new Map(node?.kind === "object" ? node.fields : [])
+}
+
+const NOT_JSON = () => new OraError(40441, "JSON syntax error")
+const NO_VALUE = () => new OraError(40462, "JSON_VALUE evaluated to no value")
+
+/**
+ * JSON_VALUE: the scalar the path selects as text the RETURNING type takes (`returning`: VARCHAR2, NUMBER, DATE,
+ * TIMESTAMP). A document that is no JSON (ORA-40441), nothing selected (ORA-40462), several values (ORA-40470), an
+ * object or array (ORA-40456) and a value of another type (ORA-01722 / ORA-01861: **unconfirmed** codes) are handled by
+ * the ON ERROR / ON EMPTY clauses (error texts as the Database Error Messages list gives them: ORA-40462 "JSON_VALUE
+ * evaluated to no value", ORA-40470 "JSON_VALUE evaluated to multiple values", ORA-40456 "JSON_VALUE evaluated to
+ * non-scalar value"); JSON null is NULL.
+ */
+export const jsonValue = (doc: string, path: string, returning: string, h: Handling = NULL_HANDLING, vars: Variables = new Map()): string | null => {
   const steps = parsePath(path)
   const root = parseDocument(doc)
-  if (root === undefined) return null
-  const found = selectPath(root, steps)
-  if (found.length !== 1 || !isScalar(found[0]!)) return null
+  if (root === undefined) return handled(h, NOT_JSON(), false)
+  const found = selectPath(root, steps, root, vars)
+  if (found.length === 0) return handled(h, NO_VALUE(), true)
+  if (found.length > 1) return handled(h, new OraError(40470, "JSON_VALUE evaluated to multiple values"), false)
+  if (!isScalar(found[0]!)) return handled(h, new OraError(40456, "JSON_VALUE evaluated to non-scalar value"), false)
   const text = scalarText(found[0]!)
   if (text === undefined) return null
   switch (returning) {
     case "NUMBER":
-      return found[0]!.kind === "number" || found[0]!.kind === "double" || found[0]!.kind === "float" || NUMBER_TEXT.test(text) ? text.trim() : null
+      return found[0]!.kind === "number" || found[0]!.kind === "double" || found[0]!.kind === "float" || NUMBER_TEXT.test(text) ? text.trim() : handled(h, new OraError(1722, "invalid number"), false)
     case "DATE":
     case "TIMESTAMP": {
       const m = DATE_TEXT.exec(text)
-      if (m === null) return null
+      if (m === null) return handled(h, new OraError(1861, "literal does not match format string"), false)
       return returning === "DATE" ? `${m[1]} 00:00:00` : `${m[1]} ${m[2] ?? "00:00:00"}`
     }
     default:
@@ -221,33 +321,38 @@ export const jsonValue = (doc: string, path: string, returning: string): string 
   }
 }
 
-/** JSON_QUERY: the selected JSON as text by the wrapper rule (`wrapper`: WITHOUT, WITH, CONDITIONAL), else null. */
-export const jsonQuery = (doc: string, path: string, wrapper: string, scalarsAllowed: boolean, omitQuotes: boolean): string | null => {
+/**
+ * JSON_QUERY: the selected JSON as text by the wrapper rule (`wrapper`: WITHOUT, WITH, CONDITIONAL, or DOT for simple
+ * dot notation). A document that is no JSON (ORA-40441), nothing selected (ORA-40462) and a result that needs an array
+ * wrapper (several values, or a scalar where scalars are not JSON: ORA-40480 "result cannot be returned without array
+ * wrapper") are handled by the ON ERROR / ON EMPTY clauses (NULL, ERROR, EMPTY ARRAY, EMPTY OBJECT).
+ */
+export const jsonQuery = (doc: string, path: string, wrapper: string, scalarsAllowed: boolean, omitQuotes: boolean, h: Handling = NULL_HANDLING, vars: Variables = new Map()): string | null => {
   const steps = parsePath(path)
   const root = parseDocument(doc)
-  if (root === undefined) return null
-  const found = selectPath(root, steps)
-  if (found.length === 0) return null
+  if (root === undefined) return handled(h, NOT_JSON(), false)
+  const found = selectPath(root, steps, root, vars)
+  if (found.length === 0) return handled(h, NO_VALUE(), true)
   const one = found.length === 1 ? found[0]! : undefined
   // simple dot notation (json-sql.ts): one value as it is, several in an array
   if (wrapper === "DOT") return one !== undefined ? plainJson(one) : `[${found.map(plainJson).join(",")}]`
   if (wrapper === "WITH" || (wrapper === "CONDITIONAL" && (one === undefined || isScalar(one)))) return `[${found.map(plainJson).join(",")}]`
-  if (one === undefined || (isScalar(one) && !scalarsAllowed)) return null
+  if (one === undefined || (isScalar(one) && !scalarsAllowed)) return handled(h, new OraError(40480, "result cannot be returned without array wrapper"), false)
   return omitQuotes && one.kind === "string" ? one.value : plainJson(one)
 }
 
-/** JSON_VALUE ... DEFAULT `fallback` ON EMPTY: the fallback when the path selects nothing in a document, else as {@link jsonValue}. */
-export const jsonValueOr = (doc: string, path: string, returning: string, fallback: string): string | null => {
-  const root = parseDocument(doc)
-  if (root !== undefined && selectPath(root, parsePath(path)).length === 0) return fallback
-  return jsonValue(doc, path, returning)
-}
-
-/** JSON_EXISTS: true when the path selects at least one value. */
-export const jsonExists = (doc: string, path: string): boolean => {
+/**
+ * JSON_EXISTS: true when the path selects at least one value; a document that is no JSON is false (FALSE ON ERROR, the
+ * default), true (TRUE ON ERROR) or ORA-40441 (ERROR ON ERROR).
+ */
+export const jsonExists = (doc: string, path: string, onError = "FALSE", vars: Variables = new Map()): boolean => {
   const steps = parsePath(path)
   const root = parseDocument(doc)
-  return root !== undefined && selectPath(root, steps).length > 0
+  if (root === undefined) {
+    if (onError === "ERROR") throw NOT_JSON()
+    return onError === "TRUE"
+  }
+  return selectPath(root, steps, root, vars).length > 0
 }
 
 /** Member names of every object in `text`, in order (JSON.parse keeps only the last of duplicated names). */
@@ -314,9 +419,16 @@ export const isoDatetimeText = (text: string): string => {
 const functions = (): Array<DuckDBScalarFunction> => [
   ...[VARCHAR, BLOB].flatMap((doc) => [
     fn("ora_json_value", [doc, VARCHAR, VARCHAR], VARCHAR, ([d, p, r]) => jsonValue(documentText(d), String(p), String(r))),
+    // with ON ERROR / ON EMPTY handling (words, DEFAULT values) and PASSING variables (a JSON object's text)
+    fn("ora_json_value", [doc, VARCHAR, VARCHAR, VARCHAR, VARCHAR, VARCHAR, VARCHAR], VARCHAR, ([d, p, r, h, e, m, v]) =>
+      jsonValue(documentText(d), String(p), String(r), handlingOf(String(h), String(e), String(m)), variablesOf(String(v)))
+    ),
     fn("ora_json_query", [doc, VARCHAR, VARCHAR, BOOLEAN, BOOLEAN], VARCHAR, ([d, p, w, s, o]) => jsonQuery(documentText(d), String(p), String(w), s === true, o === true)),
-    fn("ora_json_value_or", [doc, VARCHAR, VARCHAR, VARCHAR], VARCHAR, ([d, p, r, f]) => jsonValueOr(documentText(d), String(p), String(r), String(f))),
+    fn("ora_json_query", [doc, VARCHAR, VARCHAR, BOOLEAN, BOOLEAN, VARCHAR, VARCHAR], VARCHAR, ([d, p, w, s, o, h, v]) =>
+      jsonQuery(documentText(d), String(p), String(w), s === true, o === true, handlingOf(String(h), "", ""), variablesOf(String(v)))
+    ),
     fn("ora_json_exists", [doc, VARCHAR], BOOLEAN, ([d, p]) => jsonExists(documentText(d), String(p))),
+    fn("ora_json_exists", [doc, VARCHAR, VARCHAR, VARCHAR], BOOLEAN, ([d, p, e, v]) => jsonExists(documentText(d), String(p), String(e), variablesOf(String(v)))),
     fn("ora_is_json", [doc, VARCHAR], BOOLEAN, ([t, f]) => isJson(documentText(t), String(f)))
   ]),
   fn("ora_json_number", [VARCHAR], VARCHAR, ([t]) => jsonNumberText(String(t))),

@@ -9,7 +9,9 @@
  * selects, arrays unwrapped); values compare by type, and in the default lax type mode a string compared with a number
  * is read as a number when it is one ("'$.PONumber?(@ > 20)' implicitly interprets a PONumber value of "314" as the
  * number 314", JSON Developer's Guide 23ai, "TYPE Clause for SQL Functions and Conditions"); other mixed types, objects
- * and arrays never compare. SQL/JSON variables (`$name`, PASSING) and item methods are refused (ORA-03001).
+ * and arrays never compare. A SQL/JSON variable, `$name`, is the value its PASSING clause binds to `name` (SQL Language
+ * Reference, "JSON_EXISTS Condition": "JSON_passing_clause ... The name of each variable is used in the path
+ * expression, preceded by a dollar sign"); a relative path may end with an item method (`@.name.upper() == "X"`).
  */
 import { compare as compareDecimals, parseDecimal } from "./decimal.ts"
 import { OraError } from "./errors.ts"
@@ -23,8 +25,11 @@ export type Filter =
   | { readonly kind: "exists"; readonly path: Operand }
   | { readonly kind: "compare"; readonly op: string; readonly left: Operand; readonly right: Operand; readonly flags?: string }
 
-/** A comparison operand: a path from the current item (`@`) or the document (`$`), or a literal JSON scalar. */
-type Operand = { readonly kind: "path"; readonly from: "@" | "$"; readonly steps: string } | { readonly kind: "literal"; readonly node: JsonNode }
+/** A comparison operand: a path from the current item (`@`), the document (`$`) or a SQL/JSON variable (`$name`), or a literal JSON scalar. */
+type Operand = { readonly kind: "path"; readonly from: "@" | "$" | `$${string}`; readonly steps: string } | { readonly kind: "literal"; readonly node: JsonNode }
+
+/** The SQL/JSON variables of a PASSING clause, by name (as written after AS). */
+export type Variables = ReadonlyMap<string, JsonNode>
 
 /** How a filter reads a path: `steps` (path text after `$`) selected from a node. */
 export type SelectSteps = (from: JsonNode, steps: string) => Array<JsonNode>
@@ -55,7 +60,7 @@ const stepsEnd = (text: string, at: number): number => {
       if (text[i] === '"') i = text.indexOf('"', i + 1) + 1
       else if (text[i] === "*") i++
       else i += /^[A-Za-z_$][\w$]*/.exec(text.slice(i))?.[0].length ?? 0
-      // an item method (`.number()`) is left to the path parser, which refuses it
+      // an item method (`.number()`) ends the step; the path parser checks its name
       if (text[i] === "(") i = closingParen(text, i)
     } else if (c === "[") i = text.indexOf("]", i) + 1
     else if (c === "?" && text[i + 1] === "(") i = closingParen(text, i + 1)
@@ -89,12 +94,13 @@ export const parseFilter = (text: string, path: string): Filter => {
     skip()
     const c = text[i]
     if (c === "@" || c === "$") {
-      if (c === "$" && /[A-Za-z_]/.test(text[i + 1] ?? "")) throw new OraError(3001, `unimplemented feature: JSON path '${path}' (SQL/JSON variables and PASSING)`)
-      const end = stepsEnd(text, i + 1)
+      const variable = c === "$" ? /^\$([A-Za-z_][\w$]*)/.exec(text.slice(i)) : null
+      const start = i + (variable === null ? 1 : variable[0].length)
+      const end = stepsEnd(text, start)
       if (end < 0) throw syntaxError(path)
-      const steps = text.slice(i + 1, end)
+      const steps = text.slice(start, end)
       i = end
-      return { kind: "path", from: c, steps }
+      return { kind: "path", from: variable === null ? c : `$${variable[1]!}`, steps }
     }
     if (c === '"') {
       const m = /^"(?:[^"\\]|\\.)*"/.exec(text.slice(i))
@@ -213,31 +219,43 @@ const comparePair = (op: string, l: JsonNode, r: JsonNode, flags: string | undef
   return a === undefined || b === undefined ? undefined : ordered(op, a < b ? -1 : a > b ? 1 : 0)
 }
 
-/** Three-valued truth of `filter` for the current item `item` of document `root` (undefined: unknown). */
-export const evalFilter = (filter: Filter, item: JsonNode, root: JsonNode, select: SelectSteps): boolean | undefined => {
+/**
+ * The node a path operand starts from: the current item, the document, or a SQL/JSON variable's value (a variable
+ * without a PASSING value is refused as a path syntax error, ORA-40597; the code Oracle gives is **unconfirmed**).
+ */
+const originOf = (from: string, item: JsonNode, root: JsonNode, vars: Variables): JsonNode => {
+  if (from === "@") return item
+  if (from === "$") return root
+  const value = vars.get(from.slice(1))
+  if (value === undefined) throw new OraError(40597, `JSON path expression syntax error (undefined variable ${from})`)
+  return value
+}
+
+/** Three-valued truth of `filter` for the current item `item` of document `root` (undefined: unknown; `vars`: PASSING values). */
+export const evalFilter = (filter: Filter, item: JsonNode, root: JsonNode, select: SelectSteps, vars: Variables = new Map()): boolean | undefined => {
   const values = (o: Operand): Array<JsonNode> => {
     if (o.kind === "literal") return [o.node]
-    return select(o.from === "@" ? item : root, o.steps).flatMap((n) => (n.kind === "array" ? n.items : [n]))
+    return select(originOf(o.from, item, root, vars), o.steps).flatMap((n) => (n.kind === "array" ? n.items : [n]))
   }
   switch (filter.kind) {
     case "and": {
-      const a = evalFilter(filter.left, item, root, select)
+      const a = evalFilter(filter.left, item, root, select, vars)
       if (a === false) return false
-      const b = evalFilter(filter.right, item, root, select)
+      const b = evalFilter(filter.right, item, root, select, vars)
       return b === false ? false : a === true && b === true ? true : undefined
     }
     case "or": {
-      const a = evalFilter(filter.left, item, root, select)
+      const a = evalFilter(filter.left, item, root, select, vars)
       if (a === true) return true
-      const b = evalFilter(filter.right, item, root, select)
+      const b = evalFilter(filter.right, item, root, select, vars)
       return b === true ? true : a === false && b === false ? false : undefined
     }
     case "not": {
-      const a = evalFilter(filter.operand, item, root, select)
+      const a = evalFilter(filter.operand, item, root, select, vars)
       return a === undefined ? undefined : !a
     }
     case "exists":
-      return filter.path.kind === "path" && select(filter.path.from === "@" ? item : root, filter.path.steps).length > 0
+      return filter.path.kind === "path" && select(originOf(filter.path.from, item, root, vars), filter.path.steps).length > 0
     case "compare": {
       let unknown = false
       for (const l of values(filter.left))

@@ -14,6 +14,8 @@
 import { OraError } from "./errors.ts"
 import type { OracleVersion } from "./errors.ts"
 import { isKw, isOp, matchParen, sqlString, tokenize, type Tok } from "./lexer.ts"
+import { ITEM_METHODS } from "./json-item-methods.ts"
+import { type OnClause, queryClauses } from "./json-query-clauses.ts"
 import type { TransformOperation } from "./json-transform.ts"
 import { headingOf } from "./translate.ts"
 
@@ -67,37 +69,6 @@ const clauseStart = (toks: ReadonlyArray<Tok>, starts: (t: Tok, next: Tok | unde
 
 /** The upper-cased words of a clause list (identifiers and numbers), for matching. */
 const wordsOf = (toks: ReadonlyArray<Tok>): string => toks.filter((t) => t.kind !== "ws").map((t) => (t.kind === "str" ? `'${t.value}'` : t.value)).join(" ")
-
-/** ON ERROR / ON EMPTY clauses other than the NULL defaults are not implemented: refused by name. */
-const refuseErrorClauses = (name: string, words: string): void => {
-  const m = /\b(ERROR|DEFAULT\s+\S+|EMPTY(?:\s+(?:ARRAY|OBJECT))?|TRUE|FALSE)\s+ON\s+(ERROR|EMPTY|MISMATCH)\b/.exec(words)
-  if (m !== null) throw new OraError(3001, `unimplemented feature: ${name} ... ${m[0]} (only NULL ON ERROR and NULL ON EMPTY, the defaults)`)
-}
-
-/**
- * JSON_VALUE's `DEFAULT value ON EMPTY` in its second argument: the value, and the argument without the clause;
- * undefined when it has none. The value is returned when the path selects nothing (JSON Developer's Guide 23ai,
- * "Empty-Field Clause for SQL/JSON Query Functions": "DEFAULT ... ON EMPTY, which [is] analogous to the similarly
- * named ON ERROR clauses"); other errors stay NULL ON ERROR.
- */
-const defaultOnEmpty = (arg: ReadonlyArray<Tok>): { value: Array<Tok>; rest: Array<Tok> } | undefined => {
-  const top = topLevel(arg)
-  const at = top.findIndex(([t], k) => isKw(t, "DEFAULT") && top.slice(k + 1).some(([on], m) => isKw(on, "ON") && isKw(top[k + 1 + m + 1]?.[0], "EMPTY")))
-  if (at < 0) return undefined
-  const on = top.findIndex(([t], k) => k > at && isKw(t, "ON") && isKw(top[k + 1]?.[0], "EMPTY"))
-  // the value ends at the first top-level ON that starts ON EMPTY; an ON ERROR clause between is not taken
-  if (top.slice(at + 1, on).some(([t], k) => isKw(t, "ON") && isKw(top[at + 1 + k + 1]?.[0], "ERROR"))) return undefined
-  const value = arg.slice(top[at]![1] + 1, top[on]![1])
-  return { value, rest: [...arg.slice(0, top[at]![1]), ...arg.slice(top[on + 1]![1] + 1)] }
-}
-
-/** The path literal and the clause words after it in a query function's second argument. */
-const pathAndClauses = (name: string, arg: ReadonlyArray<Tok> | undefined): { path: Tok; words: string } => {
-  const sig = (arg ?? []).filter((t) => t.kind !== "ws")
-  const path = sig[0]
-  if (path === undefined || path.kind !== "str") throw new OraError(40454, `path expression not a literal (${name})`)
-  return { path, words: wordsOf(sig.slice(1)) }
-}
 
 /** True when `toks` are one call of a function whose result Oracle knows is JSON (used as is, as with FORMAT JSON). */
 const isJsonResult = (toks: ReadonlyArray<Tok>): boolean => {
@@ -349,16 +320,30 @@ const callSql = (name: string, args: Array<Array<Tok>>, inner: Array<Tok>, pos: 
   if (name === "JSON_MERGEPATCH") return mergePatchSql(args, pos, rw, version, jsonColumns)
   if (name === "JSON_TRANSFORM") return transformSql(args, pos, rw, jsonColumns)
   const doc = rw(args[0] ?? [])
-  const onEmpty = name === "JSON_VALUE" ? defaultOnEmpty(args[1] ?? []) : undefined
-  const { path, words } = pathAndClauses(name, onEmpty?.rest ?? args[1])
-  // FALSE ON ERROR is JSON_EXISTS's default (SQL Language Reference, "JSON_EXISTS Condition")
-  refuseErrorClauses(name, name === "JSON_EXISTS" ? words.replace(/\bFALSE ON ERROR\b/, "") : words)
-  const call = (fn: string, extra: string) => [...generated(`${fn}(`, pos), ...doc, ...generated(`, ${sqlString(path.value)}${extra})`, pos)]
-  if (name === "JSON_EXISTS") return call("ora_json_exists", "")
+  const top = topLevel(inner)
+  const comma = top.find(([t]) => isOp(t, ","))
+  const { path, passing, onError, onEmpty, words } = queryClauses(name, comma === undefined ? [] : inner.slice(comma[1] + 1))
+  // the PASSING values as one JSON object, each value as JSON_OBJECT writes it (numbers as numbers, dates as ISO strings)
+  const vars =
+    passing.length === 0
+      ? generated("'{}'", pos)
+      : wrapped(
+          passing.map((p) => [...generated(`ora_json_member(${sqlString(p.name)}, coalesce(`, pos), ...valueOf([...p.value], false, pos, rw), ...generated(", 'null'))", pos)]),
+          "object",
+          pos
+        )
+  const plain = onError === undefined && onEmpty === undefined && passing.length === 0
+  const call = (fn: string, extra: Array<Tok>) => [...generated(`${fn}(`, pos), ...doc, ...generated(`, ${sqlString(path.value)}`, pos), ...extra, ...generated(")", pos)]
+  const handling = `'${onError?.handling ?? "NULL"} ${onEmpty?.handling ?? "-"}'`
+  if (name === "JSON_EXISTS") {
+    // FALSE ON ERROR is the default (SQL Language Reference, "JSON_EXISTS Condition")
+    return plain ? call("ora_json_exists", []) : call("ora_json_exists", [...generated(`, '${onError?.handling ?? "FALSE"}', `, pos), ...vars])
+  }
   if (name === "JSON_QUERY") {
     const wrapper = /\bWITH CONDITIONAL\b/.test(words) ? "CONDITIONAL" : /\bWITH (?:UNCONDITIONAL )?(?:ARRAY )?WRAPPER\b/.test(words) ? "WITH" : "WITHOUT"
     const omit = /\bOMIT QUOTES\b/.test(words)
-    const query = call("ora_json_query", `, '${wrapper}', ${version === "23ai" ? "TRUE" : "FALSE"}, ${omit ? "TRUE" : "FALSE"}`)
+    const flags = `, '${wrapper}', ${version === "23ai" ? "TRUE" : "FALSE"}, ${omit ? "TRUE" : "FALSE"}`
+    const query = call("ora_json_query", plain ? generated(flags, pos) : [...generated(`${flags}, ${handling}, `, pos), ...vars])
     // the result is JSON, not VARCHAR2, when asked for or when the input is a JSON column ("If the input type is JSON
     // then JSON is also the default return type", JSON Developer's Guide 21c/23ai, "SQL/JSON Function JSON_QUERY")
     const returning = /\bRETURNING (\w+)/.exec(words)?.[1]
@@ -368,10 +353,11 @@ const callSql = (name: string, args: Array<Array<Tok>>, inner: Array<Tok>, pos: 
   // JSON_VALUE [RETURNING type]
   const returning = /\bRETURNING (\w+)/.exec(words)?.[1]
   const kind = returning === undefined ? "VARCHAR2" : NUMBER_RETURNS.has(returning) ? "NUMBER" : returning === "DATE" || returning === "TIMESTAMP" ? returning : returning === "BINARY_DOUBLE" || returning === "BINARY_FLOAT" ? "NUMBER" : "VARCHAR2"
-  const value =
-    onEmpty === undefined
-      ? call("ora_json_value", `, '${kind}'`)
-      : [...generated("ora_json_value_or(", pos), ...doc, ...generated(`, ${sqlString(path.value)}, '${kind}', CAST(`, pos), ...rw(onEmpty.value), ...generated(" AS VARCHAR))", pos)]
+  const defaultOf = (clause: OnClause | undefined) =>
+    clause?.handling === "DEFAULT" ? [...generated("CAST(", pos), ...rw([...clause.value]), ...generated(" AS VARCHAR)", pos)] : generated("'-'", pos)
+  const value = plain
+    ? call("ora_json_value", generated(`, '${kind}'`, pos))
+    : call("ora_json_value", [...generated(`, '${kind}', ${handling}, `, pos), ...defaultOf(onError), ...generated(", ", pos), ...defaultOf(onEmpty), ...generated(", ", pos), ...vars])
   if (returning === undefined || kind === "VARCHAR2") return value
   const target = /\bRETURNING (\w+(?: \( \d+(?: , \d+)? \))?)/.exec(words)?.[1]?.replace(/ /g, "") ?? returning
   return [...generated("CAST(", pos), ...value, ...generated(` AS ${target})`, pos)]
@@ -447,6 +433,12 @@ const insideCheck = (toks: ReadonlyArray<Tok>, at: number): boolean => {
   return false
 }
 
+/** The flags ora_is_json takes for the modifiers of an IS JSON condition (`ALLOW SCALARS`, `WITH UNIQUE KEYS`, ...). */
+export const isJsonFlags = (words: ReadonlyArray<string>, version: OracleVersion): string => {
+  const scalars = words.includes("ALLOW SCALARS") || (version === "23ai" && !words.includes("DISALLOW SCALARS"))
+  return [scalars ? "SCALARS" : "", words.includes("WITH UNIQUE KEYS") ? "UNIQUE" : ""].join(" ").trim()
+}
+
 /** `operand IS [NOT] JSON [modifiers]` as `[NOT] ora_is_json(operand, flags)`. */
 const rewriteIsJson = (toks: ReadonlyArray<Tok>, version: OracleVersion): Array<Tok> => {
   const out = [...toks]
@@ -466,8 +458,7 @@ const rewriteIsJson = (toks: ReadonlyArray<Tok>, version: OracleVersion): Array<
       return true
     }
     while (take("STRICT") || take("LAX") || take("ALLOW", "SCALARS") || take("DISALLOW", "SCALARS") || take("WITH", "UNIQUE", "KEYS") || take("WITHOUT", "UNIQUE", "KEYS")) {}
-    const scalars = words.includes("ALLOW SCALARS") || (version === "23ai" && !words.includes("DISALLOW SCALARS"))
-    const flags = [scalars ? "SCALARS" : "", words.includes("WITH UNIQUE KEYS") ? "UNIQUE" : ""].join(" ").trim()
+    const flags = isJsonFlags(words, version)
     const isAt = sig[n]!
     const start = operandStart(out, isAt)
     const pos = out[isAt]!.pos
@@ -485,34 +476,72 @@ const rewriteIsJson = (toks: ReadonlyArray<Tok>, version: OracleVersion): Array<
 
 const isName = (t: Tok | undefined): t is Tok => t !== undefined && (t.kind === "ident" || t.kind === "qident")
 
+/** The JSON_VALUE return kind and SQL type of simple dot notation ending in an item method (json_value semantics). */
+const METHOD_RETURNS: ReadonlyMap<string, readonly [string, string]> = new Map<string, readonly [string, string]>([
+  ...["number", "numberOnly", "size", "count", "length", "abs", "ceiling", "floor", "sum", "avg", "minNumber", "maxNumber", "double", "float"].map((m): [string, readonly [string, string]] => [m, ["NUMBER", "NUMBER"]]),
+  ["date", ["DATE", "DATE"]],
+  ["timestamp", ["TIMESTAMP", "TIMESTAMP"]]
+])
+
 /**
- * Simple dot notation on a JSON column, `alias.col.a.b` (JSON Developer's Guide, "Simple Dot-Notation Access to JSON
- * Data"): the field names are matched as written (case-sensitive), one targeted value is returned as it is, several
- * wrapped in an array, none as NULL; the result of a JSON column is JSON (21c+). Written as JSON_QUERY's call with
- * the `DOT` wrapper rule (json-functions.ts) and a cast to JSON.
+ * Simple dot notation, `alias.col.a.b[0].c`, on a JSON column or on a VARCHAR2 / CLOB / BLOB column with an IS JSON
+ * check constraint (JSON Developer's Guide, "Simple Dot-Notation Access to JSON Data"): the field names are matched
+ * as written (case-sensitive), array steps as in a path, one targeted value is returned as it is, several wrapped in
+ * an array, none as NULL; the result of a JSON column is JSON (21c+), of a textual one VARCHAR2(4000). Written as
+ * JSON_QUERY's call with the `DOT` wrapper rule (json-functions.ts). A trailing item method (`.number()`) makes it a
+ * JSON_VALUE, returning NUMBER for the numeric methods, DATE / TIMESTAMP for date() / timestamp(), else VARCHAR2
+ * ("SQL/JSON Path Expression Item Methods": a dot-notation query with an item method applies json_value with a
+ * RETURNING clause).
  */
-const rewriteDotNotation = (toks: ReadonlyArray<Tok>, jsonColumns: ReadonlySet<string>): Array<Tok> => {
+const rewriteDotNotation = (toks: ReadonlyArray<Tok>, jsonColumns: ReadonlySet<string>, textColumns: ReadonlySet<string>): Array<Tok> => {
   const out: Array<Tok> = []
   const sig = significantAt(toks)
+  const at = (n: number) => toks[sig[n] ?? -1]
   let copied = 0
   for (let n = 0; n < sig.length; n++) {
-    // the longest chain `name . name . name ...` starting at significant token n
-    let m = n
-    while (isName(toks[sig[m]!]) && isOp(toks[sig[m + 1]!], ".") && isName(toks[sig[m + 2]!])) m += 2
-    const names = (m - n) / 2 + 1
-    const column = toks[sig[n + 2] ?? -1]
-    const startsChain = !isOp(toks[sig[n - 1] ?? -1], ".") && isName(toks[sig[n]!])
-    const isCall = isOp(toks[sig[m + 1] ?? -1], "(")
-    if (names < 3 || !startsChain || isCall || column === undefined || !jsonColumns.has(column.kind === "qident" ? column.value : column.value.toUpperCase())) continue
-    const at = sig[n]!
-    const last = sig[m]!
-    out.push(...toks.slice(copied, at))
-    const fields = Array.from({ length: names - 2 }, (_, k) => toks[sig[n + 4 + 2 * k]!]!)
-    const path = "$" + fields.map((t) => `.${JSON.stringify(t.kind === "qident" ? t.value : t.text)}`).join("")
-    const pos = toks[at]!.pos
-    const call = [...generated("CAST(ora_json_query(", pos), ...toks.slice(at, sig[n + 2]! + 1), ...generated(`, ${sqlString(path)}, 'DOT', TRUE, FALSE) AS JSON)`, pos)]
-    out.push(...headed(call, toks.slice(at, last + 1)))
-    copied = last + 1
+    const column = at(n + 2)
+    const columnName = column === undefined ? "" : column.kind === "qident" ? column.value : column.value.toUpperCase()
+    const startsChain = !isOp(at(n - 1), ".") && isName(at(n)) && isOp(at(n + 1), ".") && isName(column)
+    if (!startsChain || !(jsonColumns.has(columnName) || textColumns.has(columnName))) continue
+    // the steps after `alias.col`: `.name`, `[...]`, and a final `.method()`
+    let m = n + 2
+    let path = "$"
+    let method: string | undefined
+    for (;;) {
+      if (isOp(at(m + 1), ".") && isName(at(m + 2)) && isOp(at(m + 3), "(") && isOp(at(m + 4), ")") && ITEM_METHODS.has(at(m + 2)!.text)) {
+        method = at(m + 2)!.text
+        path += `.${method}()`
+        m += 4
+        break
+      }
+      if (isOp(at(m + 1), ".") && isName(at(m + 2)) && !isOp(at(m + 3), "(")) {
+        const t = at(m + 2)!
+        path += `.${JSON.stringify(t.kind === "qident" ? t.value : t.text)}`
+        m += 2
+      } else if (isOp(at(m + 1), "[")) {
+        let close = m + 2
+        while (close < sig.length && !isOp(at(close), "]")) close++
+        if (close >= sig.length) break
+        path += `[${sig.slice(m + 2, close).map((k) => toks[k]!.text).join(" ")}]`
+        m = close
+      } else break
+    }
+    if (m === n + 2) continue
+    const first = sig[n]!
+    out.push(...toks.slice(copied, first))
+    const pos = toks[first]!.pos
+    const target = toks.slice(first, sig[n + 2]! + 1)
+    let call: Array<Tok>
+    if (method !== undefined) {
+      const [kind, type] = METHOD_RETURNS.get(method) ?? ["VARCHAR2", ""]
+      const value = [...generated("ora_json_value(", pos), ...target, ...generated(`, ${sqlString(path)}, '${kind}')`, pos)]
+      call = type === "" ? value : [...generated("CAST(", pos), ...value, ...generated(` AS ${type})`, pos)]
+    } else {
+      const query = [...generated("ora_json_query(", pos), ...target, ...generated(`, ${sqlString(path)}, 'DOT', TRUE, FALSE)`, pos)]
+      call = jsonColumns.has(columnName) ? [...generated("CAST(", pos), ...query, ...generated(" AS JSON)", pos)] : query
+    }
+    out.push(...headed(call, toks.slice(first, sig[m]! + 1)))
+    copied = sig[m]! + 1
     n = m
   }
   out.push(...toks.slice(copied))
@@ -520,8 +549,10 @@ const rewriteDotNotation = (toks: ReadonlyArray<Tok>, jsonColumns: ReadonlySet<s
 }
 
 /** Rewrites the SQL/JSON functions and conditions of a statement's tokens (the tokens themselves when it has none). */
-export const rewriteJsonSql = (toks: ReadonlyArray<Tok>, version: OracleVersion, jsonColumns: ReadonlySet<string> = new Set()): ReadonlyArray<Tok> => {
-  const dotted = jsonColumns.size > 0 && version !== "19c" ? rewriteDotNotation(toks, jsonColumns) : toks
+export const rewriteJsonSql = (toks: ReadonlyArray<Tok>, version: OracleVersion, jsonColumns: ReadonlySet<string> = new Set(), textJsonColumns: ReadonlySet<string> = new Set()): ReadonlyArray<Tok> => {
+  // JSON columns exist from 21c; textual columns with an IS JSON check take dot notation on 19c too
+  const json = version === "19c" ? new Set<string>() : jsonColumns
+  const dotted = json.size > 0 || textJsonColumns.size > 0 ? rewriteDotNotation(toks, json, textJsonColumns) : toks
   if (!dotted.some((t) => t.kind === "ident" && (CALLS.has(t.value) || t.value === "JSON"))) return dotted
   return rewriteCalls(rewriteIsJson(dotted, version), version, jsonColumns)
 }

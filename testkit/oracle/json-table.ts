@@ -87,8 +87,15 @@ const returningAndClauses = (clauses: ReadonlyArray<Tok>): string => {
   return `RETURNING ${textOf(clauses.slice(0, end))} ${textOf(clauses.slice(end))}`
 }
 
+/**
+ * A column's clauses with the table-level ON ERROR clause added when it has none of its own (`tableOnError`: e.g.
+ * `ERROR ON ERROR`): the table-level clause is the default for its columns (SQL Language Reference, "JSON_TABLE",
+ * JSON_table_on_error_clause; the SQL standard, ISO/IEC 9075-2 7.11 <JSON table>, says the same).
+ */
+const withTableOnError = (clauses: string, tableOnError: string): string => (tableOnError === "" || /\bON ERROR\b/i.test(clauses) ? clauses : `${clauses} ${tableOnError}`)
+
 /** One column's select item over the row item `item` (a quoted DuckDB name). */
-const columnItem = (column: Exclude<Column, { kind: "nested" }>, item: string, ordinal: string): string => {
+const columnItem = (column: Exclude<Column, { kind: "nested" }>, item: string, ordinal: string, tableOnError: string): string => {
   const as = ` AS ${quoted(column.name)}`
   switch (column.kind) {
     case "ordinality":
@@ -98,9 +105,9 @@ const columnItem = (column: Exclude<Column, { kind: "nested" }>, item: string, o
       return `CASE WHEN JSON_EXISTS(${item}, ${sqlString(column.path)}) THEN ${numeric ? "1" : "'true'"} ELSE ${numeric ? "0" : "'false'"} END${as}`
     }
     case "query":
-      return `JSON_QUERY(${item}, ${sqlString(column.path)} ${returningAndClauses(column.clauses)})${as}`
+      return `JSON_QUERY(${item}, ${sqlString(column.path)} ${withTableOnError(returningAndClauses(column.clauses), tableOnError)})${as}`
     default:
-      return `JSON_VALUE(${item}, ${sqlString(column.path)} ${returningAndClauses(column.clauses)})${as}`
+      return `JSON_VALUE(${item}, ${sqlString(column.path)} ${withTableOnError(returningAndClauses(column.clauses), tableOnError)})${as}`
   }
 }
 
@@ -116,25 +123,31 @@ class Levels {
  * The inline view of one level: a row per item that `path` selects in `source` (tokens of the document expression),
  * its columns, and its nested levels outer-joined (a union of siblings).
  */
-const levelSql = (source: ReadonlyArray<Tok>, path: string, columns: ReadonlyArray<Column>, levels: Levels, pos: number): Array<Tok> => {
+/** The table-level clauses: `rowPath` for the row path expression (top level only), `onError` for every column. */
+interface TableClauses {
+  readonly rowPath: string
+  readonly onError: string
+}
+
+const levelSql = (source: ReadonlyArray<Tok>, path: string, columns: ReadonlyArray<Column>, levels: Levels, pos: number, table: TableClauses): Array<Tok> => {
   const n = levels.next()
   const item = `"$I${n}"`
   const ordinal = `"$O${n}"`
   const list = `"$L${n}"`
-  const own = columns.flatMap((c) => (c.kind === "nested" ? [] : [columnItem(c, `"$R${n}".${item}`, `"$R${n}".${ordinal}`)]))
+  const own = columns.flatMap((c) => (c.kind === "nested" ? [] : [columnItem(c, `"$R${n}".${item}`, `"$R${n}".${ordinal}`, table.onError)]))
   const nested = columns.filter((c): c is Extract<Column, { kind: "nested" }> => c.kind === "nested")
   const nestedNames = nested.flatMap((c) => namesOf(c.columns))
   const items = [...own, ...nestedNames.map((name) => `"$N${n}".${quoted(name)}`)]
   const rows = [
     ...generated(`SELECT ${items.join(", ")} FROM (SELECT unnest(${list}) AS ${item}, generate_subscripts(${list}, 1) AS ${ordinal} FROM (SELECT ora_json_elements(JSON_QUERY(`, pos),
     ...source,
-    ...generated(`, ${sqlString(path)} WITH WRAPPER)) AS ${list} FROM dual) "$S${n}") "$R${n}"`, pos)
+    ...generated(`, ${sqlString(path)} WITH WRAPPER ${table.rowPath})) AS ${list} FROM dual) "$S${n}") "$R${n}"`, pos)
   ]
   if (nested.length === 0) return rows
   const branches = nested.map((child) => {
     const names = namesOf(child.columns)
     const padded = nestedNames.map((name) => (names.includes(name) ? quoted(name) : `NULL AS ${quoted(name)}`))
-    return [...generated(`SELECT ${padded.join(", ")} FROM (`, pos), ...levelSql(generated(`"$R${n}".${item}`, pos), child.path, child.columns, levels, pos), ...generated(")", pos)]
+    return [...generated(`SELECT ${padded.join(", ")} FROM (`, pos), ...levelSql(generated(`"$R${n}".${item}`, pos), child.path, child.columns, levels, pos, { rowPath: "", onError: table.onError }), ...generated(")", pos)]
   })
   const union = branches.flatMap((b, k) => (k === 0 ? b : [...generated(" UNION ALL ", pos), ...b]))
   return [...rows, ...generated(" LEFT JOIN LATERAL (", pos), ...union, ...generated(`) "$N${n}" ON 1 = 1`, pos)]
@@ -150,13 +163,16 @@ const jsonTableSql = (toks: ReadonlyArray<Tok>, open: number, close: number, pos
   const clauses = significant(clauseToks)
   const path = args.length > 1 ? pathLiteral(clauses[0]) : "$"
   const words = clauses.slice(1).map((t) => t.value).join(" ")
-  if (/\bERROR ON (ERROR|EMPTY)\b/.test(words)) throw new OraError(3001, "unimplemented feature: JSON_TABLE ... ERROR ON ERROR (only NULL ON ERROR, the default)")
+  // ERROR | NULL ON ERROR and ON EMPTY at the table level: the row path's handling, and ON ERROR the columns' default
+  const onError = /\b(ERROR|NULL) ON ERROR\b/.exec(words)?.[0] ?? ""
+  const onEmpty = /\b(ERROR|NULL) ON EMPTY\b/.exec(words)?.[0] ?? ""
+  const table = { rowPath: `${onError} ${onEmpty}`.trim(), onError }
   const docArg = args.length > 1 ? (args[0] ?? []) : last.slice(0, columnsAt)
   const sigDoc = significant(docArg)
   const doc = isKw(sigDoc[sigDoc.length - 1], "JSON") && isKw(sigDoc[sigDoc.length - 2], "FORMAT") ? docArg.slice(0, docArg.indexOf(sigDoc[sigDoc.length - 2]!)) : docArg
   const colOpen = last.findIndex((t, k) => k > columnsAt && isOp(t, "("))
   const columns = columnsOf(last, colOpen)
-  return [...generated("LATERAL (", pos), ...levelSql(rewriteJsonTables(doc), path, columns, new Levels(), pos), ...generated(")", pos)]
+  return [...generated("LATERAL (", pos), ...levelSql(rewriteJsonTables(doc), path, columns, new Levels(), pos, table), ...generated(")", pos)]
 }
 
 /** Rewrites every `JSON_TABLE(...)` table expression of a statement (the tokens themselves when there is none). */

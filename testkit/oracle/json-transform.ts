@@ -59,7 +59,8 @@ type Location = { readonly parent: Extract<Node, { kind: "object" }>; readonly n
 /** The places the last step of `steps` names under the values the steps before it select (lax: members of array elements). */
 const locations = (root: Node, steps: ReadonlyArray<JsonPathStep>): Array<Location> => {
   const last = steps[steps.length - 1]!
-  if (last.kind === "filter") throw new OraError(3001, "unimplemented feature: JSON_TRANSFORM of a path ending in a filter")
+  if (last.kind === "filter" || last.kind === "method" || last.kind === "descendant")
+    throw new OraError(3001, `unimplemented feature: JSON_TRANSFORM of a path ending in a ${last.kind === "filter" ? "filter" : last.kind === "method" ? "item method" : "descendant step"}`)
   const parents = selectPath(root as JsonNode, steps.slice(0, -1)) as Array<Node>
   const out: Array<Location> = []
   for (const p of parents) {

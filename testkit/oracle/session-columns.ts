@@ -7,6 +7,7 @@ import type { TableMeta } from "./catalog.ts"
 import { withBinaryAliases } from "./binary-aliases.ts"
 import { rewriteCollectionColumns } from "./collection-columns.ts"
 import { intervalColumnTypesOf, isExactInterval } from "./interval-exprs.ts"
+import { jsonCheckedColumns } from "./json-checks.ts"
 import { isKw, isOp, significant, tokenize, type Tok } from "./lexer.ts"
 import { withBoundedAliases, withExactAliases } from "./number-aliases.ts"
 import { LEVEL_COLUMN } from "./hierarchical.ts"
@@ -53,6 +54,17 @@ export class StatementColumns {
     if (/\bCONNECT\b/i.test(sql)) for (const name of [LEVEL_COLUMN, "LEVEL"]) out.add(name)
     // and the aliases subqueries give them
     return withBoundedAliases(significant(tokenize(sql)), out)
+  }
+
+  /** Names of the VARCHAR2 / CLOB / BLOB columns with an IS JSON check constraint of the tables a statement mentions (json-checks.ts). */
+  jsonCheckedColumnsOf(sql: string): ReadonlySet<string> {
+    if (!sql.includes(".")) return new Set()
+    const out = new Set<string>()
+    for (const t of tokenize(sql)) {
+      if (t.kind !== "ident" && t.kind !== "qident") continue
+      for (const name of jsonCheckedColumns(this.lookupTable(undefined, oracleName(t)))) out.add(name)
+    }
+    return out
   }
 
   /** Names of the columns of a type `keep` accepts, of the tables a statement mentions (identifier match against the catalog). */
