@@ -76,6 +76,9 @@ import { dmlReturning, type ReturningHost } from "./session-returning.ts"
 import { checkMaterializedViewWrite, noteCommittedWrites } from "./materialized-views.ts"
 import { runThroughView, writeThroughView } from "./view-dml.ts"
 
+/** The roles a definer's rights unit runs with: none (privileges granted to PUBLIC still count). */
+const NO_ROLES: ReadonlySet<string> = new Set()
+
 /** One Oracle session's SQL state. */
 export class SqlSession {
   schema: string
@@ -105,7 +108,7 @@ export class SqlSession {
     this.schema = info.user
     this.roles = db.auth.rolesOf(info.user)
     this.numericCharacters = db.settings.numericCharacters ?? ".,"
-    this.txn = new SessionTransaction({ engine, db, info, mapError: (e) => this.mapError(e), waitForRowLock: (deadline) => this.locks.waitForRowLock(deadline) })
+    this.txn = new SessionTransaction({ engine, db, info, mapError: (e) => this.mapError(e), waitForRowLock: (deadline) => this.locks.waitForRowLock(deadline), searchPath: () => this.searchPathText() })
     this.sqlIds = new SessionSqlIds(info, db.sqlArea)
     this.tableLockHost = { db, info, waitForRowLock: (deadline, holders) => this.locks.waitForRowLock(deadline, holders) }
     this.keys = new KeyClaims({ db, info, txn: this.txn, locks: this.locks, readRows: (q, params) => this.engine.queryAll(q, params) })
@@ -390,11 +393,57 @@ export class SqlSession {
     return { who: this.requester, catalog: this.db.catalog, schema: this.schema, lookupTable: (schema, name) => this.lookupTable(schema, name) }
   }
 
-  /** The session user's rights, for privilege checks (privileges.ts). */
+  /**
+   * Checks the privileges statement `toks` needs with the rights in force (a block's statement too): those of the
+   * DML on `target`, the table it writes, and SELECT on the other schemas' tables it names (session-access.ts).
+   */
+  checkStatementAccess(toks: ReadonlyArray<Tok>, target?: TableMeta): void {
+    const verb = toks[0]?.value
+    const privileges: Array<ObjectPrivilege> = verb === "MERGE" ? ["INSERT", "UPDATE"] : verb === "INSERT" || verb === "UPDATE" || verb === "DELETE" ? [verb] : []
+    checkAccess(this.access(), toks, [], target === undefined ? undefined : { meta: target, privileges })
+  }
+
+  /** The session user's rights, for privilege checks (privileges.ts); inside a definer's rights unit its owner's, without roles. */
   get requester(): Requester {
-    const user = this.info.user
-    const roles = this.enabledRoles
+    const user = this.definer ?? this.info.user
+    const roles = this.definer === undefined ? this.enabledRoles : NO_ROLES
     return { user, dba: roles.has("DBA"), has: (p) => this.db.auth.has(user, p, roles), grants: this.db.grants.forSession(user, roles), version: this.db.settings.version }
+  }
+
+  /** The owner of the definer's rights unit whose code is running (runAs), if one is. */
+  private definer: string | undefined
+
+  /**
+   * Runs `body`, the code of a stored unit, with the rights of `owner`: the unqualified names of its SQL resolve in
+   * that schema and its privileges are checked as that user's, without roles (definer's rights); `owner` undefined
+   * (AUTHID CURRENT_USER) keeps the rights in force, the caller's (PL/SQL Language Reference, "Invoker's Rights and
+   * Definer's Rights (AUTHID Property)").
+   */
+  async runAs<T>(owner: string | undefined, body: () => Promise<T>): Promise<T> {
+    if (owner === undefined) return body()
+    const outer = { schema: this.schema, definer: this.definer }
+    this.definer = owner
+    try {
+      if (owner !== outer.schema) await this.useSchema(owner)
+      return await body()
+    } finally {
+      this.definer = outer.definer
+      if (this.schema !== outer.schema) await this.useSchema(outer.schema)
+    }
+  }
+
+  private searchPathOf = { schema: "", sql: "" }
+
+  /** The statement setting the search path of the schema in force. */
+  private searchPathText(): string {
+    if (this.searchPathOf.schema !== this.schema) this.searchPathOf = { schema: this.schema, sql: searchPathSql(this.schema) }
+    return this.searchPathOf.sql
+  }
+
+  /** Makes `schema` the one unqualified names resolve in (for the session's code, not its CURRENT_SCHEMA setting). */
+  private async useSchema(schema: string): Promise<void> {
+    this.schema = schema
+    await this.engine.execute(searchPathSql(schema))
   }
 
   /**
@@ -655,9 +704,7 @@ export class SqlSession {
     this.dmlTarget = this.targetOf(t.toks)
     checkMaterializedViewWrite(this.db, this.dmlTarget)
     this.dmlIsUpdate = isKw(t.toks[0], "UPDATE", "MERGE")
-    const verb = t.toks[0]?.value
-    const privileges: Array<ObjectPrivilege> = verb === "MERGE" ? ["INSERT", "UPDATE"] : verb === "INSERT" || verb === "UPDATE" || verb === "DELETE" ? [verb] : []
-    checkAccess(this.access(), t.toks, [], this.dmlTarget === undefined ? undefined : { meta: this.dmlTarget, privileges })
+    this.checkStatementAccess(t.toks, this.dmlTarget)
     await this.rowExclusive(this.dmlTarget)
     const keyed = isKw(t.toks[0], "INSERT") ? keyedTable(this.dmlTarget) : undefined
     if (keyed === undefined) {

@@ -116,7 +116,7 @@ const compileBody = (s: PlsqlHost, def: PackageDef, source: string, toks: Array<
   const offset = source.indexOf(storedText(source))
   try {
     const block = parseUnit(source, toks)
-    const compiled = compileUnit(s.db, s.schema, source, block, [def.name, ...declaredNames(def.spec.block)])
+    const compiled = compileUnit(s.db, def.owner, source, block, [def.name, ...declaredNames(def.spec.block)])
     const errors = compiled.errors.flatMap((e) => compileErrorRows(source, offset, e))
     const body = errors.length > 0 ? { source, block, errors } : { source, block }
     recordDependencies(body, withSpecification(s.db, compiled.dependencies, def.owner, def.name))
