@@ -82,7 +82,7 @@ describe("Oracle test server: definer's rights for the SQL in stored code", () =
     expect((await app.execute("SELECT n FROM audit_t ORDER BY n")).rows).toEqual([[2], [5], [6], [7]])
   })
 
-  it("the owner's privileges count without its roles: a DBA role does not open another schema's table to its procedure", async () => {
+  it("the owner's privileges count without its roles: a DBA role does not open another schema's table to its procedure, nor RESOURCE's CREATE TABLE", async () => {
     await dba.execute("CREATE PROCEDURE peek(r OUT NUMBER) AS BEGIN SELECT COUNT(*) INTO r FROM app.audit_t; END;")
     // (Oracle reports this when it compiles the unit, and the call fails PLS-00905; here the statement fails ORA-00942)
     await failure(() => dba.execute("BEGIN peek(:r); END;", out()))
@@ -90,5 +90,12 @@ describe("Oracle test server: definer's rights for the SQL in stored code", () =
     expect((await dba.execute("SELECT COUNT(*) FROM app.audit_t")).rows).toEqual([[4]])
     await app.execute("GRANT SELECT ON audit_t TO dba")
     expect((await dba.execute("BEGIN peek(:r); END;", out())).outBinds.r).toBe(4)
+    // app holds CREATE TABLE through the RESOURCE role only (Database Security Guide: a definer's rights unit runs
+    // with no roles enabled), so dynamic DDL in its definer's rights procedure fails; the caller's rights run it
+    await app.execute("CREATE PROCEDURE make(nm VARCHAR2) AS BEGIN EXECUTE IMMEDIATE 'CREATE TABLE ' || nm || ' (x NUMBER)'; END;")
+    await app.execute("CREATE PROCEDURE make_ir(nm VARCHAR2) AUTHID CURRENT_USER AS BEGIN EXECUTE IMMEDIATE 'CREATE TABLE ' || nm || ' (x NUMBER)'; END;")
+    expect(await message(app, "BEGIN make('made_t'); END;")).toBe("ORA-01031: insufficient privileges")
+    await app.execute("BEGIN make_ir('made_t'); END;")
+    expect((await app.execute("SELECT table_name FROM user_tables WHERE table_name = 'MADE_T'")).rows).toEqual([["MADE_T"]])
   })
 })
