@@ -65,6 +65,16 @@ describe("Oracle test server: definer's rights for the SQL in stored code", () =
     expect((await app.execute("SELECT status FROM user_objects WHERE object_name = 'NOTE'")).rows).toEqual([["VALID"]])
   })
 
+  it("a trigger's SQL runs with its owner's rights when another user's statement fires it", async () => {
+    await app.execute("CREATE TABLE orders_t (id NUMBER)")
+    await app.execute("CREATE TABLE orders_log (id NUMBER, by_user VARCHAR2(30))")
+    await app.execute("CREATE TRIGGER orders_ai AFTER INSERT ON orders_t FOR EACH ROW BEGIN INSERT INTO orders_log VALUES (:NEW.id, USER); END;")
+    await app.execute("GRANT INSERT ON orders_t TO bob")
+    await bob.execute("INSERT INTO app.orders_t VALUES (1)")
+    await bob.commit()
+    expect((await app.execute("SELECT id FROM orders_log")).rows).toEqual([[1]])
+  })
+
   it("an invoker's rights unit (AUTHID CURRENT_USER) resolves its names in the caller's schema", async () => {
     expect(await message(bob, "BEGIN app.count_mine(:r); END;")).toMatch(/ORA-00942/)
     await bob.execute("CREATE TABLE audit_t (who VARCHAR2(30), n NUMBER)")
