@@ -30,7 +30,10 @@ describe("Oracle test server: DML through simple views (raw node-oracledb)", () 
       "CREATE VIEW vd_check (eid, ename, dept) AS SELECT id, name, dept FROM vd_emp WHERE dept = 10 WITH CHECK OPTION",
       "CREATE VIEW vd_ro AS SELECT * FROM vd_emp WITH READ ONLY",
       "CREATE VIEW vd_grp AS SELECT dept, COUNT(*) n FROM vd_emp GROUP BY dept",
-      "CREATE VIEW vd_dist AS SELECT DISTINCT dept FROM vd_emp"
+      "CREATE VIEW vd_dist AS SELECT DISTINCT dept FROM vd_emp",
+      // a view over a view: its writes reach the table under both
+      "CREATE VIEW vd_ten_rich (eid, who, pay) AS SELECT id, ename, sal FROM vd_ten WHERE sal >= 100",
+      "CREATE VIEW vd_over_all AS SELECT * FROM vd_all"
     ]) await conn.execute(sql)
     await conn.commit()
   })
@@ -90,7 +93,7 @@ describe("Oracle test server: DML through simple views (raw node-oracledb)", () 
   })
 
   it("USER_UPDATABLE_COLUMNS says which columns DML through each view may write", async () => {
-    expect(await rows("SELECT table_name, column_name, updatable, insertable, deletable FROM user_updatable_columns WHERE table_name IN ('VD_TEN', 'VD_RO', 'VD_GRP') OR (table_name = 'VD_EMP' AND column_name = 'ID') ORDER BY table_name, column_name")).toEqual([
+    expect(await rows("SELECT table_name, column_name, updatable, insertable, deletable FROM user_updatable_columns WHERE table_name IN ('VD_TEN', 'VD_RO', 'VD_GRP', 'VD_TEN_RICH') OR (table_name = 'VD_EMP' AND column_name = 'ID') ORDER BY table_name, column_name")).toEqual([
       ["VD_EMP", "ID", "YES", "YES", "YES"],
       ["VD_GRP", "DEPT", "NO", "NO", "NO"],
       ["VD_GRP", "N", "NO", "NO", "NO"],
@@ -101,8 +104,33 @@ describe("Oracle test server: DML through simple views (raw node-oracledb)", () 
       ["VD_TEN", "ANNUAL", "NO", "NO", "YES"],
       ["VD_TEN", "ENAME", "YES", "YES", "YES"],
       ["VD_TEN", "ID", "YES", "YES", "YES"],
-      ["VD_TEN", "SAL", "YES", "YES", "YES"]
+      ["VD_TEN", "SAL", "YES", "YES", "YES"],
+      ["VD_TEN_RICH", "EID", "YES", "YES", "YES"],
+      ["VD_TEN_RICH", "PAY", "YES", "YES", "YES"],
+      ["VD_TEN_RICH", "WHO", "YES", "YES", "YES"]
     ])
+  })
+
+  it("INSERT, UPDATE, DELETE and MERGE through a view over a view write the table under both, within both views' rows", async () => {
+    await conn.execute("INSERT INTO vd_over_all VALUES (3, 'c', 300, 10)")
+    expect((await conn.execute("INSERT INTO vd_ten_rich (eid, who, pay) VALUES (4, 'd', 400)")).rowsAffected).toBe(1)
+    // only the rows both views show (dept 10 and sal >= 100): 1 and 3, not 2 (dept 20) nor 4 (dept NULL)
+    expect((await conn.execute("UPDATE vd_ten_rich SET pay = pay + 1, who = UPPER(who)")).rowsAffected).toBe(2)
+    expect(await rows("SELECT eid, who, pay FROM vd_ten_rich ORDER BY eid")).toEqual([[1, "A", 101], [3, "C", 301]])
+    await conn.execute("MERGE INTO vd_over_all t USING (SELECT 2 id, 'z' nm FROM dual) s ON (t.id = s.id) WHEN MATCHED THEN UPDATE SET t.name = s.nm")
+    expect((await conn.execute("DELETE FROM vd_ten_rich WHERE pay > 200")).rowsAffected).toBe(1)
+    expect(await table()).toEqual([[1, "A", 101, 10], [2, "z", 200, 20], [4, "d", 400, null]])
+    await conn.rollback()
+  })
+
+  it("MERGE into a view with a WHERE matches only the view's rows: a source row matching a row outside it is inserted", async () => {
+    // vd_ten shows dept 10 only: id 2 (dept 20) is outside it, so the source row for 2 does not match and is inserted
+    // (its INSERT then fails on the key, as on Oracle), id 1 matches and is updated
+    await conn.execute("MERGE INTO vd_ten t USING (SELECT 1 id, 'm' nm FROM dual) s ON (t.id = s.id) WHEN MATCHED THEN UPDATE SET t.ename = s.nm WHEN NOT MATCHED THEN INSERT (id, ename) VALUES (s.id, s.nm)")
+    expect(await code("MERGE INTO vd_ten t USING (SELECT 2 id, 'n' nm FROM dual) s ON (t.id = s.id) WHEN MATCHED THEN UPDATE SET t.ename = s.nm WHEN NOT MATCHED THEN INSERT (id, ename) VALUES (s.id, s.nm)")).toMatch(/^ORA-00001/)
+    await conn.execute("MERGE INTO vd_ten USING (SELECT 2 id, 'n' nm FROM dual UNION ALL SELECT 9, 'i' FROM dual UNION ALL SELECT 1, 'x' FROM dual) s ON (vd_ten.ename = s.nm OR vd_ten.id = s.id) WHEN MATCHED THEN UPDATE SET sal = 0 WHEN NOT MATCHED THEN INSERT (id, ename) VALUES (s.id + 10, s.nm)")
+    expect(await table()).toEqual([[1, "m", 0, 10], [2, "b", 200, 20], [12, "n", null, null], [19, "i", null, null]])
+    await conn.rollback()
   })
 
   it("WITH CHECK OPTION: an INSERT or UPDATE leaving a row outside the view is ORA-01402 and undone", async () => {

@@ -57,6 +57,8 @@ interface SimpleView {
   readonly order: ReadonlyArray<string>
   /** The view's WHERE condition with the base table's qualifiers removed, if any. */
   readonly where: string | undefined
+  /** The view's WHERE condition with its base table's columns qualified by `q` (a quoted name), if any. */
+  readonly whereQualified: ((q: string) => string) | undefined
 }
 
 const NOT_UPDATABLE = () => new OraError(1732, "data manipulation operation not legal on this view")
@@ -93,7 +95,8 @@ const simpleView = (meta: TableMeta, lookup: Lookup): SimpleView => {
   const alias = rest.length === 0 ? undefined : oracleName(rest[rest.length - 1]!)
   const base = lookup(schema, name)
   if (base === undefined) throw unimplemented("a view whose table is gone")
-  if (base.kind !== "TABLE") throw unimplemented("a view over a view")
+  // a view over a view: written through the view under it, whose own rules apply when the statement reaches it
+  if (base.kind !== "TABLE" && base.kind !== "VIEW") throw unimplemented("a view over this kind of object")
   const qualifiers = new Set([base.name, ...(alias === undefined ? [] : [alias])])
   // the view's columns in order: `*` (or `q.*`) stands for the base table's
   const defined: Array<ViewColumn> = []
@@ -115,7 +118,9 @@ const simpleView = (meta: TableMeta, lookup: Lookup): SimpleView => {
   const columns = new Map<string, ViewColumn>()
   meta.columns.forEach((c, i) => columns.set(c.name, defined[i]!))
   const where = whereAt < 0 ? undefined : withoutQualifiers(text, toks.slice(whereAt + 1), qualifiers)
-  return { base, columns, order: meta.columns.map((c) => c.name), where }
+  const baseColumns = new Set(base.columns.map((c) => c.name))
+  const whereQualified = whereAt < 0 ? undefined : (q: string) => qualifiedBy(text, toks.slice(whereAt + 1), qualifiers, baseColumns, q)
+  return { base, columns, order: meta.columns.map((c) => c.name), where, whereQualified }
 }
 
 /** The Oracle text of tokens `toks` (of `text`), with `q.` removed before columns where q is one of `qualifiers`. */
@@ -128,6 +133,26 @@ const withoutQualifiers = (text: string, toks: ReadonlyArray<Tok>, qualifiers: R
       out += text.slice(at, t.pos)
       at = toks[k + 2]!.pos
     }
+  }
+  const last = toks[toks.length - 1]
+  return out + text.slice(at, last === undefined ? at : last.pos + last.text.length)
+}
+
+/**
+ * The Oracle text of tokens `toks` (of `text`) with the columns of `columns` qualified by `q`: those written bare and
+ * those qualified by one of `qualifiers`.
+ */
+const qualifiedBy = (text: string, toks: ReadonlyArray<Tok>, qualifiers: ReadonlySet<string>, columns: ReadonlySet<string>, q: string): string => {
+  let out = ""
+  let at = toks[0]?.pos ?? 0
+  for (let k = 0; k < toks.length; k++) {
+    const t = toks[k]!
+    if (!isName(t) || isOp(toks[k + 1], "(") || isOp(toks[k + 1], ".")) continue
+    const qualifier = isOp(toks[k - 1], ".") ? toks[k - 2] : undefined
+    if (!columns.has(oracleName(t)) || (qualifier !== undefined && (!isName(qualifier) || isOp(toks[k - 3], ".") || !qualifiers.has(oracleName(qualifier))))) continue
+    const from = qualifier === undefined ? t.pos : qualifier.pos
+    out += `${text.slice(at, from)}${q}.${text.slice(t.pos, t.pos + t.text.length)}`
+    at = t.pos + t.text.length
   }
   const last = toks[toks.length - 1]
   return out + text.slice(at, last === undefined ? at : last.pos + last.text.length)
@@ -193,7 +218,14 @@ export const writeThroughView = (db: object, oracleSql: string, lookup: Lookup, 
   }
   // UPDATE and DELETE keep to the view's rows
   if (view.where !== undefined) {
-    if (isKw(verb, "MERGE")) throw ora.unimplemented("MERGE into a view with a WHERE clause")
+    // MERGE matches only the view's rows: a source row matching none of them takes the NOT MATCHED branch
+    if (isKw(verb, "MERGE")) {
+      const on = findTopLevel(sig, nameEnd, sig.length, (t) => isKw(t, "ON"))
+      if (on < 0 || !isOp(sig[on + 1], "(")) throw ora.invalidSql()
+      const close = matchParen(sig, on + 1)
+      edits.push({ from: end(sig[on + 1]!), to: end(sig[on + 1]!), text: "(" })
+      edits.push({ from: sig[close]!.pos, to: sig[close]!.pos, text: `) AND (${view.whereQualified!(aliasTok === undefined ? quote(meta.name) : aliasTok.text)})` })
+    }
     if (isKw(verb, "UPDATE", "DELETE")) {
       const stop = findTopLevel(sig, nameEnd, sig.length, (t) => isKw(t, "RETURNING", "RETURN", "LOG"))
       const whereAt = findTopLevel(sig, nameEnd, stop < 0 ? sig.length : stop, (t) => isKw(t, "WHERE"))
@@ -282,21 +314,31 @@ export const runThroughView = (host: ViewWriteHost, write: ViewWrite, rows: Read
  */
 export const updatableColumnRows = (db: object, tables: Iterable<TableMeta>, lookup: (owner: string, name: string) => TableMeta | undefined): Array<[string, Array<Array<unknown>>]> => {
   const rows: Array<Array<unknown>> = []
+  const viewOf = (t: TableMeta): SimpleView | undefined => {
+    try {
+      return viewOptionsOf(db).get(`${t.owner}.${t.name}`)?.readOnly === true ? undefined : simpleView(t, (schema, name) => lookup(schema ?? t.owner, name))
+    } catch {
+      return undefined
+    }
+  }
+  // through a view over a view, as the view under it allows (depth: a bound against views defined in a cycle)
+  const writable = (t: TableMeta, column: string | undefined, depth = 0): boolean => {
+    if (t.kind === "TABLE") return true
+    const view = depth > 32 ? undefined : viewOf(t)
+    if (view === undefined) return false
+    if (column === undefined) return writable(view.base, undefined, depth + 1)
+    const c = view.columns.get(column)
+    return c !== undefined && "base" in c && writable(view.base, c.base, depth + 1)
+  }
   for (const t of tables) {
     if (t.kind === "TABLE") {
       for (const c of t.columns) rows.push([t.owner, t.name, c.name, "YES", "YES", "YES"])
       continue
     }
-    let view: SimpleView | undefined
-    try {
-      view = viewOptionsOf(db).get(`${t.owner}.${t.name}`)?.readOnly === true ? undefined : simpleView(t, (schema, name) => lookup(schema ?? t.owner, name))
-    } catch {
-      view = undefined
-    }
+    const deletable = writable(t, undefined) ? "YES" : "NO"
     for (const c of t.columns) {
-      const column = view?.columns.get(c.name)
-      const writable = column !== undefined && "base" in column ? "YES" : "NO"
-      rows.push([t.owner, t.name, c.name, writable, writable, view === undefined ? "NO" : "YES"])
+      const yes = writable(t, c.name) ? "YES" : "NO"
+      rows.push([t.owner, t.name, c.name, yes, yes, deletable])
     }
   }
   return [["ALL_UPDATABLE_COLUMNS", rows]]
