@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
 import type { Conn } from "./oracle/helpers.ts"
-import { closeConnection, failure, openConnection, oracledb } from "./oracle/helpers.ts"
+import { closeConnection, failure, openConnection, oracledb, withServer } from "./oracle/helpers.ts"
 
 let server: OracleTestServerHandle
 let conn: Conn
@@ -141,5 +141,56 @@ describe("Oracle test server: DML through simple views (raw node-oracledb)", () 
     expect(await rows("SELECT eid, ename, dept FROM vd_check ORDER BY eid")).toEqual([[1, "a", 10], [5, "E", 10]])
     expect(await table()).toEqual([[1, "a", 100, 10], [2, "b", 200, 20], [5, "E", null, 10]])
     await conn.rollback()
+  })
+})
+
+// SQL Language Reference, "CREATE VIEW" (the view owner's privileges on the base tables) and GRANT: a user writes
+// through another schema's view with the privileges granted on the view, whatever they hold on its base table.
+describe("Oracle test server: privileges of DML through a view (raw node-oracledb)", () => {
+  let server: OracleTestServerHandle
+  let app: Conn
+  let bob: Conn
+  const message = async (sql: string) => String((await failure(() => bob.execute(sql))).message).split("\n")[0]
+  beforeAll(async () => {
+    const s = await withServer({ users: [{ name: "app", password: "app" }, { name: "bob", password: "bob" }] })
+    server = s.server
+    app = await s.connect("app", "app")
+    bob = await s.connect("bob", "bob")
+    for (const sql of [
+      "CREATE TABLE pv_t (id NUMBER PRIMARY KEY, v VARCHAR2(10), dept NUMBER)",
+      "INSERT INTO pv_t VALUES (1, 'a', 10)",
+      "CREATE VIEW pv_v AS SELECT id, v FROM pv_t WHERE dept = 10",
+      "CREATE VIEW pv_vv AS SELECT * FROM pv_v",
+      "CREATE VIEW pv_w AS SELECT * FROM pv_t",
+      "GRANT SELECT, INSERT, UPDATE, DELETE ON pv_v TO bob",
+      "GRANT INSERT ON pv_vv TO bob",
+      "GRANT SELECT, INSERT ON pv_t TO bob"
+    ])
+      await app.execute(sql)
+    await app.commit()
+  })
+  afterAll(async () => {
+    for (const c of [app, bob]) await c?.close()
+    await server?.close()
+  })
+
+  it("writes through a view granted to the user, not granted on its base table", async () => {
+    await app.execute("REVOKE SELECT, INSERT ON pv_t FROM bob")
+    expect(await message("SELECT * FROM app.pv_t")).toMatch(/^ORA-00942/)
+    expect((await bob.execute("INSERT INTO app.pv_v (id, v) VALUES (2, 'b')")).rowsAffected).toBe(1)
+    expect((await bob.execute("UPDATE app.pv_v SET v = 'A' WHERE id = 1")).rowsAffected).toBe(1)
+    expect((await bob.execute("INSERT INTO app.pv_vv (id, v) VALUES (3, 'c')")).rowsAffected).toBe(1)
+    expect((await bob.execute("DELETE FROM app.pv_v WHERE id = 1")).rowsAffected).toBe(1)
+    expect((await bob.execute("BEGIN INSERT INTO app.pv_v (id, v) VALUES (4, 'd'); END;")).rowsAffected).toBeUndefined()
+    await bob.commit()
+    expect((await app.execute("SELECT id, v, dept FROM pv_t ORDER BY id")).rows).toEqual([[2, "b", null], [3, "c", null], [4, "d", null]])
+  })
+
+  it("refuses a write through a view without the privilege on the view, whatever the user holds on its base table", async () => {
+    await app.execute("GRANT SELECT, INSERT ON pv_t TO bob")
+    // no privilege at all on pv_w: it is not there for bob; only INSERT on pv_vv: its UPDATE is refused
+    expect(await message("INSERT INTO app.pv_w VALUES (9, 'z', 10)")).toMatch(/^ORA-00942/)
+    expect(await message("UPDATE app.pv_vv SET v = 'z'")).toMatch(/^ORA-01031/)
+    expect((await app.execute("SELECT COUNT(*) FROM pv_t WHERE id = 9 OR v = 'z'")).rows).toEqual([[0]])
   })
 })

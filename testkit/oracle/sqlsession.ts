@@ -300,7 +300,17 @@ export class SqlSession {
     if (cls === "dml" && isMultiTableInsert(sql)) return runMultiTableInsert({ execute: (...a) => this.execute(...a), atomically: (body) => this.txn.atomically(body) }, sql, rows, specs, opts)
     // into an updatable view: onto its base table (view-dml.ts)
     const viaView = cls === "dml" ? writeThroughView(this.db, sql, (schema, name) => this.lookupTable(schema, name), (view) => tableTriggers(this.db, view).length > 0) : undefined
-    if (viaView !== undefined) return runThroughView({ execute: (...a) => this.execute(...a), atomically: (body) => this.txn.atomically(body), count: async (q) => Number((await rowsOfQuery(this, await this.query(q, [])))[0]?.[0] ?? 0) }, viaView, rows, specs, opts)
+    if (viaView !== undefined) {
+      // the privileges of a write through a view are the view's (its own write's when it is under the view written)
+      if (viaView.view !== this.viewBase) this.checkStatementAccess(significant(tokenize(stripTerminator(sql))), viaView.view)
+      const outer = this.viewBase
+      this.viewBase = viaView.base
+      try {
+        return await runThroughView({ execute: (...a) => this.execute(...a), atomically: (body) => this.txn.atomically(body), count: async (q) => Number((await rowsOfQuery(this, await this.query(q, [])))[0]?.[0] ?? 0) }, viaView, rows, specs, opts)
+      } finally {
+        this.viewBase = outer
+      }
+    }
     const parseError =
       cls === "query" || cls === "dml"
         ? (unsupportedClauseErrorOf(sql) ?? mergeOnColumnError(sql) ?? parseTimeError(sql) ?? operandTypeError(sql, { numbers: this.columns.columnsOfKind(sql, "number"), dates: this.columns.columnsOfKind(sql, "date"), others: this.columns.columnsOf(sql, (t) => t.kind !== "number" && t.kind !== "date"), characters: this.columns.columnsOf(sql, (t) => t.dictName === "VARCHAR2" || t.dictName === "CHAR") }) ?? (await this.unknownFunction(sql)))
@@ -390,7 +400,7 @@ export class SqlSession {
 
   /** Who reads and writes, for the privilege checks of a statement (session-access.ts). */
   private access(): AccessContext {
-    return { who: this.requester, catalog: this.db.catalog, schema: this.schema, lookupTable: (schema, name) => this.lookupTable(schema, name) }
+    return { who: this.requester, catalog: this.db.catalog, schema: this.schema, lookupTable: (schema, name) => this.lookupTable(schema, name), throughView: this.viewBase }
   }
 
   /**
@@ -409,6 +419,9 @@ export class SqlSession {
     const roles = this.definer === undefined ? this.enabledRoles : NO_ROLES
     return { user, dba: roles.has("DBA"), has: (p) => this.db.auth.has(user, p, roles), grants: this.db.grants.forSession(user, roles), version: this.db.settings.version }
   }
+
+  /** The table (or view) a write through a view is reaching, whose privileges are not checked (session-access.ts). */
+  private viewBase: TableMeta | undefined
 
   /** The owner of the definer's rights unit whose code is running (runAs), if one is. */
   private definer: string | undefined

@@ -161,6 +161,9 @@ const qualifiedBy = (text: string, toks: ReadonlyArray<Tok>, qualifiers: Readonl
 /** A DML statement rewritten onto a view's base table, and what a WITH CHECK OPTION view checks after it. */
 export interface ViewWrite {
   readonly sql: string
+  /** The view written, and the table (or view under it) the statement now writes. */
+  readonly view: TableMeta
+  readonly base: TableMeta
   /** A query counting the base table's rows outside the view: an INSERT or UPDATE must not add to them. */
   readonly outsideRows?: string
 }
@@ -182,7 +185,8 @@ export const writeThroughView = (db: object, oracleSql: string, lookup: Lookup, 
   if (meta === undefined || meta.kind !== "VIEW" || hasInsteadOfTriggers(meta)) return undefined
   const opts = viewOptionsOf(db).get(`${meta.owner}.${meta.name}`)
   if (opts?.readOnly === true) throw new OraError(42399, "cannot perform a DML operation on a read-only view")
-  const view = simpleView(meta, lookup)
+  // the view's own names resolve in its owner's schema
+  const view = simpleView(meta, (schema, name) => lookup(schema ?? meta.owner, name))
   const nameEnd = qualified ? at + 3 : at + 1
   const aliasTok = isName(sig[nameEnd]) && !isKw(sig[nameEnd], "SET", "WHERE", "USING", "VALUES", "SELECT", "WITH", "RETURNING", "RETURN", "LOG") ? sig[nameEnd] : undefined
   const qualifiers = new Set([aliasTok === undefined ? meta.name : oracleName(aliasTok)])
@@ -246,7 +250,7 @@ export const writeThroughView = (db: object, oracleSql: string, lookup: Lookup, 
   }
   out += sql.slice(pos)
   const check = opts?.checkOption === true && view.where !== undefined && isKw(verb, "INSERT", "UPDATE", "MERGE")
-  return { sql: out, ...(check ? { outsideRows: `SELECT COUNT(*) - COUNT(CASE WHEN ${view.where} THEN 1 END) FROM ${target}` } : {}) }
+  return { sql: out, view: meta, base: view.base, ...(check ? { outsideRows: `SELECT COUNT(*) - COUNT(CASE WHEN ${view.where} THEN 1 END) FROM ${target}` } : {}) }
 }
 
 /**
