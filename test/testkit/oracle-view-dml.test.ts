@@ -133,6 +133,39 @@ describe("Oracle test server: DML through simple views (raw node-oracledb)", () 
     await conn.rollback()
   })
 
+  it("through a join view: writes its key-preserved table, ORA-01779 for another table's column, ORA-01776 for two tables", async () => {
+    await conn.execute("CREATE TABLE vd_dept (dno NUMBER PRIMARY KEY, dname VARCHAR2(20))")
+    await conn.execute("INSERT INTO vd_dept VALUES (10, 'ten')")
+    await conn.execute("INSERT INTO vd_dept VALUES (20, 'twenty')")
+    // vd_emp is key-preserved (joined on vd_dept's primary key), vd_dept is not (a department shows once per employee)
+    await conn.execute("CREATE VIEW vd_emp_dept AS SELECT e.id, e.name ename, e.sal, d.dname, d.dno FROM vd_emp e JOIN vd_dept d ON e.dept = d.dno")
+    await conn.execute("CREATE VIEW vd_emp_dept2 (eid, ename, dname) AS SELECT e.id, name, dname FROM vd_emp e, vd_dept d WHERE e.dept = d.dno AND d.dno > 0")
+    expect((await conn.execute("UPDATE vd_emp_dept SET sal = sal + 1, ename = dname || '!' WHERE dname = 'twenty'")).rowsAffected).toBe(1)
+    expect((await conn.execute("UPDATE vd_emp_dept2 v SET v.ename = 'x' WHERE v.eid = :id", { id: 1 })).rowsAffected).toBe(1)
+    expect((await conn.execute("INSERT INTO vd_emp_dept (id, ename, sal) VALUES (3, 'c', 3)")).rowsAffected).toBe(1)
+    expect(await code("UPDATE vd_emp_dept SET dname = 'z'")).toBe("ORA-01779: cannot modify a column which maps to a non key-preserved table")
+    expect(await code("INSERT INTO vd_emp_dept (id, dno) VALUES (4, 10)")).toBe("ORA-01779: cannot modify a column which maps to a non key-preserved table")
+    expect(await code("UPDATE vd_emp_dept SET sal = 1, dno = 1")).toBe("ORA-01779: cannot modify a column which maps to a non key-preserved table")
+    expect(await table()).toEqual([[1, "x", 100, 10], [2, "twenty!", 201, 20], [3, "c", 3, null]])
+    // a DELETE removes the key-preserved table's rows the view shows (3 has no department: not in the view)
+    expect((await conn.execute("DELETE FROM vd_emp_dept WHERE dname = 'ten' OR id = 3")).rowsAffected).toBe(1)
+    expect(await rows("SELECT dno, dname FROM vd_dept ORDER BY dno")).toEqual([[10, "ten"], [20, "twenty"]])
+    expect(await table()).toEqual([[2, "twenty!", 201, 20], [3, "c", 3, null]])
+    await conn.rollback()
+    // both tables key-preserved (one-to-one on both keys): a statement may write one of them, not both
+    await conn.execute("CREATE TABLE vd_emp_x (xid NUMBER PRIMARY KEY, badge VARCHAR2(10))")
+    await conn.execute("CREATE VIEW vd_emp_badge AS SELECT e.id, e.name, x.badge FROM vd_emp e JOIN vd_emp_x x ON x.xid = e.id")
+    expect(await code("UPDATE vd_emp_badge SET name = 'n', badge = 'b'")).toBe("ORA-01776: cannot modify more than one base table through a join view")
+    expect(await code("DELETE FROM vd_emp_badge")).toBe("ORA-01752: cannot delete from view without exactly one key-preserved table")
+    expect(await rows("SELECT table_name, column_name, updatable, deletable FROM user_updatable_columns WHERE table_name = 'VD_EMP_DEPT' ORDER BY column_name")).toEqual([
+      ["VD_EMP_DEPT", "DNAME", "NO", "YES"],
+      ["VD_EMP_DEPT", "DNO", "NO", "YES"],
+      ["VD_EMP_DEPT", "ENAME", "YES", "YES"],
+      ["VD_EMP_DEPT", "ID", "YES", "YES"],
+      ["VD_EMP_DEPT", "SAL", "YES", "YES"]
+    ])
+  })
+
   it("WITH CHECK OPTION: an INSERT or UPDATE leaving a row outside the view is ORA-01402 and undone", async () => {
     await conn.execute("INSERT INTO vd_check VALUES (5, 'e', 10)")
     expect(await code("INSERT INTO vd_check VALUES (6, 'f', 20)")).toBe("ORA-01402: view WITH CHECK OPTION where-clause violation")
@@ -164,7 +197,11 @@ describe("Oracle test server: privileges of DML through a view (raw node-oracled
       "CREATE VIEW pv_w AS SELECT * FROM pv_t",
       "GRANT SELECT, INSERT, UPDATE, DELETE ON pv_v TO bob",
       "GRANT INSERT ON pv_vv TO bob",
-      "GRANT SELECT, INSERT ON pv_t TO bob"
+      "GRANT SELECT, INSERT ON pv_t TO bob",
+      "CREATE TABLE pv_d (dept NUMBER PRIMARY KEY, dname VARCHAR2(10))",
+      "INSERT INTO pv_d VALUES (10, 'ten')",
+      "CREATE VIEW pv_j AS SELECT t.id, t.v, d.dname FROM pv_t t JOIN pv_d d ON t.dept = d.dept",
+      "GRANT UPDATE, DELETE ON pv_j TO bob"
     ])
       await app.execute(sql)
     await app.commit()
@@ -180,7 +217,9 @@ describe("Oracle test server: privileges of DML through a view (raw node-oracled
     expect((await bob.execute("INSERT INTO app.pv_v (id, v) VALUES (2, 'b')")).rowsAffected).toBe(1)
     expect((await bob.execute("UPDATE app.pv_v SET v = 'A' WHERE id = 1")).rowsAffected).toBe(1)
     expect((await bob.execute("INSERT INTO app.pv_vv (id, v) VALUES (3, 'c')")).rowsAffected).toBe(1)
-    expect((await bob.execute("DELETE FROM app.pv_v WHERE id = 1")).rowsAffected).toBe(1)
+    expect((await bob.execute("UPDATE app.pv_j SET v = dname WHERE id = 1")).rowsAffected).toBe(1)
+    expect((await bob.execute("DELETE FROM app.pv_j WHERE v = 'ten'")).rowsAffected).toBe(1)
+    expect((await bob.execute("DELETE FROM app.pv_v WHERE id = 1")).rowsAffected).toBe(0)
     expect((await bob.execute("BEGIN INSERT INTO app.pv_v (id, v) VALUES (4, 'd'); END;")).rowsAffected).toBeUndefined()
     await bob.commit()
     expect((await app.execute("SELECT id, v, dept FROM pv_t ORDER BY id")).rows).toEqual([[2, "b", null], [3, "c", null], [4, "d", null]])

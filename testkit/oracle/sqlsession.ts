@@ -302,9 +302,9 @@ export class SqlSession {
     const viaView = cls === "dml" ? writeThroughView(this.db, sql, (schema, name) => this.lookupTable(schema, name), (view) => tableTriggers(this.db, view).length > 0) : undefined
     if (viaView !== undefined) {
       // the privileges of a write through a view are the view's (its own write's when it is under the view written)
-      if (viaView.view !== this.viewBase) this.checkStatementAccess(significant(tokenize(stripTerminator(sql))), viaView.view)
+      if (this.viewBase?.has(viaView.view) !== true) this.checkStatementAccess(significant(tokenize(stripTerminator(sql))), viaView.view)
       const outer = this.viewBase
-      this.viewBase = viaView.base
+      this.viewBase = new Set([viaView.base, viaView.view])
       try {
         return await runThroughView({ execute: (...a) => this.execute(...a), atomically: (body) => this.txn.atomically(body), count: async (q) => Number((await rowsOfQuery(this, await this.query(q, [])))[0]?.[0] ?? 0) }, viaView, rows, specs, opts)
       } finally {
@@ -421,7 +421,7 @@ export class SqlSession {
   }
 
   /** The table (or view) a write through a view is reaching, whose privileges are not checked (session-access.ts). */
-  private viewBase: TableMeta | undefined
+  private viewBase: ReadonlySet<TableMeta> | undefined
 
   /** The owner of the definer's rights unit whose code is running (runAs), if one is. */
   private definer: string | undefined

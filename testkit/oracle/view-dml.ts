@@ -21,6 +21,7 @@ import { ora, OraError } from "./errors.ts"
 import { oracleName } from "./expression-names.ts"
 import { findTopLevel, isKw, isOp, matchParen, significant, splitTopLevel, tokenize, type Tok } from "./lexer.ts"
 import type { TableMeta } from "./catalog.ts"
+import { type JoinView, joinView, writeThroughJoinView } from "./join-view-dml.ts"
 import { stripTerminator, type BindSpec, type ExecuteOptions, type StatementResult } from "./statement.ts"
 
 /** How a view was created: WITH READ ONLY, WITH CHECK OPTION. */
@@ -69,8 +70,8 @@ const isName = (t: Tok | undefined) => t !== undefined && (t.kind === "ident" ||
 const AGGREGATES = new Set(["COUNT", "SUM", "AVG", "MIN", "MAX", "STDDEV", "VARIANCE", "LISTAGG", "MEDIAN", "COLLECT", "XMLAGG", "JSON_ARRAYAGG", "JSON_OBJECTAGG", "STATS_MODE", "RANK", "DENSE_RANK", "ROW_NUMBER"])
 const CLAUSES_AFTER_FROM = ["GROUP", "HAVING", "CONNECT", "START", "UNION", "INTERSECT", "MINUS", "EXCEPT", "ORDER", "MODEL", "FETCH", "OFFSET"]
 
-/** The view `meta` as a simple view over one table; throws Oracle's error (or ORA-03001) for one that is not. */
-const simpleView = (meta: TableMeta, lookup: Lookup): SimpleView => {
+/** The view `meta` as a simple view over one table or a join view; throws Oracle's error (or ORA-03001) for one that is neither. */
+const simpleView = (meta: TableMeta, lookup: Lookup): SimpleView | JoinView => {
   const text = meta.viewText ?? ""
   const toks = significant(tokenize(text))
   const unimplemented = (what: string) => ora.unimplemented(`DML through ${what}`)
@@ -88,7 +89,9 @@ const simpleView = (meta: TableMeta, lookup: Lookup): SimpleView => {
     }
   const whereAt = findTopLevel(toks, from + 1, toks.length, (t) => isKw(t, "WHERE"))
   const source = toks.slice(from + 1, whereAt < 0 ? toks.length : whereAt)
-  if (source.some((t) => isOp(t, ",") || isOp(t, "(") || isKw(t, "JOIN"))) throw unimplemented("a join view or a view over a subquery")
+  const join = joinView(meta, toks, from, whereAt, lookup)
+  if (join !== undefined) return join
+  if (source.some((t) => isOp(t, "("))) throw unimplemented("a view over a subquery")
   const qualified = isOp(source[1], ".")
   const [schema, name] = qualified ? [oracleName(source[0]!), oracleName(source[2]!)] : [undefined, oracleName(source[0]!)]
   const rest = source.slice(qualified ? 3 : 1)
@@ -189,6 +192,10 @@ export const writeThroughView = (db: object, oracleSql: string, lookup: Lookup, 
   const view = simpleView(meta, (schema, name) => lookup(schema ?? meta.owner, name))
   const nameEnd = qualified ? at + 3 : at + 1
   const aliasTok = isName(sig[nameEnd]) && !isKw(sig[nameEnd], "SET", "WHERE", "USING", "VALUES", "SELECT", "WITH", "RETURNING", "RETURN", "LOG") ? sig[nameEnd] : undefined
+  if ("keyPreserved" in view) {
+    const write = writeThroughJoinView(sql, sig, meta, view, at, nameEnd, aliasTok)
+    return { sql: write.sql, view: meta, base: write.base }
+  }
   const qualifiers = new Set([aliasTok === undefined ? meta.name : oracleName(aliasTok)])
   const edits: Array<{ from: number; to: number; text: string }> = []
   const end = (t: Tok) => t.pos + t.text.length
@@ -318,7 +325,7 @@ export const runThroughView = (host: ViewWriteHost, write: ViewWrite, rows: Read
  */
 export const updatableColumnRows = (db: object, tables: Iterable<TableMeta>, lookup: (owner: string, name: string) => TableMeta | undefined): Array<[string, Array<Array<unknown>>]> => {
   const rows: Array<Array<unknown>> = []
-  const viewOf = (t: TableMeta): SimpleView | undefined => {
+  const viewOf = (t: TableMeta): SimpleView | JoinView | undefined => {
     try {
       return viewOptionsOf(db).get(`${t.owner}.${t.name}`)?.readOnly === true ? undefined : simpleView(t, (schema, name) => lookup(schema ?? t.owner, name))
     } catch {
@@ -330,6 +337,11 @@ export const updatableColumnRows = (db: object, tables: Iterable<TableMeta>, loo
     if (t.kind === "TABLE") return true
     const view = depth > 32 ? undefined : viewOf(t)
     if (view === undefined) return false
+    if ("keyPreserved" in view) {
+      if (column === undefined) return view.keyPreserved.size === 1
+      const c = view.columns.get(column)
+      return c !== undefined && "table" in c && view.keyPreserved.has(c.table)
+    }
     if (column === undefined) return writable(view.base, undefined, depth + 1)
     const c = view.columns.get(column)
     return c !== undefined && "base" in c && writable(view.base, c.base, depth + 1)
