@@ -45,7 +45,8 @@ export const joinView = (meta: TableMeta, toks: ReadonlyArray<Tok>, from: number
   const source = toks.slice(from + 1, whereAt < 0 ? toks.length : whereAt)
   if (!source.some((t) => isOp(t, ",") || isKw(t, "JOIN"))) return undefined
   const unimplemented = (what: string) => ora.unimplemented(`DML through a join view ${what}`)
-  if (source.some((t) => isKw(t, "LEFT", "RIGHT", "FULL", "OUTER", "CROSS", "NATURAL", "USING", "LATERAL", "APPLY")) || source.some((t) => isOp(t, "(+)"))) throw unimplemented("with an outer or other join")
+  const oldOuterJoin = toks.some((t, k) => isOp(t, "(") && isOp(toks[k + 1], "+") && isOp(toks[k + 2], ")"))
+  if (oldOuterJoin || source.some((t) => isKw(t, "LEFT", "RIGHT", "FULL", "OUTER", "CROSS", "NATURAL", "USING", "LATERAL", "APPLY"))) throw unimplemented("with an outer or other join")
   const tables: Array<{ alias: string; meta: TableMeta }> = []
   const conditions: Array<ReadonlyArray<Tok>> = []
   // `[schema.]table [alias]`: the table and its alias
