@@ -29,13 +29,17 @@ describe("Oracle test server: definer's rights for the SQL in stored code", () =
       "CREATE FUNCTION total RETURN NUMBER AS t NUMBER; BEGIN SELECT SUM(n) INTO t FROM audit_t; RETURN t; END;",
       "CREATE PROCEDURE bump(r OUT NUMBER) AS BEGIN UPDATE audit_t SET n = n + 1 WHERE who = 'seed'; SELECT n INTO r FROM audit_t WHERE who = 'seed'; DELETE FROM audit_t WHERE n > 100; END;",
       "CREATE PROCEDURE count_mine(r OUT NUMBER) AUTHID CURRENT_USER AS BEGIN SELECT COUNT(*) INTO r FROM audit_t; END;",
+      "CREATE PROCEDURE whoami(r OUT VARCHAR2) AS BEGIN r := SYS_CONTEXT('USERENV', 'CURRENT_USER') || '/' || SYS_CONTEXT('USERENV', 'CURRENT_SCHEMA'); SELECT r || '/' || SYS_CONTEXT('USERENV', 'CURRENT_USER') || '/' || SYS_CONTEXT('USERENV', 'SESSION_USER') INTO r FROM dual; END;",
+      "CREATE PROCEDURE whoami_ir(r OUT VARCHAR2) AUTHID CURRENT_USER AS BEGIN SELECT SYS_CONTEXT('USERENV', 'CURRENT_USER') || '/' || SYS_CONTEXT('USERENV', 'CURRENT_SCHEMA') INTO r FROM dual; END;",
       "CREATE PACKAGE pk AS PROCEDURE add(n NUMBER); FUNCTION cnt RETURN NUMBER; END;",
       "CREATE PACKAGE BODY pk AS PROCEDURE add(n NUMBER) IS BEGIN note(n); END; FUNCTION cnt RETURN NUMBER IS c NUMBER; BEGIN SELECT COUNT(*) INTO c FROM audit_t; RETURN c; END; END;",
       "GRANT EXECUTE ON note TO bob",
       "GRANT EXECUTE ON total TO bob",
       "GRANT EXECUTE ON bump TO bob",
       "GRANT EXECUTE ON count_mine TO bob",
-      "GRANT EXECUTE ON pk TO bob"
+      "GRANT EXECUTE ON pk TO bob",
+      "GRANT EXECUTE ON whoami TO bob",
+      "GRANT EXECUTE ON whoami_ir TO bob"
     ])
       await app.execute(sql)
     await app.commit()
@@ -56,6 +60,15 @@ describe("Oracle test server: definer's rights for the SQL in stored code", () =
     expect((await bob.execute("BEGIN :r := app.pk.cnt; END;", out())).outBinds.r).toBe(3)
     await bob.commit()
     expect((await app.execute("SELECT n FROM audit_t ORDER BY n")).rows).toEqual([[2], [5], [6]])
+  })
+
+  it("SYS_CONTEXT('USERENV', 'CURRENT_USER' | 'CURRENT_SCHEMA') name the owner inside a definer's rights unit, the caller inside an invoker's rights one", async () => {
+    // SQL Language Reference, SYS_CONTEXT: both "may change during the duration of a session to reflect the owner of
+    // any active definer's rights object"; SESSION_USER stays the user who logged on
+    const text = () => ({ r: { dir: oracledb.BIND_OUT, type: oracledb.STRING, maxSize: 100 } })
+    expect((await bob.execute("BEGIN app.whoami(:r); END;", text())).outBinds.r).toBe("APP/APP/APP/BOB")
+    expect((await bob.execute("BEGIN app.whoami_ir(:r); END;", text())).outBinds.r).toBe("BOB/BOB")
+    expect((await bob.execute("SELECT SYS_CONTEXT('USERENV', 'CURRENT_USER') || '/' || SYS_CONTEXT('USERENV', 'CURRENT_SCHEMA') FROM dual")).rows).toEqual([["BOB/BOB"]])
   })
 
   it("a procedure another schema's user calls after a table it depends on changed is compiled again in its owner's schema", async () => {

@@ -68,7 +68,7 @@ import { StatementColumns } from "./session-columns.ts"
 import { dictionaryTablesOf, queryDictionary } from "./session-dictionary.ts"
 import { resolveSynonyms } from "./synonym-resolution.ts"
 import { mapEngineError } from "./session-errors.ts"
-import { alterSession, searchPathSql, setSessionVariables } from "./session-variables.ts"
+import { alterSession, searchPathSql, setSessionVariables, unitRightsSql } from "./session-variables.ts"
 import { bindNumberingTranslator, type TranslatedStatement, type TranslationContext, translateStatement } from "./session-translate.ts"
 import { type AccessContext, checkAccess } from "./session-access.ts"
 import { SessionSqlIds } from "./session-sql-ids.ts"
@@ -434,15 +434,21 @@ export class SqlSession {
    */
   async runAs<T>(owner: string | undefined, body: () => Promise<T>): Promise<T> {
     if (owner === undefined) return body()
-    const outer = { schema: this.schema, definer: this.definer }
+    const outer = { schema: this.schema, definer: this.definer, user: this.currentUser }
+    const changes = owner !== outer.schema || owner !== outer.user
     this.definer = owner
     try {
-      if (owner !== outer.schema) await this.useSchema(owner)
+      if (changes) await this.useRights(owner, owner)
       return await body()
     } finally {
       this.definer = outer.definer
-      if (this.schema !== outer.schema) await this.useSchema(outer.schema)
+      if (changes) await this.useRights(outer.schema, outer.user)
     }
+  }
+
+  /** The user whose privileges are active (SYS_CONTEXT('USERENV', 'CURRENT_USER')): a running definer's rights unit's owner, else the session user. */
+  get currentUser(): string {
+    return this.definer ?? this.info.user
   }
 
   private searchPathOf = { schema: "", sql: "" }
@@ -453,10 +459,10 @@ export class SqlSession {
     return this.searchPathOf.sql
   }
 
-  /** Makes `schema` the one unqualified names resolve in (for the session's code, not its CURRENT_SCHEMA setting). */
-  private async useSchema(schema: string): Promise<void> {
+  /** Makes `schema` the one unqualified names resolve in and `user` the current user (for a unit's code, not the session's settings). */
+  private async useRights(schema: string, user: string): Promise<void> {
     this.schema = schema
-    await this.engine.execute(searchPathSql(schema))
+    await this.engine.execute(unitRightsSql(this.db, schema, user))
   }
 
   /**
