@@ -3,8 +3,9 @@
  * (SQL Language Reference, "CREATE VIEW", "Notes on Updatable Views": "An updatable view is one you can use to
  * insert, update, or delete base table rows"; not updatable when its query contains a set operator, DISTINCT, an
  * aggregate or analytic function, GROUP BY, ORDER BY, MODEL, CONNECT BY or START WITH, a subquery in the select list,
- * or joins). Taken here: a view whose query reads one table (not another view) with plain or renamed columns,
- * expression columns and an optional WHERE. The statement is rewritten onto the base table: the view's columns become
+ * or joins). Taken here: a view whose query reads one table or view with plain or renamed columns, expression
+ * columns and an optional WHERE (a view over a view is written through the view under it), and join views
+ * (join-view-dml.ts). The statement is rewritten onto the base table: the view's columns become
  * the base columns they are (an expression column read in a condition becomes its expression), UPDATE and DELETE keep
  * to the view's rows (its WHERE is added to theirs), and an INSERT without a column list names the base columns.
  *
@@ -13,8 +14,8 @@
  * aggregates, analytic functions, set operators, ORDER BY, CONNECT BY, ROWNUM, row limiting) ORA-01732 "data
  * manipulation operation not legal on this view"; writing an expression column ORA-01733 "virtual column not allowed
  * here"; a row an INSERT or UPDATE through a view WITH CHECK OPTION leaves outside the view ORA-01402 "view WITH
- * CHECK OPTION where-clause violation". Join views (key-preserved tables), views over views and MERGE into a view
- * with a WHERE are ORA-03001 here.
+ * CHECK OPTION where-clause violation". MERGE into a view with a WHERE matches only the view's rows (its condition is
+ * added to the ON clause).
  */
 import type { DuckDBValue } from "@duckdb/node-api"
 import { ora, OraError } from "./errors.ts"
