@@ -48,7 +48,7 @@ describe("Oracle test server: dictionary views inside PL/SQL", () => {
           s := s || col.column_name || ';';
         END LOOP;
         EXECUTE IMMEDIATE 'DROP TABLE dict_t2';
-        SELECT COUNT(*) INTO a FROM dba_tables WHERE table_name = 'DICT_T2';
+        SELECT COUNT(*) INTO a FROM all_tables WHERE table_name = 'DICT_T2';
         :out := a || '/' || b || '/' || c || '/' || d || '/' || s;
       END;`,
       { out: { dir: oracledb.BIND_OUT, type: oracledb.STRING, maxSize: 200 } }
@@ -73,7 +73,8 @@ describe("Oracle test server: dictionary views inside PL/SQL", () => {
 
   it("sees the current catalog from SQL in a stored procedure", async () => {
     await conn.execute(
-      `CREATE OR REPLACE PROCEDURE dict_ensure(p_name VARCHAR2, p_created OUT NUMBER) IS
+      // invoker's rights: CREATE TABLE comes with the RESOURCE role, which a definer's rights unit runs without
+      `CREATE OR REPLACE PROCEDURE dict_ensure(p_name VARCHAR2, p_created OUT NUMBER) AUTHID CURRENT_USER IS
         n NUMBER;
       BEGIN
         SELECT COUNT(*) INTO n FROM user_tables WHERE table_name = p_name;

@@ -84,7 +84,7 @@ export const databaseMacros = (p: MacroParameters): ReadonlyArray<string> => [
   `ora_to_char_fmt_ns(x, f) AS strftime(CAST(x AS TIMESTAMP_NS), f)`,
   `sys_context(ns, k) AS CASE WHEN upper(ns) <> 'USERENV' THEN map_extract(CAST(getvariable('ora_appctx') AS MAP(VARCHAR, VARCHAR)), upper(ns) || '.' || upper(k))[1] ELSE CASE upper(k)
     WHEN 'CURRENT_SCHEMA' THEN CAST(getvariable('ora_schema') AS VARCHAR)
-    WHEN 'CURRENT_USER' THEN CAST(getvariable('ora_user') AS VARCHAR)
+    WHEN 'CURRENT_USER' THEN CAST(coalesce(getvariable('ora_current_user'), getvariable('ora_user')) AS VARCHAR)
     WHEN 'SESSION_USER' THEN CAST(getvariable('ora_user') AS VARCHAR)
     WHEN 'AUTHENTICATED_IDENTITY' THEN CAST(getvariable('ora_user') AS VARCHAR)
     WHEN 'CURRENT_SCHEMAID' THEN CAST(getvariable('ora_schema_id') AS VARCHAR)

@@ -21,6 +21,8 @@ export interface LogEntry {
   readonly types: ReadonlyArray<DuckDBType | undefined> | undefined
   /** A batch appended column-wise (executeMany's fast path), replayed as such instead of `sql`. */
   readonly append?: { readonly table: string | AppendTarget; readonly rows: SealedRows }
+  /** The statement setting the search path `sql` ran under (its unqualified names' schema), set again for its replay. */
+  readonly searchPath?: string | undefined
 }
 
 /** What the transaction needs from its session. */
@@ -38,6 +40,8 @@ export interface TransactionHost {
   mapError(e: unknown): OraError
   /** Waits until another transaction's write that conflicted may have ended (row-locks.ts). */
   waitForRowLock(deadline: number): Promise<void>
+  /** The statement setting the search path in force (a definer's rights unit's SQL runs under its owner's). */
+  searchPath?(): string
 }
 
 /** The open transaction of one session and its replay log. */
@@ -64,7 +68,12 @@ export class SessionTransaction {
 
   /** Logs a statement that succeeded outside {@link run} (RETURNING, appended batches). */
   push(entry: LogEntry): void {
-    this.log.push(entry)
+    this.log.push(this.stamped(entry))
+  }
+
+  /** `entry` with the search path it ran under. */
+  private stamped(entry: LogEntry): LogEntry {
+    return { ...entry, searchPath: this.host.searchPath?.() }
   }
 
   /** Commits the open transaction. */
@@ -193,8 +202,8 @@ export class SessionTransaction {
       try {
         if (hasIntervalBinds(params)) params = await intervalParams(this.host.engine, sql, params!)
         const out = await run(params)
-        if (replay === undefined) this.log.push({ sql, params, types })
-        else this.log.push(...replay())
+        if (replay === undefined) this.log.push(this.stamped({ sql, params, types }))
+        else this.log.push(...replay().map((entry) => this.stamped(entry)))
         return out
       } catch (e) {
         await this.recover()
@@ -245,14 +254,20 @@ export class SessionTransaction {
     this.open = false
     this.log = []
     if (log.length === 0) return
+    // each statement under the search path it ran under, the one in force again after them
+    const current = this.host.searchPath?.()
+    let path = current
     try {
       await engine.begin()
       this.open = true
       for (const entry of log) {
+        if (entry.searchPath !== undefined && entry.searchPath !== path) await engine.execute((path = entry.searchPath))
         if (entry.append !== undefined) await engine.appendRows(entry.append.table, entry.append.rows)
         else await engine.execute(entry.sql, entry.params, entry.types)
       }
+      if (current !== undefined && path !== current) await engine.execute(current)
     } catch (e) {
+      if (current !== undefined && path !== current) await engine.execute(current).catch(() => undefined)
       // a replay that failed (or a break's interrupt landing on it) leaves DuckDB's transaction aborted: end it
       // rather than fail every later statement with "Current transaction is aborted"
       await engine.rollback().catch(() => engine.execute("ROLLBACK").catch(() => undefined))

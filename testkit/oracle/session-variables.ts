@@ -20,6 +20,8 @@ export interface SessionSettingsHost {
   readonly db: OracleDatabase
   readonly engine: EngineSession
   readonly info: SessionInfo
+  /** The user whose privileges are active: the session user's, a definer's rights unit's owner while it runs. */
+  readonly currentUser?: string
   /** The roles the session has enabled (at logon its default roles; SET ROLE changes them: role-statements.ts). */
   readonly enabledRoles: ReadonlySet<string>
   schema: string
@@ -38,6 +40,7 @@ export const setSessionVariables = async (host: SessionSettingsHost, s: EngineSe
   const sch = host.db.catalog.users.get(host.schema)
   const vars: Record<string, string | number> = {
     ora_user: host.info.user,
+    ora_current_user: host.currentUser ?? host.info.user,
     ora_uid: u?.userId ?? 0,
     ora_dba: host.enabledRoles.has("DBA") ? 1 : 0,
     // the session's enabled roles, whose grants the ALL_* views count (dictionary-privileges.ts)
@@ -66,6 +69,13 @@ export const setSessionVariables = async (host: SessionSettingsHost, s: EngineSe
       .join("; ")
   )
 }
+
+/**
+ * The statements that make `schema` the one a stored unit's SQL resolves names in and `user` the one whose privileges
+ * are active, as SYS_CONTEXT('USERENV', 'CURRENT_SCHEMA' | 'CURRENT_SCHEMAID' | 'CURRENT_USER') show them.
+ */
+export const unitRightsSql = (db: OracleDatabase, schema: string, user: string): string =>
+  [searchPathSql(schema), `SET VARIABLE ora_schema = ${sqlString(schema)}`, `SET VARIABLE ora_schema_id = ${db.catalog.users.get(schema)?.userId ?? 0}`, `SET VARIABLE ora_current_user = ${sqlString(user)}`].join("; ")
 
 /** The statement that makes `schema` the first schema unqualified names resolve in, then SYS. */
 export const searchPathSql = (schema: string): string => `SET search_path = '${quoteDuck(encodeName(schema)).replace(/'/g, "''")},"SYS",main'`

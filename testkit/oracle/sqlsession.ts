@@ -69,7 +69,7 @@ import { StatementColumns } from "./session-columns.ts"
 import { dictionaryTablesOf, queryDictionary } from "./session-dictionary.ts"
 import { resolveSynonyms } from "./synonym-resolution.ts"
 import { mapEngineError } from "./session-errors.ts"
-import { alterSession, searchPathSql, setSessionVariables } from "./session-variables.ts"
+import { alterSession, searchPathSql, setSessionVariables, unitRightsSql } from "./session-variables.ts"
 import { bindNumberingTranslator, type TranslatedStatement, type TranslationContext, translateStatement } from "./session-translate.ts"
 import { type AccessContext, checkAccess } from "./session-access.ts"
 import { SessionSqlIds } from "./session-sql-ids.ts"
@@ -78,6 +78,9 @@ import { checkMaterializedViewWrite, noteCommittedWrites } from "./materialized-
 import { runThroughView, writeThroughView } from "./view-dml.ts"
 import { shareSessionAttributes } from "./application-info.ts"
 import { compiledUnitOf, mayHaveDirectives, preprocess } from "./plsql/conditional-compilation.ts"
+
+/** The roles a definer's rights unit runs with: none (privileges granted to PUBLIC still count). */
+const NO_ROLES: ReadonlySet<string> = new Set()
 
 /** One Oracle session's SQL state. */
 export class SqlSession {
@@ -109,7 +112,7 @@ export class SqlSession {
     this.schema = info.user
     this.roles = db.auth.rolesOf(info.user)
     this.numericCharacters = db.settings.numericCharacters ?? ".,"
-    this.txn = new SessionTransaction({ engine, db, info, mapError: (e) => this.mapError(e), waitForRowLock: (deadline) => this.locks.waitForRowLock(deadline) })
+    this.txn = new SessionTransaction({ engine, db, info, mapError: (e) => this.mapError(e), waitForRowLock: (deadline) => this.locks.waitForRowLock(deadline), searchPath: () => this.searchPathText() })
     this.sqlIds = new SessionSqlIds(info, db.sqlArea)
     this.tableLockHost = { db, info, waitForRowLock: (deadline, holders) => this.locks.waitForRowLock(deadline, holders) }
     this.keys = new KeyClaims({ db, info, txn: this.txn, locks: this.locks, readRows: (q, params) => this.engine.queryAll(q, params) })
@@ -305,7 +308,17 @@ export class SqlSession {
     if (cls === "dml" && isMultiTableInsert(sql)) return runMultiTableInsert({ execute: (...a) => this.execute(...a), atomically: (body) => this.txn.atomically(body) }, sql, rows, specs, opts)
     // into an updatable view: onto its base table (view-dml.ts)
     const viaView = cls === "dml" ? writeThroughView(this.db, sql, (schema, name) => this.lookupTable(schema, name), (view) => tableTriggers(this.db, view).length > 0) : undefined
-    if (viaView !== undefined) return runThroughView({ execute: (...a) => this.execute(...a), atomically: (body) => this.txn.atomically(body), count: async (q) => Number((await rowsOfQuery(this, await this.query(q, [])))[0]?.[0] ?? 0) }, viaView, rows, specs, opts)
+    if (viaView !== undefined) {
+      // the privileges of a write through a view are the view's (its own write's when it is under the view written)
+      if (this.viewBase?.has(viaView.view) !== true) this.checkStatementAccess(significant(tokenize(stripTerminator(sql))), viaView.view)
+      const outer = this.viewBase
+      this.viewBase = new Set([viaView.base, viaView.view])
+      try {
+        return await runThroughView({ execute: (...a) => this.execute(...a), atomically: (body) => this.txn.atomically(body), count: async (q) => Number((await rowsOfQuery(this, await this.query(q, [])))[0]?.[0] ?? 0) }, viaView, rows, specs, opts)
+      } finally {
+        this.viewBase = outer
+      }
+    }
     const parseError =
       cls === "query" || cls === "dml"
         ? (unsupportedClauseErrorOf(sql) ?? mergeOnColumnError(sql) ?? parseTimeError(sql) ?? operandTypeError(sql, { numbers: this.columns.columnsOfKind(sql, "number"), dates: this.columns.columnsOfKind(sql, "date"), others: this.columns.columnsOf(sql, (t) => t.kind !== "number" && t.kind !== "date"), characters: this.columns.columnsOf(sql, (t) => t.dictName === "VARCHAR2" || t.dictName === "CHAR") }) ?? (await this.unknownFunction(sql)))
@@ -395,14 +408,69 @@ export class SqlSession {
 
   /** Who reads and writes, for the privilege checks of a statement (session-access.ts). */
   private access(): AccessContext {
-    return { who: this.requester, catalog: this.db.catalog, schema: this.schema, lookupTable: (schema, name) => this.lookupTable(schema, name) }
+    return { who: this.requester, catalog: this.db.catalog, schema: this.schema, lookupTable: (schema, name) => this.lookupTable(schema, name), throughView: this.viewBase }
   }
 
-  /** The session user's rights, for privilege checks (privileges.ts). */
+  /**
+   * Checks the privileges statement `toks` needs with the rights in force (a block's statement too): those of the
+   * DML on `target`, the table it writes, and SELECT on the other schemas' tables it names (session-access.ts).
+   */
+  checkStatementAccess(toks: ReadonlyArray<Tok>, target?: TableMeta): void {
+    const verb = toks[0]?.value
+    const privileges: Array<ObjectPrivilege> = verb === "MERGE" ? ["INSERT", "UPDATE"] : verb === "INSERT" || verb === "UPDATE" || verb === "DELETE" ? [verb] : []
+    checkAccess(this.access(), toks, [], target === undefined ? undefined : { meta: target, privileges })
+  }
+
+  /** The session user's rights, for privilege checks (privileges.ts); inside a definer's rights unit its owner's, without roles. */
   get requester(): Requester {
-    const user = this.info.user
-    const roles = this.enabledRoles
+    const user = this.definer ?? this.info.user
+    const roles = this.definer === undefined ? this.enabledRoles : NO_ROLES
     return { user, dba: roles.has("DBA"), has: (p) => this.db.auth.has(user, p, roles), grants: this.db.grants.forSession(user, roles), version: this.db.settings.version }
+  }
+
+  /** The table (or view) a write through a view is reaching, whose privileges are not checked (session-access.ts). */
+  private viewBase: ReadonlySet<TableMeta> | undefined
+
+  /** The owner of the definer's rights unit whose code is running (runAs), if one is. */
+  private definer: string | undefined
+
+  /**
+   * Runs `body`, the code of a stored unit, with the rights of `owner`: the unqualified names of its SQL resolve in
+   * that schema and its privileges are checked as that user's, without roles (definer's rights); `owner` undefined
+   * (AUTHID CURRENT_USER) keeps the rights in force, the caller's (PL/SQL Language Reference, "Invoker's Rights and
+   * Definer's Rights (AUTHID Property)").
+   */
+  async runAs<T>(owner: string | undefined, body: () => Promise<T>): Promise<T> {
+    if (owner === undefined) return body()
+    const outer = { schema: this.schema, definer: this.definer, user: this.currentUser }
+    const changes = owner !== outer.schema || owner !== outer.user
+    this.definer = owner
+    try {
+      if (changes) await this.useRights(owner, owner)
+      return await body()
+    } finally {
+      this.definer = outer.definer
+      if (changes) await this.useRights(outer.schema, outer.user)
+    }
+  }
+
+  /** The user whose privileges are active (SYS_CONTEXT('USERENV', 'CURRENT_USER')): a running definer's rights unit's owner, else the session user. */
+  get currentUser(): string {
+    return this.definer ?? this.info.user
+  }
+
+  private searchPathOf = { schema: "", sql: "" }
+
+  /** The statement setting the search path of the schema in force. */
+  private searchPathText(): string {
+    if (this.searchPathOf.schema !== this.schema) this.searchPathOf = { schema: this.schema, sql: searchPathSql(this.schema) }
+    return this.searchPathOf.sql
+  }
+
+  /** Makes `schema` the one unqualified names resolve in and `user` the current user (for a unit's code, not the session's settings). */
+  private async useRights(schema: string, user: string): Promise<void> {
+    this.schema = schema
+    await this.engine.execute(unitRightsSql(this.db, schema, user))
   }
 
   /**
@@ -704,9 +772,7 @@ export class SqlSession {
     this.dmlTarget = this.targetOf(t.toks)
     checkMaterializedViewWrite(this.db, this.dmlTarget)
     this.dmlIsUpdate = isKw(t.toks[0], "UPDATE", "MERGE")
-    const verb = t.toks[0]?.value
-    const privileges: Array<ObjectPrivilege> = verb === "MERGE" ? ["INSERT", "UPDATE"] : verb === "INSERT" || verb === "UPDATE" || verb === "DELETE" ? [verb] : []
-    checkAccess(this.access(), t.toks, [], this.dmlTarget === undefined ? undefined : { meta: this.dmlTarget, privileges })
+    this.checkStatementAccess(t.toks, this.dmlTarget)
     await this.rowExclusive(this.dmlTarget)
     const keyed = isKw(t.toks[0], "INSERT") ? keyedTable(this.dmlTarget) : undefined
     if (keyed === undefined) {

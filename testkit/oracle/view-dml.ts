@@ -3,8 +3,9 @@
  * (SQL Language Reference, "CREATE VIEW", "Notes on Updatable Views": "An updatable view is one you can use to
  * insert, update, or delete base table rows"; not updatable when its query contains a set operator, DISTINCT, an
  * aggregate or analytic function, GROUP BY, ORDER BY, MODEL, CONNECT BY or START WITH, a subquery in the select list,
- * or joins). Taken here: a view whose query reads one table (not another view) with plain or renamed columns,
- * expression columns and an optional WHERE. The statement is rewritten onto the base table: the view's columns become
+ * or joins). Taken here: a view whose query reads one table or view with plain or renamed columns, expression
+ * columns and an optional WHERE (a view over a view is written through the view under it), and join views
+ * (join-view-dml.ts). The statement is rewritten onto the base table: the view's columns become
  * the base columns they are (an expression column read in a condition becomes its expression), UPDATE and DELETE keep
  * to the view's rows (its WHERE is added to theirs), and an INSERT without a column list names the base columns.
  *
@@ -13,14 +14,15 @@
  * aggregates, analytic functions, set operators, ORDER BY, CONNECT BY, ROWNUM, row limiting) ORA-01732 "data
  * manipulation operation not legal on this view"; writing an expression column ORA-01733 "virtual column not allowed
  * here"; a row an INSERT or UPDATE through a view WITH CHECK OPTION leaves outside the view ORA-01402 "view WITH
- * CHECK OPTION where-clause violation". Join views (key-preserved tables), views over views and MERGE into a view
- * with a WHERE are ORA-03001 here.
+ * CHECK OPTION where-clause violation". MERGE into a view with a WHERE matches only the view's rows (its condition is
+ * added to the ON clause).
  */
 import type { DuckDBValue } from "@duckdb/node-api"
 import { ora, OraError } from "./errors.ts"
 import { oracleName } from "./expression-names.ts"
 import { findTopLevel, isKw, isOp, matchParen, significant, splitTopLevel, tokenize, type Tok } from "./lexer.ts"
 import type { TableMeta } from "./catalog.ts"
+import { type JoinView, joinView, writeThroughJoinView } from "./join-view-dml.ts"
 import { stripTerminator, type BindSpec, type ExecuteOptions, type StatementResult } from "./statement.ts"
 
 /** How a view was created: WITH READ ONLY, WITH CHECK OPTION. */
@@ -57,6 +59,8 @@ interface SimpleView {
   readonly order: ReadonlyArray<string>
   /** The view's WHERE condition with the base table's qualifiers removed, if any. */
   readonly where: string | undefined
+  /** The view's WHERE condition with its base table's columns qualified by `q` (a quoted name), if any. */
+  readonly whereQualified: ((q: string) => string) | undefined
 }
 
 const NOT_UPDATABLE = () => new OraError(1732, "data manipulation operation not legal on this view")
@@ -67,8 +71,8 @@ const isName = (t: Tok | undefined) => t !== undefined && (t.kind === "ident" ||
 const AGGREGATES = new Set(["COUNT", "SUM", "AVG", "MIN", "MAX", "STDDEV", "VARIANCE", "LISTAGG", "MEDIAN", "COLLECT", "XMLAGG", "JSON_ARRAYAGG", "JSON_OBJECTAGG", "STATS_MODE", "RANK", "DENSE_RANK", "ROW_NUMBER"])
 const CLAUSES_AFTER_FROM = ["GROUP", "HAVING", "CONNECT", "START", "UNION", "INTERSECT", "MINUS", "EXCEPT", "ORDER", "MODEL", "FETCH", "OFFSET"]
 
-/** The view `meta` as a simple view over one table; throws Oracle's error (or ORA-03001) for one that is not. */
-const simpleView = (meta: TableMeta, lookup: Lookup): SimpleView => {
+/** The view `meta` as a simple view over one table or a join view; throws Oracle's error (or ORA-03001) for one that is neither. */
+const simpleView = (meta: TableMeta, lookup: Lookup): SimpleView | JoinView => {
   const text = meta.viewText ?? ""
   const toks = significant(tokenize(text))
   const unimplemented = (what: string) => ora.unimplemented(`DML through ${what}`)
@@ -86,14 +90,17 @@ const simpleView = (meta: TableMeta, lookup: Lookup): SimpleView => {
     }
   const whereAt = findTopLevel(toks, from + 1, toks.length, (t) => isKw(t, "WHERE"))
   const source = toks.slice(from + 1, whereAt < 0 ? toks.length : whereAt)
-  if (source.some((t) => isOp(t, ",") || isOp(t, "(") || isKw(t, "JOIN"))) throw unimplemented("a join view or a view over a subquery")
+  const join = joinView(meta, toks, from, whereAt, lookup)
+  if (join !== undefined) return join
+  if (source.some((t) => isOp(t, "("))) throw unimplemented("a view over a subquery")
   const qualified = isOp(source[1], ".")
   const [schema, name] = qualified ? [oracleName(source[0]!), oracleName(source[2]!)] : [undefined, oracleName(source[0]!)]
   const rest = source.slice(qualified ? 3 : 1)
   const alias = rest.length === 0 ? undefined : oracleName(rest[rest.length - 1]!)
   const base = lookup(schema, name)
   if (base === undefined) throw unimplemented("a view whose table is gone")
-  if (base.kind !== "TABLE") throw unimplemented("a view over a view")
+  // a view over a view: written through the view under it, whose own rules apply when the statement reaches it
+  if (base.kind !== "TABLE" && base.kind !== "VIEW") throw unimplemented("a view over this kind of object")
   const qualifiers = new Set([base.name, ...(alias === undefined ? [] : [alias])])
   // the view's columns in order: `*` (or `q.*`) stands for the base table's
   const defined: Array<ViewColumn> = []
@@ -115,7 +122,9 @@ const simpleView = (meta: TableMeta, lookup: Lookup): SimpleView => {
   const columns = new Map<string, ViewColumn>()
   meta.columns.forEach((c, i) => columns.set(c.name, defined[i]!))
   const where = whereAt < 0 ? undefined : withoutQualifiers(text, toks.slice(whereAt + 1), qualifiers)
-  return { base, columns, order: meta.columns.map((c) => c.name), where }
+  const baseColumns = new Set(base.columns.map((c) => c.name))
+  const whereQualified = whereAt < 0 ? undefined : (q: string) => qualifiedBy(text, toks.slice(whereAt + 1), qualifiers, baseColumns, q)
+  return { base, columns, order: meta.columns.map((c) => c.name), where, whereQualified }
 }
 
 /** The Oracle text of tokens `toks` (of `text`), with `q.` removed before columns where q is one of `qualifiers`. */
@@ -133,9 +142,32 @@ const withoutQualifiers = (text: string, toks: ReadonlyArray<Tok>, qualifiers: R
   return out + text.slice(at, last === undefined ? at : last.pos + last.text.length)
 }
 
+/**
+ * The Oracle text of tokens `toks` (of `text`) with the columns of `columns` qualified by `q`: those written bare and
+ * those qualified by one of `qualifiers`.
+ */
+const qualifiedBy = (text: string, toks: ReadonlyArray<Tok>, qualifiers: ReadonlySet<string>, columns: ReadonlySet<string>, q: string): string => {
+  let out = ""
+  let at = toks[0]?.pos ?? 0
+  for (let k = 0; k < toks.length; k++) {
+    const t = toks[k]!
+    if (!isName(t) || isOp(toks[k + 1], "(") || isOp(toks[k + 1], ".")) continue
+    const qualifier = isOp(toks[k - 1], ".") ? toks[k - 2] : undefined
+    if (!columns.has(oracleName(t)) || (qualifier !== undefined && (!isName(qualifier) || isOp(toks[k - 3], ".") || !qualifiers.has(oracleName(qualifier))))) continue
+    const from = qualifier === undefined ? t.pos : qualifier.pos
+    out += `${text.slice(at, from)}${q}.${text.slice(t.pos, t.pos + t.text.length)}`
+    at = t.pos + t.text.length
+  }
+  const last = toks[toks.length - 1]
+  return out + text.slice(at, last === undefined ? at : last.pos + last.text.length)
+}
+
 /** A DML statement rewritten onto a view's base table, and what a WITH CHECK OPTION view checks after it. */
 export interface ViewWrite {
   readonly sql: string
+  /** The view written, and the table (or view under it) the statement now writes. */
+  readonly view: TableMeta
+  readonly base: TableMeta
   /** A query counting the base table's rows outside the view: an INSERT or UPDATE must not add to them. */
   readonly outsideRows?: string
 }
@@ -157,9 +189,14 @@ export const writeThroughView = (db: object, oracleSql: string, lookup: Lookup, 
   if (meta === undefined || meta.kind !== "VIEW" || hasInsteadOfTriggers(meta)) return undefined
   const opts = viewOptionsOf(db).get(`${meta.owner}.${meta.name}`)
   if (opts?.readOnly === true) throw new OraError(42399, "cannot perform a DML operation on a read-only view")
-  const view = simpleView(meta, lookup)
+  // the view's own names resolve in its owner's schema
+  const view = simpleView(meta, (schema, name) => lookup(schema ?? meta.owner, name))
   const nameEnd = qualified ? at + 3 : at + 1
   const aliasTok = isName(sig[nameEnd]) && !isKw(sig[nameEnd], "SET", "WHERE", "USING", "VALUES", "SELECT", "WITH", "RETURNING", "RETURN", "LOG") ? sig[nameEnd] : undefined
+  if ("keyPreserved" in view) {
+    const write = writeThroughJoinView(sql, sig, meta, view, at, nameEnd, aliasTok)
+    return { sql: write.sql, view: meta, base: write.base }
+  }
   const qualifiers = new Set([aliasTok === undefined ? meta.name : oracleName(aliasTok)])
   const edits: Array<{ from: number; to: number; text: string }> = []
   const end = (t: Tok) => t.pos + t.text.length
@@ -193,7 +230,14 @@ export const writeThroughView = (db: object, oracleSql: string, lookup: Lookup, 
   }
   // UPDATE and DELETE keep to the view's rows
   if (view.where !== undefined) {
-    if (isKw(verb, "MERGE")) throw ora.unimplemented("MERGE into a view with a WHERE clause")
+    // MERGE matches only the view's rows: a source row matching none of them takes the NOT MATCHED branch
+    if (isKw(verb, "MERGE")) {
+      const on = findTopLevel(sig, nameEnd, sig.length, (t) => isKw(t, "ON"))
+      if (on < 0 || !isOp(sig[on + 1], "(")) throw ora.invalidSql()
+      const close = matchParen(sig, on + 1)
+      edits.push({ from: end(sig[on + 1]!), to: end(sig[on + 1]!), text: "(" })
+      edits.push({ from: sig[close]!.pos, to: sig[close]!.pos, text: `) AND (${view.whereQualified!(aliasTok === undefined ? quote(meta.name) : aliasTok.text)})` })
+    }
     if (isKw(verb, "UPDATE", "DELETE")) {
       const stop = findTopLevel(sig, nameEnd, sig.length, (t) => isKw(t, "RETURNING", "RETURN", "LOG"))
       const whereAt = findTopLevel(sig, nameEnd, stop < 0 ? sig.length : stop, (t) => isKw(t, "WHERE"))
@@ -214,7 +258,7 @@ export const writeThroughView = (db: object, oracleSql: string, lookup: Lookup, 
   }
   out += sql.slice(pos)
   const check = opts?.checkOption === true && view.where !== undefined && isKw(verb, "INSERT", "UPDATE", "MERGE")
-  return { sql: out, ...(check ? { outsideRows: `SELECT COUNT(*) - COUNT(CASE WHEN ${view.where} THEN 1 END) FROM ${target}` } : {}) }
+  return { sql: out, view: meta, base: view.base, ...(check ? { outsideRows: `SELECT COUNT(*) - COUNT(CASE WHEN ${view.where} THEN 1 END) FROM ${target}` } : {}) }
 }
 
 /**
@@ -282,21 +326,36 @@ export const runThroughView = (host: ViewWriteHost, write: ViewWrite, rows: Read
  */
 export const updatableColumnRows = (db: object, tables: Iterable<TableMeta>, lookup: (owner: string, name: string) => TableMeta | undefined): Array<[string, Array<Array<unknown>>]> => {
   const rows: Array<Array<unknown>> = []
+  const viewOf = (t: TableMeta): SimpleView | JoinView | undefined => {
+    try {
+      return viewOptionsOf(db).get(`${t.owner}.${t.name}`)?.readOnly === true ? undefined : simpleView(t, (schema, name) => lookup(schema ?? t.owner, name))
+    } catch {
+      return undefined
+    }
+  }
+  // through a view over a view, as the view under it allows (depth: a bound against views defined in a cycle)
+  const writable = (t: TableMeta, column: string | undefined, depth = 0): boolean => {
+    if (t.kind === "TABLE") return true
+    const view = depth > 32 ? undefined : viewOf(t)
+    if (view === undefined) return false
+    if ("keyPreserved" in view) {
+      if (column === undefined) return view.keyPreserved.size === 1
+      const c = view.columns.get(column)
+      return c !== undefined && "table" in c && view.keyPreserved.has(c.table)
+    }
+    if (column === undefined) return writable(view.base, undefined, depth + 1)
+    const c = view.columns.get(column)
+    return c !== undefined && "base" in c && writable(view.base, c.base, depth + 1)
+  }
   for (const t of tables) {
     if (t.kind === "TABLE") {
       for (const c of t.columns) rows.push([t.owner, t.name, c.name, "YES", "YES", "YES"])
       continue
     }
-    let view: SimpleView | undefined
-    try {
-      view = viewOptionsOf(db).get(`${t.owner}.${t.name}`)?.readOnly === true ? undefined : simpleView(t, (schema, name) => lookup(schema ?? t.owner, name))
-    } catch {
-      view = undefined
-    }
+    const deletable = writable(t, undefined) ? "YES" : "NO"
     for (const c of t.columns) {
-      const column = view?.columns.get(c.name)
-      const writable = column !== undefined && "base" in column ? "YES" : "NO"
-      rows.push([t.owner, t.name, c.name, writable, writable, view === undefined ? "NO" : "YES"])
+      const yes = writable(t, c.name) ? "YES" : "NO"
+      rows.push([t.owner, t.name, c.name, yes, yes, deletable])
     }
   }
   return [["ALL_UPDATABLE_COLUMNS", rows]]

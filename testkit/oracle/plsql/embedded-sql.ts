@@ -64,6 +64,7 @@ async function runDmlOnce(ctx: Frame, written: Expr): Promise<number> {
   // on a table with triggers, or through a view (its base table written: view-dml.ts), as a client's statement
   const target = dmlTarget(ctx, rewritten)
   if (target?.kind === "VIEW" || tableTriggers(ctx.host.db, target).length > 0) return triggeredDml(ctx, rewritten)
+  ctx.host.checkStatementAccess(rewritten, target)
   // `TABLE(collection)` in the statement's subqueries: the collection's elements, as in a query
   const tabled = await tableCollections(ctx, rewritten)
   const source = tabled?.toks ?? rewritten
@@ -128,6 +129,7 @@ export function openQuery(ctx: Frame, statement: Expr, withRowid: boolean | "lob
 async function openQueryOnce(ctx: Frame, statement: Expr, wanted: boolean | "lobs"): Promise<QueryResult> {
   const query = resolveSynonymTokens(ctx.host.db, ctx.host.schema, sequenceRows(ctx, statement))
   checkMutating(ctx.host, query, (schema, name) => ctx.host.lookupTable(schema, name))
+  ctx.host.checkStatementAccess(query)
   const tabled = await tableCollections(ctx, query)
   const source = tabled?.toks ?? query
   const { toks, release: releaseCalls } = await inlineCalls(ctx, source, true, true)

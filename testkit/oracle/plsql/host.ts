@@ -9,6 +9,7 @@ import type { TableMeta } from "../catalog.ts"
 import type { OracleDatabase, SessionInfo } from "../database.ts"
 import type { BindSpec, ExecuteOptions, QueryResult, StatementResult } from "../statement.ts"
 import type { QueryShape } from "../translate.ts"
+import type { Tok } from "../lexer.ts"
 
 /** Bind direction OUT, as reported in the IO vector. */
 export const BIND_OUT = 16
@@ -48,6 +49,13 @@ export interface PlsqlHost {
   lookupTable(schema: string | undefined, name: string): TableMeta | undefined
   /** True once a break (cancel, call timeout) arrived during the current call. */
   readonly callInterrupted: boolean
+  /** Checks the privileges a block's statement `toks` needs (DML's on `target`, the table it writes) with the rights in force. */
+  checkStatementAccess(toks: ReadonlyArray<Tok>, target?: TableMeta): void
+  /**
+   * Runs `body`, a stored unit's code, with the rights of `owner` (definer's rights: its SQL's unqualified names in
+   * that schema, its privileges without roles); `owner` undefined keeps the rights in force (AUTHID CURRENT_USER).
+   */
+  runAs<T>(owner: string | undefined, body: () => Promise<T>): Promise<T>
   /** After the engine failed part way through a statement (e.g. while rows were read): the transaction as it was before it. */
   statementFailed(): Promise<void>
   /** True while a transaction is open. */

@@ -130,7 +130,7 @@ export const defineProcedure = (s: PlsqlHost, sql: string): void => {
     k = close + 1
   }
   // `AUTHID CURRENT_USER | DEFINER` (PL/SQL Language Reference, "CREATE PROCEDURE Statement", invoker_rights_clause):
-  // accepted and shown in USER_PROCEDURES.AUTHID (stored-code.ts); the unit still runs with its owner's rights
+  // shown in USER_PROCEDURES.AUTHID (stored-code.ts); CURRENT_USER runs the unit with its caller's rights (definer-rights.ts)
   if (!isFunction && isKw(toks[k], "AUTHID") && isKw(toks[k + 1], "CURRENT_USER", "DEFINER")) k += 2
   if (isFunction) {
     if (!isKw(toks[k], "RETURN")) throw unexpectedSymbol(source, toks[k]?.pos ?? source.length, toks[k]?.text ?? "end-of-file", ["(", "return"])
@@ -144,7 +144,7 @@ export const defineProcedure = (s: PlsqlHost, sql: string): void => {
   const last = body[body.length - 1]
   if (last !== undefined && !isOp(last, ";")) body.push({ kind: "op", text: ";", value: ";", pos: last.pos + last.text.length })
   // a body that does not compile still creates the unit, INVALID, with its errors (stored-code.ts)
-  const compiled = compileProcedure(s, source, name, params, body)
+  const compiled = compileProcedure(s, owner, source, name, params, body)
   const errors = compiled.errors
   if (errors !== undefined) noteCompileWarning(s)
   const key = `${owner}.${name}`

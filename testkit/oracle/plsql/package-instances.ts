@@ -12,6 +12,7 @@ import { PlsCompileError } from "./errors.ts"
 import { lookup } from "./scope.ts"
 import { findPackage, instancesOf, type PackageDef, recompileBody } from "./stored-packages.ts"
 import { isStale } from "./unit-compilation.ts"
+import { rightsOwner } from "./definer-rights.ts"
 
 /** Whether the subprogram `name` resolves to is a package's (declared in a package instance's scope). */
 export function declaredInPackage(ctx: Frame, name: string, slot: Slot): boolean {
@@ -77,10 +78,12 @@ async function packageInstance(ctx: Frame, named: PackageDef): Promise<Map<strin
   frame.unit = `${def.owner}.${def.name}`
   let names = new Map<string, Slot>()
   // the instance exists from its declarations on: the BEGIN section may name the package's own members
-  await frame.runBlock(block, (n) => {
-    names = n
-    all.set(key, { def, names: n })
-  })
+  await ctx.host.runAs(rightsOwner(def.spec, def.owner), () =>
+    frame.runBlock(block, (n) => {
+      names = n
+      all.set(key, { def, names: n })
+    })
+  )
   return names
 }
 

@@ -10,6 +10,7 @@ import type { OracleDatabase } from "../database.ts"
 import type { Subprogram, TypeSpec } from "./ast.ts"
 import { isKw, significantTokensOf } from "../lexer.ts"
 import { storedText } from "./compile-errors.ts"
+import { authidOf } from "./definer-rights.ts"
 import { packagesOf } from "./package-store.ts"
 import { triggerDictionaryRows, triggersOf } from "./trigger-definitions.ts"
 import { isStale } from "./unit-compilation.ts"
@@ -22,13 +23,6 @@ const argumentRows = (owner: string, objectName: string, pkg: string | null, obj
   if (returns !== undefined) rows.push([owner, objectName, pkg, objectId, overload, subprogramId, null, 0, 1, 0, returns, "N", "OUT"])
   params.forEach((p, i) => rows.push([owner, objectName, pkg, objectId, overload, subprogramId, p.name, i + 1, i + 1 + base, 0, p.type ?? null, p.defaulted ? "Y" : "N", p.mode]))
   return rows
-}
-
-/** ALL_PROCEDURES.AUTHID of a unit: CURRENT_USER when its heading (before IS | AS) says `AUTHID CURRENT_USER`. */
-const authidOf = (source: string): "CURRENT_USER" | "DEFINER" => {
-  const toks = significantTokensOf(source) ?? []
-  for (let k = 0; k < toks.length && !isKw(toks[k], "IS", "AS"); k++) if (isKw(toks[k], "AUTHID") && isKw(toks[k + 1], "CURRENT_USER")) return "CURRENT_USER"
-  return "DEFINER"
 }
 
 /** ALL_ERRORS.MESSAGE_NUMBER: the PLS- or (`PL/SQL: ORA-nnnnn`) ORA- number of an error line, 0 for the "ignored" lines. */

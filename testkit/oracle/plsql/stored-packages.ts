@@ -130,7 +130,7 @@ const compileBody = (s: PlsqlHost, def: PackageDef, source: string, toks: Array<
     if ((pragma !== undefined) !== (def.seriallyReusable === true)) {
       throw new PlsCompileError(source, pragma?.pos ?? toks[0]?.pos ?? 0, 709, "pragma SERIALLY_REUSABLE must be declared in package specification and body")
     }
-    const compiled = compileUnit(s.db, s.schema, source, block, [def.name, ...declaredNames(def.spec.block)])
+    const compiled = compileUnit(s.db, def.owner, source, block, [def.name, ...declaredNames(def.spec.block)])
     const errors = compiled.errors.flatMap((e) => compileErrorRows(source, offset, e))
     const body = errors.length > 0 ? { source, block, errors } : { source, block }
     recordDependencies(body, withSpecification(s.db, compiled.dependencies, def.owner, def.name))

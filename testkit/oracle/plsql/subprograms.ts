@@ -27,6 +27,7 @@ import { positionalBuiltinArguments } from "./builtin-parameters.ts"
 import { parseProcedureBody } from "./parser.ts"
 import { collectingPipedRows, isPipelinedSource, pipedCollection } from "./pipelined.ts"
 import { line, lookup } from "./scope.ts"
+import { rightsOwner } from "./definer-rights.ts"
 
 /**
  * Runs a local function or procedure in the scope it was declared in, parameters bound (named notation and
@@ -66,7 +67,8 @@ export async function callLocal(ctx: Frame, slot: Extract<Slot, { k: "subprogram
     const frame = ctx.frame(owner.body?.source ?? owner.spec.source)
     frame.unit = `${owner.owner}.${owner.name}`
     try {
-      ;({ result: outcome, piped } = await collectingPipedRows(frame, sub.pipelined === true, () => runSubprogram(frame, slot, sub, given)))
+      // with the package's owner's rights unless its specification says AUTHID CURRENT_USER
+      ;({ result: outcome, piped } = await ctx.host.runAs(rightsOwner(owner.spec, owner.owner), () => collectingPipedRows(frame, sub.pipelined === true, () => runSubprogram(frame, slot, sub, given))))
     } catch (e) {
       if (e instanceof PlsqlException) {
         e.frames.push(`at "${owner.owner}.${owner.name}", line ${e.line}`)
@@ -192,10 +194,13 @@ export async function invoke(ctx: Frame, called: PlsqlProcedure, args: ReadonlyA
   const pipelined = proc.isFunction === true && isPipelinedSource(proc.source)
   if (pipelined) frame.piped = []
   try {
-    await frame.runBlock(body, (names) => {
-      for (const [k, v] of values) names.set(k, v)
-      result = names
-    })
+    // its SQL with its owner's rights unless it says AUTHID CURRENT_USER
+    await ctx.host.runAs(rightsOwner(proc, proc.owner), () =>
+      frame.runBlock(body, (names) => {
+        for (const [k, v] of values) names.set(k, v)
+        result = names
+      })
+    )
   } catch (e) {
     if (e instanceof ReturnSignal) returned = e
     else if (e instanceof PlsqlException) {

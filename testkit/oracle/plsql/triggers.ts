@@ -323,7 +323,8 @@ const fire = async (s: TriggerSession, t: Trigger, event: TriggerEvent, meta: Ta
   }
   let result: PlsqlResult
   try {
-    result = await s.runBlock(block, order.map(valueOf))
+    // with its owner's rights, as a trigger always runs (PL/SQL Language Reference, "PL/SQL Triggers")
+    result = await s.host.runAs(t.owner, () => s.runBlock(block, order.map(valueOf)))
   } catch (e) {
     throw inTrigger(t, e)
   }

@@ -510,14 +510,15 @@ const firstPosition = (e: PlsCompileError): number => {
 }
 
 /**
- * Compiles a procedure's or function's body (the tokens after IS / AS): its syntax, then what unit-compilation.ts
+ * Compiles the body of `owner`'s procedure or function (the tokens after IS / AS): its syntax, then what unit-compilation.ts
  * checks; the rows USER_ERRORS lists (undefined when it compiled) and the tables it depends on.
  */
-export const compileProcedure = (s: PlsqlHost, source: string, name: string, params: PlsqlProcedure["params"], body: ReadonlyArray<Tok>): { errors?: Array<CompileError>; dependencies: Dependencies } => {
+export const compileProcedure = (s: PlsqlHost, owner: string, source: string, name: string, params: PlsqlProcedure["params"], body: ReadonlyArray<Tok>): { errors?: Array<CompileError>; dependencies: Dependencies } => {
   const offset = source.indexOf(storedText(source))
   try {
     const block = parseProcedureBody(source, body)
-    const compiled = compileUnit(s.db, s.schema, source, block, [name, ...params.map((p) => p.name)])
+    // its names resolve in its owner's schema, whoever compiles it (a call from another schema after a change too)
+    const compiled = compileUnit(s.db, owner, source, block, [name, ...params.map((p) => p.name)])
     const errors = compiled.errors.flatMap((e) => compileErrorRows(source, offset, e))
     return errors.length > 0 ? { errors, dependencies: compiled.dependencies } : { dependencies: compiled.dependencies }
   } catch (e) {
@@ -535,7 +536,7 @@ export const revalidated = (s: PlsqlHost, proc: PlsqlProcedure): PlsqlProcedure 
 /** Compiles stored procedure or function `proc` again (ALTER PROCEDURE ... COMPILE, or a call after a dependency changed). */
 export const recompileProcedure = (s: PlsqlHost, proc: PlsqlProcedure): PlsqlProcedure => {
   const { errors: _, ...rest } = proc
-  const compiled = compileProcedure(s, proc.source, proc.name, proc.params, proc.body)
+  const compiled = compileProcedure(s, proc.owner, proc.source, proc.name, proc.params, proc.body)
   const unit: PlsqlProcedure = compiled.errors !== undefined ? { ...rest, errors: compiled.errors } : rest
   s.db.procedures.set(`${proc.owner}.${proc.name}`, unit)
   recordDependencies(unit, compiled.dependencies)

@@ -1,0 +1,210 @@
+/**
+ * INSERT, UPDATE and DELETE through a join view write its key-preserved table, as Oracle does (SQL Language
+ * Reference, "CREATE VIEW", "Notes on Updatable Views"; Administrator's Guide, "Updating a Join View"): a table is
+ * key-preserved when every other table of the join is joined to it on all columns of one of its primary or unique
+ * keys, so that each of the table's rows appears at most once in the view. A statement may write the columns of one
+ * key-preserved table only: a column of a table that is not key-preserved ORA-01779 "cannot modify a column which maps
+ * to a non key-preserved table", columns of two tables ORA-01776 "cannot modify more than one base table through a
+ * join view"; a DELETE needs exactly one key-preserved table (ORA-01752 "cannot delete from view without exactly one
+ * key-preserved table").
+ *
+ * Taken here: a view whose FROM joins plain tables by commas or [INNER] JOIN ... ON, with plain or renamed columns.
+ * The statement is rewritten onto the key-preserved table: an INSERT names its columns, an UPDATE or DELETE reaches its
+ * rows the view shows through the view itself (`EXISTS (SELECT 1 FROM view WHERE key = row's key AND condition)`),
+ * an UPDATE's values computed over the view's row. Outer joins, a view not showing the written table's key, MERGE and
+ * RETURNING are ORA-03001.
+ */
+import { ora, OraError } from "./errors.ts"
+import { oracleName } from "./expression-names.ts"
+import { findTopLevel, isKw, isOp, matchParen, splitTopLevel, type Tok } from "./lexer.ts"
+import type { TableMeta } from "./catalog.ts"
+
+type Lookup = (schema: string | undefined, name: string) => TableMeta | undefined
+
+/** A join view's column: the table (index into `tables`) and column it is, or an expression. */
+type JoinColumn = { readonly table: number; readonly column: string } | { readonly expr: true }
+
+/** A join view: its tables in FROM order, its columns, and which tables are key-preserved. */
+export interface JoinView {
+  readonly tables: ReadonlyArray<{ readonly alias: string; readonly meta: TableMeta }>
+  readonly columns: ReadonlyMap<string, JoinColumn>
+  readonly keyPreserved: ReadonlySet<number>
+}
+
+const isName = (t: Tok | undefined) => t !== undefined && (t.kind === "ident" || t.kind === "qident")
+const quote = (name: string) => `"${name.replace(/"/g, '""')}"`
+const NOT_KEY_PRESERVED = () => new OraError(1779, "cannot modify a column which maps to a non key-preserved table")
+const TWO_TABLES = () => new OraError(1776, "cannot modify more than one base table through a join view")
+const VIRTUAL_COLUMN = () => new OraError(1733, "virtual column not allowed here")
+
+/**
+ * View `meta` (its query's tokens `toks`, FROM at `from`, WHERE at `whereAt` or -1) as a join view; undefined when its
+ * FROM names one table; ORA-03001 for a join taken no further here.
+ */
+export const joinView = (meta: TableMeta, toks: ReadonlyArray<Tok>, from: number, whereAt: number, lookup: Lookup): JoinView | undefined => {
+  const source = toks.slice(from + 1, whereAt < 0 ? toks.length : whereAt)
+  if (!source.some((t) => isOp(t, ",") || isKw(t, "JOIN"))) return undefined
+  const unimplemented = (what: string) => ora.unimplemented(`DML through a join view ${what}`)
+  const oldOuterJoin = toks.some((t, k) => isOp(t, "(") && isOp(toks[k + 1], "+") && isOp(toks[k + 2], ")"))
+  if (oldOuterJoin || source.some((t) => isKw(t, "LEFT", "RIGHT", "FULL", "OUTER", "CROSS", "NATURAL", "USING", "LATERAL", "APPLY"))) throw unimplemented("with an outer or other join")
+  const tables: Array<{ alias: string; meta: TableMeta }> = []
+  const conditions: Array<ReadonlyArray<Tok>> = []
+  // `[schema.]table [alias]`: the table and its alias
+  const table = (ref: ReadonlyArray<Tok>) => {
+    if (ref.some((t) => isOp(t, "("))) throw unimplemented("over a subquery")
+    const qualified = isOp(ref[1], ".")
+    const [schema, name] = qualified ? [oracleName(ref[0]!), oracleName(ref[2]!)] : [undefined, oracleName(ref[0]!)]
+    const rest = ref.slice(qualified ? 3 : 1)
+    const t = lookup(schema, name)
+    if (t === undefined || t.kind !== "TABLE") throw unimplemented("over a view or a table that is gone")
+    tables.push({ alias: rest.length === 0 ? t.name : oracleName(rest[rest.length - 1]!), meta: t })
+  }
+  for (const item of splitTopLevel(source)) {
+    let k = 0
+    let start = 0
+    // t1 a [INNER] JOIN t2 b ON cond [INNER] JOIN ...
+    for (; k <= item.length; k++) {
+      const t = item[k]
+      if (t !== undefined && !isKw(t, "JOIN", "INNER", "ON")) continue
+      if (t === undefined || isKw(t, "JOIN", "INNER")) {
+        if (k > start) {
+          const on = findTopLevel(item, start, k, (x) => isKw(x, "ON"))
+          table(item.slice(start, on < 0 ? k : on))
+          if (on >= 0) conditions.push(item.slice(on + 1, k))
+        }
+        if (isKw(t, "INNER")) k++
+        start = k + 1
+      } else {
+        // ON: the condition runs to the next JOIN
+        const next = findTopLevel(item, k + 1, item.length, (x) => isKw(x, "JOIN", "INNER"))
+        table(item.slice(start, k))
+        conditions.push(item.slice(k + 1, next < 0 ? item.length : next))
+        k = next < 0 ? item.length : next - 1
+        start = k + 1
+      }
+    }
+  }
+  if (whereAt >= 0) conditions.push(toks.slice(whereAt + 1))
+  // a column reference `[alias.]column` as (table, column)
+  const columnOf = (ref: ReadonlyArray<Tok>): { table: number; column: string } | undefined => {
+    if (ref.length === 3 && isName(ref[0]) && isOp(ref[1], ".") && isName(ref[2])) {
+      const i = tables.findIndex((t) => t.alias === oracleName(ref[0]!))
+      const c = oracleName(ref[2]!)
+      return i >= 0 && tables[i]!.meta.columns.some((m) => m.name === c) ? { table: i, column: c } : undefined
+    }
+    if (ref.length !== 1 || !isName(ref[0])) return undefined
+    const c = oracleName(ref[0]!)
+    const owners = tables.flatMap((t, i) => (t.meta.columns.some((m) => m.name === c) ? [i] : []))
+    return owners.length === 1 ? { table: owners[0]!, column: c } : undefined
+  }
+  // the equalities between two tables' columns among the conditions' top-level AND terms
+  const equated = new Set<string>()
+  for (const condition of conditions) {
+    const terms: Array<ReadonlyArray<Tok>> = [[]]
+    let depth = 0
+    for (const t of condition) {
+      if (isOp(t, "(")) depth++
+      else if (isOp(t, ")")) depth--
+      if (depth === 0 && isKw(t, "AND")) terms.push([])
+      else (terms[terms.length - 1] as Array<Tok>).push(t)
+    }
+    for (const term of terms) {
+      const eq = findTopLevel(term, 0, term.length, (t) => isOp(t, "="))
+      if (eq < 0) continue
+      const a = columnOf(term.slice(0, eq))
+      const b = columnOf(term.slice(eq + 1))
+      if (a === undefined || b === undefined || a.table === b.table) continue
+      equated.add(`${a.table}.${a.column}`)
+      equated.add(`${b.table}.${b.column}`)
+    }
+  }
+  // a table joined on all columns of one of its keys keeps the other tables' rows from repeating
+  const joinedOnKey = (i: number) =>
+    tables[i]!.meta.constraints.some((c) => (c.type === "P" || c.type === "U") && c.disabled !== true && c.columns.every((col) => equated.has(`${i}.${col}`)))
+  const keyPreserved = new Set(tables.flatMap((_, i) => (tables.every((__, j) => j === i || joinedOnKey(j)) ? [i] : [])))
+  // the view's columns in order: `*` (or `alias.*`) stands for the tables' columns
+  const items = splitTopLevel(toks.slice(1, from))
+  const defined: Array<JoinColumn> = []
+  for (const item of items) {
+    const last = item[item.length - 1]!
+    if (isOp(last, "*") && item.length === 1) {
+      tables.forEach((t, i) => t.meta.columns.forEach((c) => defined.push({ table: i, column: c.name })))
+      continue
+    }
+    if (isOp(last, "*") && item.length === 3) {
+      const i = tables.findIndex((t) => t.alias === oracleName(item[0]!))
+      tables[i]?.meta.columns.forEach((c) => defined.push({ table: i, column: c.name }))
+      continue
+    }
+    let body = item
+    if (item.length > 1 && isName(last) && (isKw(item[item.length - 2], "AS") || !(isOp(item[item.length - 2], ".") || item[item.length - 2]!.kind === "op"))) body = item.slice(0, isKw(item[item.length - 2], "AS") ? -2 : -1)
+    defined.push(columnOf(body) ?? { expr: true })
+  }
+  if (defined.length !== meta.columns.length) throw unimplemented("with these columns")
+  const columns = new Map<string, JoinColumn>()
+  meta.columns.forEach((c, i) => columns.set(c.name, defined[i]!))
+  return { tables, columns, keyPreserved }
+}
+
+/**
+ * DML statement `sig` (significant tokens of `sql`) through join view `view` (`meta`; `at` the position of its name,
+ * `nameEnd` after it, `aliasTok` the statement's alias) rewritten onto the key-preserved table it writes: the
+ * statement's text and that table.
+ */
+export const writeThroughJoinView = (sql: string, sig: ReadonlyArray<Tok>, meta: TableMeta, view: JoinView, at: number, nameEnd: number, aliasTok: Tok | undefined): { readonly sql: string; readonly base: TableMeta } => {
+  const verb = sig[0]!
+  const end = (t: Tok) => t.pos + t.text.length
+  if (isKw(verb, "MERGE") || sig.some((t) => isKw(t, "RETURNING", "RETURN", "LOG"))) throw ora.unimplemented("MERGE, RETURNING or LOG ERRORS through a join view")
+  // the one key-preserved table the written columns belong to
+  const tableOf = (names: ReadonlyArray<string>): number => {
+    const written = new Set<number>()
+    for (const n of names) {
+      const c = view.columns.get(n)
+      if (c === undefined) throw ora.invalidIdentifier(n)
+      if ("expr" in c) throw VIRTUAL_COLUMN()
+      written.add(c.table)
+    }
+    if ([...written].some((i) => !view.keyPreserved.has(i))) throw NOT_KEY_PRESERVED()
+    if (written.size > 1) throw TWO_TABLES()
+    return [...written][0]!
+  }
+  const target = (i: number) => `${quote(view.tables[i]!.meta.owner)}.${quote(view.tables[i]!.meta.name)}`
+  const baseColumn = (n: string) => quote((view.columns.get(n) as { column: string }).column)
+  if (isKw(verb, "INSERT")) {
+    // INSERT INTO v [(cols)] ...: into the table those columns are
+    const hasList = isOp(sig[nameEnd], "(")
+    const close = hasList ? matchParen(sig, nameEnd) : nameEnd - 1
+    const names = hasList ? splitTopLevel(sig.slice(nameEnd + 1, close)).map((c) => oracleName(c[c.length - 1]!)) : meta.columns.map((c) => c.name)
+    const i = tableOf(names)
+    return { sql: `${sql.slice(0, sig[at]!.pos)}${target(i)} (${names.map(baseColumn).join(", ")})${sql.slice(end(sig[close]!))}`, base: view.tables[i]!.meta }
+  }
+  // UPDATE / DELETE: the rows of the key-preserved table the view shows, matched by its key through the view
+  const q = aliasTok === undefined ? quote(meta.name) : aliasTok.text
+  const viewRef = `${quote(meta.owner)}.${quote(meta.name)} ${q}`
+  const keyMatch = (i: number) => {
+    const key = view.tables[i]!.meta.constraints.find((c) => (c.type === "P" || c.type === "U") && c.disabled !== true && c.columns.every((col) => [...view.columns.values()].some((v) => "table" in v && v.table === i && v.column === col)))
+    if (key === undefined) throw ora.unimplemented("DML through a join view that does not show its written table's key")
+    const viewName = (col: string) => [...view.columns.entries()].find(([, v]) => "table" in v && v.table === i && v.column === col)![0]
+    return key.columns.map((col) => `${q}.${quote(viewName(col))} = "ORA$KP".${quote(col)}`).join(" AND ")
+  }
+  const from = nameEnd + (aliasTok === undefined ? 0 : 1)
+  const whereAt = findTopLevel(sig, from, sig.length, (t) => isKw(t, "WHERE"))
+  const condition = whereAt < 0 ? "" : ` AND (${sql.slice(sig[whereAt + 1]?.pos ?? sql.length)})`
+  if (isKw(verb, "DELETE")) {
+    if (view.keyPreserved.size !== 1) throw new OraError(1752, "cannot delete from view without exactly one key-preserved table")
+    const i = [...view.keyPreserved][0]!
+    return { sql: `DELETE FROM ${target(i)} "ORA$KP" WHERE EXISTS (SELECT 1 FROM ${viewRef} WHERE ${keyMatch(i)}${condition})`, base: view.tables[i]!.meta }
+  }
+  // UPDATE v SET c = e, ...: each value computed over the view's row
+  if (!isKw(sig[from], "SET")) throw ora.invalidSql()
+  const items = splitTopLevel(sig.slice(from + 1, whereAt < 0 ? sig.length : whereAt))
+  const sets = items.map((item) => {
+    const eq = item.findIndex((t) => isOp(t, "="))
+    if (eq < 0 || isOp(item[0], "(")) throw ora.unimplemented("UPDATE of a join view setting a column list")
+    return { name: oracleName(item[eq - 1]!), expr: sql.slice(item[eq + 1]!.pos, end(item[item.length - 1]!)) }
+  })
+  const i = tableOf(sets.map((s) => s.name))
+  const match = keyMatch(i)
+  const assignments = sets.map((s) => `${baseColumn(s.name)} = (SELECT ${s.expr} FROM ${viewRef} WHERE ${match})`).join(", ")
+  return { sql: `UPDATE ${target(i)} "ORA$KP" SET ${assignments} WHERE EXISTS (SELECT 1 FROM ${viewRef} WHERE ${match}${condition})`, base: view.tables[i]!.meta }
+}
