@@ -104,7 +104,7 @@ export const scanLobs = (buf: Buffer, rows: number, columns: ReadonlyArray<Mappe
 /**
  * A page of `rows` rows in `buf`, decoded into builders on demand, a chunk of rows at a time: first the chunk's cell
  * offsets, then each column by the decoder chosen for its kind (WireColumns.ts). `lobs` holds, in row order, the full
- * content of the LOB cells {@link scanLobs} reported.
+ * content of the LOB cells {@link scanLobs} reported; `decoded` is called once the last row has been appended.
  *
  * @category decoding
  * @since 0.1.0
@@ -113,7 +113,8 @@ export const hanaPage = (
   buf: Buffer,
   rows: number,
   columns: ReadonlyArray<MappedColumn>,
-  lobs: ReadonlyArray<Buffer> = []
+  lobs: ReadonlyArray<Buffer> = [],
+  decoded?: () => void
 ): Page => {
   const steps = stepsOf(columns)
   const decoders: ReadonlyArray<ColumnDecoder> = columns.map(columnDecoder)
@@ -144,6 +145,7 @@ export const hanaPage = (
         done += count
       }
       row += total
+      if (row === rows && total > 0) decoded?.()
       return total
     }
   }
