@@ -136,6 +136,8 @@ export const hanaPage = (
     appendRows(builders: ReadonlyArray<ColumnBuilder>, maxRows: number): number {
       const total = Math.min(maxRows, rows - row)
       const bs = builders as ReadonlyArray<Parameters<ColumnDecoder>[0]>
+      // room for the rows at once, not by doubling from the first batch's default 1,024 rows (each doubling a copy)
+      for (let c = 0; c < width; c++) bs[c]!.reserve(total)
       for (let done = 0; done < total;) {
         const count = Math.min(chunkRows, total - done)
         const walked = walkCells(buf, offset, count, steps, chunk.starts, hasLobs ? chunk.lobRefs : undefined, lobIndex)
