@@ -16,6 +16,7 @@ import { makeCursorLifecycle } from "../common/CursorLifecycle.ts"
 import { type ConnectionContext, tracked } from "./ConnectionContext.ts"
 import * as Hdb from "./DbCalls.ts"
 import type { HdbClient, HdbResultColumn, RawPage } from "./DbTypes.ts"
+import { releasePage } from "./DbPatches.ts"
 import { fromHdbError } from "./Errors.ts"
 import { FetchSize } from "./HanaOptions.ts"
 import { arrowColumns, fromResultMetadata, type MappedColumn } from "./ReadTypes.ts"
@@ -79,11 +80,13 @@ export const makeCursor = (
   const pageOf = (raw: RawPage): Effect.Effect<Page, AdbcError> =>
     Effect.gen(function*() {
       const buffer = raw.buffer ?? Buffer.alloc(0)
-      if (!hasLobs) return hanaPage(buffer, raw.argumentCount, columns)
+      // the reply packet's memory is freed once its rows are in the builders (DbPatches.ts releasePage)
+      const decoded = () => releasePage(buffer)
+      if (!hasLobs) return hanaPage(buffer, raw.argumentCount, columns, [], decoded)
       const incomplete = scanLobs(buffer, raw.argumentCount, columns)
       const contents: Array<Buffer> = []
       for (const cell of incomplete) contents.push(yield* Hdb.readLob(client, cell))
-      return hanaPage(buffer, raw.argumentCount, columns, contents)
+      return hanaPage(buffer, raw.argumentCount, columns, contents, decoded)
     })
 
   /** Close and a cancelled read (the result set is closed on the server, then error 139). */

@@ -25,6 +25,13 @@ export interface HdbModule {
   readonly Lob: new(readLob: unknown, ld: unknown, options: Record<string, unknown>) => HdbLob
   readonly Reader: { readonly LobDescriptor: new(...args: Array<unknown>) => unknown }
   readonly util: { readonly convert: { readonly decode: (buffer: Buffer, useCesu8: boolean) => string } }
+  readonly reply: {
+    readonly Segment: new() => HdbReplySegment
+    readonly Part: (new() => HdbReplyPart) & {
+      /** Reads the part at `offset` into `this`, copying its bytes; returns the offset after it. */
+      readonly read: (this: HdbReplyPart, buffer: Buffer, offset: number) => number
+    }
+  }
   readonly request: {
     readonly Segment: new(type: number, commit: number, commandOptions: number, useCesu8: boolean) => HdbSegment
   }
@@ -33,6 +40,23 @@ export interface HdbModule {
     readonly PartKind: { readonly STATEMENT_ID: number; readonly PARAMETERS: number }
     readonly CommandOption: { readonly HOLD_CURSORS_OVER_COMMIT: number }
   }
+}
+
+/** A reply segment being parsed (lib/protocol/reply/Segment.js). */
+export interface HdbReplySegment {
+  kind: number
+  functionCode: number
+  push(part: HdbReplyPart): void
+  /** The reply object hdb's callers get. */
+  getReply(): unknown
+}
+
+/** A reply part (lib/protocol/reply/Part.js). */
+export interface HdbReplyPart {
+  kind: number
+  attributes: number
+  argumentCount: number
+  buffer: Buffer | undefined
 }
 
 /** A request segment (lib/protocol/request/Segment.js); a part given as `{ kind, module }` is written by `module`. */
@@ -49,6 +73,12 @@ export interface HdbPartWriter {
 /** hdb's internal connection (lib/protocol/Connection.js). */
 export interface HdbConnection {
   send(message: unknown, receive: (err: unknown, reply?: unknown) => void): void
+  /** The client's physical connections; the anchor one holds the socket (lib/protocol/ConnectionTopology.js). */
+  readonly _physicalConnections?: {
+    getAnchorConnection(): { readonly _socket?: import("node:net").Socket | undefined } | undefined
+  }
+  /** Parses a reply packet's segment (after the packet header) into the reply object callers get. */
+  _parseReplySegment(buffer: Buffer): unknown
   /** Queues an ExecuteTask (lib/protocol/ExecuteTask.js); its reply holds the ROWS_AFFECTED of every packet it sent. */
   execute(options: unknown, cb: (err: unknown, reply?: unknown) => void): void
   readonly _state: object | undefined

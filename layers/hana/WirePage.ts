@@ -104,7 +104,7 @@ export const scanLobs = (buf: Buffer, rows: number, columns: ReadonlyArray<Mappe
 /**
  * A page of `rows` rows in `buf`, decoded into builders on demand, a chunk of rows at a time: first the chunk's cell
  * offsets, then each column by the decoder chosen for its kind (WireColumns.ts). `lobs` holds, in row order, the full
- * content of the LOB cells {@link scanLobs} reported.
+ * content of the LOB cells {@link scanLobs} reported; `decoded` is called once the last row has been appended.
  *
  * @category decoding
  * @since 0.1.0
@@ -113,7 +113,8 @@ export const hanaPage = (
   buf: Buffer,
   rows: number,
   columns: ReadonlyArray<MappedColumn>,
-  lobs: ReadonlyArray<Buffer> = []
+  lobs: ReadonlyArray<Buffer> = [],
+  decoded?: () => void
 ): Page => {
   const steps = stepsOf(columns)
   const decoders: ReadonlyArray<ColumnDecoder> = columns.map(columnDecoder)
@@ -135,6 +136,8 @@ export const hanaPage = (
     appendRows(builders: ReadonlyArray<ColumnBuilder>, maxRows: number): number {
       const total = Math.min(maxRows, rows - row)
       const bs = builders as ReadonlyArray<Parameters<ColumnDecoder>[0]>
+      // room for the rows at once, not by doubling from the first batch's default 1,024 rows (each doubling a copy)
+      for (let c = 0; c < width; c++) bs[c]!.reserve(total)
       for (let done = 0; done < total;) {
         const count = Math.min(chunkRows, total - done)
         const walked = walkCells(buf, offset, count, steps, chunk.starts, hasLobs ? chunk.lobRefs : undefined, lobIndex)
@@ -144,6 +147,7 @@ export const hanaPage = (
         done += count
       }
       row += total
+      if (row === rows && total > 0) decoded?.()
       return total
     }
   }

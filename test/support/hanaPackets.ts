@@ -1,6 +1,6 @@
 /**
  * Records the request packets a HANA client sends, as their headers describe them: for tests that check how a client
- * splits its requests (packet sizes, rows per PARAMETERS part).
+ * splits its requests (packet sizes, rows per PARAMETERS part); and a proxy that cuts the replies into small chunks.
  */
 import * as net from "node:net"
 
@@ -74,6 +74,60 @@ export const recordingProxy = async (uri: string, seen: Array<PacketSeen>) => {
     downstream.on("data", packetReader(seen))
     downstream.pipe(upstream)
     upstream.pipe(downstream)
+  })
+  await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", () => resolve()))
+  const port = (proxy.address() as net.AddressInfo).port
+  return {
+    uri: `hdb://${target.username}:${target.password}@127.0.0.1:${port}${target.search}`,
+    close: () => {
+      for (const s of sockets) s.destroy()
+      return new Promise<void>((resolve) => proxy.close(() => resolve()))
+    }
+  }
+}
+
+/**
+ * A TCP proxy to the HANA server at `uri` that forwards the server's bytes to the client in pieces of the given sizes
+ * (cycling through them, one write per turn of the event loop), so that reply packets reach the client in chunks
+ * that cut through their headers and bodies; its `uri` connects through it. The server's first write (the
+ * initialization reply, which hdb reads from one chunk) is passed on whole.
+ */
+export const rechunkingProxy = async (uri: string, sizes: ReadonlyArray<number>) => {
+  const target = new URL(uri.replace(/^hdb:/, "http:"))
+  const sockets = new Set<net.Socket>()
+  const proxy = net.createServer((downstream) => {
+    const upstream = net.connect(Number(target.port), target.hostname)
+    for (const s of [downstream, upstream]) {
+      sockets.add(s)
+      s.on("error", () => undefined)
+    }
+    downstream.pipe(upstream)
+    let queue = Buffer.alloc(0)
+    let next = 0
+    let writing = false
+    const drain = () => {
+      if (queue.length === 0 || downstream.destroyed) {
+        writing = false
+        return
+      }
+      const size = sizes[next++ % sizes.length]!
+      downstream.write(queue.subarray(0, size))
+      queue = queue.subarray(size)
+      setImmediate(drain)
+    }
+    let first = true
+    upstream.on("data", (chunk: Buffer) => {
+      if (first) {
+        first = false
+        downstream.write(chunk)
+        return
+      }
+      queue = Buffer.concat([queue, chunk])
+      if (!writing) {
+        writing = true
+        setImmediate(drain)
+      }
+    })
   })
   await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", () => resolve()))
   const port = (proxy.address() as net.AddressInfo).port
