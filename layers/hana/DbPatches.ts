@@ -148,8 +148,13 @@ const parseReplySegment = (buffer: Buffer): unknown => {
  */
 export const releasePage = (page: Buffer): void => {
   if (!releasable.delete(page)) return
-  // ES2024 ArrayBuffer.prototype.transfer (Node 22): detaches the buffer, freeing its memory now.
-  ;(page.buffer as ArrayBuffer & { transfer(length: number): ArrayBuffer }).transfer(0)
+  detach(page.buffer)
+}
+
+/** Frees an ArrayBuffer's memory now (ES2024 `transfer`, Node 22 and later); a runtime without it leaves it to the GC. */
+const detach = (buffer: ArrayBufferLike): void => {
+  const transfer = (buffer as ArrayBuffer & { transfer?: (length: number) => ArrayBuffer }).transfer
+  if (typeof transfer === "function") transfer.call(buffer, 0)
 }
 
 /** Packets larger than this are left to hdb's own assembly (a corrupt length must not allocate gigabytes). */
@@ -208,7 +213,7 @@ const packetAssembler = (deliver: (chunk: Buffer) => void) => {
     }
     // a chunk that owns its memory and was copied whole is not used again
     if (copied && head === undefined && chunk.byteOffset === 0 && chunk.byteLength === chunk.buffer.byteLength) {
-      ;(chunk.buffer as ArrayBuffer & { transfer(length: number): ArrayBuffer }).transfer(0)
+      detach(chunk.buffer)
     }
   }
 }
