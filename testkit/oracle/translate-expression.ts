@@ -122,10 +122,12 @@ export function expression(tr: TranslatorCore, from: number, to: number): string
     const exactInterval = tr.exactIntervalAt(i, end, text) ?? (tr.bindIs(tr.ctx.exactSecondsBind, i, end) ? "dayToSecond" : undefined)
     const column = tr.columnNameAt(i, end)
     const fsp = (column === undefined ? undefined : tr.ctx.timestampPrecisions?.get(column)) ?? castTimestampPrecision(toks, i, end)
+    // a call the translator renders as a DATE (TRUNC / ROUND of a date, CAST to DATE: DuckDB's TIMESTAMP_S)
+    const dateResult = isDateResult(text)
     const node = {
-      text, date: isDateUnit(toks, i, end, tr.ctx.dateColumns) || dateBind, interval: isKw(t, "INTERVAL") || tr.isIntervalColumnAt(i, end) || exactInterval !== undefined || (isOp(t, "(") && scaledIntervalIn(toks, i + 1, end - 1)), binary: binaryKindOf(toks, i, end, tr.ctx.binaryColumns) ?? tr.binaryBindAt(i, end), exact,
+      text, date: isDateUnit(toks, i, end, tr.ctx.dateColumns) || dateBind || dateResult, interval: isKw(t, "INTERVAL") || tr.isIntervalColumnAt(i, end) || exactInterval !== undefined || (isOp(t, "(") && scaledIntervalIn(toks, i + 1, end - 1)), binary: binaryKindOf(toks, i, end, tr.ctx.binaryColumns) ?? tr.binaryBindAt(i, end), exact,
       numeric: tr.exactNumericRange(i, end), ...(datetime !== undefined ? { datetime } : {}), ...(exactInterval !== undefined ? { exactInterval } : {}),
-      day: tr.isDayAt(i, end), character: tr.isCharacterAt(i, end),
+      day: tr.isDayAt(i, end) || dateResult, character: tr.isCharacterAt(i, end),
       // (also a NUMBER(p,s) column, whose DuckDB text keeps the scale's zeros: `1.50`, TO_CHAR's `1.5`)
       numberText: (end === i + 1 && t.kind === "num" && !/[fFdD]$/.test(t.text)) || /^\(+ora_(?:date_diff|div)\(/.test(text) ||
         (column !== undefined && tr.ctx.boundedNumberColumns?.has(column) === true && tr.ctx.characterColumns?.has(column) !== true),
@@ -233,6 +235,21 @@ export function expression(tr: TranslatorCore, from: number, to: number): string
     }
   }
   return left !== undefined && i === to ? left.text : undefined
+}
+
+/** True when translated `text` is one `CAST(... AS TIMESTAMP_S)`: how the translator writes a value that is a DATE. */
+const isDateResult = (text: string): boolean => {
+  if (!text.startsWith("CAST(") || !text.endsWith(" AS TIMESTAMP_S)")) return false
+  // the first parenthesis closes at the end (not `CAST(a AS TIMESTAMP_S) + CAST(b AS TIMESTAMP_S)`), strings skipped
+  let depth = 0
+  for (let k = 4, quoted = false; k < text.length; k++) {
+    const c = text[k]
+    if (c === "'") quoted = !quoted
+    else if (quoted) continue
+    else if (c === "(") depth++
+    else if (c === ")" && --depth === 0) return k === text.length - 1
+  }
+  return false
 }
 
 /**
