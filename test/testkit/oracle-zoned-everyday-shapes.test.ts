@@ -56,4 +56,37 @@ describe("Oracle test server: everyday shapes over zoned timestamps", () => {
     expect(await rows("SELECT * FROM zes_dim NATURAL JOIN zes_ev")).toEqual([[1, 3, new Date("2024-01-01T10:00:00Z"), 5]])
     expect(await rows("SELECT * FROM zes_dim LEFT JOIN (SELECT id, t FROM zes_ev) s USING (id)")).toEqual([[1, 3, new Date("2024-01-01T10:00:00Z")]])
   })
+
+  it("a zoned CASE / DECODE / NVL2, KEEP or windowed extreme passed on by a subquery or WITH block is still zoned (was text)", async () => {
+    // one instant in two zones: grouped as one, formatted with its own zone, extracted and shifted in UTC
+    expect(await rows("SELECT x, COUNT(*) FROM (SELECT CASE WHEN id = 2 THEN t ELSE TIMESTAMP '2024-06-01 09:30:00 +00:00' END x FROM zes_ev) GROUP BY x")).toEqual([[new Date("2024-06-01T09:30:00Z"), 2]])
+    expect(await rows("SELECT COUNT(DISTINCT x) FROM (SELECT DECODE(id, 2, t, TIMESTAMP '2024-06-01 09:30:00 +00:00') x FROM zes_ev)")).toEqual([[1]])
+    expect(await rows("SELECT TO_CHAR(x, 'HH24:MI TZR'), EXTRACT(HOUR FROM x), TRUNC(x, 'HH') FROM (SELECT CASE WHEN id = 2 THEN t END x, id FROM zes_ev) ORDER BY id")).toEqual([
+      [null, null, null], ["11:30 Europe/Berlin", 9, new Date("2024-06-01T11:00:00Z")]
+    ])
+    expect(await rows("SELECT x FROM (SELECT NVL2(v, t, NULL) x FROM zes_ev) WHERE x = TIMESTAMP '2024-01-01 11:00:00 +01:00'")).toEqual([[new Date("2024-01-01T10:00:00Z")]])
+    expect(await rows("SELECT TO_CHAR(m, 'HH24:MI TZR') FROM (SELECT MAX(t) KEEP (DENSE_RANK LAST ORDER BY v) m FROM zes_ev)")).toEqual([["11:30 Europe/Berlin"]])
+    expect(await rows("SELECT TO_CHAR(m, 'HH24:MI TZR') FROM (SELECT MAX(t) OVER (PARTITION BY id) m, id FROM zes_ev) ORDER BY id")).toEqual([["10:00 +00:00"], ["11:30 Europe/Berlin"]])
+    // a WITH block's column list names its items
+    expect(await rows("WITH w (a, b) AS (SELECT t + INTERVAL '1' HOUR, v FROM zes_ev) SELECT TO_CHAR(a, 'HH24:MI TZR'), EXTRACT(HOUR FROM a), b FROM w ORDER BY a")).toEqual([
+      ["11:00 +00:00", 11, 5], ["12:30 Europe/Berlin", 10, 6]
+    ])
+    const shifted = await conn.execute("WITH w (a) AS (SELECT t FROM zes_ev) SELECT a + INTERVAL '1' HOUR FROM w ORDER BY 1")
+    expect(shifted.metaData.map((m: { dbType: unknown }) => m.dbType)).toEqual([oracledb.DB_TYPE_TIMESTAMP_TZ])
+    expect(shifted.rows).toEqual([[new Date("2024-01-01T11:00:00Z")], [new Date("2024-06-01T10:30:00Z")]])
+    // the gap to the previous event, and a scalar subquery's extreme in arithmetic
+    expect(await rows("SELECT x - LAG(x) OVER (ORDER BY x) FROM (SELECT t x FROM zes_ev)")).toEqual([[null], [{ days: 151, hours: 23, minutes: 30, seconds: 0, fseconds: 0 }]])
+    expect(await rows("SELECT id FROM zes_ev WHERE t > (SELECT MAX(t) FROM zes_ev) - INTERVAL '1' DAY")).toEqual([[2]])
+    expect(await rows("SELECT (SELECT MAX(t) FROM zes_ev) - (SELECT MIN(t) FROM zes_ev) FROM DUAL")).toEqual([[{ days: 151, hours: 23, minutes: 30, seconds: 0, fseconds: 0 }]])
+  })
+
+  it("KEEP (DENSE_RANK ... ORDER BY zoned) ranks by instant, and MIN / MAX ... KEEP of a zoned value stays zoned", async () => {
+    // 09:30 -05:00 is 14:30 UTC: the later instant, though its text sorts first
+    await conn.execute("INSERT INTO zes_ev VALUES (3, TIMESTAMP '2024-01-01 09:30:00 -05:00', 7)")
+    expect(await rows("SELECT MAX(v) KEEP (DENSE_RANK LAST ORDER BY t), MIN(v) KEEP (DENSE_RANK FIRST ORDER BY t DESC) FROM zes_ev WHERE id IN (1, 3)")).toEqual([[7, 7]])
+    const kept = await conn.execute("SELECT MAX(t) KEEP (DENSE_RANK LAST ORDER BY v), TO_CHAR(MAX(t) KEEP (DENSE_RANK LAST ORDER BY v), 'HH24:MI TZR') FROM zes_ev")
+    expect(kept.metaData.map((m: { dbType: unknown }) => m.dbType)).toEqual([oracledb.DB_TYPE_TIMESTAMP_TZ, oracledb.DB_TYPE_VARCHAR])
+    expect(kept.rows).toEqual([[new Date("2024-01-01T14:30:00Z"), "09:30 -05:00"]])
+    await conn.rollback()
+  })
 })

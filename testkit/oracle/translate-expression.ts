@@ -94,7 +94,8 @@ export function expression(tr: TranslatorCore, from: number, to: number): string
     if (op === "+" && b.datetime !== undefined && number(a)) return days(b, floating(a, "double"))
     if (op === "-" && a.datetime !== undefined && number(b)) return days(a, `-(${floating(b, "double")})`)
     // (a CAST to a zoned type is a datetime too: local-zone-arithmetic.ts casts LOCAL TIME ZONE differences so)
-    const datetimeNode = (n: Node) => n.date || (n.datetime === "zoned" && /^ora_tstz\(/.test(n.text))
+    // (also a name or scalar subquery the statement's subqueries make a zoned value: zoned-aliases.ts)
+    const datetimeNode = (n: Node) => n.date || n.datetime === "zoned"
     if (op !== "-" || !datetimeNode(a) || !datetimeNode(b)) return undefined
     const kind = a.datetime === "zoned" || b.datetime === "zoned" ? "zoned" : "wall"
     const point = (d: Node) => (kind === "zoned" ? `ora_tstz_utc(${datetimeArgument(d.text, kind)})` : `ora_tstz_local(${datetimeArgument(d.text, kind)})`)

@@ -11,6 +11,7 @@ import { exactIntervalOfText } from "./interval-exprs.ts"
 import { parseOracleType, type OraType } from "./types.ts"
 import { distinctItems, isDateLiteralEnd, isDateWord, numberLiteral, timestampLiteral } from "./translate-literals.ts"
 import { textDatetimeOfText } from "./translate-datetime-sql.ts"
+import { isZonedValue } from "./zoned-aliases.ts"
 import type { ExactIntervalKind, Part, TextDatetimeKind, TranslateContext } from "./translate-types.ts"
 
 /** Calls whose result is a text datetime when their argument mentions one (see closesDatetimeCall). */
@@ -158,7 +159,7 @@ export class TranslatorOperands {
         return true
       // a call giving a DATE (TRUNC / ROUND of a date, CAST to DATE: `TRUNC(SYSDATE) - 7`) or a text datetime
       // (`MAX(t) - MIN(t)` of zoned values): computed by expression(), which knows both by their translation
-      if (depth === 0 && t.kind === "op" && (t.value === "+" || t.value === "-") && (this.closesDatetimeCall(i - 1) || (isOp(toks[i + 2], "(") && this.closesDatetimeCall(matchParen(toks, i + 2)))))
+      if (depth === 0 && t.kind === "op" && (t.value === "+" || t.value === "-") && (this.closesDatetimeCall(i - 1) || [i + 1, i + 2].some((k) => isOp(toks[k], "(") && this.closesDatetimeCall(matchParen(toks, k)))))
         return true
       // a negated aggregate of an exact interval column (`-MAX(col)`)
       if (depth === 0 && isOp(t, "-") && isKw(toks[i + 1], "MIN", "MAX", "SUM", "AVG") && isOp(toks[i + 2], "(") && this.isExactIntervalTok(toks[i + 3])) return true
@@ -186,6 +187,8 @@ export class TranslatorOperands {
       if (isOp(toks[open], ")")) depth++
       else if (isOp(toks[open], "(") && --depth === 0) break
     }
+    // a scalar subquery of a zoned value (`(SELECT MIN(t) FROM u) - INTERVAL '1' DAY`)
+    if (isKw(toks[open + 1], "SELECT")) return this.textDatetimeAt(open, at + 1) !== undefined
     const name = toks[open - 1]
     if (isKw(name, "TRUNC", "ROUND", "CAST")) return true
     return isKw(name, ...DATETIME_CALLS) && this.mentionsTextDatetime(open + 1, at)
@@ -221,7 +224,11 @@ export class TranslatorOperands {
     // a scalar subquery of one such item
     if (isOp(toks[from], "(") && isKw(toks[from + 1], "SELECT") && matchParen(toks, from) === to - 1) {
       const items = distinctItems(toks, isKw(toks[from + 2], "DISTINCT", "UNIQUE", "ALL") ? from + 3 : from + 2)
-      return items?.length === 1 ? this.textDatetimeAt(items[0]![0], items[0]![1]) : undefined
+      const item = items?.length === 1 ? items[0]! : undefined
+      if (item === undefined) return undefined
+      // (also an expression giving a zoned value: `(SELECT MAX(t) FROM u)`, zoned-aliases.ts)
+      const zoned = this.ctx.textDatetimeColumns !== undefined && isZonedValue(toks, item[0], item[1], this.ctx.textDatetimeColumns)
+      return this.textDatetimeAt(item[0], item[1]) ?? (zoned ? "zoned" : undefined)
     }
     const name = this.columnNameAt(from, to)
     return name === undefined ? undefined : this.ctx.textDatetimeColumns?.get(name)
@@ -313,7 +320,8 @@ export class TranslatorOperands {
 
   isDateColumnTok(t: Tok | undefined): boolean {
     if (t?.kind === "bind") return this.bindDatetime(t) !== undefined
-    return t !== undefined && (t.kind === "ident" || t.kind === "qident") && this.ctx.dateColumns?.has(oracleName(t)) === true
+    // (also a name the statement's subqueries give a zoned value: zoned-aliases.ts)
+    return t !== undefined && (t.kind === "ident" || t.kind === "qident") && (this.ctx.dateColumns?.has(oracleName(t)) === true || this.ctx.textDatetimeColumns?.has(oracleName(t)) === true)
   }
 
   isExactIntervalTok(t: Tok | undefined): boolean {
