@@ -89,4 +89,28 @@ describe("Oracle test server: everyday shapes over zoned timestamps", () => {
     expect(kept.rows).toEqual([[new Date("2024-01-01T14:30:00Z"), "09:30 -05:00"]])
     await conn.rollback()
   })
+
+  it("INSERT ... SELECT over a zoned USING join, and SELECT * from a WITH block, an unnamed item or a USING / NATURAL join, write wall clocks into DATE (was no row, or ORA-01722)", async () => {
+    await conn.execute("CREATE TABLE zes_other (t TIMESTAMP WITH TIME ZONE, w NUMBER)")
+    await conn.execute("CREATE TABLE zes_day (d DATE)")
+    await conn.execute("CREATE TABLE zes_wide (id NUMBER, w NUMBER, d DATE, v NUMBER)")
+    // 11:00 +01:00 is the first row's instant, 10:00 UTC
+    await conn.execute("INSERT INTO zes_other VALUES (TIMESTAMP '2024-01-01 11:00:00 +01:00', 7)")
+    const count = async (sql: string) => (await conn.execute(sql)).rowsAffected
+    expect(await count("INSERT INTO zes_day SELECT t FROM zes_ev JOIN zes_other USING (t)")).toBe(1)
+    expect(await count("INSERT INTO zes_day WITH w AS (SELECT t FROM zes_ev) SELECT * FROM w")).toBe(2)
+    expect(await count("INSERT INTO zes_day WITH w (a) AS (SELECT t FROM zes_ev WHERE id = 2) SELECT * FROM w")).toBe(1)
+    expect(await count("INSERT INTO zes_day SELECT * FROM (SELECT t + INTERVAL '1' HOUR FROM zes_ev WHERE id = 2)")).toBe(1)
+    expect(await count("INSERT INTO zes_day SELECT * FROM (SELECT CASE WHEN id = 2 THEN t END FROM zes_ev WHERE id = 2)")).toBe(1)
+    expect(await rows("SELECT TO_CHAR(d, 'YYYY-MM-DD HH24:MI') FROM zes_day ORDER BY d")).toEqual([
+      ["2024-01-01 10:00"], ["2024-01-01 10:00"], ["2024-06-01 11:30"], ["2024-06-01 11:30"], ["2024-06-01 11:30"], ["2024-06-01 12:30"]
+    ])
+    await conn.execute("INSERT INTO zes_dim VALUES (2, 4)")
+    expect(await count("INSERT INTO zes_wide SELECT * FROM zes_dim JOIN zes_ev USING (id)")).toBe(2)
+    expect(await count("INSERT INTO zes_wide SELECT * FROM zes_dim NATURAL JOIN zes_ev WHERE id = 2")).toBe(1)
+    expect(await rows("SELECT id, w, TO_CHAR(d, 'YYYY-MM-DD HH24:MI'), v FROM zes_wide ORDER BY id, d")).toEqual([
+      [1, 3, "2024-01-01 10:00", 5], [2, 4, "2024-06-01 11:30", 6], [2, 4, "2024-06-01 11:30", 6]
+    ])
+    await conn.rollback()
+  })
 })

@@ -7,6 +7,7 @@
  */
 import { findTopLevel, isKw, isOp, matchParen, type Tok } from "./lexer.ts"
 import { visitAliasedItems } from "./select-aliases.ts"
+import { headingOf } from "./expression-names.ts"
 import type { TextDatetimeKind } from "./translate.ts"
 
 const isName = (t: Tok | undefined): t is Tok => t !== undefined && (t.kind === "ident" || t.kind === "qident")
@@ -149,12 +150,14 @@ export const withZonedAliases = (toks: ReadonlyArray<Tok>, zoned: ReadonlyMap<st
   const out = new Map(zoned)
   for (let round = 0; round < 4; round++) {
     let learnt = learnColumnLists(toks, out)
-    visitAliasedItems(toks, (from, to, alias) => {
-      if (out.has(alias.value) || !isZonedExpression(toks, from, to, out)) return false
-      out.set(alias.value, "zoned")
+    const learn = (name: string, from: number, to: number): boolean => {
+      if (out.has(name) || !isZonedExpression(toks, from, to, out)) return false
+      out.set(name, "zoned")
       learnt = true
       return true
-    })
+    }
+    // an unaliased item is passed on under its heading (`t + INTERVAL '1' HOUR` as "T+INTERVAL'1'HOUR")
+    visitAliasedItems(toks, (from, to, alias) => learn(alias.value, from, to), (from, to) => learn(headingOf(toks.slice(from, to)), from, to))
     if (!learnt) break
   }
   return out
