@@ -113,4 +113,15 @@ describe("Oracle test server: everyday shapes over zoned timestamps", () => {
     ])
     await conn.rollback()
   })
+
+  it("a USING or NATURAL join by a zoned column with a WITH block that has a column list matches by instant (matched no row)", async () => {
+    await conn.execute("CREATE TABLE zes_peer (t TIMESTAMP WITH TIME ZONE, w NUMBER)")
+    await conn.execute("INSERT INTO zes_peer VALUES (TIMESTAMP '2024-01-01 11:00:00 +01:00', 7)")
+    expect(await rows("WITH b (t, x) AS (SELECT t, v FROM zes_ev) SELECT x, w FROM b JOIN zes_peer USING (t)")).toEqual([[5, 7]])
+    expect(await rows("WITH b (t, x) AS (SELECT t, v FROM zes_ev), p AS (SELECT t, w FROM zes_peer) SELECT x, w FROM b NATURAL JOIN p")).toEqual([[5, 7]])
+    const star = await conn.execute("WITH b (t, x) AS (SELECT t, v FROM zes_ev) SELECT * FROM b NATURAL JOIN zes_peer")
+    expect(star.metaData.map((m: { name: string }) => m.name)).toEqual(["T", "X", "W"])
+    expect(star.rows).toEqual([[new Date("2024-01-01T10:00:00Z"), 5, 7]])
+    await conn.rollback()
+  })
 })
