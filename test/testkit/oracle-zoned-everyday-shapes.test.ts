@@ -124,4 +124,12 @@ describe("Oracle test server: everyday shapes over zoned timestamps", () => {
     expect(star.rows).toEqual([[new Date("2024-01-01T10:00:00Z"), 5, 7]])
     await conn.rollback()
   })
+
+  it("character functions read a zoned value in the session's NLS_TIMESTAMP_TZ_FORMAT, as Oracle converts it (was the stored text)", async () => {
+    expect(await rows("SELECT SUBSTR(t, 1, 9), INSTR(t, 'JUN'), LOWER(t), REGEXP_SUBSTR(t, '[A-Z]+') FROM zes_ev ORDER BY id")).toEqual([
+      ["01-JAN-24", 0, "01-jan-24 10.00.00.000000 am +00:00", "JAN"],
+      ["01-JUN-24", 4, "01-jun-24 11.30.00.000000 am europe/berlin", "JUN"]
+    ])
+    expect(await rows("SELECT SUBSTR(x, 1, 9) FROM (SELECT CASE WHEN id = 2 THEN t END x, id FROM zes_ev) ORDER BY id")).toEqual([[null], ["01-JUN-24"]])
+  })
 })

@@ -34,6 +34,9 @@ import type { TranslatorCore } from "./translate-core.ts"
 import { defaultFormatRead } from "./nls-formats.ts"
 
 
+/** Character functions whose text arguments a text datetime is converted for (ident). */
+const CHARACTER_CALLS = new Set(["SUBSTR", "SUBSTRB", "INSTR", "INSTRB", "UPPER", "LOWER", "INITCAP", "TRANSLATE", "LPAD", "RPAD", "LTRIM", "RTRIM", "CONCAT", "REGEXP_SUBSTR", "REGEXP_INSTR", "REGEXP_REPLACE", "REGEXP_COUNT", "REGEXP_LIKE"])
+
 /** The argument indexes of DECODE's results (`DECODE(expr, search, result, ..., default)`) among `count` arguments. */
 export const decodeResults = (count: number): Array<number> => Array.from({ length: count }, (_, k) => k).filter((k) => k > 1 && (k % 2 === 0 || k === count - 1))
 
@@ -153,6 +156,14 @@ export function ident(tr: TranslatorCore, i: number, to: number): [string, numbe
     const kind = textDatetimeArg(k)
     return kind === undefined ? arg(k) : wallClockOf(arg(k), kind)
   }
+  // a text datetime where a character function takes text: converted as Oracle converts it implicitly, in the
+  // session's NLS format ("Implicit Data Conversion": TIMESTAMP WITH TIME ZONE to VARCHAR2; nls-formats.ts), not
+  // the stored text
+  if (CHARACTER_CALLS.has(v))
+    parts.forEach(([a, b], k) => {
+      const text = textDatetimeArg(k) === undefined ? undefined : defaultFormatText(tr, a, b, arg(k))
+      if (text !== undefined) rendered[k] = text
+    })
   // agg(x) KEEP (DENSE_RANK FIRST | LAST ORDER BY ...) [OVER (...)] (keep-aggregates.ts)
   const keep = keepAggregateSql(tr, v, parts, close)
   if (keep !== undefined) return keep
