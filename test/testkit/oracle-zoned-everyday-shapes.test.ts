@@ -132,4 +132,16 @@ describe("Oracle test server: everyday shapes over zoned timestamps", () => {
     ])
     expect(await rows("SELECT SUBSTR(x, 1, 9) FROM (SELECT CASE WHEN id = 2 THEN t END x, id FROM zes_ev) ORDER BY id")).toEqual([[null], ["01-JUN-24"]])
   })
+
+  it("PERCENTILE_DISC ... WITHIN GROUP (ORDER BY zoned) picks a value by instant, its zone kept (was the instant key as text)", async () => {
+    await conn.execute("INSERT INTO zes_ev VALUES (3, TIMESTAMP '2024-01-01 09:30:00 -05:00', 7)")
+    await conn.execute("INSERT INTO zes_ev VALUES (4, NULL, 8)")
+    const median = await conn.execute("SELECT PERCENTILE_DISC(0.5) WITHIN GROUP (ORDER BY t), TO_CHAR(PERCENTILE_DISC(0.5) WITHIN GROUP (ORDER BY t), 'HH24:MI TZR') FROM zes_ev")
+    expect(median.metaData.map((m: { dbType: unknown }) => m.dbType)).toEqual([oracledb.DB_TYPE_TIMESTAMP_TZ, oracledb.DB_TYPE_VARCHAR])
+    expect(median.rows).toEqual([[new Date("2024-01-01T14:30:00Z"), "09:30 -05:00"]])
+    expect(await rows("SELECT PERCENTILE_DISC(0) WITHIN GROUP (ORDER BY t), PERCENTILE_DISC(0.9) WITHIN GROUP (ORDER BY t DESC) FROM zes_ev")).toEqual([
+      [new Date("2024-01-01T10:00:00Z"), new Date("2024-01-01T10:00:00Z")]
+    ])
+    await conn.rollback()
+  })
 })

@@ -477,6 +477,17 @@ export function ident(tr: TranslatorCore, i: number, to: number): [string, numbe
       const groupClose = matchParen(toks, g + 2)
       let exprEnd = groupClose
       while (exprEnd > g + 5 && isKw(toks[exprEnd - 1], "ASC", "DESC", "FIRST", "LAST", "NULLS")) exprEnd--
+      // PERCENTILE_DISC of a text datetime: the value (its zone kept) at the first cumulative distribution >= p, by
+      // instant (wall clock); NULLs ignored ("PERCENTILE_DISC": "the smallest cumulative distribution value ... that is
+      // greater than or equal to" p)
+      const datetime = tr.textDatetimeAt(g + 5, exprEnd) ?? textDatetimeOfText(tr.range(g + 5, exprEnd))
+      if (v === "PERCENTILE_DISC" && datetime !== undefined) {
+        const x = tr.range(g + 5, exprEnd)
+        const pairs = `list(struct_pack(k := ora_tstz_key(${datetimeArgument(x, datetime)}), v := CAST(${x} AS VARCHAR))) FILTER (WHERE (${x}) IS NOT NULL)`
+        const sorted = toks.slice(exprEnd, groupClose).some((t) => isKw(t, "DESC")) ? `list_reverse_sort(${pairs})` : `list_sort(${pairs})`
+        const picked = `struct_extract(${sorted}[greatest(1, CAST(ceil((${arg(0)}) * len(${sorted})) AS BIGINT))], 'v')`
+        return [asTextDatetime(picked, datetime), groupClose + 1]
+      }
       if (!tr.exactNumericRange(g + 5, exprEnd)) break
       const order = `CAST(${tr.range(g + 5, exprEnd)} AS DOUBLE) ${tr.range(exprEnd, groupClose)}`
       return [`ora_number(CAST(${identOut(t)}(${arg(0)}) WITHIN GROUP (ORDER BY ${order}) AS VARCHAR))`, groupClose + 1]
