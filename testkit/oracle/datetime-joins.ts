@@ -8,7 +8,7 @@
  * RIGHT join; both coalesced for a FULL join), and a `SELECT *` over the two tables lists the join columns once, first, then the other columns of
  * the left and of the right table (the order the SQL standard gives a NATURAL or USING join's `*`, as e.g. Apache
  * Derby's reference, "NATURAL JOIN operation", spells out; **unconfirmed** for Oracle). Handled: an INNER, LEFT, RIGHT or
- * FULL join of two named tables or WITH blocks (with or without aliases) or subqueries (`(SELECT ...) s`, given an alias when they have none; their columns
+ * FULL join of two named tables or WITH blocks (with or without aliases; a block's column list names its items) or subqueries (`(SELECT ...) s`, given an alias when they have none; their columns
  * named by their select lists: insert-select-stars.ts), and one whose left side is itself a join of those
  * (`a JOIN b USING (x) JOIN c USING (t)`: each join column taken from the one left table that has it; not with a
  * `SELECT *`); other joins over such columns are left as they are.
@@ -38,15 +38,22 @@ interface TableRef {
 
 const quoted = (name: string): string => `"${name.replace(/"/g, '""')}"`
 
-/** The statement's WITH blocks without a column list: the position of each one's opening parenthesis, by name. */
-type WithBlocks = ReadonlyMap<string, number>
+/**
+ * The statement's WITH blocks: the position of each one's opening parenthesis and the names of its column list (if
+ * it has one), by name.
+ */
+type WithBlocks = ReadonlyMap<string, { readonly open: number; readonly names?: ReadonlyArray<string> }>
 
 const withBlocksOf = (sig: ReadonlyArray<Tok>): WithBlocks => {
-  const out = new Map<string, number>()
+  const out = new Map<string, { open: number; names?: Array<string> }>()
   if (!isKw(sig[0], "WITH")) return out
-  for (let k = 1; isName(sig[k]) && isKw(sig[k + 1], "AS") && isOp(sig[k + 2], "("); ) {
-    out.set(sig[k]!.value, k + 2)
-    const close = matchParen(sig, k + 2)
+  for (let k = 1; isName(sig[k]); ) {
+    const list = isOp(sig[k + 1], "(") ? matchParen(sig, k + 1) : -1
+    const as = list < 0 ? k + 1 : list + 1
+    if (!isKw(sig[as], "AS") || !isOp(sig[as + 1], "(")) break
+    const names = list < 0 ? undefined : sig.slice(k + 2, list).filter(isName).map((t) => t.value)
+    out.set(sig[k]!.value, { open: as + 1, ...(names !== undefined ? { names } : {}) })
+    const close = matchParen(sig, as + 1)
     if (close < 0 || !isOp(sig[close + 1], ",")) break
     k = close + 2
   }
@@ -59,8 +66,13 @@ const generatedAlias = (close: number): string => `"ORA$JOINED_${close}"`
 /** The columns of table or WITH block `name`. */
 const columnsOf = (sig: ReadonlyArray<Tok>, schema: string | undefined, name: string, lookup: TableLookup, blocks: WithBlocks): ReadonlyArray<ColumnMeta> | undefined => {
   const block = schema === undefined ? blocks.get(name) : undefined
-  // a query name hides a table of that name (SQL Language Reference, SELECT, subquery_factoring_clause)
-  return block !== undefined ? subqueryColumns(sig, block, lookup) : lookup(schema, name)?.columns
+  // a query name hides a table of that name (SQL Language Reference, SELECT, subquery_factoring_clause); its column
+  // list names its items
+  if (block === undefined) return lookup(schema, name)?.columns
+  const columns = subqueryColumns(sig, block.open, lookup)
+  const names = block.names
+  if (names === undefined || columns === undefined) return columns
+  return names.length === columns.length ? columns.map((c, n) => ({ ...c, name: names[n]! })) : undefined
 }
 
 /** The table reference ending just before `end` (exclusive) of `sig`, looked up; undefined when it is not one. */

@@ -12,6 +12,7 @@ import type { ColumnMeta } from "./catalog.ts"
 import { blockSelectBefore, findTopLevel, isKw, isOp, matchParen, type Tok, tokenize } from "./lexer.ts"
 import type { TableLookup } from "./number-writes.ts"
 import { numberType } from "./types.ts"
+import { headingOf } from "./expression-names.ts"
 
 const isName = (t: Tok | undefined): t is Tok => t !== undefined && (t.kind === "ident" || t.kind === "qident")
 
@@ -27,6 +28,8 @@ const FROM_END = new Set(["WHERE", "GROUP", "ORDER", "UNION", "MINUS", "INTERSEC
 interface Source {
   readonly qualifier: string | undefined
   readonly columns: ReadonlyArray<string>
+  /** The columns its USING or NATURAL join makes one with those of the items before it ("natural": every shared name). */
+  merged?: ReadonlyArray<string> | "natural"
 }
 
 /** True for a text datetime column (see the module comment). */
@@ -37,6 +40,7 @@ const isTextDatetime = (c: { type: { kind: string; duck: string } }): boolean =>
 const sourcesOf = (sig: ReadonlyArray<Tok>, fromAt: number, end: number, lookup: TableLookup): Array<Source> | undefined => {
   const out: Array<Source> = []
   let k = fromAt + 1
+  let natural = false
   for (;;) {
     let source: Source | undefined
     if (isOp(sig[k], "(") && isKw(sig[k + 1], "SELECT")) {
@@ -50,13 +54,17 @@ const sourcesOf = (sig: ReadonlyArray<Tok>, fromAt: number, end: number, lookup:
       source = { qualifier: alias, columns }
     } else if (isName(sig[k]) && !NOT_ALIAS.has(sig[k]!.value)) {
       const qualified = isOp(sig[k + 1], ".") && isName(sig[k + 2])
-      const meta = qualified ? lookup(sig[k]!.value, sig[k + 2]!.value) : lookup(undefined, sig[k]!.value)
-      if (meta === undefined) return undefined
+      // a WITH block's name hides a table of that name (SQL Language Reference, SELECT, subquery_factoring_clause)
+      const block = qualified ? undefined : withBlockColumns(sig, sig[k]!.value, lookup)
+      const columns = block ?? (qualified ? lookup(sig[k]!.value, sig[k + 2]!.value) : lookup(undefined, sig[k]!.value))?.columns.map((c) => c.name)
+      if (columns === undefined) return undefined
       const table = sig[qualified ? k + 2 : k]!.text
       k += qualified ? 3 : 1
       const alias = isName(sig[k]) && !NOT_ALIAS.has(sig[k]!.value) ? sig[k++]!.text : undefined
-      source = { qualifier: alias ?? table, columns: meta.columns.map((c) => c.name) }
+      source = { qualifier: alias ?? table, columns }
     } else return undefined
+    if (natural) source.merged = "natural"
+    natural = false
     out.push(source)
     // to the next FROM item: after a comma or a JOIN (an ON condition skipped), else the end of the clause
     let next = k
@@ -65,11 +73,32 @@ const sourcesOf = (sig: ReadonlyArray<Tok>, fromAt: number, end: number, lookup:
       if (isOp(t, "(")) depth++
       else if (isOp(t, ")")) depth--
       else if (depth === 0 && (isOp(t, ",") || isKw(t, "JOIN") || (isKw(t, ...FROM_END) && t.kind === "ident"))) break
-      else if (depth === 0 && isKw(t, "USING", "NATURAL")) return undefined
+      else if (depth === 0 && isKw(t, "NATURAL")) natural = true
+      else if (depth === 0 && isKw(t, "USING") && isOp(sig[next + 1], "(")) {
+        const close = matchParen(sig, next + 1)
+        source.merged = sig.slice(next + 2, close).filter(isName).map((x) => x.value)
+        next = close
+      }
     }
     if (next >= end || isKw(sig[next], ...FROM_END)) return out
     k = next + 1
   }
+}
+
+/**
+ * The column names of the statement's WITH block `name` (`WITH name [(cols)] AS (SELECT ...)`): its column list, or
+ * its query's select list's names; undefined when the statement has no such block or an item has no name.
+ */
+const withBlockColumns = (sig: ReadonlyArray<Tok>, name: string, lookup: TableLookup): Array<string> | undefined => {
+  for (let k = 1; k < sig.length; k++) {
+    if (!(isKw(sig[k - 1], "WITH") || isOp(sig[k - 1], ",")) || !isName(sig[k]) || sig[k]!.value !== name) continue
+    const list = isOp(sig[k + 1], "(") ? matchParen(sig, k + 1) : k
+    const open = list + 2
+    if (list < 0 || !isKw(sig[list + 1], "AS") || !isOp(sig[open], "(") || !isKw(sig[open + 1], "SELECT")) continue
+    if (list > k) return sig.slice(k + 2, list).filter(isName).map((t) => t.value)
+    return selectNames(sig, open + 1, matchParen(sig, open), lookup)
+  }
+  return undefined
 }
 
 /** The column names the select list of the query `SELECT ...` at `select` (up to `end`) gives; undefined when one has none. */
@@ -96,10 +125,13 @@ const selectNames = (sig: ReadonlyArray<Tok>, select: number, end: number, looku
     }
     const last = part[part.length - 1]
     const before = part[part.length - 2]
-    if (!isName(last)) return undefined
     // an alias, or the column a reference names
     const literal = before !== undefined && (before.kind === "str" || before.kind === "num")
-    if (part.length === 1 || literal || isKw(before, "AS") || isOp(before, ".") || isOp(before, ")") || isName(before)) names.push(last.value)
+    // (not the unit ending an interval literal, `t + INTERVAL '1' HOUR`, nor a CASE's END)
+    const named = isName(last) && !isKw(last, "END") && !(isKw(last, "LOCAL") && isKw(before, "AT")) && !(isKw(last, "YEAR", "MONTH", "DAY", "HOUR", "MINUTE", "SECOND") && part.some((t) => isKw(t, "INTERVAL")))
+    if (named && (part.length === 1 || literal || isKw(before, "AS") || isOp(before, ".") || isOp(before, ")") || isName(before))) names.push(last.value)
+    // an expression without an alias: its heading, under which the translator passes it on (translate.ts nestedHeadings)
+    else if (part.length > 1) names.push(headingOf(part))
     else return undefined
   }
   return names
@@ -131,12 +163,21 @@ const starOf = (part: ReadonlyArray<Tok>): { readonly qualifier: string | undefi
 }
 
 /** The columns a star (qualified or not) of the query whose FROM is at `fromAt` stands for, each with its qualifier. */
-const starColumns = (sig: ReadonlyArray<Tok>, fromAt: number, end: number, qualifier: string | undefined, lookup: TableLookup): Array<{ qualifier: string | undefined; name: string }> | undefined => {
+const starColumns = (sig: ReadonlyArray<Tok>, fromAt: number, end: number, qualifier: string | undefined, lookup: TableLookup): Array<{ qualifier: string | undefined; name: string; merged?: true }> | undefined => {
   const sources = sourcesOf(sig, fromAt, end, lookup)
   if (sources === undefined) return undefined
   const wanted = qualifier === undefined ? sources : sources.filter((s) => s.qualifier !== undefined && tokenize(s.qualifier)[0]?.value === qualifier)
   if (wanted.length === 0) return undefined
-  return wanted.flatMap((s) => s.columns.map((name) => ({ qualifier: s.qualifier, name })))
+  if (qualifier !== undefined || !sources.some((s) => s.merged !== undefined)) return wanted.flatMap((s) => s.columns.map((name) => ({ qualifier: s.qualifier, name })))
+  // a USING or NATURAL join lists its common columns once, unqualified, at the left item's place (DuckDB's `*`)
+  const mergedOf = (n: number): Set<string> => {
+    const m = sources[n]!.merged
+    return new Set(m === undefined ? [] : m === "natural" ? sources.slice(0, n).flatMap((s) => s.columns).filter((c) => sources[n]!.columns.includes(c)) : m)
+  }
+  const merged = sources.map((_, n) => mergedOf(n))
+  return sources.flatMap((s, n) =>
+    s.columns.filter((name) => !merged[n]!.has(name)).map((name) => (merged.slice(n + 1).some((m) => m.has(name)) ? { qualifier: undefined, name, merged: true } : { qualifier: s.qualifier, name }))
+  )
 }
 
 /**
@@ -168,7 +209,7 @@ export const expandedInsertSelectStars = (all: ReadonlyArray<Tok>, lookup: Table
     const columns = starColumns(sig, fromAt, end, plain ? undefined : sig[k - 2]!.value, lookup)
     if (columns === undefined) continue
     // an unqualified name two FROM items share would be ambiguous
-    const unqualified = columns.filter((c) => c.qualifier === undefined).map((c) => c.name)
+    const unqualified = columns.filter((c) => c.qualifier === undefined && !("merged" in c)).map((c) => c.name)
     if (new Set(unqualified).size < unqualified.length || (unqualified.length > 0 && columns.length > unqualified.length)) continue
     const text = columns.map((c) => (c.qualifier === undefined ? quoted(c.name) : `${c.qualifier}.${quoted(c.name)}`)).join(", ")
     replaced.set(at[plain ? k : k - 2]!.k, { to: at[k]!.k + 1, text })

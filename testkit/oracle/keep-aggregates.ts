@@ -11,6 +11,7 @@
 import { OraError } from "./errors.ts"
 import { isKw, isOp, matchParen } from "./lexer.ts"
 import type { TranslatorCore } from "./translate-core.ts"
+import { asTextDatetime, datetimeArgument, textDatetimeOfText } from "./translate-datetime-sql.ts"
 
 /** The macros of the KEEP aggregates: the values of the rows whose sort keys equal the first's (or last's). */
 export const KEEP_MACROS: ReadonlyArray<string> = [
@@ -54,7 +55,9 @@ export const keepAggregateSql = (tr: TranslatorCore, name: string, parts: Readon
   for (const [a, b] of items(tr, close + 7, keepClose)) {
     let e = b
     while (e > a + 1 && isKw(toks[e - 1], "ASC", "DESC", "NULLS", "FIRST", "LAST")) e--
-    const key = tr.exactNumericRange(a, e) ? `ora_number_key(CAST(${tr.range(a, e)} AS VARCHAR))` : tr.range(a, e)
+    // a TIMESTAMP WITH TIME ZONE key by its instant, a TIMESTAMP(7-9) by its wall clock (datetime-functions.ts)
+    const datetime = tr.textDatetimeAt(a, e) ?? textDatetimeOfText(tr.range(a, e))
+    const key = tr.exactNumericRange(a, e) ? `ora_number_key(CAST(${tr.range(a, e)} AS VARCHAR))` : datetime !== undefined ? `ora_tstz_key(${datetimeArgument(tr.range(a, e), datetime)})` : tr.range(a, e)
     keys.push(`k${keys.length} := ${key}`)
     order.push(`${key}${e < b ? ` ${toks.slice(e, b).map((t) => t.value).join(" ")}` : ""}`)
   }
@@ -67,6 +70,10 @@ export const keepAggregateSql = (tr: TranslatorCore, name: string, parts: Readon
   const overClose = windowed ? matchParen(toks, keepClose + 2) : keepClose
   const over = windowed ? ` OVER (${tr.range(keepClose + 3, overClose)})` : ""
   const kept = `ora_keep(list(struct_pack(k := struct_pack(${keys.join(", ")}), v := ${value}) ORDER BY ${order.join(", ")})${over}, ${last})`
+  // MIN / MAX of a text datetime: the value of the least or greatest instant (wall clock), its zone kept
+  const datetime = star || exact ? undefined : (tr.textDatetimeAt(p[0], p[1]) ?? textDatetimeOfText(value))
+  if (datetime !== undefined && (name === "MIN" || name === "MAX"))
+    return [asTextDatetime(`struct_extract(list_aggregate(list_transform(${kept}, ora_e -> struct_pack(k := ora_tstz_key(${datetimeArgument("ora_e", datetime)}), v := ora_e)), '${aggregate}'), 'v')`, datetime), overClose + 1]
   const sql = !exact || name === "COUNT"
     ? `list_aggregate(${kept}, '${aggregate}')`
     : name === "MIN" || name === "MAX"

@@ -4,7 +4,7 @@
  * WITH block, read as `x` by the enclosing query; an unaliased one under its heading, `"V*2"`). The translator computes on such names as on the columns
  * themselves (number-functions.ts); it knows only names, not the types of a subquery's columns.
  */
-import { isKw, isOp, matchParen, type Tok } from "./lexer.ts"
+import { findTopLevel, isKw, isOp, matchParen, type Tok } from "./lexer.ts"
 import { visitAliasedItems } from "./select-aliases.ts"
 import { EXACT_CALLS, isExactNumeric } from "./number-sql.ts"
 import { headingOf, oracleName } from "./translate.ts"
@@ -26,7 +26,11 @@ const isExactExpression = (toks: ReadonlyArray<Tok>, from: number, to: number, e
   if (isKw(first, "CAST") && !(isKw(toks[to - 2], "NUMBER") && isKw(toks[to - 3], "AS"))) return false
   let depth = 0
   let mentions = false
-  for (let k = from; k < to; k++) {
+  // a call's KEEP and OVER clauses (`MAX(t) OVER (PARTITION BY n)`) and NVL2's condition do not type its value
+  const close = isName(first) && isOp(toks[from + 1], "(") ? matchParen(toks, from + 1) : -1
+  const scanEnd = close > 0 && isKw(toks[close + 1], "KEEP", "OVER") ? close + 1 : to
+  const scanFrom = isKw(first, "NVL2") && close > 0 ? Math.max(from, findTopLevel(toks, from + 2, close, (t) => isOp(t, ","))) : from
+  for (let k = scanFrom; k < scanEnd; k++) {
     const t = toks[k]!
     if (isOp(t, "(")) depth++
     else if (isOp(t, ")")) depth--

@@ -45,7 +45,14 @@ export const describeColumns = (
       if (item.kind === "star") {
         const sources = item.qualifier === undefined ? tables : tables.filter((t) => t.ref.alias === item.qualifier || (t.ref.alias === undefined && t.ref.table === item.qualifier))
         if (sources.some((s) => s.meta === undefined && s.ref.query === undefined)) return false
-        for (const s of sources) {
+        for (const [n, s] of sources.entries()) {
+          // a USING or NATURAL join's common columns are listed once, at the left item's place (DuckDB's order)
+          const merged = item.qualifier === undefined ? mergedColumns(sources.slice(0, n), s) : new Set<string>()
+          if (merged.size > 0 && s.ref.query !== undefined) return false
+          if (merged.size > 0) {
+            for (const m of s.meta!.columns) if (k < cols.length && !merged.has(m.name)) out.push(declared(cols[k++]!, m, s.meta, s.ref))
+            continue
+          }
           if (s.ref.query !== undefined) {
             const next = describeShape(s.ref.query, k, out, false)
             if (next === false) return false
@@ -115,6 +122,15 @@ export const describeColumns = (
   let k = described === false ? out.length : described
   for (; k < cols.length; k++) out.push(infer(cols[k]!))
   return out
+}
+
+/** The columns of FROM item `s` that its USING or NATURAL join merges into those of the `earlier` items. */
+const mergedColumns = (earlier: ReadonlyArray<{ readonly ref: FromRef; readonly meta: TableMeta | undefined }>, s: { readonly ref: FromRef }): Set<string> => {
+  const merged = s.ref.merged
+  if (merged === undefined) return new Set()
+  if (merged !== "natural") return new Set(merged.using)
+  const names = (e: { readonly ref: FromRef; readonly meta: TableMeta | undefined }) => (e.meta?.columns.map((c) => c.name) ?? e.ref.query?.names.filter((x) => x !== undefined) ?? [])
+  return new Set(earlier.flatMap(names))
 }
 
 /**

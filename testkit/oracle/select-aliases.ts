@@ -31,8 +31,10 @@ export const visitAliasedItems = (toks: ReadonlyArray<Tok>, visit: (from: number
         const last = toks[k - 1]
         const prev = toks[k - 2]
         const end = isKw(prev, "AS") ? k - 2 : k - 1
-        const aliased = k - itemStart >= 2 && isName(last) && prev !== undefined && !isOp(prev, ".") && (isKw(prev, "AS") || prev.kind !== "op" || isOp(prev, ")"))
-        if (aliased && !isKw(last, "END") && visit(itemStart, end, last)) learnt = true
+        // no alias: a CASE's END, the unit ending an interval literal (`t + INTERVAL '1' HOUR`), AT LOCAL
+        const word = isKw(last, "END") || (isKw(last, "LOCAL") && isKw(prev, "AT")) || (isKw(last, "YEAR", "MONTH", "DAY", "HOUR", "MINUTE", "SECOND") && toks.slice(itemStart, k).some((t) => isKw(t, "INTERVAL")))
+        const aliased = !word && k - itemStart >= 2 && isName(last) && prev !== undefined && !isOp(prev, ".") && (isKw(prev, "AS") || prev.kind !== "op" || isOp(prev, ")"))
+        if (aliased && visit(itemStart, end, last)) learnt = true
         else if (!aliased && k - itemStart >= 2 && visitUnaliased?.(itemStart, k) === true) learnt = true
         itemStart = k + 1
       }

@@ -36,6 +36,7 @@ import { namedTypesOf, objectColumnTypeOf } from "./named-types.ts"
 import { canonicalNumberWrites } from "./number-writes.ts"
 import { numberTextWrites } from "./character-writes.ts"
 import { expandInsertSelectStar } from "./insert-select-star.ts"
+import { datetimeJoins } from "./datetime-joins.ts"
 import { blankPaddedWrites, isBlankPadded } from "./char-writes.ts"
 import { rewriteMergeSequenceValues } from "./merge-sequence-values.ts"
 import { rewriteReusedAliases } from "./reused-aliases.ts"
@@ -74,7 +75,8 @@ export const translateStatement = (ctx: TranslationContext, sql: string, specs: 
   const lookup = ctx.lookupTable
   const rewritten = localZoneArithmetic(unqualifySetTargets(rewriteRowSubqueries(rewriteNumericIntervals([...rewriteMergeSequenceValues(rewriteMergeUpdateWhere(rewriteMergeDeleteWhere(source)))]))), lookup, (n) => intervalBindKind(specs?.[n - 1]), (n) => isLocalZoneBind(specs?.[n - 1]))
   refuseLiteralObjectWrites(rewritten, lookup)
-  const written = blankPaddedWrites(intervalLiteralTargets(datetimeInsertSelects(sessionZoneWrites(numberTextWrites(canonicalNumberWrites(expandInsertSelectStar(rewritten, lookup), lookup), lookup), lookup), lookup), lookup), lookup)
+  // USING / NATURAL joins over zoned columns as ON joins by instant (datetime-joins.ts), as in queries
+  const written = blankPaddedWrites(intervalLiteralTargets(datetimeInsertSelects(sessionZoneWrites(numberTextWrites(canonicalNumberWrites(expandInsertSelectStar(datetimeJoins(rewritten, lookup), lookup), lookup), lookup), lookup), lookup), lookup), lookup)
   const { toks, tr, binds } = bindNumberingTranslator(ctx, written, sql, specs)
   // NEXTVAL / CURRVAL of one sequence in a block sequence-rows.ts left as it is: one value per row
   return { toks, text: (a, b) => perRowSequenceValues(tr.range(a, b)), binds }

@@ -73,7 +73,9 @@ export const fromRefs = (
     if (r === undefined) return
     const block = r.ref.schema === undefined && r.ref.query === undefined ? blocks.get(r.ref.table) : undefined
     // a query name is treated as an inline view (SQL Language Reference, SELECT, subquery_factoring_clause)
-    out.push(block === undefined ? r.ref : { table: "", alias: r.ref.alias ?? r.ref.table, query: block })
+    const item = block === undefined ? r.ref : { table: "", alias: r.ref.alias ?? r.ref.table, query: block }
+    const merged = joinMerging(toks, k, r.next)
+    out.push(merged === undefined ? item : { ...item, merged })
     k = r.next
   }
   ref()
@@ -87,6 +89,17 @@ export const fromRefs = (
     } else if (depth === 0 && isKw(toks[k], "WHERE", "GROUP", "ORDER", "UNION", "MINUS", "INTERSECT")) break
   }
   return out
+}
+
+/** How the FROM item in tokens [at, next) is joined when its join merges common columns (FromRef `merged`). */
+const joinMerging = (toks: ReadonlyArray<Tok>, at: number, next: number): FromRef["merged"] => {
+  if (!isKw(toks[at - 1], "JOIN")) return undefined
+  let k = at - 2
+  while (isKw(toks[k], "INNER", "LEFT", "RIGHT", "FULL", "OUTER")) k--
+  if (isKw(toks[k], "NATURAL")) return "natural"
+  if (!isKw(toks[next], "USING") || !isOp(toks[next + 1], "(")) return undefined
+  const close = matchParen(toks, next + 1)
+  return close < 0 ? undefined : { using: toks.slice(next + 2, close).filter((t) => isName(t)).map((t) => oracleName(t)) }
 }
 
 /**

@@ -37,6 +37,9 @@ import type { TranslatorCore } from "./translate-core.ts"
 import { defaultFormatRead } from "./nls-formats.ts"
 
 
+/** Character functions whose text arguments a text datetime is converted for (ident). */
+const CHARACTER_CALLS = new Set(["SUBSTR", "SUBSTRB", "INSTR", "INSTRB", "UPPER", "LOWER", "INITCAP", "TRANSLATE", "LPAD", "RPAD", "LTRIM", "RTRIM", "CONCAT", "REGEXP_SUBSTR", "REGEXP_INSTR", "REGEXP_REPLACE", "REGEXP_COUNT", "REGEXP_LIKE"])
+
 /** The argument indexes of DECODE's results (`DECODE(expr, search, result, ..., default)`) among `count` arguments. */
 export const decodeResults = (count: number): Array<number> => Array.from({ length: count }, (_, k) => k).filter((k) => k > 1 && (k % 2 === 0 || k === count - 1))
 
@@ -156,6 +159,14 @@ export function ident(tr: TranslatorCore, i: number, to: number): [string, numbe
     const kind = textDatetimeArg(k)
     return kind === undefined ? arg(k) : wallClockOf(arg(k), kind)
   }
+  // a text datetime where a character function takes text: converted as Oracle converts it implicitly, in the
+  // session's NLS format ("Implicit Data Conversion": TIMESTAMP WITH TIME ZONE to VARCHAR2; nls-formats.ts), not
+  // the stored text
+  if (CHARACTER_CALLS.has(v))
+    parts.forEach(([a, b], k) => {
+      const text = textDatetimeArg(k) === undefined ? undefined : defaultFormatText(tr, a, b, arg(k))
+      if (text !== undefined) rendered[k] = text
+    })
   // agg(x) KEEP (DENSE_RANK FIRST | LAST ORDER BY ...) [OVER (...)] (keep-aggregates.ts)
   const keep = keepAggregateSql(tr, v, parts, close)
   if (keep !== undefined) return keep
@@ -458,6 +469,17 @@ export function ident(tr: TranslatorCore, i: number, to: number): [string, numbe
       const groupClose = matchParen(toks, g + 2)
       let exprEnd = groupClose
       while (exprEnd > g + 5 && isKw(toks[exprEnd - 1], "ASC", "DESC", "FIRST", "LAST", "NULLS")) exprEnd--
+      // PERCENTILE_DISC of a text datetime: the value (its zone kept) at the first cumulative distribution >= p, by
+      // instant (wall clock); NULLs ignored ("PERCENTILE_DISC": "the smallest cumulative distribution value ... that is
+      // greater than or equal to" p)
+      const datetime = tr.textDatetimeAt(g + 5, exprEnd) ?? textDatetimeOfText(tr.range(g + 5, exprEnd))
+      if (v === "PERCENTILE_DISC" && datetime !== undefined) {
+        const x = tr.range(g + 5, exprEnd)
+        const pairs = `list(struct_pack(k := ora_tstz_key(${datetimeArgument(x, datetime)}), v := CAST(${x} AS VARCHAR))) FILTER (WHERE (${x}) IS NOT NULL)`
+        const sorted = toks.slice(exprEnd, groupClose).some((t) => isKw(t, "DESC")) ? `list_reverse_sort(${pairs})` : `list_sort(${pairs})`
+        const picked = `struct_extract(${sorted}[greatest(1, CAST(ceil((${arg(0)}) * len(${sorted})) AS BIGINT))], 'v')`
+        return [asTextDatetime(picked, datetime), groupClose + 1]
+      }
       if (!tr.exactNumericRange(g + 5, exprEnd)) break
       const order = `CAST(${tr.range(g + 5, exprEnd)} AS DOUBLE) ${tr.range(exprEnd, groupClose)}`
       return [`ora_number(CAST(${identOut(t)}(${arg(0)}) WITHIN GROUP (ORDER BY ${order}) AS VARCHAR))`, groupClose + 1]

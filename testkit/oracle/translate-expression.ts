@@ -94,7 +94,8 @@ export function expression(tr: TranslatorCore, from: number, to: number): string
     if (op === "+" && b.datetime !== undefined && number(a)) return days(b, floating(a, "double"))
     if (op === "-" && a.datetime !== undefined && number(b)) return days(a, `-(${floating(b, "double")})`)
     // (a CAST to a zoned type is a datetime too: local-zone-arithmetic.ts casts LOCAL TIME ZONE differences so)
-    const datetimeNode = (n: Node) => n.date || (n.datetime === "zoned" && /^ora_tstz\(/.test(n.text))
+    // (also a name or scalar subquery the statement's subqueries make a zoned value: zoned-aliases.ts)
+    const datetimeNode = (n: Node) => n.date || n.datetime === "zoned"
     if (op !== "-" || !datetimeNode(a) || !datetimeNode(b)) return undefined
     const kind = a.datetime === "zoned" || b.datetime === "zoned" ? "zoned" : "wall"
     const point = (d: Node) => (kind === "zoned" ? `ora_tstz_utc(${datetimeArgument(d.text, kind)})` : `ora_tstz_local(${datetimeArgument(d.text, kind)})`)
@@ -122,10 +123,12 @@ export function expression(tr: TranslatorCore, from: number, to: number): string
     const exactInterval = tr.exactIntervalAt(i, end, text) ?? (tr.bindIs(tr.ctx.exactSecondsBind, i, end) ? "dayToSecond" : undefined)
     const column = tr.columnNameAt(i, end)
     const fsp = tr.declaredFractionAt(i, end) ?? timestampPrecisionAt(toks, i, end)
+    // a call the translator renders as a DATE (TRUNC / ROUND of a date, CAST to DATE: DuckDB's TIMESTAMP_S)
+    const dateResult = isDateResult(text)
     const node = {
-      text, date: isDateUnit(toks, i, end, tr.ctx.dateColumns) || dateBind, interval: isKw(t, "INTERVAL") || tr.isIntervalColumnAt(i, end) || exactInterval !== undefined || (isOp(t, "(") && scaledIntervalIn(toks, i + 1, end - 1)), binary: binaryKindOf(toks, i, end, tr.ctx.binaryColumns) ?? tr.binaryBindAt(i, end), exact,
+      text, date: isDateUnit(toks, i, end, tr.ctx.dateColumns) || dateBind || dateResult, interval: isKw(t, "INTERVAL") || tr.isIntervalColumnAt(i, end) || exactInterval !== undefined || (isOp(t, "(") && scaledIntervalIn(toks, i + 1, end - 1)), binary: binaryKindOf(toks, i, end, tr.ctx.binaryColumns) ?? tr.binaryBindAt(i, end), exact,
       numeric: tr.exactNumericRange(i, end), ...(datetime !== undefined ? { datetime } : {}), ...(exactInterval !== undefined ? { exactInterval } : {}),
-      day: tr.isDayAt(i, end), character: tr.isCharacterAt(i, end),
+      day: tr.isDayAt(i, end) || dateResult, character: tr.isCharacterAt(i, end),
       // (also a NUMBER(p,s) column, whose DuckDB text keeps the scale's zeros: `1.50`, TO_CHAR's `1.5`)
       numberText: (end === i + 1 && t.kind === "num" && !/[fFdD]$/.test(t.text)) || /^\(+ora_(?:date_diff|div)\(/.test(text) ||
         (column !== undefined && tr.ctx.boundedNumberColumns?.has(column) === true && tr.ctx.characterColumns?.has(column) !== true),
@@ -234,6 +237,21 @@ export function expression(tr: TranslatorCore, from: number, to: number): string
     }
   }
   return left !== undefined && i === to ? left.text : undefined
+}
+
+/** True when translated `text` is one `CAST(... AS TIMESTAMP_S)`: how the translator writes a value that is a DATE. */
+const isDateResult = (text: string): boolean => {
+  if (!text.startsWith("CAST(") || !text.endsWith(" AS TIMESTAMP_S)")) return false
+  // the first parenthesis closes at the end (not `CAST(a AS TIMESTAMP_S) + CAST(b AS TIMESTAMP_S)`), strings skipped
+  let depth = 0
+  for (let k = 4, quoted = false; k < text.length; k++) {
+    const c = text[k]
+    if (c === "'") quoted = !quoted
+    else if (quoted) continue
+    else if (c === "(") depth++
+    else if (c === ")" && --depth === 0) return k === text.length - 1
+  }
+  return false
 }
 
 /**

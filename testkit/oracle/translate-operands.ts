@@ -11,7 +11,11 @@ import { exactIntervalOfText } from "./interval-exprs.ts"
 import { parseOracleType, type OraType } from "./types.ts"
 import { distinctItems, isDateLiteralEnd, isDateWord, numberLiteral, timestampLiteral } from "./translate-literals.ts"
 import { textDatetimeOfText } from "./translate-datetime-sql.ts"
+import { isZonedValue } from "./zoned-aliases.ts"
 import type { ExactIntervalKind, Part, TextDatetimeKind, TranslateContext } from "./translate-types.ts"
+
+/** Calls whose result is a text datetime when their argument mentions one (see closesDatetimeCall). */
+const DATETIME_CALLS = ["MIN", "MAX", "FIRST_VALUE", "LAST_VALUE", "LAG", "LEAD", "NVL", "COALESCE", "GREATEST", "LEAST"] as const
 
 /** Operand predicates over a statement's significant tokens (`spaced`: whether whitespace preceded each) and its context. */
 export class TranslatorOperands {
@@ -133,6 +137,10 @@ export class TranslatorOperands {
     let arithmetic = false
     for (let i = from; i < to; i++) {
       const t = toks[i]!
+      // a parenthesised operand holding date arithmetic (`(d - DATE '2024-01-01') * 24`): its value is a number or
+      // an interval only expression() knows, so the whole range goes through it
+      const call = i > from && (toks[i - 1]!.kind === "ident" || toks[i - 1]!.kind === "qident")
+      if (depth === 0 && isOp(t, "(") && !call && !isKw(toks[i + 1], "SELECT", "WITH") && this.needsOperatorRewrite(i + 1, matchParen(toks, i))) return true
       if (isOp(t, "(")) depth++
       else if (isOp(t, ")")) depth--
       else if (depth === 0 && t.kind === "op" && (t.value === "||" || t.value === "/")) return true
@@ -149,6 +157,10 @@ export class TranslatorOperands {
           this.bindIs(this.ctx.dateBind, i - 1, i) || this.bindIs(this.ctx.dateBind, i + 1, i + 2))
       )
         return true
+      // a call giving a DATE (TRUNC / ROUND of a date, CAST to DATE: `TRUNC(SYSDATE) - 7`) or a text datetime
+      // (`MAX(t) - MIN(t)` of zoned values): computed by expression(), which knows both by their translation
+      if (depth === 0 && t.kind === "op" && (t.value === "+" || t.value === "-") && (this.closesDatetimeCall(i - 1) || [i + 1, i + 2].some((k) => isOp(toks[k], "(") && this.closesDatetimeCall(matchParen(toks, k)))))
+        return true
       // a negated aggregate of an exact interval column (`-MAX(col)`)
       if (depth === 0 && isOp(t, "-") && isKw(toks[i + 1], "MIN", "MAX", "SUM", "AVG") && isOp(toks[i + 2], "(") && this.isExactIntervalTok(toks[i + 3])) return true
       // arithmetic on an exact interval column (interval-exprs.ts)
@@ -161,6 +173,25 @@ export class TranslatorOperands {
     // a nested quotient or AVG may be an exact NUMBER (exactNumericRange) the arithmetic must compute on, and so is a
     // call computed in decimal on any NUMBER (number-sql.ts CHECKED_RANGE: `4 * ATAN(1)`)
     return arithmetic && (this.mentionsExactNumber(from, to) || toks.slice(from, to).some((t, k) => isOp(t, "/") || (isKw(t, "AVG") && isOp(toks[from + k + 1], "(")) || (t.kind === "ident" && CHECKED_RANGE.has(t.value) && isOp(toks[from + k + 1], "("))))
+  }
+
+  /**
+   * True when token `at` closes a call that may give a datetime the translator does not know by its name: TRUNC,
+   * ROUND or CAST (a DATE), or MIN / MAX / an analytic of a text datetime column (`MAX(t)`).
+   */
+  closesDatetimeCall(at: number): boolean {
+    const toks = this.toks
+    if (!isOp(toks[at], ")")) return false
+    let open = at
+    for (let depth = 0; open >= 0; open--) {
+      if (isOp(toks[open], ")")) depth++
+      else if (isOp(toks[open], "(") && --depth === 0) break
+    }
+    // a scalar subquery of a zoned value (`(SELECT MIN(t) FROM u) - INTERVAL '1' DAY`)
+    if (isKw(toks[open + 1], "SELECT")) return this.textDatetimeAt(open, at + 1) !== undefined
+    const name = toks[open - 1]
+    if (isKw(name, "TRUNC", "ROUND", "CAST")) return true
+    return isKw(name, ...DATETIME_CALLS) && this.mentionsTextDatetime(open + 1, at)
   }
 
   /** True when tokens [from, to) are one column reference (`c` or `t.c`) to a LOCAL TIME ZONE column. */
@@ -193,7 +224,11 @@ export class TranslatorOperands {
     // a scalar subquery of one such item
     if (isOp(toks[from], "(") && isKw(toks[from + 1], "SELECT") && matchParen(toks, from) === to - 1) {
       const items = distinctItems(toks, isKw(toks[from + 2], "DISTINCT", "UNIQUE", "ALL") ? from + 3 : from + 2)
-      return items?.length === 1 ? this.textDatetimeAt(items[0]![0], items[0]![1]) : undefined
+      const item = items?.length === 1 ? items[0]! : undefined
+      if (item === undefined) return undefined
+      // (also an expression giving a zoned value: `(SELECT MAX(t) FROM u)`, zoned-aliases.ts)
+      const zoned = this.ctx.textDatetimeColumns !== undefined && isZonedValue(toks, item[0], item[1], this.ctx.textDatetimeColumns)
+      return this.textDatetimeAt(item[0], item[1]) ?? (zoned ? "zoned" : undefined)
     }
     const name = this.columnNameAt(from, to)
     return name === undefined ? undefined : this.ctx.textDatetimeColumns?.get(name)
@@ -303,7 +338,8 @@ export class TranslatorOperands {
 
   isDateColumnTok(t: Tok | undefined): boolean {
     if (t?.kind === "bind") return this.bindDatetime(t) !== undefined
-    return t !== undefined && (t.kind === "ident" || t.kind === "qident") && this.ctx.dateColumns?.has(oracleName(t)) === true
+    // (also a name the statement's subqueries give a zoned value: zoned-aliases.ts)
+    return t !== undefined && (t.kind === "ident" || t.kind === "qident") && (this.ctx.dateColumns?.has(oracleName(t)) === true || this.ctx.textDatetimeColumns?.has(oracleName(t)) === true)
   }
 
   isExactIntervalTok(t: Tok | undefined): boolean {

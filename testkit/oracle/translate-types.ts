@@ -28,6 +28,12 @@ export interface FromRef {
   readonly alias?: string
   /** A subquery's select-list shape with its items' output names (subquery-shapes.ts); `table` is then empty. */
   readonly query?: QueryShape & { readonly names: ReadonlyArray<string | undefined> }
+  /**
+   * How the item is joined to the FROM items before it when the join makes their common columns one (which a `*`
+   * lists once, at the left item's place: DuckDB's order): `JOIN ... USING (cols)` its columns, NATURAL every name
+   * the earlier items share with it (subquery-shapes.ts fromRefs).
+   */
+  readonly merged?: { readonly using: ReadonlyArray<string> } | "natural"
 }
 
 /** Shape of a top-level query used to map result columns to declared table columns. */
