@@ -29,7 +29,7 @@ export async function emptyRecord(ctx: Frame, of: ReadonlyArray<string>, pos: nu
       ctx.scope = { names, ...(outer === undefined ? {} : { parent: outer }) }
       let q
       try {
-        q = await openQuery(ctx, slot.decl.query)
+        q = await openQuery(ctx, slot.decl.query, false, true)
       } finally {
         ctx.scope = outer
       }

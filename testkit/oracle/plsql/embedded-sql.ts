@@ -120,13 +120,13 @@ const sequenceRows = (ctx: Frame, toks: Expr): Expr => rewriteSequenceRowTokens(
  * format model that is an expression (format-model-sites.ts) meets its values on a first reading of all the rows, run
  * again until it meets no new one, before the query is opened.
  */
-export function openQuery(ctx: Frame, statement: Expr, withRowid: boolean | "lobs" | DerivedLobRows = false): Promise<QueryResult> {
+export function openQuery(ctx: Frame, statement: Expr, withRowid: boolean | "lobs" | DerivedLobRows = false, describeOnly = false): Promise<QueryResult> {
   // a statement derived-lob-rows.ts rewrote: its hidden row id items are its last columns
-  if (typeof withRowid === "object") return settleFormatValues(async () => hidingDerivedLobRows(await openQueryOnce(ctx, statement, false), withRowid))
-  return settleFormatValues(() => openQueryOnce(ctx, statement, withRowid))
+  if (typeof withRowid === "object") return settleFormatValues(async () => hidingDerivedLobRows(await openQueryOnce(ctx, statement, false, describeOnly), withRowid))
+  return settleFormatValues(() => openQueryOnce(ctx, statement, withRowid, describeOnly))
 }
 
-async function openQueryOnce(ctx: Frame, statement: Expr, wanted: boolean | "lobs"): Promise<QueryResult> {
+async function openQueryOnce(ctx: Frame, statement: Expr, wanted: boolean | "lobs", describeOnly: boolean): Promise<QueryResult> {
   const query = resolveSynonymTokens(ctx.host.db, ctx.host.schema, sequenceRows(ctx, statement))
   checkMutating(ctx.host, query, (schema, name) => ctx.host.lookupTable(schema, name))
   ctx.host.checkStatementAccess(query)
@@ -145,9 +145,20 @@ async function openQueryOnce(ctx: Frame, statement: Expr, wanted: boolean | "lob
   } finally {
     release()
   }
-  const withRowid = rendered.lobTables ?? wanted === true
+  let withRowid = rendered.lobTables ?? wanted === true
   const { params, shape } = rendered
-  const sql = perRowSequenceValues(rendered.sql)
+  let sql = perRowSequenceValues(rendered.sql)
+  // FOR UPDATE (SELECT INTO, a cursor's OPEN) locks the rows as a client's query does, all of them before the first
+  // fetch: "the database locks all rows in the result set when you open the cursor" (PL/SQL Language Reference,
+  // "SELECT FOR UPDATE and FOR UPDATE Cursors": https://docs.oracle.com/en/database/oracle/oracle-database/23/lnpls/static-sql.html)
+  if (shape?.lock !== undefined && rendered.translate !== undefined) {
+    const locked = await ctx.host.lockForUpdate(shape, params, rendered.lobRowids ?? [], rendered.translate, describeOnly)
+    if (locked !== undefined) {
+      sql = perRowSequenceValues(locked.sql)
+      // SKIP LOCKED over one table selects its row id last
+      if (withRowid === false && locked.lobRowids.length > 0) withRowid = true
+    }
+  }
   // a dictionary view shows the catalog as it is now (a table the block just created included)
   const dictionary = dictionaryTablesOf(toks)
   if (rendered.formatExpressions === true && calls === undefined) {
