@@ -113,6 +113,48 @@ BEGIN OPEN c; FETCH c BULK COLLECT INTO ids; CLOSE c; :n := ids.COUNT; :first :=
     await a.rollback()
   })
 
+  // SKIP LOCKED locks a cursor's rows as they are fetched, not at OPEN: the queue idiom `OPEN c; FETCH c INTO id;
+  // CLOSE c;` takes one row, and the next worker's cursor gets the next one (T. Kyte's example in "FOR UPDATE SKIP
+  // LOCKED" threads; an SQL trace shows no current-mode reads at OPEN: https://practical-sql-tuning.blogspot.com/2013/12)
+  it("a SKIP LOCKED cursor locks the rows it fetches, not the whole result at OPEN: two workers take one row each (was: the first took all)", async () => {
+    const take = `CREATE OR REPLACE FUNCTION pl_take_one RETURN NUMBER IS
+  CURSOR c IS SELECT id FROM pl_acct WHERE grp = 4 ORDER BY id FOR UPDATE SKIP LOCKED;
+  v NUMBER;
+BEGIN
+  OPEN c; FETCH c INTO v; CLOSE c;
+  RETURN v;
+END;`
+    await a.execute(take)
+    const one = async (conn: Conn) => (await conn.execute("BEGIN :v := pl_take_one; END;", { v: { dir: oracledb.BIND_OUT, type: oracledb.NUMBER } })).outBinds.v
+    expect(await one(a)).toBe(7)
+    expect(await one(b)).toBe(8)
+    // each holds its own row only
+    expect(await one(a)).toBe(7)
+    await a.rollback()
+    expect(await one(a)).toBe(7)
+    await b.rollback()
+    // a cursor FOR loop that leaves early has locked only the rows it went through
+    await b.execute("BEGIN FOR r IN (SELECT id FROM pl_acct WHERE grp = 7 ORDER BY id FOR UPDATE SKIP LOCKED) LOOP EXIT; END LOOP; END;")
+    expect(oraCode(await failure(() => nowait(a, 13)))).toBe("ORA-00054")
+    expect((await nowait(a, 14)).rows).toEqual([[14]])
+    await a.rollback()
+    await b.rollback()
+    // over a join, a row whose locked table's row another transaction holds is skipped; WHERE CURRENT OF writes the fetched one
+    await b.execute("SELECT id FROM pl_acct WHERE id = 13 FOR UPDATE")
+    const r = await a.execute(
+      `DECLARE CURSOR c IS SELECT a.id, g.name FROM pl_acct a JOIN pl_grp g ON g.grp = a.grp WHERE a.grp = 7 ORDER BY a.id FOR UPDATE OF a.bal SKIP LOCKED; r c%ROWTYPE;
+BEGIN OPEN c; FETCH c INTO r; :id := r.id; CLOSE c; END;`,
+      { id: { dir: oracledb.BIND_OUT, type: oracledb.NUMBER } }
+    )
+    expect(r.outBinds).toEqual({ id: 14 })
+    expect(oraCode(await failure(() => nowait(b, 14)))).toBe("ORA-00054")
+    expect((await nowait(b, 7, "pl_grp", "grp")).rows).toEqual([[7]])
+    await b.rollback()
+    await a.execute("DECLARE CURSOR c IS SELECT id FROM pl_acct WHERE grp = 7 ORDER BY id FOR UPDATE SKIP LOCKED; v NUMBER; BEGIN OPEN c; FETCH c INTO v; UPDATE pl_acct SET bal = 7 WHERE CURRENT OF c; CLOSE c; END;")
+    expect((await a.execute("SELECT id, bal FROM pl_acct WHERE grp = 7 ORDER BY id")).rows).toEqual([[13, 7], [14, 100]])
+    await a.rollback()
+  })
+
   it("FOR UPDATE OF a column of one joined table locks that table's rows only", async () => {
     await a.execute("DECLARE CURSOR c IS SELECT a.id, g.name FROM pl_acct a JOIN pl_grp g ON g.grp = a.grp WHERE a.id = 13 FOR UPDATE OF a.bal; BEGIN OPEN c; CLOSE c; END;")
     expect(oraCode(await failure(() => nowait(b, 13)))).toBe("ORA-00054")

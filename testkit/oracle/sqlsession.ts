@@ -609,6 +609,23 @@ export class SqlSession {
     return skipped !== undefined && skipped.some((s) => s.held.length > 0) ? skipLockedQuery(skipped, lobRowids, translate) : undefined
   }
 
+  /**
+   * FOR UPDATE SKIP LOCKED of a PL/SQL cursor, whose rows Oracle locks as they are fetched: its OF columns checked and
+   * its table locks taken now; the FROM tables (indexes into `shape.from`) whose rows it locks, and `claim`, which
+   * locks a fetched row's rows of them (their row ids in that order) or tells that the cursor skips it
+   * (row-locks.ts claimFetchedRow).
+   */
+  async skipLockedAtFetch(shape: QueryShape): Promise<{ tables: ReadonlyArray<number>; claim: (rowids: ReadonlyArray<bigint | undefined>) => Promise<boolean> }> {
+    const lock = shape.lock
+    if (lock === undefined) return { tables: [], claim: async () => true }
+    const lockColumn = lockColumnError(shape.from, lock, (schema, name) => this.lookupTable(schema, name))
+    if (lockColumn !== undefined) throw lockColumn
+    const locked = this.locks.lockedTables(shape.from, lock)
+    await takeForUpdateTableLocks(this.tableLockHost, locked, lock.wait)
+    const metas = locked.map((t) => t.meta)
+    return { tables: locked.map((t) => shape.from.indexOf(t.ref)), claim: (rowids) => this.locks.claimFetchedRow(metas, rowids) }
+  }
+
   /** Runs a client's query and reads all its rows; a failure while reading restores the transaction. */
   private async readAll(sql: string, bound: ReadonlyArray<DuckDBValue>, specs: ReadonlyArray<BindSpec>, peeking = false): Promise<void> {
     const { cursor } = (await this.queryOnce(sql, bound, specs, false, peeking)) as { cursor: Cursor }
