@@ -114,8 +114,9 @@ BEGIN OPEN c; FETCH c BULK COLLECT INTO ids; CLOSE c; :n := ids.COUNT; :first :=
   })
 
   // SKIP LOCKED locks a cursor's rows as they are fetched, not at OPEN: the queue idiom `OPEN c; FETCH c INTO id;
-  // CLOSE c;` takes one row, and the next worker's cursor gets the next one (T. Kyte's example in "FOR UPDATE SKIP
-  // LOCKED" threads; an SQL trace shows no current-mode reads at OPEN: https://practical-sql-tuning.blogspot.com/2013/12)
+  // CLOSE c;` takes one row, and the next worker's cursor gets the next one (Stack Overflow, "Force Oracle to return
+  // TOP N rows with SKIP LOCKED", whose get_and_lock function returns 1 to the first session and 2 to the second; an
+  // SQL trace shows no locking reads at OPEN: https://practical-sql-tuning.blogspot.com/2013/12)
   it("a SKIP LOCKED cursor locks the rows it fetches, not the whole result at OPEN: two workers take one row each (was: the first took all)", async () => {
     const take = `CREATE OR REPLACE FUNCTION pl_take_one RETURN NUMBER IS
   CURSOR c IS SELECT id FROM pl_acct WHERE grp = 4 ORDER BY id FOR UPDATE SKIP LOCKED;
