@@ -254,6 +254,22 @@ export class RowLockWaits {
     return rowids.map((rowid, k) => ({ rowid, held: held[k]! }))
   }
 
+  /**
+   * A row a PL/SQL cursor FOR UPDATE SKIP LOCKED fetched, which Oracle locks as it fetches it: the rows of `tables` it
+   * holds (`rowids`, one per table; undefined for an outer join's missing row) are locked until the transaction ends,
+   * unless another transaction holds one of them: then false, and the cursor skips the row.
+   */
+  async claimFetchedRow(tables: ReadonlyArray<TableMeta>, rowids: ReadonlyArray<bigint | undefined>): Promise<boolean> {
+    const { rowLocks } = this.host.db
+    const sid = this.host.info.sid
+    const rows = tables.flatMap((meta, k) => (rowids[k] === undefined ? [] : [{ key: lockKey(meta), row: rowids[k]! }]))
+    if (rows.some(({ key, row }) => rowLocks.othersHold(sid, key, [row]))) return false
+    if (rows.length === 0) return true
+    await this.host.begin()
+    for (const { key, row } of rows) rowLocks.take(sid, key, [row])
+    return true
+  }
+
   /** True when another session holds a FOR UPDATE lock on some row of `meta` (a cheap test before {@link waitForRowLocksOf}). */
   othersLockRowsOf(meta: TableMeta | undefined): boolean {
     return meta !== undefined && this.host.db.rowLocks.othersHoldIn(this.host.info.sid, lockKey(meta))

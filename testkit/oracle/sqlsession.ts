@@ -557,16 +557,9 @@ export class SqlSession {
     if (lobRowids.length > 0) duckSql = translateQuery(toks, tr, lobRowids).sql
     if (binds.length > params.length) throw ora.notAllBound()
     let p = params.slice(0, binds.length)
-    const lockColumn = shape.lock === undefined ? undefined : lockColumnError(shape.from, shape.lock, lookup)
-    if (lockColumn !== undefined) throw lockColumn
     // describing a statement (parse only) takes no row locks
-    if (!describeOnly && shape.lock !== undefined) await takeForUpdateTableLocks(this.tableLockHost, this.locks.lockedTables(shape.from, shape.lock), shape.lock.wait)
-    if (!describeOnly && shape.lock !== undefined && shape.lock.wait !== "skip") await this.locks.lockRows(shape.from, shape.lock, p)
-    const skipped = !describeOnly && shape.lock?.wait === "skip" ? await this.locks.lockRowsSkippingLocked(shape.from, shape.lock, p) : undefined
-    if (skipped !== undefined && skipped.some((s) => s.held.length > 0)) {
-      // SKIP LOCKED leaves out the rows other transactions hold, found by the row ids the query then selects last
-      ;({ sql: duckSql, lobRowids } = skipLockedQuery(skipped, lobRowids, (rowids, extra) => translateQuery(toks, tr, rowids, extra).sql))
-    }
+    const locked = await this.lockForUpdate(shape, p, lobRowids, (rowids, extra) => translateQuery(toks, tr, rowids, extra).sql, describeOnly)
+    if (locked !== undefined) ({ sql: duckSql, lobRowids } = locked)
     duckSql = perRowSequenceValues(duckSql)
     if (peeking) duckSql = peekingSql(duckSql)
     const dict = dictionaryTablesOf(toks)
@@ -591,6 +584,46 @@ export class SqlSession {
     const described = cursor.columns.length - lobRowids.length - (derived?.hidden ?? 0)
     const columns = this.describe(shape, cursor.columns.slice(0, described), specs, lobTables)
     return { kind: "query", columns: derived === undefined ? columns : withDerivedLobRows(columns, derived), cursor, ...((lobRowids.length > 0 || derived !== undefined) && { rowidColumn: described }) }
+  }
+
+  /**
+   * The FOR UPDATE clause of a query (`shape.lock`), a client's or a PL/SQL block's (SELECT INTO, a cursor's OPEN):
+   * checks its OF columns, then (unless `describeOnly`) takes the table lock and the row locks of the rows the query
+   * selects (`params` its DuckDB parameters), waiting for other transactions' as row-locks.ts describes. Returns the
+   * query's DuckDB text without the rows SKIP LOCKED leaves out (`translate` renders the query with further row id
+   * columns, `lobRowids` those it already selects last: skipLockedQuery), undefined when the text stays.
+   */
+  async lockForUpdate(shape: QueryShape, params: ReadonlyArray<DuckDBValue>, lobRowids: ReadonlyArray<string>, translate: (lobRowids: ReadonlyArray<string>, extra: ReadonlyArray<string>) => string, describeOnly = false): Promise<{ sql: string; lobRowids: ReadonlyArray<string> } | undefined> {
+    const lock = shape.lock
+    if (lock === undefined) return undefined
+    const lockColumn = lockColumnError(shape.from, lock, (schema, name) => this.lookupTable(schema, name))
+    if (lockColumn !== undefined) throw lockColumn
+    if (describeOnly) return undefined
+    await takeForUpdateTableLocks(this.tableLockHost, this.locks.lockedTables(shape.from, lock), lock.wait)
+    if (lock.wait !== "skip") {
+      await this.locks.lockRows(shape.from, lock, params)
+      return undefined
+    }
+    const skipped = await this.locks.lockRowsSkippingLocked(shape.from, lock, params)
+    // SKIP LOCKED leaves out the rows other transactions hold, found by the row ids the query then selects last
+    return skipped !== undefined && skipped.some((s) => s.held.length > 0) ? skipLockedQuery(skipped, lobRowids, translate) : undefined
+  }
+
+  /**
+   * FOR UPDATE SKIP LOCKED of a PL/SQL cursor, whose rows Oracle locks as they are fetched: its OF columns checked and
+   * its table locks taken now; the FROM tables (indexes into `shape.from`) whose rows it locks, and `claim`, which
+   * locks a fetched row's rows of them (their row ids in that order) or tells that the cursor skips it
+   * (row-locks.ts claimFetchedRow).
+   */
+  async skipLockedAtFetch(shape: QueryShape): Promise<{ tables: ReadonlyArray<number>; claim: (rowids: ReadonlyArray<bigint | undefined>) => Promise<boolean> }> {
+    const lock = shape.lock
+    if (lock === undefined) return { tables: [], claim: async () => true }
+    const lockColumn = lockColumnError(shape.from, lock, (schema, name) => this.lookupTable(schema, name))
+    if (lockColumn !== undefined) throw lockColumn
+    const locked = this.locks.lockedTables(shape.from, lock)
+    await takeForUpdateTableLocks(this.tableLockHost, locked, lock.wait)
+    const metas = locked.map((t) => t.meta)
+    return { tables: locked.map((t) => shape.from.indexOf(t.ref)), claim: (rowids) => this.locks.claimFetchedRow(metas, rowids) }
   }
 
   /** Runs a client's query and reads all its rows; a failure while reading restores the transaction. */

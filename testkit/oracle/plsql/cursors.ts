@@ -29,7 +29,7 @@ export async function emptyRecord(ctx: Frame, of: ReadonlyArray<string>, pos: nu
       ctx.scope = { names, ...(outer === undefined ? {} : { parent: outer }) }
       let q
       try {
-        q = await openQuery(ctx, slot.decl.query)
+        q = await openQuery(ctx, slot.decl.query, false, "none")
       } finally {
         ctx.scope = outer
       }
@@ -78,7 +78,7 @@ export async function openCursor(ctx: Frame, slot: Extract<Slot, { k: "cursor" }
   ctx.scope = { names, ...(outer === undefined ? {} : { parent: outer }) }
   try {
     const withRowid = forUpdateOfOneTable(slot.decl.query)
-    slot.reader = new RowReader(await compiledSql(ctx, slot.decl.query, () => openQuery(ctx, slot.decl.query, withRowid)), ctx.host)
+    slot.reader = new RowReader(await compiledSql(ctx, slot.decl.query, () => openQuery(ctx, slot.decl.query, withRowid, "fetch")), ctx.host)
   } finally {
     ctx.scope = outer
   }

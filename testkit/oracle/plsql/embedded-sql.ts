@@ -19,6 +19,7 @@ import { derivedLobRows, type DerivedLobRows, hidingDerivedLobRows } from "../de
 import { lobSourcesOf } from "../plsql-lobs.ts"
 import { lobRowOf, type QueryResult, returningClause, type StatementResult } from "../statement.ts"
 import { oracleName } from "../translate.ts"
+import { rowidOf } from "../row-locks.ts"
 import { assign, assignBulk, assignReturnedBulk, assignRow } from "./assignment.ts"
 import { targetPackage } from "./package-instances.ts"
 import type { Expr } from "./ast.ts"
@@ -31,7 +32,7 @@ import { schemaCollectionType, storedBindCollection } from "./schema-collections
 import { currentOfRow } from "./current-of.ts"
 import { expandRecordDml, PlsqlRecord } from "./records.ts"
 import { bindNames, columnsOf, render } from "./render.ts"
-import { RowReader } from "./row-reader.ts"
+import { type BlockQueryResult, RowReader } from "./row-reader.ts"
 import { lookup } from "./scope.ts"
 import { storedFunctionCalls } from "./sql-functions.ts"
 import { callableFromSql } from "./stored-packages.ts"
@@ -120,13 +121,20 @@ const sequenceRows = (ctx: Frame, toks: Expr): Expr => rewriteSequenceRowTokens(
  * format model that is an expression (format-model-sites.ts) meets its values on a first reading of all the rows, run
  * again until it meets no new one, before the query is opened.
  */
-export function openQuery(ctx: Frame, statement: Expr, withRowid: boolean | "lobs" | DerivedLobRows = false): Promise<QueryResult> {
+export function openQuery(ctx: Frame, statement: Expr, withRowid: boolean | "lobs" | DerivedLobRows = false, locking: ForUpdateLocking = "open"): Promise<BlockQueryResult> {
   // a statement derived-lob-rows.ts rewrote: its hidden row id items are its last columns
-  if (typeof withRowid === "object") return settleFormatValues(async () => hidingDerivedLobRows(await openQueryOnce(ctx, statement, false), withRowid))
-  return settleFormatValues(() => openQueryOnce(ctx, statement, withRowid))
+  if (typeof withRowid === "object") return settleFormatValues(async () => hidingDerivedLobRows(await openQueryOnce(ctx, statement, false, locking), withRowid))
+  return settleFormatValues(() => openQueryOnce(ctx, statement, withRowid, locking))
 }
 
-async function openQueryOnce(ctx: Frame, statement: Expr, wanted: boolean | "lobs"): Promise<QueryResult> {
+/**
+ * When a block's query FOR UPDATE locks its rows: "open" all of them as it opens (SELECT INTO, BULK COLLECT, OPEN
+ * FOR of a cursor variable, which the client may fetch); "fetch" as an explicit cursor or a cursor FOR loop does,
+ * all at OPEN but with SKIP LOCKED each row as it is fetched; "none" for a query run only to describe its row.
+ */
+export type ForUpdateLocking = "open" | "fetch" | "none"
+
+async function openQueryOnce(ctx: Frame, statement: Expr, wanted: boolean | "lobs", locking: ForUpdateLocking): Promise<BlockQueryResult> {
   const query = resolveSynonymTokens(ctx.host.db, ctx.host.schema, sequenceRows(ctx, statement))
   checkMutating(ctx.host, query, (schema, name) => ctx.host.lookupTable(schema, name))
   ctx.host.checkStatementAccess(query)
@@ -145,9 +153,32 @@ async function openQueryOnce(ctx: Frame, statement: Expr, wanted: boolean | "lob
   } finally {
     release()
   }
-  const withRowid = rendered.lobTables ?? wanted === true
+  let withRowid = rendered.lobTables ?? wanted === true
   const { params, shape } = rendered
-  const sql = perRowSequenceValues(rendered.sql)
+  let sql = perRowSequenceValues(rendered.sql)
+  // FOR UPDATE (SELECT INTO, a cursor's OPEN) locks the rows as a client's query does, all of them before the first
+  // fetch: "the database locks all rows in the result set when you open the cursor" (PL/SQL Language Reference,
+  // "SELECT FOR UPDATE and FOR UPDATE Cursors": https://docs.oracle.com/en/database/oracle/oracle-database/23/lnpls/static-sql.html)
+  let claimFetchedRow: BlockQueryResult["claimFetchedRow"]
+  if (shape?.lock !== undefined && rendered.translate !== undefined && locking === "fetch" && shape.lock.wait === "skip") {
+    // SKIP LOCKED in a cursor locks each row as it is fetched, so that `OPEN; FETCH INTO; CLOSE` takes one row (an SQL
+    // trace shows no locking reads at OPEN: https://practical-sql-tuning.blogspot.com/2013/12); the row ids of its
+    // locked tables are selected last
+    const atFetch = await ctx.host.skipLockedAtFetch(shape)
+    const selected = rendered.lobTables ?? (wanted === true ? [0] : [])
+    const tables = [...selected, ...atFetch.tables.filter((k) => !selected.includes(k))]
+    sql = perRowSequenceValues(rendered.translate(tables.map((k) => rowidOf(shape.from, shape.from[k]!)), []))
+    if (tables.length > selected.length) withRowid = tables
+    const positions = atFetch.tables.map((k) => tables.indexOf(k))
+    claimFetchedRow = (rowids) => atFetch.claim(positions.map((p) => rowids[p]))
+  } else if (shape?.lock !== undefined && rendered.translate !== undefined) {
+    const locked = await ctx.host.lockForUpdate(shape, params, rendered.lobRowids ?? [], rendered.translate, locking === "none")
+    if (locked !== undefined) {
+      sql = perRowSequenceValues(locked.sql)
+      // SKIP LOCKED over one table selects its row id last
+      if (withRowid === false && locked.lobRowids.length > 0) withRowid = true
+    }
+  }
   // a dictionary view shows the catalog as it is now (a table the block just created included)
   const dictionary = dictionaryTablesOf(toks)
   if (rendered.formatExpressions === true && calls === undefined) {
@@ -158,13 +189,13 @@ async function openQueryOnce(ctx: Frame, statement: Expr, wanted: boolean | "lob
       read.cursor.close()
     }
   }
-  if (calls === undefined) return ctx.host.queryDuck(sql, params, shape, withRowid, dictionary)
+  if (calls === undefined) return { ...(await ctx.host.queryDuck(sql, params, shape, withRowid, dictionary)), ...(claimFetchedRow !== undefined && { claimFetchedRow }) }
   let result: QueryResult | undefined
   const cursor = await calls.settle(
     async () => (result = await ctx.host.queryDuck(sql, params, shape, withRowid, dictionary)).cursor,
     (fn, args) => ctx.callFromSql(fn, args)
   )
-  return { ...result!, cursor }
+  return { ...result!, cursor, ...(claimFetchedRow !== undefined && { claimFetchedRow }) }
 }
 
 /** `alias.col.f(args)` of object columns as calls of their types' methods (object-methods.ts). */

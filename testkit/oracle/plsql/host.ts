@@ -42,6 +42,17 @@ export interface PlsqlHost {
    * whose LOB columns' locators name their rows (session-columns.ts lobTablesOf).
    */
   queryDuck(duckSql: string, params: ReadonlyArray<DuckDBValue>, shape?: QueryShape, withRowid?: boolean | ReadonlyArray<number>, dictionary?: ReadonlySet<string>): Promise<QueryResult>
+  /**
+   * A query's FOR UPDATE clause (`shape.lock`), as for a client's query: its table and row locks taken (unless
+   * `describeOnly`), waiting for other transactions'; the query's text without the rows SKIP LOCKED leaves out, or
+   * undefined when it stays (sqlsession.ts).
+   */
+  lockForUpdate(shape: QueryShape, params: ReadonlyArray<DuckDBValue>, lobRowids: ReadonlyArray<string>, translate: (lobRowids: ReadonlyArray<string>, extra: ReadonlyArray<string>) => string, describeOnly?: boolean): Promise<{ sql: string; lobRowids: ReadonlyArray<string> } | undefined>
+  /**
+   * FOR UPDATE SKIP LOCKED of a cursor, locked as its rows are fetched: table locks taken now; the FROM tables whose
+   * rows it locks (indexes into `shape.from`) and `claim`, false for a fetched row another transaction holds (sqlsession.ts).
+   */
+  skipLockedAtFetch(shape: QueryShape): Promise<{ tables: ReadonlyArray<number>; claim: (rowids: ReadonlyArray<bigint | undefined>) => Promise<boolean> }>
   execute(sql: string, rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>, specs: ReadonlyArray<BindSpec>, opts: ExecuteOptions): Promise<StatementResult>
   /** NUMBER columns without precision of the tables a statement mentions (computed on exactly: number-functions.ts). */
   exactNumberColumnsOf(sql: string): ReadonlySet<string>

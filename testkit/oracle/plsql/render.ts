@@ -195,7 +195,17 @@ export function render(
   sql: boolean,
   /** Row ids selected last: `true` the single FROM table's, "lobs" those of the tables whose LOB columns the query reads. */
   withRowid: boolean | "lobs" = false
-): { sql: string; params: Array<DuckDBValue>; shape?: QueryShape; formatExpressions?: true; lobTables?: ReadonlyArray<number> } {
+): {
+  sql: string
+  params: Array<DuckDBValue>
+  shape?: QueryShape
+  formatExpressions?: true
+  lobTables?: ReadonlyArray<number>
+  /** A query's text again with the given row id columns last and `extra` columns after its items (SKIP LOCKED: row-locks.ts skipLockedQuery). */
+  translate?: (lobRowids: ReadonlyArray<string>, extra: ReadonlyArray<string>) => string
+  /** The row id expressions a query selects last. */
+  lobRowids?: ReadonlyArray<string>
+} {
   const params: Array<DuckDBValue> = []
   const source = rewriteAttributeAccess(rewriteFloatConditions(rewriteDbmsLob(rewriteBuiltinCalls(rewriteJsonSql(hierarchyAndOuterJoins(ctx, withAliasAs(namedTypesOf(ctx.host.db).rewriteConstructors(ctx.host.schema, padCharOperands(toks, (schema, name) => (sql ? ctx.host.lookupTable(schema, name) : undefined), (name) => charVariableType(ctx, name))))), ctx.host.db.settings.version), ctx.host.schema))), (schema, name) => ctx.host.lookupTable(schema, name))
   const { rewritten: bound, values, specs, kinds, types } = bindNames(ctx, source, sql)
@@ -248,8 +258,10 @@ export function render(
     const q = translateQuery(tt, tr, withRowid === true)
     // "lobs": as a client's query, one row id per table whose LOB columns it reads, a join's too (sqlsession.ts)
     const lobTables = withRowid === "lobs" ? new StatementColumns((schema, name) => ctx.host.lookupTable(schema, name)).lobTablesOf(tt, q.shape) : []
-    const withLobRowids = lobTables.length > 0 ? translateQuery(tt, tr, lobTables.map((k) => rowidOf(q.shape.from, q.shape.from[k]!))).sql : q.sql
-    return { sql: withLobRowids, params, shape: q.shape, ...(formats !== undefined && { formatExpressions: true as const }), ...(lobTables.length > 0 && { lobTables }) }
+    const lobRowids = lobTables.length > 0 ? lobTables.map((k) => rowidOf(q.shape.from, q.shape.from[k]!)) : withRowid === true ? ["rowid"] : []
+    const withLobRowids = lobTables.length > 0 ? translateQuery(tt, tr, lobRowids).sql : q.sql
+    const translate = (rowids: ReadonlyArray<string>, extra: ReadonlyArray<string>) => translateQuery(tt, tr, rowids, extra).sql
+    return { sql: withLobRowids, params, shape: q.shape, translate, lobRowids, ...(formats !== undefined && { formatExpressions: true as const }), ...(lobTables.length > 0 && { lobTables }) }
   }
   return { sql: tr.range(0, tt.length), params, ...(formats !== undefined && { formatExpressions: true as const }) }
 }

@@ -6,6 +6,12 @@ import type { OraType } from "../type-shapes.ts"
 import type { PlsqlHost } from "./host.ts"
 import { kindOfColumn, numberOfText } from "./value-kinds.ts"
 
+/**
+ * A block's query result; `claimFetchedRow`, of a cursor FOR UPDATE SKIP LOCKED, locks each row as it is fetched
+ * (given the row ids the query selects last), false for a row another transaction holds, which the cursor skips.
+ */
+export type BlockQueryResult = QueryResult & { readonly claimFetchedRow?: (rowids: ReadonlyArray<bigint | undefined>) => Promise<boolean> }
+
 /** Rows of an open cursor, one at a time. */
 export class RowReader {
   private buffered: Array<Array<DuckDBValue>> = []
@@ -18,7 +24,7 @@ export class RowReader {
   count = 0
   found: boolean | null = null
   constructor(
-    readonly result: QueryResult,
+    readonly result: BlockQueryResult,
     private readonly host: PlsqlHost
   ) {}
 
@@ -27,6 +33,20 @@ export class RowReader {
   }
 
   async next(): Promise<Array<DuckDBValue> | undefined> {
+    for (;;) {
+      const row = await this.nextRead()
+      // SKIP LOCKED: a row another transaction holds is left out
+      if (row === undefined || this.result.claimFetchedRow === undefined || (await this.result.claimFetchedRow(this.rowids))) {
+        this.rowid = this.rowids[0]
+        this.found = row !== undefined
+        if (row !== undefined) this.count++
+        return row
+      }
+    }
+  }
+
+  /** The next row the query read, its row ids in {@link rowids}. */
+  private async nextRead(): Promise<Array<DuckDBValue> | undefined> {
     while (this.buffered.length === 0 && !this.done) {
       let chunk
       try {
@@ -47,9 +67,6 @@ export class RowReader {
     }
     const row = this.buffered.shift()
     this.rowids = this.bufferedRowids.shift() ?? []
-    this.rowid = this.rowids[0]
-    this.found = row !== undefined
-    if (row !== undefined) this.count++
     return row
   }
 

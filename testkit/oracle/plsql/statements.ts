@@ -207,7 +207,7 @@ async function iteration(ctx: Frame, label: string | undefined, body: ReadonlyAr
 async function cursorFor(ctx: Frame, st: Extract<Stmt, { k: "cursorFor" }>): Promise<void> {
   let reader: RowReader
   let slot: Extract<Slot, { k: "cursor" }> | undefined
-  if (st.query !== undefined) reader = new RowReader(await compiledSql(ctx, st.query, () => openQuery(ctx, st.query!)), ctx.host)
+  if (st.query !== undefined) reader = new RowReader(await compiledSql(ctx, st.query, () => openQuery(ctx, st.query!, false, "fetch")), ctx.host)
   else {
     const dotted = st.cursor!.split(".")
     const found = dotted.length > 1 ? await packageMember(ctx, dotted.slice(0, -1), dotted[dotted.length - 1]!, { kind: "ident", text: st.cursor!, value: st.cursor!, pos: st.pos }) : lookup(ctx, st.cursor!)
