@@ -8,7 +8,7 @@
 import { findTopLevel, isKw, isOp, matchParen, type Tok } from "./lexer.ts"
 import { visitAliasedItems } from "./select-aliases.ts"
 import { headingOf } from "./expression-names.ts"
-import type { TextDatetimeKind } from "./translate.ts"
+import type { TextDatetimeKind } from "./translate-types.ts"
 
 const isName = (t: Tok | undefined): t is Tok => t !== undefined && (t.kind === "ident" || t.kind === "qident")
 
