@@ -215,8 +215,9 @@ function convert(ctx: Frame, t: TypeSpec | undefined, v: Value): Value {
   }
   // TIMESTAMP(p): the fraction rounded half up to the declared digits, as a value written into such a column
   // (datetime-writes.ts)
-  if (t.name === "TIMESTAMP" && t.size !== undefined && t.size < 9) {
-    const rounded = roundedTimestamp(v, t.size)
+  // (a TIMESTAMP(p) WITH [LOCAL] TIME ZONE value is text with its offset, kept)
+  if (/^TIMESTAMP(?: WITH (?:LOCAL )?TIME ZONE)?$/.test(t.name) && t.size !== undefined && t.size < 9) {
+    const rounded = roundedTimestamp(v, t.size, t.name !== "TIMESTAMP")
     if (rounded !== undefined) return rounded
   }
   if (CHARACTER.test(t.name) && typeof v === "string" && t.size !== undefined) {
@@ -230,20 +231,19 @@ function convert(ctx: Frame, t: TypeSpec | undefined, v: Value): Value {
 }
 
 /**
- * A TIMESTAMP value (a DuckDB TIMESTAMP or wall-clock text) with its fraction rounded half up to `digits`; undefined
- * for other values, among them one with a zone (a TIMESTAMP(p) WITH TIME ZONE's, whose type's name here leaves the
- * zone out).
+ * A TIMESTAMP value (a DuckDB TIMESTAMP or wall-clock text) with its fraction rounded half up to `digits`, or with
+ * `zoned` a TIMESTAMP WITH TIME ZONE value (text with its offset and region, kept); undefined for other values.
  */
-const roundedTimestamp = (v: Value, digits: number): Value | undefined => {
+const roundedTimestamp = (v: Value, digits: number, zoned = false): Value | undefined => {
   const roundedNanos = (nanos: bigint, unit: bigint) => {
     const shifted = nanos + unit / 2n
     return shifted - (((shifted % unit) + unit) % unit)
   }
-  if (v instanceof DuckDBTimestampValue) return digits >= 6 ? v : new DuckDBTimestampValue(roundedNanos(v.micros, 10n ** BigInt(6 - digits)))
+  if (v instanceof DuckDBTimestampValue) return zoned ? undefined : digits >= 6 ? v : new DuckDBTimestampValue(roundedNanos(v.micros, 10n ** BigInt(6 - digits)))
   if (typeof v !== "string") return undefined
   const parsed = parseDatetimeText(v)
-  if (parsed === undefined || parsed.offsetMinutes !== undefined || parsed.region !== undefined) return undefined
-  return datetimeText({ wall: roundedNanos(parsed.wall, 10n ** BigInt(9 - digits)) })
+  if (parsed === undefined || (parsed.offsetMinutes !== undefined) !== zoned) return undefined
+  return datetimeText({ ...parsed, wall: roundedNanos(parsed.wall, 10n ** BigInt(9 - digits)) })
 }
 
 /** A value as field `field` of `record` holds it (a declared record type's field types; %ROWTYPE fields take any). */

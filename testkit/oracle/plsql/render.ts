@@ -212,8 +212,9 @@ export function render(
   // a TIMESTAMP value with digits below the microsecond stays text (datetimeParameter): computed on as a wall-clock
   // text datetime, every digit kept, not cast to DuckDB's microsecond TIMESTAMP (PL/SQL's TIMESTAMP keeps nine)
   const wallOfParam: Array<boolean> = []
-  // a TIMESTAMP(p) variable's p, which FF prints (not one WITH TIME ZONE, which the declared type's name leaves out)
+  // a TIMESTAMP(p) or TIMESTAMP(p) WITH TIME ZONE variable's p, which FF prints
   const fractionOfParam: Array<number | undefined> = []
+  const zonedOfParam: Array<boolean> = []
   // a token the translator renders twice (AT TIME ZONE does) stays one parameter
   const numbered = new Map<Tok, number>()
   const { toks: tt, tr } = makeTranslator(withSpaces, {
@@ -227,14 +228,16 @@ export function render(
       const value = kinds[index] === "datetime" ? datetimeParameter(raw ?? null) : kinds[index] === "number" ? numberParameter(raw ?? null) : raw
       wallOfParam[params.length] = kinds[index] === "datetime" && typeof value === "string" && parseDatetimeText(value)?.offsetMinutes === undefined
       const type = types[index]
+      // a TIMESTAMP WITH TIME ZONE variable's value (text with its offset) is computed on as zoned text, as such a bind is
+      zonedOfParam[params.length] = type?.kind === "named" && type.name === "TIMESTAMP WITH TIME ZONE" && typeof raw === "string" && parseDatetimeText(raw)?.offsetMinutes !== undefined
       const zoneless = raw instanceof DuckDBTimestampValue || (typeof raw === "string" && parseDatetimeText(raw)?.offsetMinutes === undefined)
-      fractionOfParam[params.length] = type?.kind === "named" && type.name === "TIMESTAMP" && kinds[index] === "datetime" && zoneless ? type.size : undefined
+      fractionOfParam[params.length] = type?.kind === "named" && ((type.name === "TIMESTAMP" && kinds[index] === "datetime" && zoneless) || zonedOfParam[params.length] === true) ? type.size : undefined
       // RAW values (variables, binds) are bytes: DuckDB types a parameter by its value, BLOB only as a DuckDBBlobValue
       params.push((value instanceof Uint8Array ? new DuckDBBlobValue(value) : value) as DuckDBValue)
       numbered.set(tok, params.length)
       return `$${params.length}`
     },
-    datetimeBind: (n) => zonedBinds(specOfParam)(n) ?? (wallOfParam[n - 1] === true ? "wall" : undefined),
+    datetimeBind: (n) => zonedBinds(specOfParam)(n) ?? (zonedOfParam[n - 1] === true ? "zoned" : wallOfParam[n - 1] === true ? "wall" : undefined),
     numberBind: (n) => kindOfParam[n - 1] === "number",
     exactBind: (n) => isExactNumberText(kindOfParam[n - 1], params[n - 1] ?? null),
     dateBind: (n) => kindOfParam[n - 1] === "datetime" && wallOfParam[n - 1] !== true,
