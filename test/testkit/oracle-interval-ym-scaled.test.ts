@@ -67,6 +67,14 @@ describe("Oracle test server: YEAR TO MONTH intervals times or divided by a numb
     await conn.rollback()
   })
 
+  // database.guide, "NUMTOYMINTERVAL() Function in Oracle" (https://database.guide/?p=19607), run on Oracle:
+  // NUMTOYMINTERVAL(10.56, 'YEAR') is +10-07 and NUMTOYMINTERVAL(10.56, 'MONTH') +00-11 (126.72 and 10.56 months rounded)
+  it("NUMTOYMINTERVAL rounds a fraction of a month, of a literal, a column and a bind (was cut: +10-06, +00-10)", async () => {
+    const r = await conn.execute("SELECT NUMTOYMINTERVAL(10.56, 'YEAR'), NUMTOYMINTERVAL(10.56, 'MONTH'), NUMTOYMINTERVAL(n, 'YEAR'), NUMTOYMINTERVAL(:1, 'MONTH') FROM (SELECT 10.56 n FROM dual)", [10.5])
+    expect(typeNames(r)).toEqual(Array(4).fill(YM))
+    expect(plain(r.rows)).toEqual([[ym(10, 7), ym(0, 11), ym(10, 7), ym(0, 11)]])
+  })
+
   it("SUM and AVG of YEAR(0-8) TO MONTH columns are YEAR TO MONTH (SUM was ORA-00932, AVG 30-day months)", async () => {
     const r = await conn.execute("SELECT SUM(y2), AVG(y2), SUM(y0), AVG(y4), SUM(y9) FROM yms")
     expect(typeNames(r)).toEqual(Array(5).fill(YM))
