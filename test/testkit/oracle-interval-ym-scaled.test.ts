@@ -67,6 +67,15 @@ describe("Oracle test server: YEAR TO MONTH intervals times or divided by a numb
     await conn.rollback()
   })
 
+  it("a PL/SQL YEAR TO MONTH variable given a scaled value holds that interval", async () => {
+    const text = async (block: string): Promise<string> =>
+      ((await conn.execute(block, { s: { dir: oracledb.BIND_OUT, type: oracledb.STRING, maxSize: 100 } })).outBinds as { s: string }).s
+    expect(await text("DECLARE a INTERVAL YEAR TO MONTH := INTERVAL '1' YEAR * 1.5; BEGIN :s := EXTRACT(YEAR FROM a) || '-' || EXTRACT(MONTH FROM a); END;")).toBe("1-6")
+    expect(await text("DECLARE a INTERVAL YEAR TO MONTH; BEGIN SELECT y2 * 2 INTO a FROM yms WHERE id = 1; IF a = INTERVAL '2-2' YEAR TO MONTH THEN :s := 'eq'; ELSE :s := 'ne'; END IF; END;")).toBe("eq")
+    const out = await conn.execute("DECLARE a INTERVAL YEAR TO MONTH := INTERVAL '1' YEAR * 1.5; BEGIN :t := a; END;", { t: { dir: oracledb.BIND_OUT, type: oracledb.DB_TYPE_INTERVAL_YM } })
+    expect(plain([[(out.outBinds as { t: unknown }).t]])).toEqual([[ym(1, 6)]])
+  })
+
   // database.guide, "NUMTOYMINTERVAL() Function in Oracle" (https://database.guide/?p=19607), run on Oracle:
   // NUMTOYMINTERVAL(10.56, 'YEAR') is +10-07 and NUMTOYMINTERVAL(10.56, 'MONTH') +00-11 (126.72 and 10.56 months rounded)
   it("NUMTOYMINTERVAL rounds a fraction of a month, of a literal, a column and a bind (was cut: +10-06, +00-10)", async () => {

@@ -2,7 +2,7 @@
  * Declared types as the scope resolves them (`%TYPE`, subtypes, record and collection types, a package's types) and
  * values converted to them as a variable of the type holds them (ORA-06502 when they do not fit).
  */
-import { DuckDBTimestampValue, type DuckDBValue } from "@duckdb/node-api"
+import { DuckDBIntervalValue, DuckDBTimestampValue, type DuckDBValue } from "@duckdb/node-api"
 import { datetimeText, parseDatetimeText } from "../datetime.ts"
 import { OraError } from "../errors.ts"
 import { isOp } from "../lexer.ts"
@@ -213,6 +213,9 @@ function convert(ctx: Frame, t: TypeSpec | undefined, v: Value): Value {
     if (Math.abs(rounded) >= 10 ** (t.size - scale)) throw valueError("number precision too large")
     return rounded
   }
+  // a YEAR TO MONTH result computed in exact storage (its months: interval-exprs.ts, `INTERVAL '1' YEAR * 1.5`) is
+  // the interval it stands for
+  if (/^INTERVAL YEAR\b/.test(t.name) && (typeof v === "bigint" || (typeof v === "number" && Number.isInteger(v)))) return new DuckDBIntervalValue(Number(v), 0, 0n)
   // TIMESTAMP(p): the fraction rounded half up to the declared digits, as a value written into such a column
   // (datetime-writes.ts)
   // (a TIMESTAMP(p) WITH [LOCAL] TIME ZONE value is text with its offset, kept)
