@@ -53,6 +53,27 @@ describe("Oracle test server: YEAR TO MONTH intervals times or divided by a numb
     expect(dated.rows).toEqual([["2026-03-31"]])
   })
 
+  it("scaled YEAR TO MONTH values mix with the other storage in set operations, CASE, BETWEEN, IN, MIN / MAX, EXTRACT and ORDER BY", async () => {
+    const union = await conn.execute("SELECT y2 * 2 FROM yms WHERE id = 1 UNION ALL SELECT INTERVAL '1' YEAR FROM dual UNION ALL SELECT y4 FROM yms WHERE id = 1")
+    expect(typeNames(union)).toEqual([YM])
+    expect(plain(union.rows)).toEqual([[ym(2, 2)], [ym(1, 0)], [ym(10, 3)]])
+    const chosen = await conn.execute("SELECT CASE WHEN id = 1 THEN y2 * 2 ELSE y0 END, NVL(y4 / 2, y2), EXTRACT(MONTH FROM y2 * 2) FROM yms ORDER BY id")
+    expect(typeNames(chosen)).toEqual([YM, YM, "NUMBER"])
+    expect(plain(chosen.rows)).toEqual([[ym(2, 2), ym(5, 1), 2], [ym(0, 11), ym(2, 0), 0]])
+    const where = await conn.execute("SELECT id FROM yms WHERE y2 * 2 BETWEEN INTERVAL '0-1' YEAR TO MONTH AND y4 OR y0 * 2 IN (INTERVAL '1-10' YEAR TO MONTH, y2) ORDER BY id")
+    expect(where.rows).toEqual([[1], [2]])
+    const ordered = await conn.execute("SELECT id, MAX(y2 * 2) OVER (), MIN(y0 / 2) OVER () FROM yms ORDER BY y2 * 2 DESC")
+    expect(plain(ordered.rows)).toEqual([[2, ym(4, 0), ym(0, 2)], [1, ym(4, 0), ym(0, 2)]])
+    // also where no table of the statement has an exact (YEAR(9) TO MONTH) column
+    await conn.execute("CREATE TABLE ymn (id NUMBER, y2 INTERVAL YEAR TO MONTH, y4 INTERVAL YEAR(4) TO MONTH)")
+    await conn.execute("INSERT INTO ymn VALUES (1, INTERVAL '1-1' YEAR TO MONTH, INTERVAL '0-3' YEAR(4) TO MONTH)")
+    const plainTables = await conn.execute("SELECT y2 * 2 FROM ymn UNION ALL SELECT CASE WHEN id = 1 THEN y4 ELSE y2 * 2 END FROM ymn UNION ALL SELECT INTERVAL '1' YEAR FROM dual")
+    expect(plain(plainTables.rows)).toEqual([[ym(2, 2)], [ym(0, 3)], [ym(1, 0)]])
+    const inList = await conn.execute("SELECT id FROM ymn WHERE y2 * 2 IN (INTERVAL '2-2' YEAR TO MONTH, y4) AND y2 / 2 BETWEEN y4 AND INTERVAL '1' YEAR")
+    expect(inList.rows).toEqual([[1]])
+    await conn.rollback()
+  })
+
   it("INSERT and UPDATE write scaled YEAR TO MONTH values into columns of every precision, ORA-01873 past one", async () => {
     await conn.execute("CREATE TABLE ymw (id NUMBER, y2 INTERVAL YEAR TO MONTH, y4 INTERVAL YEAR(4) TO MONTH, y9 INTERVAL YEAR(9) TO MONTH)")
     await conn.execute("INSERT INTO ymw VALUES (1, INTERVAL '1' YEAR * 1.5, INTERVAL '10-3' YEAR(4) TO MONTH / 2, INTERVAL '1-1' YEAR TO MONTH * 3)")

@@ -293,8 +293,10 @@ export function ident(tr: TranslatorCore, i: number, to: number): [string, numbe
       // a DATE has no time zone, and Oracle reads no time field from it either (ORA-30076)
       if (p !== undefined && isKw(toks[p[0]], "HOUR", "MINUTE", "SECOND", "TIMEZONE_HOUR", "TIMEZONE_MINUTE", "TIMEZONE_REGION", "TIMEZONE_ABBR") && isKw(toks[p[0] + 1], "FROM") && isDateOnly(toks, p[0] + 2, p[1]))
         throw new OraError(30076, "invalid extract field for extract source")
-      const intervalType = p !== undefined && isKw(toks[p[0] + 1], "FROM") ? tr.intervalTypeAt(p[0] + 2, p[1]) : undefined
-      const fromInterval = intervalType === undefined ? undefined : exactIntervalExtract(toks[p![0]]!.value, tr.range(p![0] + 2, p![1]), intervalType)
+      const source = p !== undefined && isKw(toks[p[0] + 1], "FROM") ? tr.range(p[0] + 2, p[1]) : undefined
+      // of an interval column, or of an exact interval expression (`EXTRACT(MONTH FROM ym_col * 2)`)
+      const intervalType = source === undefined ? undefined : (tr.intervalTypeAt(p![0] + 2, p![1]) ?? exactIntervalTypeOfText(source))
+      const fromInterval = intervalType === undefined ? undefined : exactIntervalExtract(toks[p![0]]!.value, source!, intervalType)
       if (fromInterval !== undefined) return [fromInterval, close + 1]
       const extracted = textDatetimeExtract(tr, parts[0])
       if (extracted !== undefined) return [extracted, close + 1]
