@@ -60,6 +60,20 @@ describe("Oracle test server: PL/SQL TIMESTAMP(p) WITH TIME ZONE variables", () 
     expect(await text("DECLARE z TIMESTAMP(3) WITH LOCAL TIME ZONE := TIMESTAMP '2024-05-06 07:08:09.1235 +02:00'; BEGIN :s := TO_CHAR(z, 'HH24:MI:SS.FF3'); END;")).toBe("05:08:09.124")
   })
 
+  it("a %TYPE of a TIMESTAMP(3) WITH TIME ZONE column and the column in a block's SQL keep the value's offset (were +00:00)", async () => {
+    await conn.execute("CREATE TABLE pzt (id NUMBER, tz TIMESTAMP(3) WITH TIME ZONE)")
+    await conn.execute("INSERT INTO pzt VALUES (1, TIMESTAMP '2024-05-06 07:08:09.123456 +02:00')")
+    expect(await text("DECLARE z pzt.tz%TYPE; BEGIN SELECT tz INTO z FROM pzt WHERE id = 1; :s := TO_CHAR(z, 'TZH:TZM HH24:MI:SS.FF'); END;")).toBe("+02:00 07:08:09.123")
+    expect(await text("BEGIN SELECT TO_CHAR(tz, 'TZH:TZM HH24:MI:SS') INTO :s FROM pzt WHERE id = 1; END;")).toBe("+02:00 07:08:09")
+    // a zoned variable written into the column keeps its offset there
+    expect(await text("DECLARE z TIMESTAMP(3) WITH TIME ZONE := TIMESTAMP '2024-05-06 07:08:09.5 -03:00'; BEGIN INSERT INTO pzt VALUES (2, z); SELECT TO_CHAR(tz, 'TZH:TZM HH24:MI:SS') INTO :s FROM pzt WHERE id = 2; END;")).toBe(
+      "-03:00 07:08:09"
+    )
+    const fetched = await conn.execute("SELECT TO_CHAR(tz, 'TZH:TZM HH24:MI:SS.FF') FROM pzt ORDER BY id")
+    expect(fetched.rows).toEqual([["+02:00 07:08:09.123"], ["-03:00 07:08:09.500"]])
+    await conn.rollback()
+  })
+
   it("zoned variables compare as instants and go to a TIMESTAMP WITH TIME ZONE OUT bind as their instant", async () => {
     expect(
       await text("DECLARE z TIMESTAMP(3) WITH TIME ZONE := TIMESTAMP '2024-05-06 07:08:09.5 +02:00'; y TIMESTAMP WITH TIME ZONE := TIMESTAMP '2024-05-06 05:08:09.5 +00:00'; BEGIN IF z = y THEN :s := 'same'; ELSE :s := 'differ'; END IF; END;")

@@ -68,6 +68,9 @@ export function resolveType(ctx: Frame, t: TypeSpec, pos: number): TypeSpec {
   const name = col.type.dictName
   if (CHARACTER.test(name)) return { kind: "named", name, size: col.type.charSize }
   if (name === "NUMBER" && col.type.dictPrecision !== null) return { kind: "named", name, size: col.type.dictPrecision, scale: col.type.dictScale ?? 0 }
+  // TIMESTAMP(p) WITH TIME ZONE: named as the declaration parser names it (declaration-parser.ts typeSpec)
+  const zoned = /^TIMESTAMP\((\d)\) WITH TIME ZONE$/.exec(name)
+  if (zoned !== null) return { kind: "named", name: "TIMESTAMP WITH TIME ZONE", size: Number(zoned[1]) }
   return { kind: "named", name }
 }
 

@@ -122,7 +122,8 @@ export function bindNames(ctx: Frame, source: Expr, sql: boolean): { rewritten: 
     if (isCursorValue(found.value) || found.value instanceof PlsqlRecord || found.value instanceof PlsqlCollection) throw new PlsCompileError(ctx.source, t.pos, 382, "expression is of wrong type")
     specs[values.length] = t.kind === "bind" ? ctx.binds.specs?.[ctx.binds.binds.get(t.value) ?? -1] : undefined
     const slot = t.kind === "bind" || found.width !== 1 ? undefined : lookup(ctx, oracleName(t))
-    types[values.length] = slot?.k === "var" ? slot.type : undefined
+    // (`%TYPE` of a TIMESTAMP WITH TIME ZONE column as that type, whose values are zoned text)
+    types[values.length] = slot?.k === "var" ? (slot.type?.kind === "typeOf" ? zonedTypeOf(ctx, slot.type) : slot.type) : undefined
     kinds[values.length] = t.value.startsWith("\u0000F") ? ctx.callResults.get(t.value)?.kind : t.kind === "bind" ? kindOfSpec(specs[values.length]) : slot?.k === "var" ? kindOfType(slot.type) : fieldKind(ctx, source, k, found.width)
     // an INTERVAL DAY TO SECOND with nanoseconds is computed on in exact storage, every digit kept
     const seconds = exactSecondsOfBind(found.value)
@@ -135,6 +136,12 @@ export function bindNames(ctx: Frame, source: Expr, sql: boolean): { rewritten: 
 }
 
 const LOCAL_ZONE_TYPE = /^TIMESTAMP WITH LOCAL TIME ZONE$/
+
+/** A `%TYPE` declared type resolved when it is TIMESTAMP(p) WITH TIME ZONE; else as it is. */
+const zonedTypeOf = (ctx: Frame, type: TypeSpec): TypeSpec => {
+  const resolved = resolveType(ctx, type, 0)
+  return resolved.kind === "named" && resolved.name === "TIMESTAMP WITH TIME ZONE" ? resolved : type
+}
 
 const op = (text: string, pos: number): Tok => ({ kind: "op", text, value: text, pos })
 const word = (text: string, pos: number): Tok => ({ kind: "ident", text, value: text, pos })
@@ -244,7 +251,9 @@ export function render(
     bindFraction: (n) => fractionOfParam[n - 1],
     exactSecondsBind: (n) => kindOfParam[n - 1] === "exactSeconds",
     dbTimeZone: ctx.host.db.settings.dbTimeZone,
-    exactNumberColumns: ctx.host.exactNumberColumnsOf(toks.map((t) => t.text).join(" "))
+    exactNumberColumns: ctx.host.exactNumberColumnsOf(toks.map((t) => t.text).join(" ")),
+    // TIMESTAMP WITH TIME ZONE columns, held as zoned text: their offset is read (TO_CHAR(tz, 'TZH')), as in a client's SQL
+    ...(sql ? { textDatetimeColumns: ctx.host.textDatetimeColumnsOf(toks.map((t) => t.text).join(" ")) } : {})
   })
   if (asQuery) {
     // withRowid: each row's DuckDB row id selected last (a LOB locator's row, plsql/embedded-sql.ts)
