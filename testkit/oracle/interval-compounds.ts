@@ -159,7 +159,8 @@ export const operandShape = (sig: ReadonlyArray<Tok>, from: number, to: number, 
     const intervals = shapes.filter((x) => x.s.kind !== undefined)
     // interval * n, n * interval, interval / n
     if (intervals.length !== 1 || intervals[0]!.f.op === "/") return NOT_INTERVAL
-    return { ...intervals[0]!.s, simple: false }
+    // a YEAR TO MONTH interval scaled is computed in exact storage (translate-expression.ts)
+    return { ...intervals[0]!.s, exact: intervals[0]!.s.exact || intervals[0]!.s.kind === "intervalym", simple: false }
   }
   return factorShape(sig, from, to, types)
 }

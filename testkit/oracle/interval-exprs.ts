@@ -58,7 +58,13 @@ const exactOf = (value: string, type: OraType): string =>
  * "AVG": they take interval arguments and return the argument's type).
  */
 export const exactIntervalAggregate = (fn: string, value: string, type: OraType, over = ""): string | undefined => {
-  if (!isExactInterval(type)) return undefined
+  if (!isExactInterval(type)) {
+    // SUM and AVG of a YEAR(0-8) TO MONTH column, SUM of a DAY TO SECOND(0-6) one (DuckDB INTERVALs, which the engine
+    // does not sum, and averages in 30-day months): on its value in exact storage, a YEAR TO MONTH result
+    const months = type.kind === "intervalym" && (fn === "SUM" || fn === "AVG")
+    if (!months && !(type.kind === "intervalds" && fn === "SUM")) return undefined
+    return months ? exactIntervalAggregate(fn, `CAST(ora_ym_of_duck(${value}) AS BIGINT)`, intervalYmType(9), over) : exactIntervalAggregate(fn, `CAST(ora_ds_of_duck(${value}) AS DECIMAL(38,9))`, intervalDsType(9, 9), over)
+  }
   // a window value function's result (LAG, FIRST_VALUE, ...: `value` the whole call), typed as the interval
   if (fn === "VALUE") return exactOf(value, type)
   if (fn === "MIN" || fn === "MAX") return exactOf(`${fn.toLowerCase()}(${value})${over}`, type)
@@ -187,11 +193,14 @@ export const withCasts = (all: ReadonlyArray<Tok>, casts: ReadonlyMap<Tok, { rea
 
 /**
  * `interval * n`, `n * interval`, `interval / n` of an exact interval: the exact value scaled on every digit
- * (number-functions.ts), digits below the nanosecond (DAY TO SECOND) or the month (YEAR TO MONTH) cut.
+ * (number-functions.ts), digits below the nanosecond (DAY TO SECOND) or the month (YEAR TO MONTH) cut. Oracle's
+ * answer for a fraction of a month (`INTERVAL '1' MONTH * 1.5`) is not documented ("Datetime/Interval Arithmetic"
+ * says only that the result is an interval): cut toward zero here, **unconfirmed** (Oracle might round it, as
+ * NUMTOYMINTERVAL(10.56, 'MONTH') is reported to give +00-11 by https://database.guide/?p=19607).
  */
 export const exactIntervalScaled = (op: "*" | "/", interval: string, kind: "dayToSecond" | "yearToMonth", factor: string): string => {
   const scaled = `ora_number_${op === "*" ? "mul" : "div"}(CAST(${interval} AS VARCHAR), CAST(${factor} AS VARCHAR))`
-  return kind === "dayToSecond" ? `ora_ds_exact(CAST(${scaled} AS VARCHAR))` : `ora_ym_exact(CAST(trunc(CAST(${scaled} AS DECIMAL(38,9))) AS BIGINT))`
+  return kind === "dayToSecond" ? `ora_ds_exact(CAST(${scaled} AS VARCHAR))` : `ora_ym_exact(CAST(ora_number_trunc(CAST(${scaled} AS VARCHAR), '0') AS BIGINT))`
 }
 
 /** The exact interval kind of translated text that is a call of interval-functions.ts giving one (an earlier result, a CAST). */
@@ -247,9 +256,12 @@ export const datetimePlusExactSeconds = (datetime: string, zoned: boolean, zoneA
 /**
  * CAST(expression AS INTERVAL DAY(7-9) TO SECOND(7-9) / YEAR(9) TO MONTH) of an interval expression that is no
  * column (interval-operands.ts casts longer operands so): an exact result as it is (rounded to fewer fraction
- * digits), any other interval (a DuckDB INTERVAL) by its text in exact storage. Undefined for other target types.
+ * digits), any other interval (a DuckDB INTERVAL) by its text in exact storage. An exact YEAR TO MONTH result cast
+ * to YEAR(0-8) TO MONTH (written into such a column: `SET y2 = y2 * 1.5`) is that DuckDB INTERVAL, ORA-01873 past
+ * its leading precision. Undefined for other target types.
  */
 export const exactIntervalExpressionCast = (value: string, to: OraType): string | undefined => {
+  if (to.kind === "intervalym" && !isExactInterval(to) && exactIntervalOfText(value) === "yearToMonth") return intervalBindFit(value, to)
   if ((to.kind !== "intervalds" && to.kind !== "intervalym") || !isExactInterval(to)) return undefined
   const kind = exactIntervalOfText(value)
   if (to.kind === "intervalym") return kind === "yearToMonth" ? value : `ora_ym_of_text(CAST(${value} AS VARCHAR))`

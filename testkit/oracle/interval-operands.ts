@@ -46,11 +46,19 @@ const operandAt = (sig: ReadonlyArray<Tok>, k: number, types: ReadonlyMap<string
 
 /** `all` with the interval operands of expressions that involve an exact interval column cast to exact storage. */
 export const castIntervalOperands = (all: ReadonlyArray<Tok>, types: ReadonlyMap<string, OraType>): ReadonlyArray<Tok> => {
-  if (types.size === 0) return all
+  const scaled = scalesYearToMonth(all, types)
+  if (types.size === 0 && !scaled) return all
   const compounds = castCompounds(all, types)
-  if (![...types.values()].some(isExactInterval)) return compounds
+  if (![...types.values()].some(isExactInterval) && !scaled) return compounds
   return castGroups(compounds, types)
 }
+
+/**
+ * Whether `all` may scale a YEAR TO MONTH interval (`*` or `/` beside a YEAR / MONTH word or a YEAR TO MONTH column):
+ * the product is computed in exact storage (translate-expression.ts), so the operands met with it are brought there.
+ */
+const scalesYearToMonth = (all: ReadonlyArray<Tok>, types: ReadonlyMap<string, OraType>): boolean =>
+  all.some((t) => isOp(t, "*") || isOp(t, "/")) && all.some((t) => isKw(t, "YEAR", "MONTH") || (isName(t) && types.get(oracleName(t))?.kind === "intervalym"))
 
 /**
  * Interval operands of TO_CHAR (typed by a CAST the translator prints at that type's precisions: DAY(9) TO SECOND(9)

@@ -5,8 +5,11 @@
  * (n))` (a column without the parentheses, so that an exact NUMBER column is known as one), a product the translator
  * and the interval operand readers (interval-operands.ts, interval-compounds.ts) already compute on: so a call inside
  * a longer operand (`NUMTODSINTERVAL(x, 'SECOND') + d9 > ...`) is an interval there too. NUMTOYMINTERVAL of an
- * expression is `CAST(INTERVAL '1' MONTH * TRUNC(n [* 12]) AS INTERVAL YEAR(9) TO MONTH)`: whole months, described
- * as YEAR TO MONTH. YEAR counts twelve months (`NUMTOYMINTERVAL(1.5, 'YEAR')` is 1-6). A unit that is not a literal is
+ * expression is `CAST(INTERVAL '1' MONTH * ROUND(n [* 12]) AS INTERVAL YEAR(9) TO MONTH)`: whole months, described
+ * as YEAR TO MONTH. YEAR counts twelve months (`NUMTOYMINTERVAL(1.5, 'YEAR')` is 1-6); a fraction of a month is
+ * rounded: NUMTOYMINTERVAL(10.56, 'YEAR') is +10-07 and NUMTOYMINTERVAL(10.56, 'MONTH') +00-11 on Oracle
+ * (database.guide, "NUMTOYMINTERVAL() Function in Oracle", https://database.guide/?p=19607; the SQL Language
+ * Reference does not say). A unit that is not a literal is
  * refused by name (ORA-03001); an unknown unit is ORA-01760 "illegal argument for function".
  */
 import { OraError } from "./errors.ts"
@@ -38,9 +41,10 @@ const dsLiteral = (n: { negative: boolean; units: bigint; scale: number }, unit:
   return `INTERVAL '${n.negative && nanos > 0n ? "-" : ""}${text}' DAY(9) TO SECOND(9)`
 }
 
-/** NUMTOYMINTERVAL of a literal as an INTERVAL YEAR(9) TO MONTH literal (a fraction of a month cut). */
+/** NUMTOYMINTERVAL of a literal as an INTERVAL YEAR(9) TO MONTH literal (a fraction of a month rounded half up). */
 const ymLiteral = (n: { negative: boolean; units: bigint; scale: number }, unit: string): string => {
-  const months = (n.units * (unit === "YEAR" ? 12n : 1n)) / 10n ** BigInt(n.scale)
+  const unscale = 10n ** BigInt(n.scale)
+  const months = (2n * n.units * (unit === "YEAR" ? 12n : 1n) + unscale) / (2n * unscale)
   return `INTERVAL '${n.negative && months > 0n ? "-" : ""}${months / 12n}-${months % 12n}' YEAR(9) TO MONTH`
 }
 
@@ -74,12 +78,12 @@ export const rewriteNumericIntervals = (toks: ReadonlyArray<Tok>): ReadonlyArray
     // a column as it is, so that the translator knows an exact NUMBER column there (`INTERVAL '1' DAY * n`)
     const sig = inner.filter((x) => x.kind !== "ws")
     const column = sig.length % 2 === 1 && sig.every((x, n) => (n % 2 === 0 ? x.kind === "ident" || x.kind === "qident" : isOp(x, ".")))
-    // whole months, cut as for a literal, as an INTERVAL YEAR TO MONTH (a DuckDB INTERVAL times a fraction of a
+    // whole months, rounded as for a literal, as an INTERVAL YEAR TO MONTH (a DuckDB INTERVAL times a fraction of a
     // month would carry days)
     const replacement =
       number === undefined
         ? yearMonth
-          ? [...generated(`CAST(${literal} * TRUNC(${column ? "" : "("}`), ...inner, ...generated(`${column ? "" : ")"}${factor}) AS INTERVAL YEAR(9) TO MONTH)`)]
+          ? [...generated(`CAST(${literal} * ROUND(${column ? "" : "("}`), ...inner, ...generated(`${column ? "" : ")"}${factor}) AS INTERVAL YEAR(9) TO MONTH)`)]
           : [...generated(`(${literal} * ${column ? "" : "("}`), ...inner, ...generated(`${column ? "" : ")"}${factor})`)]
         : generated(t.value === "NUMTOYMINTERVAL" ? ymLiteral(number, unit) : dsLiteral(number, unit))
     out.push(...replacement.map((x, n) => ({ ...x, heading: n === 0 ? heading : "" })))

@@ -78,6 +78,7 @@ import { checkMaterializedViewWrite, noteCommittedWrites } from "./materialized-
 import { runThroughView, writeThroughView } from "./view-dml.ts"
 import { shareSessionAttributes } from "./application-info.ts"
 import { compiledUnitOf, mayHaveDirectives, preprocess } from "./plsql/conditional-compilation.ts"
+import type { TextDatetimeKind } from "./translate-types.ts"
 
 /** The roles a definer's rights unit runs with: none (privileges granted to PUBLIC still count). */
 const NO_ROLES: ReadonlySet<string> = new Set()
@@ -662,6 +663,11 @@ export class SqlSession {
   /** Names of the NUMBER columns without precision (stored as exact decimal text) of the tables a statement mentions. */
   exactNumberColumnsOf(sql: string): ReadonlySet<string> {
     return this.columns.exactNumberColumnsOf(sql)
+  }
+
+  /** Zoned and wall-clock text datetime columns, by name, of the tables a statement mentions. */
+  textDatetimeColumnsOf(sql: string): ReadonlyMap<string, TextDatetimeKind> {
+    return this.columns.textDatetimeColumnsOf(sql)
   }
 
   /** NUMBER(p[,s]) column names (DuckDB DECIMAL / integers) of the tables a statement mentions. */

@@ -28,7 +28,7 @@ import { nextDaySql, weekRoundSql, weekTruncSql, weekUnitOf } from "./week-dates
 import { isNumberExpression, numberExpressionText } from "./character-writes.ts"
 import { binaryConversionSql } from "./binary-conversions.ts"
 import { intervalCastTypeAt } from "./interval-compounds.ts"
-import { exactIntervalAggregate, isExactInterval, exactIntervalLiteralItem, exactIntervalExtract, exactIntervalTypeOfText, intervalToChar } from "./interval-exprs.ts"
+import { exactIntervalAggregate, exactIntervalOrderKey, isExactInterval, exactIntervalLiteralItem, exactIntervalExtract, exactIntervalTypeOfText, intervalToChar } from "./interval-exprs.ts"
 import { BINARY_CONSTANTS, DUCK_ONLY_RESERVED, identOut, isDuckOnlyReservedName, intervalLiteral, intervalLiteralIn, isDateOnly, isDateUnit, timestampLiteral } from "./translate-literals.ts"
 import { asTextDatetime, convertDateFormat, datetimeArgument, inSessionZone, roundedDatetime, strftimeNs, textDatetimeExtreme, textDatetimeOfText, textDatetimeToChar, wallClockOf, withOracleYears, zonedToChar } from "./translate-datetime-sql.ts"
 import { exactAggregate } from "./translate-numbers.ts"
@@ -171,10 +171,13 @@ export function ident(tr: TranslatorCore, i: number, to: number): [string, numbe
   const keep = keepAggregateSql(tr, v, parts, close)
   if (keep !== undefined) return keep
   // MIN / MAX / SUM / AVG of an exact interval column (interval-exprs.ts), also as a window function
-  const intervalType = parts.length === 1 ? tr.intervalTypeAt(parts[0]![0], parts[0]![1]) : undefined
+  const columnType = parts.length === 1 ? tr.intervalTypeAt(parts[0]![0], parts[0]![1]) : undefined
+  // ... and SUM / AVG of an exact interval expression (`SUM(ym_col * 2)`), on its stored number
+  const producedType = columnType === undefined && parts.length === 1 && (v === "SUM" || v === "AVG") ? exactIntervalTypeOfText(arg(0)) : undefined
+  const intervalType = columnType ?? producedType
   const windowed = intervalType !== undefined && isKw(tr.toks[close + 1], "OVER") && isOp(tr.toks[close + 2], "(")
   const windowClose = windowed ? matchParen(tr.toks, close + 2) : close
-  const intervalAggregate = intervalType === undefined ? undefined : exactIntervalAggregate(v, arg(0), intervalType, windowed ? ` OVER (${tr.range(close + 3, windowClose)})` : "")
+  const intervalAggregate = intervalType === undefined ? undefined : exactIntervalAggregate(v, producedType === undefined ? arg(0) : exactIntervalOrderKey(arg(0)), intervalType, windowed ? ` OVER (${tr.range(close + 3, windowClose)})` : "")
   if (intervalAggregate !== undefined) return [intervalAggregate, windowClose + 1]
   const aggregate = exactAggregate(tr, v, parts, close)
   if (aggregate !== undefined) return aggregate
@@ -301,8 +304,10 @@ export function ident(tr: TranslatorCore, i: number, to: number): [string, numbe
       // a DATE has no time zone, and Oracle reads no time field from it either (ORA-30076)
       if (p !== undefined && isKw(toks[p[0]], "HOUR", "MINUTE", "SECOND", "TIMEZONE_HOUR", "TIMEZONE_MINUTE", "TIMEZONE_REGION", "TIMEZONE_ABBR") && isKw(toks[p[0] + 1], "FROM") && isDateOnly(toks, p[0] + 2, p[1]))
         throw new OraError(30076, "invalid extract field for extract source")
-      const intervalType = p !== undefined && isKw(toks[p[0] + 1], "FROM") ? tr.intervalTypeAt(p[0] + 2, p[1]) : undefined
-      const fromInterval = intervalType === undefined ? undefined : exactIntervalExtract(toks[p![0]]!.value, tr.range(p![0] + 2, p![1]), intervalType)
+      const source = p !== undefined && isKw(toks[p[0] + 1], "FROM") ? tr.range(p[0] + 2, p[1]) : undefined
+      // of an interval column, or of an exact interval expression (`EXTRACT(MONTH FROM ym_col * 2)`)
+      const intervalType = source === undefined ? undefined : (tr.intervalTypeAt(p![0] + 2, p![1]) ?? exactIntervalTypeOfText(source))
+      const fromInterval = intervalType === undefined ? undefined : exactIntervalExtract(toks[p![0]]!.value, source!, intervalType)
       if (fromInterval !== undefined) return [fromInterval, close + 1]
       const extracted = textDatetimeExtract(tr, parts[0])
       if (extracted !== undefined) return [extracted, close + 1]

@@ -7,12 +7,16 @@ import { isKw, isOp, matchParen, type Tok } from "./lexer.ts"
 import { type BinaryKind, binaryKindOf } from "./expression-names.ts"
 import { EXACT_RESULT } from "./number-sql.ts"
 import { datetimePlusExactSeconds, exactIntervalScaled, exactIntervalSum, negatedExactInterval } from "./interval-exprs.ts"
+import { operandShape } from "./interval-compounds.ts"
 import { EXACT_OPERATIONS, isDateUnit } from "./translate-literals.ts"
 import { datetimeArgument, durationOfExact, textDatetimeOfText, wallClockOf, zoneArgument } from "./translate-datetime-sql.ts"
 import type { TranslatorCore } from "./translate-core.ts"
 import type { ExactIntervalKind, TextDatetimeKind } from "./translate-types.ts"
+import type { OraType } from "./types.ts"
 import { nlsText } from "./nls-formats.ts"
 import { literalNumberText } from "./character-writes.ts"
+
+const NO_TYPES: ReadonlyMap<string, OraType> = new Map()
 
 /**
  * Whether tokens [from, to) are an interval literal scaled by numbers (`INTERVAL '1' HOUR * n`, what
@@ -43,7 +47,7 @@ export function expression(tr: TranslatorCore, from: number, to: number): string
   /** `exact`: the text is an exact NUMBER's decimal text (number-functions.ts computes on it). */
   /** `numeric`: of exact numbers only (exactNumericRange), which DuckDB computes exactly except in division. */
   // numberText: a native number (a literal, a date difference, arithmetic on them) that `||` shows as TO_CHAR does
-  type Node = { text: string; date: boolean; interval: boolean; binary?: BinaryKind | undefined; exact?: boolean; numeric?: boolean; datetime?: TextDatetimeKind; exactInterval?: ExactIntervalKind; day?: boolean; character?: boolean; numberText?: boolean; literal?: string; catParts?: ReadonlyArray<string>; fsp?: number }
+  type Node = { text: string; date: boolean; interval: boolean; binary?: BinaryKind | undefined; exact?: boolean; numeric?: boolean; datetime?: TextDatetimeKind; exactInterval?: ExactIntervalKind; day?: boolean; character?: boolean; yearMonth?: boolean; numberText?: boolean; literal?: string; catParts?: ReadonlyArray<string>; fsp?: number }
   /** A character operand of arithmetic with a number or a datetime (days) as that NUMBER (isCharacterAt); others as they are. */
   const asNumber = (n: Node, other: Node): Node =>
     n.character === true && !other.interval && other.exactInterval === undefined
@@ -110,7 +114,7 @@ export function expression(tr: TranslatorCore, from: number, to: number): string
       const inner = unit()
       if (inner?.exact === true) return t.value === "-" ? exactArithmetic("-", { text: "'0'", date: false, interval: false }, inner) : inner
       if (inner?.exactInterval !== undefined) return t.value === "-" ? { text: negatedExactInterval(inner.text, inner.exactInterval), date: false, interval: true, exactInterval: inner.exactInterval } : inner
-      return inner === undefined ? undefined : { text: `(${t.value}${inner.text})`, date: false, interval: inner.interval, binary: inner.binary, numeric: inner.numeric === true, numberText: inner.numberText === true, ...(inner.literal !== undefined ? { literal: `${t.value}${inner.literal}` } : {}) }
+      return inner === undefined ? undefined : { text: `(${t.value}${inner.text})`, date: false, interval: inner.interval, yearMonth: inner.yearMonth === true, binary: inner.binary, numeric: inner.numeric === true, numberText: inner.numberText === true, ...(inner.literal !== undefined ? { literal: `${t.value}${inner.literal}` } : {}) }
     }
     const end = tr.unitEnd(i, to)
     if (end > to || end <= i) return undefined
@@ -125,8 +129,12 @@ export function expression(tr: TranslatorCore, from: number, to: number): string
     const fsp = tr.declaredFractionAt(i, end) ?? timestampPrecisionAt(toks, i, end)
     // a call the translator renders as a DATE (TRUNC / ROUND of a date, CAST to DATE: DuckDB's TIMESTAMP_S)
     const dateResult = isDateResult(text)
+    // a YEAR TO MONTH literal, column or parenthesised sum of them (the engine's one INTERVAL type does not tell)
+    const yearMonth = exactInterval === undefined && operandShape(toks, i, end, tr.ctx.intervalColumnTypes ?? NO_TYPES).kind === "intervalym"
+    const interval = isKw(t, "INTERVAL") || tr.isIntervalColumnAt(i, end) || exactInterval !== undefined || (isOp(t, "(") && scaledIntervalIn(toks, i + 1, end - 1)) || yearMonth
     const node = {
-      text, date: isDateUnit(toks, i, end, tr.ctx.dateColumns) || dateBind || dateResult, interval: isKw(t, "INTERVAL") || tr.isIntervalColumnAt(i, end) || exactInterval !== undefined || (isOp(t, "(") && scaledIntervalIn(toks, i + 1, end - 1)), binary: binaryKindOf(toks, i, end, tr.ctx.binaryColumns) ?? tr.binaryBindAt(i, end), exact,
+      text, date: isDateUnit(toks, i, end, tr.ctx.dateColumns) || dateBind || dateResult, interval, yearMonth,
+      binary: binaryKindOf(toks, i, end, tr.ctx.binaryColumns) ?? tr.binaryBindAt(i, end), exact,
       numeric: tr.exactNumericRange(i, end), ...(datetime !== undefined ? { datetime } : {}), ...(exactInterval !== undefined ? { exactInterval } : {}),
       day: tr.isDayAt(i, end) || dateResult, character: tr.isCharacterAt(i, end),
       // (also a NUMBER(p,s) column, whose DuckDB text keeps the scale's zeros: `1.50`, TO_CHAR's `1.5`)
@@ -162,6 +170,13 @@ export function expression(tr: TranslatorCore, from: number, to: number): string
       // a DuckDB INTERVAL times or divided by a number is an interval (`d + INTERVAL '1' HOUR * n` adds it)
       if ((left.interval && plain(right)) || (op === "*" && right.interval && plain(left))) {
         const [interval, number] = left.interval ? [left, right] : [right, left]
+        // YEAR TO MONTH times a number is YEAR TO MONTH (SQL Language Reference, "Datetime/Interval Arithmetic":
+        // interval * / numeric gives an interval of the operand's kind), computed on its months in exact storage (the
+        // engine's INTERVAL times a number spills fractions of a month into 30-day months)
+        if (interval.yearMonth === true) {
+          left = { text: exactIntervalScaled(op === "*" ? "*" : "/", `ora_ym_of_duck(${interval.text})`, "yearToMonth", number.text), date: false, interval: true, exactInterval: "yearToMonth" }
+          continue
+        }
         // as a DOUBLE whatever it is: a parenthesised NUMBER column `(n)` is no exact column reference, yet its text
         left = { text: `(${interval.text} ${op} CAST(${number.text} AS DOUBLE))`, date: false, interval: true }
         continue

@@ -168,6 +168,8 @@ export class TranslatorOperands {
       if (depth === 0 && isOp(t, "-") && isOp(toks[i - 1], ")") && isKw(toks[i + 1], "CAST") && isKw(toks[i - 2], "ZONE")) return true
       // ... also on a parenthesised or CAST operand holding one (`(d9 + d6) * 2`, interval-compounds.ts)
       if (depth === 0 && t.kind === "op" && "+-*".includes(t.value) && (isOp(toks[i - 1], ")") || isOp(toks[i + 1], "(") || isKw(toks[i + 1], "CAST")) && toks.slice(from, to).some((x) => this.isExactIntervalTok(x))) return true
+      // a YEAR TO MONTH interval times a number (translate-expression.ts computes it on the months)
+      if (depth === 0 && isOp(t, "*") && toks.slice(from, to).some((x) => isKw(x, "YEAR", "MONTH") || ((x.kind === "ident" || x.kind === "qident") && this.ctx.intervalColumnTypes?.get(x.value)?.kind === "intervalym"))) return true
       if (depth === 0 && t.kind === "op" && "+-*".includes(t.value) && (this.isExactIntervalTok(toks[i - 1]) || this.isExactIntervalTok(toks[i + 1]) || this.bindIs(this.ctx.exactSecondsBind, i - 1, i) || this.bindIs(this.ctx.exactSecondsBind, i + 1, i + 2))) return true
     }
     // a nested quotient or AVG may be an exact NUMBER (exactNumericRange) the arithmetic must compute on, and so is a

@@ -2,7 +2,7 @@
  * Declared types as the scope resolves them (`%TYPE`, subtypes, record and collection types, a package's types) and
  * values converted to them as a variable of the type holds them (ORA-06502 when they do not fit).
  */
-import { DuckDBTimestampValue, type DuckDBValue } from "@duckdb/node-api"
+import { DuckDBIntervalValue, DuckDBTimestampValue, type DuckDBValue } from "@duckdb/node-api"
 import { datetimeText, parseDatetimeText } from "../datetime.ts"
 import { OraError } from "../errors.ts"
 import { isOp } from "../lexer.ts"
@@ -68,6 +68,9 @@ export function resolveType(ctx: Frame, t: TypeSpec, pos: number): TypeSpec {
   const name = col.type.dictName
   if (CHARACTER.test(name)) return { kind: "named", name, size: col.type.charSize }
   if (name === "NUMBER" && col.type.dictPrecision !== null) return { kind: "named", name, size: col.type.dictPrecision, scale: col.type.dictScale ?? 0 }
+  // TIMESTAMP(p) WITH TIME ZONE: named as the declaration parser names it (declaration-parser.ts typeSpec)
+  const zoned = /^TIMESTAMP\((\d)\) WITH TIME ZONE$/.exec(name)
+  if (zoned !== null) return { kind: "named", name: "TIMESTAMP WITH TIME ZONE", size: Number(zoned[1]) }
   return { kind: "named", name }
 }
 
@@ -213,10 +216,14 @@ function convert(ctx: Frame, t: TypeSpec | undefined, v: Value): Value {
     if (Math.abs(rounded) >= 10 ** (t.size - scale)) throw valueError("number precision too large")
     return rounded
   }
+  // a YEAR TO MONTH result computed in exact storage (its months: interval-exprs.ts, `INTERVAL '1' YEAR * 1.5`) is
+  // the interval it stands for
+  if (/^INTERVAL YEAR\b/.test(t.name) && (typeof v === "bigint" || (typeof v === "number" && Number.isInteger(v)))) return new DuckDBIntervalValue(Number(v), 0, 0n)
   // TIMESTAMP(p): the fraction rounded half up to the declared digits, as a value written into such a column
   // (datetime-writes.ts)
-  if (t.name === "TIMESTAMP" && t.size !== undefined && t.size < 9) {
-    const rounded = roundedTimestamp(v, t.size)
+  // (a TIMESTAMP(p) WITH [LOCAL] TIME ZONE value is text with its offset, kept)
+  if (/^TIMESTAMP(?: WITH (?:LOCAL )?TIME ZONE)?$/.test(t.name) && t.size !== undefined && t.size < 9) {
+    const rounded = roundedTimestamp(v, t.size, t.name !== "TIMESTAMP")
     if (rounded !== undefined) return rounded
   }
   if (CHARACTER.test(t.name) && typeof v === "string" && t.size !== undefined) {
@@ -230,20 +237,19 @@ function convert(ctx: Frame, t: TypeSpec | undefined, v: Value): Value {
 }
 
 /**
- * A TIMESTAMP value (a DuckDB TIMESTAMP or wall-clock text) with its fraction rounded half up to `digits`; undefined
- * for other values, among them one with a zone (a TIMESTAMP(p) WITH TIME ZONE's, whose type's name here leaves the
- * zone out).
+ * A TIMESTAMP value (a DuckDB TIMESTAMP or wall-clock text) with its fraction rounded half up to `digits`, or with
+ * `zoned` a TIMESTAMP WITH TIME ZONE value (text with its offset and region, kept); undefined for other values.
  */
-const roundedTimestamp = (v: Value, digits: number): Value | undefined => {
+const roundedTimestamp = (v: Value, digits: number, zoned = false): Value | undefined => {
   const roundedNanos = (nanos: bigint, unit: bigint) => {
     const shifted = nanos + unit / 2n
     return shifted - (((shifted % unit) + unit) % unit)
   }
-  if (v instanceof DuckDBTimestampValue) return digits >= 6 ? v : new DuckDBTimestampValue(roundedNanos(v.micros, 10n ** BigInt(6 - digits)))
+  if (v instanceof DuckDBTimestampValue) return zoned ? undefined : digits >= 6 ? v : new DuckDBTimestampValue(roundedNanos(v.micros, 10n ** BigInt(6 - digits)))
   if (typeof v !== "string") return undefined
   const parsed = parseDatetimeText(v)
-  if (parsed === undefined || parsed.offsetMinutes !== undefined || parsed.region !== undefined) return undefined
-  return datetimeText({ wall: roundedNanos(parsed.wall, 10n ** BigInt(9 - digits)) })
+  if (parsed === undefined || (parsed.offsetMinutes !== undefined) !== zoned) return undefined
+  return datetimeText({ ...parsed, wall: roundedNanos(parsed.wall, 10n ** BigInt(9 - digits)) })
 }
 
 /** A value as field `field` of `record` holds it (a declared record type's field types; %ROWTYPE fields take any). */

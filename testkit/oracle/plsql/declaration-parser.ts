@@ -300,10 +300,11 @@ export const typeSpec = (toks: Expr): TypeSpec => {
     return isKw(toks[pct + 1], "ROWTYPE") ? { kind: "rowtypeOf", of } : { kind: "typeOf", of }
   }
   const open = toks.findIndex((t) => isOp(t, "("))
-  // `TIMESTAMP(n) WITH LOCAL TIME ZONE`: the words after the precision name the type too
+  // `TIMESTAMP(n) WITH [LOCAL] TIME ZONE`: the words after the precision name the type too
   const close = open < 0 ? -1 : toks.findIndex((t, k) => k > open && isOp(t, ")"))
-  const localZone = close > 0 && toks.slice(close + 1).map((t) => t.value).join(" ") === "WITH LOCAL TIME ZONE"
-  const words = localZone ? "TIMESTAMP WITH LOCAL TIME ZONE" : (open < 0 ? toks : toks.slice(0, open)).map((t) => t.value).join(" ")
+  const zone = close > 0 ? toks.slice(close + 1).map((t) => t.value).join(" ") : ""
+  const zoned = /^WITH (?:LOCAL )?TIME ZONE$/.test(zone) && isKw(toks[0], "TIMESTAMP")
+  const words = zoned ? `TIMESTAMP ${zone}` : (open < 0 ? toks : toks.slice(0, open)).map((t) => t.value).join(" ")
   if (open < 0 || toks[open + 1]?.kind !== "num") return { kind: "named", name: words }
   const size = Number(toks[open + 1]!.value)
   const scale = isOp(toks[open + 2], ",") ? Number(toks[open + 3]?.value ?? 0) * (isOp(toks[open + 3], "-") ? 0 : 1) : undefined

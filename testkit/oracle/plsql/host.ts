@@ -9,6 +9,7 @@ import type { TableMeta } from "../catalog.ts"
 import type { OracleDatabase, SessionInfo } from "../database.ts"
 import type { BindSpec, ExecuteOptions, QueryResult, StatementResult } from "../statement.ts"
 import type { QueryShape } from "../translate.ts"
+import type { TextDatetimeKind } from "../translate-types.ts"
 import type { Tok } from "../lexer.ts"
 
 /** Bind direction OUT, as reported in the IO vector. */
@@ -56,6 +57,8 @@ export interface PlsqlHost {
   execute(sql: string, rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>, specs: ReadonlyArray<BindSpec>, opts: ExecuteOptions): Promise<StatementResult>
   /** NUMBER columns without precision of the tables a statement mentions (computed on exactly: number-functions.ts). */
   exactNumberColumnsOf(sql: string): ReadonlySet<string>
+  /** TIMESTAMP WITH TIME ZONE (zoned text) and wall-clock text columns of the tables a statement mentions, by name. */
+  textDatetimeColumnsOf(sql: string): ReadonlyMap<string, TextDatetimeKind>
   /** Resolves a table name as the session sees it. */
   lookupTable(schema: string | undefined, name: string): TableMeta | undefined
   /** True once a break (cancel, call timeout) arrived during the current call. */

@@ -122,7 +122,8 @@ export function bindNames(ctx: Frame, source: Expr, sql: boolean): { rewritten: 
     if (isCursorValue(found.value) || found.value instanceof PlsqlRecord || found.value instanceof PlsqlCollection) throw new PlsCompileError(ctx.source, t.pos, 382, "expression is of wrong type")
     specs[values.length] = t.kind === "bind" ? ctx.binds.specs?.[ctx.binds.binds.get(t.value) ?? -1] : undefined
     const slot = t.kind === "bind" || found.width !== 1 ? undefined : lookup(ctx, oracleName(t))
-    types[values.length] = slot?.k === "var" ? slot.type : undefined
+    // (`%TYPE` of a TIMESTAMP WITH TIME ZONE column as that type, whose values are zoned text)
+    types[values.length] = slot?.k === "var" ? (slot.type?.kind === "typeOf" ? zonedTypeOf(ctx, slot.type) : slot.type) : undefined
     kinds[values.length] = t.value.startsWith("\u0000F") ? ctx.callResults.get(t.value)?.kind : t.kind === "bind" ? kindOfSpec(specs[values.length]) : slot?.k === "var" ? kindOfType(slot.type) : fieldKind(ctx, source, k, found.width)
     // an INTERVAL DAY TO SECOND with nanoseconds is computed on in exact storage, every digit kept
     const seconds = exactSecondsOfBind(found.value)
@@ -135,6 +136,12 @@ export function bindNames(ctx: Frame, source: Expr, sql: boolean): { rewritten: 
 }
 
 const LOCAL_ZONE_TYPE = /^TIMESTAMP WITH LOCAL TIME ZONE$/
+
+/** A `%TYPE` declared type resolved when it is TIMESTAMP(p) WITH TIME ZONE; else as it is. */
+const zonedTypeOf = (ctx: Frame, type: TypeSpec): TypeSpec => {
+  const resolved = resolveType(ctx, type, 0)
+  return resolved.kind === "named" && resolved.name === "TIMESTAMP WITH TIME ZONE" ? resolved : type
+}
 
 const op = (text: string, pos: number): Tok => ({ kind: "op", text, value: text, pos })
 const word = (text: string, pos: number): Tok => ({ kind: "ident", text, value: text, pos })
@@ -222,8 +229,9 @@ export function render(
   // a TIMESTAMP value with digits below the microsecond stays text (datetimeParameter): computed on as a wall-clock
   // text datetime, every digit kept, not cast to DuckDB's microsecond TIMESTAMP (PL/SQL's TIMESTAMP keeps nine)
   const wallOfParam: Array<boolean> = []
-  // a TIMESTAMP(p) variable's p, which FF prints (not one WITH TIME ZONE, which the declared type's name leaves out)
+  // a TIMESTAMP(p) or TIMESTAMP(p) WITH TIME ZONE variable's p, which FF prints
   const fractionOfParam: Array<number | undefined> = []
+  const zonedOfParam: Array<boolean> = []
   // a token the translator renders twice (AT TIME ZONE does) stays one parameter
   const numbered = new Map<Tok, number>()
   const { toks: tt, tr } = makeTranslator(withSpaces, {
@@ -237,21 +245,25 @@ export function render(
       const value = kinds[index] === "datetime" ? datetimeParameter(raw ?? null) : kinds[index] === "number" ? numberParameter(raw ?? null) : raw
       wallOfParam[params.length] = kinds[index] === "datetime" && typeof value === "string" && parseDatetimeText(value)?.offsetMinutes === undefined
       const type = types[index]
+      // a TIMESTAMP WITH TIME ZONE variable's value (text with its offset) is computed on as zoned text, as such a bind is
+      zonedOfParam[params.length] = type?.kind === "named" && type.name === "TIMESTAMP WITH TIME ZONE" && typeof raw === "string" && parseDatetimeText(raw)?.offsetMinutes !== undefined
       const zoneless = raw instanceof DuckDBTimestampValue || (typeof raw === "string" && parseDatetimeText(raw)?.offsetMinutes === undefined)
-      fractionOfParam[params.length] = type?.kind === "named" && type.name === "TIMESTAMP" && kinds[index] === "datetime" && zoneless ? type.size : undefined
+      fractionOfParam[params.length] = type?.kind === "named" && ((type.name === "TIMESTAMP" && kinds[index] === "datetime" && zoneless) || zonedOfParam[params.length] === true) ? type.size : undefined
       // RAW values (variables, binds) are bytes: DuckDB types a parameter by its value, BLOB only as a DuckDBBlobValue
       params.push((value instanceof Uint8Array ? new DuckDBBlobValue(value) : value) as DuckDBValue)
       numbered.set(tok, params.length)
       return `$${params.length}`
     },
-    datetimeBind: (n) => zonedBinds(specOfParam)(n) ?? (wallOfParam[n - 1] === true ? "wall" : undefined),
+    datetimeBind: (n) => zonedBinds(specOfParam)(n) ?? (zonedOfParam[n - 1] === true ? "zoned" : wallOfParam[n - 1] === true ? "wall" : undefined),
     numberBind: (n) => kindOfParam[n - 1] === "number",
     exactBind: (n) => isExactNumberText(kindOfParam[n - 1], params[n - 1] ?? null),
     dateBind: (n) => kindOfParam[n - 1] === "datetime" && wallOfParam[n - 1] !== true,
     bindFraction: (n) => fractionOfParam[n - 1],
     exactSecondsBind: (n) => kindOfParam[n - 1] === "exactSeconds",
     dbTimeZone: ctx.host.db.settings.dbTimeZone,
-    exactNumberColumns: ctx.host.exactNumberColumnsOf(toks.map((t) => t.text).join(" "))
+    exactNumberColumns: ctx.host.exactNumberColumnsOf(toks.map((t) => t.text).join(" ")),
+    // TIMESTAMP WITH TIME ZONE columns, held as zoned text: their offset is read (TO_CHAR(tz, 'TZH')), as in a client's SQL
+    ...(sql ? { textDatetimeColumns: ctx.host.textDatetimeColumnsOf(toks.map((t) => t.text).join(" ")) } : {})
   })
   if (asQuery) {
     // withRowid: each row's DuckDB row id selected last (a LOB locator's row, plsql/embedded-sql.ts)
