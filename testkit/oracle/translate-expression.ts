@@ -130,8 +130,10 @@ export function expression(tr: TranslatorCore, from: number, to: number): string
     // a call the translator renders as a DATE (TRUNC / ROUND of a date, CAST to DATE: DuckDB's TIMESTAMP_S)
     const dateResult = isDateResult(text)
     // a YEAR TO MONTH literal, column or parenthesised sum of them (the engine's one INTERVAL type does not tell)
-    const yearMonth = exactInterval === undefined && operandShape(toks, i, end, tr.ctx.intervalColumnTypes ?? NO_TYPES).kind === "intervalym"
-    const interval = isKw(t, "INTERVAL") || tr.isIntervalColumnAt(i, end) || exactInterval !== undefined || (isOp(t, "(") && scaledIntervalIn(toks, i + 1, end - 1)) || yearMonth
+    // (or a PL/SQL INTERVAL variable's bind: plsql/render.ts)
+    const boundInterval = tr.ctx.intervalBind
+    const yearMonth = exactInterval === undefined && (operandShape(toks, i, end, tr.ctx.intervalColumnTypes ?? NO_TYPES).kind === "intervalym" || tr.bindIs(boundInterval && ((n) => boundInterval(n) === "intervalym"), i, end))
+    const interval = isKw(t, "INTERVAL") || tr.isIntervalColumnAt(i, end) || exactInterval !== undefined || (isOp(t, "(") && scaledIntervalIn(toks, i + 1, end - 1)) || yearMonth || tr.bindIs(boundInterval && ((n) => boundInterval(n) !== undefined), i, end)
     const node = {
       text, date: isDateUnit(toks, i, end, tr.ctx.dateColumns) || dateBind || dateResult, interval, yearMonth,
       binary: binaryKindOf(toks, i, end, tr.ctx.binaryColumns) ?? tr.binaryBindAt(i, end), exact,

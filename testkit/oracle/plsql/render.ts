@@ -37,7 +37,7 @@ import { isCursorValue } from "./row-reader.ts"
 import { lookup } from "./scope.ts"
 import { resolveType } from "./conversion.ts"
 import { charType, type OraType } from "../types.ts"
-import { datetimeParameter, isExactNumberText, kindOfSpec, kindOfType, numberParameter, type ValueKind } from "./value-kinds.ts"
+import { datetimeParameter, intervalParameter, isExactNumberText, kindOfSpec, kindOfType, numberParameter, type ValueKind } from "./value-kinds.ts"
 
 /** Column names of the tables a SQL statement names: they win over variables of the same name. */
 export function columnsOf(ctx: Frame, toks: Expr): Set<string> {
@@ -242,7 +242,8 @@ export function render(
       specOfParam[params.length] = specs[index]
       kindOfParam[params.length] = kinds[index]
       const raw = index >= 0 ? values[index] : null
-      const value = kinds[index] === "datetime" ? datetimeParameter(raw ?? null) : kinds[index] === "number" ? numberParameter(raw ?? null) : raw
+      const kind = kinds[index]
+      const value = kind === "datetime" ? datetimeParameter(raw ?? null) : kind === "number" ? numberParameter(raw ?? null) : kind === "intervalds" || kind === "intervalym" ? intervalParameter(raw ?? null, kind) : raw
       wallOfParam[params.length] = kinds[index] === "datetime" && typeof value === "string" && parseDatetimeText(value)?.offsetMinutes === undefined
       const type = types[index]
       // a TIMESTAMP WITH TIME ZONE variable's value (text with its offset) is computed on as zoned text, as such a bind is
@@ -260,6 +261,7 @@ export function render(
     dateBind: (n) => kindOfParam[n - 1] === "datetime" && wallOfParam[n - 1] !== true,
     bindFraction: (n) => fractionOfParam[n - 1],
     exactSecondsBind: (n) => kindOfParam[n - 1] === "exactSeconds",
+    intervalBind: (n) => (kindOfParam[n - 1] === "intervalds" || kindOfParam[n - 1] === "intervalym" ? (kindOfParam[n - 1] as "intervalds" | "intervalym") : undefined),
     dbTimeZone: ctx.host.db.settings.dbTimeZone,
     exactNumberColumns: ctx.host.exactNumberColumnsOf(toks.map((t) => t.text).join(" ")),
     // TIMESTAMP WITH TIME ZONE columns, held as zoned text: their offset is read (TO_CHAR(tz, 'TZH')), as in a client's SQL

@@ -4,26 +4,29 @@
  * a double keeps), or a DATE / TIMESTAMP (`d + n` adds n days: "Datetime/Interval Arithmetic", SQL Language
  * Reference). Taken from a variable's declared type or a host bind's type.
  */
-import { DuckDBTimestampValue, type DuckDBValue } from "@duckdb/node-api"
+import { DuckDBIntervalValue, DuckDBTimestampValue, type DuckDBValue, intervalValue } from "@duckdb/node-api"
 import { decimalOf, fixedText } from "../decimal.ts"
+import { nanosOfDuckInterval, parseDuckInterval } from "../intervals.ts"
 import { bindSpecType } from "../results.ts"
 import type { BindSpec } from "../statement.ts"
 import type { OraType } from "../type-shapes.ts"
 import type { TypeSpec } from "./ast.ts"
 
 /** The kind of a bound PL/SQL value the translator treats specially; undefined for others. */
-export type ValueKind = "number" | "datetime" | "exactSeconds" | undefined
+export type ValueKind = "number" | "datetime" | "exactSeconds" | "intervalds" | "intervalym" | undefined
 
 const DECIMAL_NUMBER = /^(NUMBER|INTEGER|INT|SMALLINT|PLS_INTEGER|BINARY_INTEGER|SIMPLE_INTEGER|NATURAL|NATURALN|POSITIVE|POSITIVEN|SIGNTYPE|DECIMAL|DEC|NUMERIC|FLOAT|REAL|DOUBLE PRECISION)$/
 const DATETIME = /^(DATE|TIMESTAMP)$/
+const INTERVAL_DS = /^INTERVAL DAY\b/
+const INTERVAL_YM = /^INTERVAL YEAR\b/
 
 /** The kind of a variable of declared type `type`. */
 export const kindOfType = (type: TypeSpec | undefined): ValueKind =>
-  type?.kind !== "named" ? undefined : DECIMAL_NUMBER.test(type.name) ? "number" : DATETIME.test(type.name) ? "datetime" : undefined
+  type?.kind !== "named" ? undefined : DECIMAL_NUMBER.test(type.name) ? "number" : DATETIME.test(type.name) ? "datetime" : INTERVAL_DS.test(type.name) ? "intervalds" : INTERVAL_YM.test(type.name) ? "intervalym" : undefined
 
 /** The kind of a value read from a column of type `type` (a cursor's row, a `%ROWTYPE` field). */
 export const kindOfColumn = (type: OraType): ValueKind =>
-  type.kind === "number" ? "number" : type.kind === "date" || type.kind === "timestamp" ? "datetime" : undefined
+  type.kind === "number" ? "number" : type.kind === "date" || type.kind === "timestamp" ? "datetime" : type.kind === "intervalds" || type.kind === "intervalym" ? type.kind : undefined
 
 /** The kind of a host bind of `spec`. */
 export const kindOfSpec = (spec: BindSpec | undefined): ValueKind => {
@@ -72,4 +75,21 @@ export const datetimeParameter = (value: DuckDBValue | Date): DuckDBValue => {
   at.setUTCHours(Number(m[4] ?? 0), Number(m[5] ?? 0), Number(m[6] ?? 0), 0)
   const micros = Number((m[7] ?? "").padEnd(6, "0").slice(0, 6))
   return new DuckDBTimestampValue(BigInt(at.getTime()) * 1000n + BigInt(micros))
+}
+
+const NS_PER_DAY = 86_400_000_000_000n
+
+/**
+ * An INTERVAL variable's value (the engine's interval text as a query gives it, or a DuckDB INTERVAL) as a typed
+ * engine parameter, so that the translator computes on an interval (`v * 1.5`, `d + v`, `EXTRACT(HOUR FROM v)`), not
+ * on text: DAY TO SECOND as days and the microseconds of the last day (hours below 24, as EXTRACT reads them), YEAR TO
+ * MONTH as months; other values as they are.
+ */
+export const intervalParameter = (value: DuckDBValue, kind: "intervalds" | "intervalym"): DuckDBValue => {
+  const parts = value instanceof DuckDBIntervalValue ? value : typeof value === "string" && /\d/.test(value) ? parseDuckInterval(value) : undefined
+  if (parts === undefined) return value
+  if (kind === "intervalym") return intervalValue(parts.months + Math.trunc(parts.days / 30), 0, 0n)
+  const nanos = nanosOfDuckInterval(parts.months, parts.days, parts.micros)
+  const days = nanos / NS_PER_DAY
+  return intervalValue(0, Number(days), (nanos - days * NS_PER_DAY) / 1000n)
 }

@@ -1,0 +1,75 @@
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
+import type { Conn } from "./oracle/helpers.ts"
+import { oracledb, withServer } from "./oracle/helpers.ts"
+
+// INTERVAL variables in PL/SQL expressions, through raw node-oracledb: an interval times or divided by a number is an
+// interval of its kind, a datetime ± an interval a datetime, an interval ± an interval an interval, and EXTRACT reads
+// an interval's fields (SQL Language Reference, "Datetime/Interval Arithmetic" and "EXTRACT (datetime)"; PL/SQL
+// Language Reference, "PL/SQL Data Types": PL/SQL's INTERVAL types are SQL's). They failed ORA-00932 / ORA-06502, the
+// variable's value having been bound as the engine's interval text.
+let server: OracleTestServerHandle
+let conn: Conn
+
+const declarations =
+  "v INTERVAL DAY TO SECOND := INTERVAL '1 02:00:00' DAY TO SECOND; y INTERVAL YEAR TO MONTH := INTERVAL '1-2' YEAR TO MONTH; " +
+  "d DATE := DATE '2024-01-31'; t TIMESTAMP := TIMESTAMP '2024-01-31 10:00:00.5'; z TIMESTAMP WITH TIME ZONE := TIMESTAMP '2024-01-31 10:00:00 +02:00';"
+
+describe("Oracle test server: PL/SQL INTERVAL variables", () => {
+  beforeAll(async () => {
+    const s = await withServer({ version: "23ai" })
+    server = s.server
+    conn = await s.connect()
+  })
+  afterAll(async () => {
+    await conn?.close()
+    await server?.close()
+  })
+
+  const text = async (expr: string): Promise<string> =>
+    ((await conn.execute(`DECLARE ${declarations} BEGIN :s := ${expr}; END;`, { s: { dir: oracledb.BIND_OUT, type: oracledb.STRING, maxSize: 200 } })).outBinds as { s: string }).s
+
+  const dayToSecond = async (expr: string): Promise<unknown> =>
+    ((await conn.execute(`DECLARE ${declarations} w INTERVAL DAY(9) TO SECOND; BEGIN w := ${expr}; :o := w; END;`, { o: { dir: oracledb.BIND_OUT, type: oracledb.DB_TYPE_INTERVAL_DS } })).outBinds as { o: unknown }).o
+
+  const yearToMonth = async (expr: string): Promise<unknown> =>
+    ((await conn.execute(`DECLARE ${declarations} w INTERVAL YEAR(9) TO MONTH; BEGIN w := ${expr}; :o := w; END;`, { o: { dir: oracledb.BIND_OUT, type: oracledb.DB_TYPE_INTERVAL_YM } })).outBinds as { o: unknown }).o
+
+  const ds = (days: number, hours: number) => ({ days, hours, minutes: 0, seconds: 0, fseconds: 0 })
+
+  it("an INTERVAL DAY TO SECOND variable times or divided by a number, plus or minus an interval, is an interval", async () => {
+    expect(await dayToSecond("v * 1.5")).toEqual(ds(1, 15))
+    expect(await dayToSecond("2 * v")).toEqual(ds(2, 4))
+    expect(await dayToSecond("v / 2")).toEqual(ds(0, 13))
+    expect(await dayToSecond("v + v")).toEqual(ds(2, 4))
+    expect(await dayToSecond("v - INTERVAL '3' HOUR")).toEqual(ds(0, 23))
+    expect(await dayToSecond("-v")).toEqual(ds(-1, -2))
+  })
+
+  it("an INTERVAL YEAR TO MONTH variable times or divided by a number, plus an interval, is a YEAR TO MONTH interval", async () => {
+    expect(await yearToMonth("y * 2")).toEqual({ years: 2, months: 4 })
+    // 14 months / 2: 7 months
+    expect(await yearToMonth("y / 2")).toEqual({ years: 0, months: 7 })
+    expect(await yearToMonth("y + y")).toEqual({ years: 2, months: 4 })
+  })
+
+  it("a DATE, TIMESTAMP or TIMESTAMP WITH TIME ZONE variable plus or minus an INTERVAL variable is a datetime", async () => {
+    expect(await text("TO_CHAR(d + v, 'YYYY-MM-DD HH24:MI:SS')")).toBe("2024-02-01 02:00:00")
+    expect(await text("TO_CHAR(d - v, 'YYYY-MM-DD HH24:MI:SS')")).toBe("2024-01-29 22:00:00")
+    expect(await text("TO_CHAR(t + v, 'YYYY-MM-DD HH24:MI:SS.FF3')")).toBe("2024-02-01 12:00:00.500")
+    expect(await text("TO_CHAR(t - v, 'YYYY-MM-DD HH24:MI:SS.FF3')")).toBe("2024-01-30 08:00:00.500")
+    expect(await text("TO_CHAR(z + v, 'YYYY-MM-DD HH24:MI:SS TZH:TZM')")).toBe("2024-02-01 12:00:00 +02:00")
+    expect(await text("TO_CHAR(d + v * 2, 'YYYY-MM-DD HH24:MI:SS')")).toBe("2024-02-02 04:00:00")
+    // ADD_MONTHS-like month arithmetic of a YEAR TO MONTH interval: 2024-01-31 + 1-2 is 2025-03-31
+    expect(await text("TO_CHAR(d + y, 'YYYY-MM-DD')")).toBe("2025-03-31")
+    expect(await text("TO_CHAR(t + y, 'YYYY-MM-DD HH24:MI:SS')")).toBe("2025-03-31 10:00:00")
+  })
+
+  it("EXTRACT reads an INTERVAL variable's fields", async () => {
+    expect(await text("EXTRACT(DAY FROM v) || ' ' || EXTRACT(HOUR FROM v) || ' ' || EXTRACT(MINUTE FROM v)")).toBe("1 2 0")
+    expect(await text("EXTRACT(YEAR FROM y) || ' ' || EXTRACT(MONTH FROM y)")).toBe("1 2")
+    // a variable holding 20 hours * 2 holds 1 day 16 hours (the hours field is below 24)
+    const block = "DECLARE w INTERVAL DAY TO SECOND := INTERVAL '20' HOUR * 2; BEGIN :s := EXTRACT(DAY FROM w) || ' ' || EXTRACT(HOUR FROM w); END;"
+    expect(((await conn.execute(block, { s: { dir: oracledb.BIND_OUT, type: oracledb.STRING, maxSize: 20 } })).outBinds as { s: string }).s).toBe("1 16")
+  })
+})
