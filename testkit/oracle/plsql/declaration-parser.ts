@@ -309,5 +309,8 @@ export const typeSpec = (toks: Expr): TypeSpec => {
   const size = Number(toks[open + 1]!.value)
   const scale = isOp(toks[open + 2], ",") ? Number(toks[open + 3]?.value ?? 0) * (isOp(toks[open + 3], "-") ? 0 : 1) : undefined
   const chars = isKw(toks[open + 2], "CHAR")
+  // `INTERVAL DAY(p) TO SECOND(s)`: s as the scale
+  const fraction = words === "INTERVAL DAY" && isKw(toks[close + 1], "TO") && isKw(toks[close + 2], "SECOND") && isOp(toks[close + 3], "(") ? Number(toks[close + 4]?.value) : undefined
+  if (fraction !== undefined && !Number.isNaN(fraction)) return { kind: "named", name: words, size, scale: fraction }
   return { kind: "named", name: words, size, ...(scale === undefined || Number.isNaN(scale) ? {} : { scale }), ...(chars ? { chars } : {}) }
 }
