@@ -83,4 +83,20 @@ describe("Oracle test server: PL/SQL TIMESTAMP(p) WITH TIME ZONE variables", () 
     })
     expect(((r.outBinds as { t: Date }).t).toISOString()).toBe("2024-05-06T05:08:09.124Z")
   })
+
+  // a record read from a table or query (`%ROWTYPE`, a cursor FOR loop's row) holds a TIMESTAMP WITH TIME ZONE column's
+  // value with its offset, as a variable of that type does: TZH / TZM printed +00:00 (the field was taken as a plain
+  // TIMESTAMP), EXTRACT(TIMEZONE_HOUR) failed ORA-30076 and `+ INTERVAL` ORA-00932
+  it("a %ROWTYPE or cursor row's TIMESTAMP WITH TIME ZONE field keeps its offset", async () => {
+    await conn.execute("CREATE TABLE zoned_rows (id NUMBER, z TIMESTAMP WITH TIME ZONE)")
+    try {
+      await conn.execute("INSERT INTO zoned_rows VALUES (1, TIMESTAMP '2024-05-06 07:08:09.5 +02:00')")
+      expect(await text("DECLARE r zoned_rows%ROWTYPE; BEGIN SELECT * INTO r FROM zoned_rows; :s := TO_CHAR(r.z, 'YYYY-MM-DD HH24:MI:SS.FF1 TZH:TZM'); END;")).toBe("2024-05-06 07:08:09.5 +02:00")
+      expect(await text("BEGIN FOR r IN (SELECT z FROM zoned_rows) LOOP :s := TO_CHAR(r.z, 'HH24:MI TZH:TZM') || ' ' || EXTRACT(TIMEZONE_HOUR FROM r.z); END LOOP; END;")).toBe("07:08 +02:00 2")
+      expect(await text("DECLARE r zoned_rows%ROWTYPE; BEGIN SELECT * INTO r FROM zoned_rows; :s := TO_CHAR(r.z + INTERVAL '1' HOUR, 'HH24:MI TZH:TZM'); END;")).toBe("08:08 +02:00")
+    } finally {
+      await conn.execute("DROP TABLE zoned_rows")
+    }
+  })
 })
+

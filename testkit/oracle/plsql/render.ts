@@ -125,6 +125,11 @@ export function bindNames(ctx: Frame, source: Expr, sql: boolean): { rewritten: 
     // (`%TYPE` of a TIMESTAMP WITH TIME ZONE column as that type, whose values are zoned text)
     types[values.length] = slot?.k === "var" ? (slot.type?.kind === "typeOf" ? zonedTypeOf(ctx, slot.type) : slot.type) : undefined
     kinds[values.length] = t.value.startsWith("\u0000F") ? ctx.callResults.get(t.value)?.kind : t.kind === "bind" ? kindOfSpec(specs[values.length]) : slot?.k === "var" ? kindOfType(slot.type) : fieldKind(ctx, source, k, found.width)
+    // a `%ROWTYPE` / cursor row's TIMESTAMP WITH TIME ZONE field: its zoned text as such a variable's (TZH prints its offset)
+    if (kinds[values.length] === "zoned") {
+      kinds[values.length] = undefined
+      types[values.length] = ZONED_TYPE
+    }
     // an INTERVAL DAY TO SECOND with nanoseconds is computed on in exact storage, every digit kept
     const seconds = exactSecondsOfBind(found.value)
     if (seconds !== undefined) kinds[values.length] = "exactSeconds"
@@ -136,6 +141,7 @@ export function bindNames(ctx: Frame, source: Expr, sql: boolean): { rewritten: 
 }
 
 const LOCAL_ZONE_TYPE = /^TIMESTAMP WITH LOCAL TIME ZONE$/
+const ZONED_TYPE: TypeSpec = { kind: "named", name: "TIMESTAMP WITH TIME ZONE" }
 
 /** A `%TYPE` declared type resolved when it is TIMESTAMP(p) WITH TIME ZONE; else as it is. */
 const zonedTypeOf = (ctx: Frame, type: TypeSpec): TypeSpec => {

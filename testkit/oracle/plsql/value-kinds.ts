@@ -13,7 +13,7 @@ import type { OraType } from "../type-shapes.ts"
 import type { TypeSpec } from "./ast.ts"
 
 /** The kind of a bound PL/SQL value the translator treats specially; undefined for others. */
-export type ValueKind = "number" | "datetime" | "exactSeconds" | "intervalds" | "intervalym" | undefined
+export type ValueKind = "number" | "datetime" | "exactSeconds" | "intervalds" | "intervalym" | "zoned" | undefined
 
 const DECIMAL_NUMBER = /^(NUMBER|INTEGER|INT|SMALLINT|PLS_INTEGER|BINARY_INTEGER|SIMPLE_INTEGER|NATURAL|NATURALN|POSITIVE|POSITIVEN|SIGNTYPE|DECIMAL|DEC|NUMERIC|FLOAT|REAL|DOUBLE PRECISION)$/
 const DATETIME = /^(DATE|TIMESTAMP)$/
@@ -24,9 +24,12 @@ const INTERVAL_YM = /^INTERVAL YEAR\b/
 export const kindOfType = (type: TypeSpec | undefined): ValueKind =>
   type?.kind !== "named" ? undefined : DECIMAL_NUMBER.test(type.name) ? "number" : DATETIME.test(type.name) ? "datetime" : INTERVAL_DS.test(type.name) ? "intervalds" : INTERVAL_YM.test(type.name) ? "intervalym" : undefined
 
-/** The kind of a value read from a column of type `type` (a cursor's row, a `%ROWTYPE` field). */
+/**
+ * The kind of a value read from a column of type `type` (a cursor's row, a `%ROWTYPE` field); "zoned" for a TIMESTAMP
+ * WITH TIME ZONE column, whose values are text with their offset (computed on as such a variable's: plsql/render.ts).
+ */
 export const kindOfColumn = (type: OraType): ValueKind =>
-  type.kind === "number" ? "number" : type.kind === "date" || type.kind === "timestamp" ? "datetime" : type.kind === "intervalds" || type.kind === "intervalym" ? type.kind : undefined
+  type.kind === "number" ? "number" : type.kind === "date" || type.kind === "timestamp" ? "datetime" : type.kind === "intervalds" || type.kind === "intervalym" ? type.kind : type.kind === "timestamptz" ? "zoned" : undefined
 
 /** The kind of a host bind of `spec`. */
 export const kindOfSpec = (spec: BindSpec | undefined): ValueKind => {
