@@ -85,4 +85,20 @@ describe("Oracle test server: PL/SQL INTERVAL variables", () => {
     expect(await block("INTERVAL DAY TO SECOND(3) := INTERVAL '1.5' SECOND")).toBe("+00 00:00:01.500")
     expect(await block("INTERVAL YEAR(4) TO MONTH := INTERVAL '12-11' YEAR TO MONTH")).toBe("+0012-11")
   })
+
+  // "Datetime/Interval Arithmetic" (SQL Language Reference): TIMESTAMP - TIMESTAMP, TIMESTAMP - DATE and DATE -
+  // TIMESTAMP are INTERVAL DAY TO SECOND, DATE - DATE a number of days; a TIMESTAMP variable's difference was a number
+  // of days, which an INTERVAL variable took as seconds
+  it("a TIMESTAMP variable minus a datetime is an INTERVAL DAY TO SECOND", async () => {
+    const ds9 = (days: number, hours: number, fseconds: number) => ({ days, hours, minutes: 0, seconds: 0, fseconds })
+    expect(await dayToSecond("t - TIMESTAMP '2023-01-01 00:00:00'")).toEqual(ds9(395, 10, 500_000_000))
+    expect(await dayToSecond("t - DATE '2024-01-01'")).toEqual(ds9(30, 10, 500_000_000))
+    expect(await dayToSecond("d - t")).toEqual(ds9(0, -10, -500_000_000))
+    expect(await text("EXTRACT(DAY FROM (t - TIMESTAMP '2023-01-01 00:00:00'))")).toBe("395")
+    // DATE - DATE stays a number of days
+    expect(await text("TO_CHAR(d - DATE '2023-12-01')")).toBe("61")
+    const block = "DECLARE t TIMESTAMP := LOCALTIMESTAMP - INTERVAL '2' DAY; w INTERVAL DAY(9) TO SECOND; BEGIN w := SYSTIMESTAMP - t; :s := EXTRACT(DAY FROM w); END;"
+    expect(((await conn.execute(block, { s: { dir: oracledb.BIND_OUT, type: oracledb.STRING, maxSize: 20 } })).outBinds as { s: string }).s).toBe("2")
+  })
 })
+

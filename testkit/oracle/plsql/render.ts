@@ -268,6 +268,8 @@ export function render(
   // a TIMESTAMP(p) or TIMESTAMP(p) WITH TIME ZONE variable's p, which FF prints
   const fractionOfParam: Array<number | undefined> = []
   const zonedOfParam: Array<boolean> = []
+  // a TIMESTAMP variable (not a DATE one): minus another datetime it is an interval
+  const timestampOfParam: Array<boolean> = []
   // a token the translator renders twice (AT TIME ZONE does) stays one parameter
   const numbered = new Map<Tok, number>()
   const { toks: tt, tr } = makeTranslator(withSpaces, {
@@ -282,6 +284,7 @@ export function render(
       const value = kind === "datetime" ? datetimeParameter(raw ?? null) : kind === "number" ? numberParameter(raw ?? null) : kind === "intervalds" || kind === "intervalym" ? intervalParameter(raw ?? null, kind) : raw
       wallOfParam[params.length] = kinds[index] === "datetime" && typeof value === "string" && parseDatetimeText(value)?.offsetMinutes === undefined
       const type = types[index]
+      timestampOfParam[params.length] = type?.kind === "named" && type.name === "TIMESTAMP"
       // a TIMESTAMP WITH TIME ZONE variable's value (text with its offset) is computed on as zoned text, as such a bind is
       zonedOfParam[params.length] = type?.kind === "named" && type.name === "TIMESTAMP WITH TIME ZONE" && typeof raw === "string" && parseDatetimeText(raw)?.offsetMinutes !== undefined
       const zoneless = raw instanceof DuckDBTimestampValue || (typeof raw === "string" && parseDatetimeText(raw)?.offsetMinutes === undefined)
@@ -297,6 +300,7 @@ export function render(
     dateBind: (n) => kindOfParam[n - 1] === "datetime" && wallOfParam[n - 1] !== true,
     bindFraction: (n) => fractionOfParam[n - 1],
     exactSecondsBind: (n) => kindOfParam[n - 1] === "exactSeconds",
+    timestampBind: (n) => kindOfParam[n - 1] === "datetime" && timestampOfParam[n - 1] === true,
     intervalBind: (n) => (kindOfParam[n - 1] === "intervalds" || kindOfParam[n - 1] === "intervalym" ? (kindOfParam[n - 1] as "intervalds" | "intervalym") : undefined),
     dbTimeZone: ctx.host.db.settings.dbTimeZone,
     exactNumberColumns: ctx.host.exactNumberColumnsOf(toks.map((t) => t.text).join(" ")),
