@@ -100,5 +100,19 @@ describe("Oracle test server: PL/SQL INTERVAL variables", () => {
     const block = "DECLARE t TIMESTAMP := LOCALTIMESTAMP - INTERVAL '2' DAY; w INTERVAL DAY(9) TO SECOND; BEGIN w := SYSTIMESTAMP - t; :s := EXTRACT(DAY FROM w); END;"
     expect(((await conn.execute(block, { s: { dir: oracledb.BIND_OUT, type: oracledb.STRING, maxSize: 20 } })).outBinds as { s: string }).s).toBe("2")
   })
+
+  it("a cursor row's interval field and a LOCAL TIME ZONE variable plus an INTERVAL variable are computed on too", async () => {
+    await conn.execute("CREATE TABLE interval_rows (d INTERVAL DAY TO SECOND, y INTERVAL YEAR TO MONTH)")
+    try {
+      await conn.execute("INSERT INTO interval_rows VALUES (INTERVAL '1 02:00:00' DAY TO SECOND, INTERVAL '1-2' YEAR TO MONTH)")
+      const loop = `DECLARE ${declarations} BEGIN FOR r IN (SELECT d, y FROM interval_rows) LOOP
+        :s := TO_CHAR(d + r.d * 1.5, 'YYYY-MM-DD HH24:MI') || ' ' || TO_CHAR(d + r.y, 'YYYY-MM-DD') || ' ' || EXTRACT(HOUR FROM r.d * 2); END LOOP; END;`
+      expect(((await conn.execute(loop, { s: { dir: oracledb.BIND_OUT, type: oracledb.STRING, maxSize: 60 } })).outBinds as { s: string }).s).toBe("2024-02-01 15:00 2025-03-31 4")
+    } finally {
+      await conn.execute("DROP TABLE interval_rows")
+    }
+    const block = "DECLARE l TIMESTAMP WITH LOCAL TIME ZONE := TIMESTAMP '2024-01-01 10:00:00 +00:00'; v INTERVAL DAY TO SECOND := INTERVAL '1' HOUR; BEGIN :s := TO_CHAR(l + v, 'HH24:MI'); END;"
+    expect(((await conn.execute(block, { s: { dir: oracledb.BIND_OUT, type: oracledb.STRING, maxSize: 20 } })).outBinds as { s: string }).s).toBe("11:00")
+  })
 })
 
