@@ -79,8 +79,8 @@ describe("Oracle test server: PL/SQL INTERVAL variables", () => {
   it("TO_CHAR of an INTERVAL variable prints Oracle's interval form at the declared precisions", async () => {
     expect(await text("TO_CHAR(v)")).toBe("+01 02:00:00.000000")
     expect(await text("TO_CHAR(y)")).toBe("+01-02")
-    const block = (decl: string) =>
-      conn.execute(`DECLARE w ${decl}; BEGIN :s := TO_CHAR(w); END;`, { s: { dir: oracledb.BIND_OUT, type: oracledb.STRING, maxSize: 60 } }).then((r) => (r.outBinds as { s: string }).s)
+    const block = async (decl: string): Promise<string> =>
+      ((await conn.execute(`DECLARE w ${decl}; BEGIN :s := TO_CHAR(w); END;`, { s: { dir: oracledb.BIND_OUT, type: oracledb.STRING, maxSize: 60 } })).outBinds as { s: string }).s
     expect(await block("INTERVAL DAY(3) TO SECOND(2) := INTERVAL '-5 04:03:02.25' DAY TO SECOND")).toBe("-005 04:03:02.25")
     expect(await block("INTERVAL DAY TO SECOND(3) := INTERVAL '1.5' SECOND")).toBe("+00 00:00:01.500")
     expect(await block("INTERVAL YEAR(4) TO MONTH := INTERVAL '12-11' YEAR TO MONTH")).toBe("+0012-11")
