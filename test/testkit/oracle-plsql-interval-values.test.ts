@@ -79,6 +79,8 @@ describe("Oracle test server: PL/SQL INTERVAL variables", () => {
   it("TO_CHAR of an INTERVAL variable prints Oracle's interval form at the declared precisions", async () => {
     expect(await text("TO_CHAR(v)")).toBe("+01 02:00:00.000000")
     expect(await text("TO_CHAR(y)")).toBe("+01-02")
+    // `||` converts an interval operand to VARCHAR2 as TO_CHAR does
+    expect(await text("'[' || v || '] ' || y")).toBe("[+01 02:00:00.000000] +01-02")
     const block = async (decl: string): Promise<string> =>
       ((await conn.execute(`DECLARE w ${decl}; BEGIN :s := TO_CHAR(w); END;`, { s: { dir: oracledb.BIND_OUT, type: oracledb.STRING, maxSize: 60 } })).outBinds as { s: string }).s
     expect(await block("INTERVAL DAY(3) TO SECOND(2) := INTERVAL '-5 04:03:02.25' DAY TO SECOND")).toBe("-005 04:03:02.25")

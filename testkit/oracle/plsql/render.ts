@@ -183,7 +183,7 @@ function localZoneOperands(ctx: Frame, toks: ReadonlyArray<Tok>, specs: Readonly
 }
 
 /**
- * `TO_CHAR(v)` of an INTERVAL variable as `TO_CHAR(CAST(v AS INTERVAL DAY(p) TO SECOND(s)))` (or `YEAR(p) TO MONTH`)
+ * `TO_CHAR(v)` of an INTERVAL variable, or `v` an operand of `||`, as `TO_CHAR(CAST(v AS INTERVAL DAY(p) TO SECOND(s)))` (or `YEAR(p) TO MONTH`)
  * at its declared precisions, PL/SQL's defaults DAY(2) TO SECOND(6) and YEAR(2) ("PL/SQL Data Types" takes SQL's
  * INTERVAL types, SQL Language Reference, "INTERVAL DAY TO SECOND Data Type"), so that it prints Oracle's interval
  * form (`+01 02:00:00.000000`, `+01-02`), not the engine's text.
@@ -197,17 +197,22 @@ function intervalToCharOperands(toks: ReadonlyArray<Tok>, types: ReadonlyArray<T
   const out: Array<Tok> = []
   for (let k = 0; k < toks.length; k++) {
     const t = toks[k]!
-    const type = isOp(toks[k - 1], "(") && isKw(toks[k - 2], "TO_CHAR") && isOp(toks[k + 1], ")") ? typeOf(t) : undefined
+    const toChar = isOp(toks[k - 1], "(") && isKw(toks[k - 2], "TO_CHAR") && isOp(toks[k + 1], ")")
+    // an operand of `||` is converted as TO_CHAR converts it (PL/SQL's implicit conversion to VARCHAR2)
+    const concatenated = !toChar && (isOp(toks[k - 1], "||") || isOp(toks[k + 1], "||"))
+    const type = toChar || concatenated ? typeOf(t) : undefined
     if (type === undefined) {
       out.push(t)
       continue
     }
+    if (concatenated) out.push(word("TO_CHAR", t.pos), op("(", t.pos))
     const num = (n: number): Tok => ({ kind: "num", text: String(n), value: String(n), pos: t.pos })
     const leading = /^INTERVAL (DAY|YEAR)$/.test(type.name) ? (type.size ?? 2) : 2
     const target = type.name.startsWith("INTERVAL YEAR")
       ? [word("INTERVAL", t.pos), word("YEAR", t.pos), op("(", t.pos), num(leading), op(")", t.pos), word("TO", t.pos), word("MONTH", t.pos)]
       : [word("INTERVAL", t.pos), word("DAY", t.pos), op("(", t.pos), num(leading), op(")", t.pos), word("TO", t.pos), word("SECOND", t.pos), op("(", t.pos), num(type.name === "INTERVAL DAY TO SECOND" ? (type.size ?? 6) : (type.scale ?? 6)), op(")", t.pos)]
     out.push(word("CAST", t.pos), op("(", t.pos), t, word("AS", t.pos), ...target, op(")", t.pos))
+    if (concatenated) out.push(op(")", t.pos))
   }
   return out
 }
