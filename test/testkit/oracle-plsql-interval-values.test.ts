@@ -116,5 +116,23 @@ describe("Oracle test server: PL/SQL INTERVAL variables", () => {
     const block = "DECLARE l TIMESTAMP WITH LOCAL TIME ZONE := TIMESTAMP '2024-01-01 10:00:00 +00:00'; v INTERVAL DAY TO SECOND := INTERVAL '1' HOUR; BEGIN :s := TO_CHAR(l + v, 'HH24:MI'); END;"
     expect(((await conn.execute(block, { s: { dir: oracledb.BIND_OUT, type: oracledb.STRING, maxSize: 20 } })).outBinds as { s: string }).s).toBe("11:00")
   })
+
+  // a block's SQL knows its interval columns as a client's statement does: one in exact storage (DAY(9) TO
+  // SECOND(9), YEAR(9) TO MONTH) plus an INTERVAL variable is computed in that storage (it failed ORA-01722), and
+  // TO_CHAR of a column prints Oracle's interval form (it printed the stored seconds and months, `93600`, `14`)
+  it("a block's SQL computes on its interval columns with INTERVAL variables", async () => {
+    await conn.execute("CREATE TABLE interval_cols (d INTERVAL DAY(9) TO SECOND(9), y INTERVAL YEAR(9) TO MONTH, d2 INTERVAL DAY TO SECOND)")
+    try {
+      const block = `DECLARE ${declarations} BEGIN
+        INSERT INTO interval_cols VALUES (v, y, v);
+        UPDATE interval_cols SET d = d + v, y = interval_cols.y + y, d2 = d2 * 2;
+        SELECT TO_CHAR(d) || ' ' || TO_CHAR(interval_cols.y) || ' ' || TO_CHAR(d2) INTO :s FROM interval_cols; END;`
+      expect(((await conn.execute(block, { s: { dir: oracledb.BIND_OUT, type: oracledb.STRING, maxSize: 100 } })).outBinds as { s: string }).s).toBe(
+        "+000000002 04:00:00.000000000 +000000002-04 +02 04:00:00.000000"
+      )
+    } finally {
+      await conn.execute("DROP TABLE interval_cols")
+    }
+  })
 })
 

@@ -12,6 +12,7 @@ import { rewriteFloatConditions } from "../float-conditions.ts"
 import { formatModelsAsLiterals } from "../format-model-binds.ts"
 import { dynamicFormatModels, hasFormatExpressions } from "../format-model-sites.ts"
 import { rewriteHierarchical } from "../hierarchical.ts"
+import { intervalColumnTypesOf } from "../interval-exprs.ts"
 import { exactSecondsOfBind } from "../intervals.ts"
 import { rewriteJsonSql } from "../json-sql.ts"
 import { namedTypesOf } from "../named-types.ts"
@@ -217,6 +218,23 @@ function intervalToCharOperands(toks: ReadonlyArray<Tok>, types: ReadonlyArray<T
   return out
 }
 
+/**
+ * The interval columns a block's SQL statement names, as a client's statement gives them to the translator
+ * (session-translate.ts): an exact-storage one (DAY TO SECOND(7-9), YEAR(9) TO MONTH) compared with or added to an
+ * INTERVAL variable is computed on in exact storage.
+ */
+function intervalColumnsOf(ctx: Frame, toks: Expr) {
+  const text = toks.map((t) => t.text).join(" ")
+  const lookup = (schema: string | undefined, name: string) => ctx.host.lookupTable(schema, name)
+  const columns = new StatementColumns(lookup)
+  return {
+    exactIntervals: columns.exactIntervalsOf(text),
+    exactIntervalColumns: columns.exactIntervalColumnsOf(text),
+    intervalColumnTypes: intervalColumnTypesOf(text, lookup),
+    intervalColumns: columns.columnsOf(text, (t) => t.kind === "intervalds" || t.kind === "intervalym")
+  }
+}
+
 /** The CHAR(n) / NCHAR(n) type of variable `name`, if it is one (compared with blank-padded semantics, char-operands.ts). */
 function charVariableType(ctx: Frame, name: string): OraType | undefined {
   const slot = lookup(ctx, name)
@@ -310,7 +328,7 @@ export function render(
     dbTimeZone: ctx.host.db.settings.dbTimeZone,
     exactNumberColumns: ctx.host.exactNumberColumnsOf(toks.map((t) => t.text).join(" ")),
     // TIMESTAMP WITH TIME ZONE columns, held as zoned text: their offset is read (TO_CHAR(tz, 'TZH')), as in a client's SQL
-    ...(sql ? { textDatetimeColumns: ctx.host.textDatetimeColumnsOf(toks.map((t) => t.text).join(" ")) } : {})
+    ...(sql ? { textDatetimeColumns: ctx.host.textDatetimeColumnsOf(toks.map((t) => t.text).join(" ")), ...intervalColumnsOf(ctx, toks) } : {})
   })
   if (asQuery) {
     // withRowid: each row's DuckDB row id selected last (a LOB locator's row, plsql/embedded-sql.ts)
