@@ -134,5 +134,17 @@ describe("Oracle test server: PL/SQL INTERVAL variables", () => {
       await conn.execute("DROP TABLE interval_cols")
     }
   })
+
+  // a collection's INTERVAL element is computed on as an interval (it failed ORA-06502), and NUMTODSINTERVAL /
+  // NUMTOYMINTERVAL are PL/SQL's too (SQL functions PL/SQL expressions take: PL/SQL Language Reference, "SQL Functions
+  // in PL/SQL Expressions"; they failed PLS-00201)
+  it("a collection's INTERVAL element and NUMTODSINTERVAL / NUMTOYMINTERVAL in PL/SQL", async () => {
+    const run = async (block: string): Promise<string> =>
+      ((await conn.execute(block, { s: { dir: oracledb.BIND_OUT, type: oracledb.STRING, maxSize: 100 } })).outBinds as { s: string }).s
+    expect(await run("DECLARE TYPE t IS TABLE OF INTERVAL DAY TO SECOND; c t := t(INTERVAL '1' HOUR, INTERVAL '2' HOUR); BEGIN :s := TO_CHAR(DATE '2024-01-01' + c(2) * 2, 'HH24:MI'); END;")).toBe("04:00")
+    expect(await run("DECLARE n NUMBER := 90; v INTERVAL DAY TO SECOND := NUMTODSINTERVAL(n, 'MINUTE'); y INTERVAL YEAR TO MONTH := NUMTOYMINTERVAL(14, 'MONTH'); BEGIN :s := TO_CHAR(v) || ' ' || TO_CHAR(y); END;")).toBe(
+      "+00 01:30:00.000000 +01-02"
+    )
+  })
 })
 

@@ -13,6 +13,7 @@ import { formatModelsAsLiterals } from "../format-model-binds.ts"
 import { dynamicFormatModels, hasFormatExpressions } from "../format-model-sites.ts"
 import { rewriteHierarchical } from "../hierarchical.ts"
 import { intervalColumnTypesOf } from "../interval-exprs.ts"
+import { rewriteNumericIntervals } from "../numeric-intervals.ts"
 import { exactSecondsOfBind } from "../intervals.ts"
 import { rewriteJsonSql } from "../json-sql.ts"
 import { namedTypesOf } from "../named-types.ts"
@@ -92,6 +93,13 @@ const fieldKind = (ctx: Frame, source: Expr, k: number, width: number): ValueKin
   return declared !== undefined ? kindOfType(declared.type) : record.kinds?.get(field)
 }
 
+/** The kind of a collection's element `c(i)` at `k` (an INTERVAL element is computed on as an interval), from its element type. */
+const elementKind = (ctx: Frame, source: Expr, k: number): ValueKind => {
+  if (!isOp(source[k + 1], "(")) return undefined
+  const slot = lookup(ctx, oracleName(source[k]!))
+  return slot?.k === "var" && slot.value instanceof PlsqlCollection && slot.value.type.element.kind === "named" && /^INTERVAL /.test(slot.value.type.element.name) ? kindOfType(slot.value.type.element) : undefined
+}
+
 /**
  * The tokens with every PL/SQL name (variable, record field, cursor attribute, SQLCODE, bind) replaced by a bind
  * placeholder, and the placeholders' values in order. `sql` marks a SQL statement, whose table columns hide
@@ -125,7 +133,7 @@ export function bindNames(ctx: Frame, source: Expr, sql: boolean): { rewritten: 
     const slot = t.kind === "bind" || found.width !== 1 ? undefined : lookup(ctx, oracleName(t))
     // (`%TYPE` of a TIMESTAMP WITH TIME ZONE column as that type, whose values are zoned text)
     types[values.length] = slot?.k === "var" ? (slot.type?.kind === "typeOf" ? zonedTypeOf(ctx, slot.type) : slot.type) : undefined
-    kinds[values.length] = t.value.startsWith("\u0000F") ? ctx.callResults.get(t.value)?.kind : t.kind === "bind" ? kindOfSpec(specs[values.length]) : slot?.k === "var" ? kindOfType(slot.type) : fieldKind(ctx, source, k, found.width)
+    kinds[values.length] = t.value.startsWith("\u0000F") ? ctx.callResults.get(t.value)?.kind : t.kind === "bind" ? kindOfSpec(specs[values.length]) : slot?.k === "var" ? kindOfType(slot.type) : (fieldKind(ctx, source, k, found.width) ?? elementKind(ctx, source, k))
     // a `%ROWTYPE` / cursor row's TIMESTAMP WITH TIME ZONE field: its zoned text as such a variable's (TZH prints its offset)
     if (kinds[values.length] === "zoned") {
       kinds[values.length] = undefined
@@ -273,7 +281,7 @@ export function render(
   lobRowids?: ReadonlyArray<string>
 } {
   const params: Array<DuckDBValue> = []
-  const source = rewriteAttributeAccess(rewriteFloatConditions(rewriteDbmsLob(rewriteBuiltinCalls(rewriteJsonSql(hierarchyAndOuterJoins(ctx, withAliasAs(namedTypesOf(ctx.host.db).rewriteConstructors(ctx.host.schema, padCharOperands(toks, (schema, name) => (sql ? ctx.host.lookupTable(schema, name) : undefined), (name) => charVariableType(ctx, name))))), ctx.host.db.settings.version), ctx.host.schema))), (schema, name) => ctx.host.lookupTable(schema, name))
+  const source = rewriteAttributeAccess(rewriteFloatConditions(rewriteDbmsLob(rewriteBuiltinCalls(rewriteJsonSql(hierarchyAndOuterJoins(ctx, withAliasAs(namedTypesOf(ctx.host.db).rewriteConstructors(ctx.host.schema, padCharOperands(rewriteNumericIntervals(toks), (schema, name) => (sql ? ctx.host.lookupTable(schema, name) : undefined), (name) => charVariableType(ctx, name))))), ctx.host.db.settings.version), ctx.host.schema))), (schema, name) => ctx.host.lookupTable(schema, name))
   const { rewritten: bound, values, specs, kinds, types } = bindNames(ctx, source, sql)
   const named = intervalToCharOperands(localZoneOperands(ctx, bound, specs, types), types)
   // a format model from a bind or variable is known now: the translator takes it as the literal it is for this run
