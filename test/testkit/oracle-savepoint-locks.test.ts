@@ -154,6 +154,28 @@ describe("Oracle test server: a rollback to a savepoint releases the locks taken
     await a.rollback()
   })
 
+  it("ROLLBACK TO a savepoint erases the savepoints set after it, also those set at the same point of the transaction", async () => {
+    await a.execute("UPDATE sl_t SET v = 1 WHERE id = 1")
+    await a.execute("SAVEPOINT s5")
+    await a.execute("SAVEPOINT s6")
+    await a.execute("SELECT v FROM sl_t WHERE id = 2 FOR UPDATE")
+    await a.execute("ROLLBACK TO SAVEPOINT s5")
+    expect(oraCode(await failure(() => a.execute("ROLLBACK TO SAVEPOINT s6")))).toBe("ORA-01086")
+    expect(await free(c, 2)).toBe(true)
+    expect(await locked(c, 1)).toBe(true)
+    await c.rollback()
+    await a.rollback()
+  })
+
+  it("an executeMany that fails on a later bind row keeps its table lock, as the rows it wrote before stay", async () => {
+    await a.execute("ALTER TABLE sl_t ADD CONSTRAINT sl_t_small CHECK (v < 1000)")
+    expect(oraCode(await failure(() => a.executeMany("UPDATE sl_t SET v = :1 WHERE id = :2", [[1, 1], [5000, 2]])))).toBe("ORA-02290")
+    expect((await a.execute("SELECT v FROM sl_t WHERE id IN (1, 2) ORDER BY id")).rows).toEqual([[1], [0]])
+    expect(oraCode(await failure(() => c.execute("LOCK TABLE sl_t IN EXCLUSIVE MODE NOWAIT")))).toBe("ORA-00054")
+    await c.rollback()
+    await a.rollback()
+  })
+
   it("a ROLLBACK TO SAVEPOINT inside a PL/SQL block releases the rows locked after it", async () => {
     await a.execute(`BEGIN
       UPDATE sl_t SET v = 1 WHERE id = 1;
