@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { Conn } from "./oracle/helpers.ts"
-import { failure, oraCode, waitsForLock, withSessions } from "./oracle/helpers.ts"
+import { failure, oracledb, oraCode, waitsForLock, withSessions } from "./oracle/helpers.ts"
 
 // ROLLBACK TO SAVEPOINT "releases all table and row locks acquired after the specified savepoint" and keeps those
 // taken before it; "Other transactions that have requested access to rows locked after the specified savepoint must
@@ -174,6 +174,22 @@ describe("Oracle test server: a rollback to a savepoint releases the locks taken
     expect(oraCode(await failure(() => c.execute("LOCK TABLE sl_t IN EXCLUSIVE MODE NOWAIT")))).toBe("ORA-00054")
     await c.rollback()
     await a.rollback()
+  })
+
+  it("keeps DBMS_LOCK's user locks requested after the savepoint, also those released on commit", async () => {
+    const status = async (s: Conn, call: string): Promise<number> =>
+      ((await s.execute(`BEGIN :s := ${call}; END;`, { s: { dir: oracledb.BIND_OUT, type: oracledb.NUMBER } })).outBinds as { s: number }).s
+    await a.execute("UPDATE sl_t SET v = 2 WHERE id = 3")
+    await a.execute("SAVEPOINT s7")
+    expect(await status(a, "DBMS_LOCK.REQUEST(id => 71, lockmode => DBMS_LOCK.X_MODE, timeout => 0, release_on_commit => TRUE)")).toBe(0)
+    expect(await status(a, "DBMS_LOCK.REQUEST(72, DBMS_LOCK.X_MODE, 0)")).toBe(0)
+    await a.execute("ROLLBACK TO SAVEPOINT s7")
+    expect(await status(c, "DBMS_LOCK.REQUEST(71, DBMS_LOCK.X_MODE, 0)")).toBe(1)
+    expect(await status(c, "DBMS_LOCK.REQUEST(72, DBMS_LOCK.X_MODE, 0)")).toBe(1)
+    await a.rollback()
+    expect(await status(c, "DBMS_LOCK.REQUEST(71, DBMS_LOCK.X_MODE, 0)")).toBe(0)
+    expect(await status(a, "DBMS_LOCK.RELEASE(72)")).toBe(0)
+    expect(await status(c, "DBMS_LOCK.RELEASE(71)")).toBe(0)
   })
 
   it("a ROLLBACK TO SAVEPOINT inside a PL/SQL block releases the rows locked after it", async () => {
