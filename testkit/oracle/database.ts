@@ -145,6 +145,9 @@ export class OracleDatabase {
   /** DBMS_LOCK's user locks (user-locks.ts). */
   readonly userLocks = new UserLocks()
 
+  /** How many transactions of each session ended ({@link transactionsEnded}). */
+  private readonly ended = new Map<number, number>()
+
   /**
    * Releases the row, key and table locks of session `sid` (its transaction ended), and the user locks it took with
    * release_on_commit; true when it held any.
@@ -162,8 +165,6 @@ export class OracleDatabase {
   transactionsEnded(sid: number): number {
     return this.ended.get(sid) ?? 0
   }
-
-  private readonly ended = new Map<number, number>()
 
   /** The marks of the row, key and table locks session `sid` holds now (lock-marks.ts). */
   lockMarks(sid: number): LockMarks {

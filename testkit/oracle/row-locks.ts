@@ -1,5 +1,6 @@
 /**
- * Locks held until the locking session's transaction ends, by table and key.
+ * Locks held until the locking session's transaction ends (or it rolls back to a savepoint marked before them:
+ * lock-marks.ts), by table and key.
  *
  * DuckDB has no row locks (and records no write conflict between an UPDATE and a later DELETE of the same row), so
  * the database keeps them itself:
