@@ -43,6 +43,7 @@ import { WaitsFor } from "./deadlocks.ts"
 import { RowLocks } from "./row-locks.ts"
 import { TableLocks } from "./table-locks.ts"
 import { emptyStats } from "../common/stats.ts"
+import { type LockMarks, lockMarksOf, releaseLocksAfter } from "./lock-marks.ts"
 
 /** Live-session facts shown by V$SESSION. */
 export interface SessionInfo {
@@ -144,16 +145,35 @@ export class OracleDatabase {
   /** DBMS_LOCK's user locks (user-locks.ts). */
   readonly userLocks = new UserLocks()
 
+  /** How many transactions of each session ended ({@link transactionsEnded}). */
+  private readonly ended = new Map<number, number>()
+
   /**
    * Releases the row, key and table locks of session `sid` (its transaction ended), and the user locks it took with
    * release_on_commit; true when it held any.
    */
   releaseLocks(sid: number): boolean {
+    this.ended.set(sid, this.transactionsEnded(sid) + 1)
     this.waitsFor.released(sid)
     const rows = this.rowLocks.release(sid)
     const tables = this.tableLocks.release(sid)
     const user = this.userLocks.releaseOnCommit(sid)
     return this.keyLocks.release(sid) || rows || tables || user
+  }
+
+  /** How many transactions of session `sid` ended (a lock wait lasts until its holder's transaction ends: transaction-waits.ts). */
+  transactionsEnded(sid: number): number {
+    return this.ended.get(sid) ?? 0
+  }
+
+  /** The marks of the row, key and table locks session `sid` holds now (lock-marks.ts). */
+  lockMarks(sid: number): LockMarks {
+    return lockMarksOf(this, sid)
+  }
+
+  /** Releases the row, key and table locks session `sid` took after `marks` (a rollback to a savepoint); true when any. */
+  releaseLocksAfter(sid: number, marks: LockMarks): boolean {
+    return releaseLocksAfter(this, sid, marks)
   }
 
   /** A session committed or rolled back (or closed): writers waiting for its rows retry. */

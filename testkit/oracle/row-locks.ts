@@ -1,5 +1,6 @@
 /**
- * Locks held until the locking session's transaction ends, by table and key.
+ * Locks held until the locking session's transaction ends (or it rolls back to a savepoint marked before them:
+ * lock-marks.ts), by table and key.
  *
  * DuckDB has no row locks (and records no write conflict between an UPDATE and a later DELETE of the same row), so
  * the database keeps them itself:
@@ -18,6 +19,7 @@ import { ora, OraError } from "./errors.ts"
 import { isKw, isOp, significantTokensOf, type Tok } from "./lexer.ts"
 import { duckIdent } from "./names.ts"
 import { WriteConflictRestart } from "./session-transaction.ts"
+import { AwaitedTransactions } from "./transaction-waits.ts"
 import type { FromRef, RowLockClause } from "./translate.ts"
 
 export class RowLocks<K = bigint> {
@@ -78,11 +80,33 @@ export class RowLocks<K = bigint> {
     return this.releasesByTable.get(table) ?? 0
   }
 
+  /** How many locks session `sid` took and holds: a mark for {@link releaseAfter}. */
+  count(sid: number): number {
+    return this.bySession.get(sid)?.length ?? 0
+  }
+
+  /**
+   * Releases the locks session `sid` took after it held `mark` of them ({@link count}), keeping the earlier ones (a
+   * row it locked before the mark and again after it stays locked); true when it released any.
+   */
+  releaseAfter(sid: number, mark: number): boolean {
+    const held = this.bySession.get(sid)
+    if (held === undefined || held.length <= mark) return false
+    this.drop(sid, held.splice(mark))
+    if (held.length === 0) this.bySession.delete(sid)
+    return true
+  }
+
   /** Releases every lock of session `sid` (its transaction ended or it closed); true when it held any. */
   release(sid: number): boolean {
     const held = this.bySession.get(sid)
     if (held === undefined) return false
     this.bySession.delete(sid)
+    this.drop(sid, held)
+    return true
+  }
+
+  private drop(sid: number, held: ReadonlyArray<readonly [string, K]>): void {
     for (const table of new Set(held.map(([table]) => table))) this.releasesByTable.set(table, this.releases(table) + 1)
     for (const [table, row] of held) {
       const locks = this.byTable.get(table)
@@ -90,7 +114,6 @@ export class RowLocks<K = bigint> {
       locks.delete(row)
       if (locks.size === 0) this.byTable.delete(table)
     }
-    return true
   }
 }
 
@@ -105,6 +128,8 @@ export interface LockWaitHost {
     readonly stats: { lockWaits: number }
     /** Resolves when some transaction ends or after `ms`; `abort` resolves it at once. */
     nextTransactionEnd(ms: number): { readonly ended: Promise<void>; readonly abort: () => void }
+    /** How many transactions of session `sid` ended (transaction-waits.ts). */
+    transactionsEnded(sid: number): number
   }
   readonly info: { readonly sid: number }
   lookupTable(schema: string | undefined, name: string): TableMeta | undefined
@@ -355,15 +380,18 @@ export class RowLockWaits {
 
   /**
    * The DuckDB row ids `rowidSql` selects from `meta`, once no other transaction holds a lock on any of them: waits
-   * (as for a row another transaction wrote) until their holders end, `waitMs` passes (ORA-30006; ORA-00054 when
+   * (as for a row another transaction wrote) until their holders' transactions end (a rollback to a savepoint that
+   * releases the rows does not end the wait: transaction-waits.ts), `waitMs` passes (ORA-30006; ORA-00054 when
    * `nowait`) or a break arrives (ORA-01013).
    */
   private async waitForLockedRows(meta: TableMeta, rowidSql: string, params: ReadonlyArray<DuckDBValue>, waitMs: number, nowait: boolean): Promise<Array<bigint>> {
     const { sql, values } = renumberParams(rowidSql, params)
     const deadline = Date.now() + waitMs
+    const awaited = new AwaitedTransactions(this.host.db)
     for (;;) {
       const rows = await this.host.rowIdsOf(sql, values)
-      const holders = this.host.db.rowLocks.holders(this.host.info.sid, lockKey(meta), rows)
+      awaited.note(this.host.db.rowLocks.holders(this.host.info.sid, lockKey(meta), rows))
+      const holders = awaited.pending()
       if (holders.size === 0) return rows
       if (nowait) throw new OraError(54, "resource busy and acquire with NOWAIT specified or timeout expired")
       await this.waitForRowLock(deadline, holders)

@@ -10,10 +10,11 @@ import { type KeyedTable, keysOfBulk, keysOfDuplicate, keysOfRowIdsSql, keysOfRo
 import { decodeName } from "./names.ts"
 import { duplicateKeyMessage } from "./session-errors.ts"
 import type { RowLocks } from "./row-locks.ts"
+import { AwaitedTransactions } from "./transaction-waits.ts"
 
 /** What claiming keys needs from its session. */
 export interface KeyClaimHost {
-  readonly db: { readonly keyLocks: RowLocks<string>; readonly settings: { readonly lockWaitMs: number } }
+  readonly db: { readonly keyLocks: RowLocks<string>; readonly settings: { readonly lockWaitMs: number }; transactionsEnded(sid: number): number }
   readonly info: { readonly sid: number }
   /** The session's transaction (session-transaction.ts). */
   readonly txn: {
@@ -40,12 +41,15 @@ export class KeyClaims {
    * Runs `write` (an INSERT into `keyed`, which records the keys it writes in {@link insertKeys}) and claims its keys.
    * When another open transaction inserted one of them, the write is undone and, with `wait`, retried whenever a
    * transaction ends (then DuckDB raises the duplicate key if that transaction committed), until the lock wait
-   * bound (ORA-30006) or a break (ORA-01013); without `wait` undefined is returned (the general path then waits).
+   * bound (ORA-30006) or a break (ORA-01013); without `wait` undefined is returned (the general path then waits). A
+   * holder that releases the key by a rollback to a savepoint is still waited for until its transaction ends
+   * (transaction-waits.ts).
    */
   async claiming<T>(keyed: KeyedTable, write: () => Promise<T>, wait: boolean): Promise<T | undefined> {
     const host = this.host
     if (this.insertKeys !== undefined) return write()
     const deadline = Date.now() + host.db.settings.lockWaitMs
+    const awaited = new AwaitedTransactions(host.db)
     for (;;) {
       const mark = host.txn.length
       const claim = { keyed, keys: new Array<string>() }
@@ -62,7 +66,8 @@ export class KeyClaims {
         // a duplicate of a key another open transaction holds (it deleted that row, or changed its key, without
         // committing yet) waits for that transaction, as Oracle's unique index entry is locked with the row
         duplicateHolders = wait ? this.holdersOfDuplicate(keyed, e) : undefined
-        if (duplicateHolders === undefined) {
+        if (duplicateHolders !== undefined) awaited.note(duplicateHolders)
+        else {
           // rows written before the failing one stay (executeMany without batchErrors), and so do their keys
           this.takeKeys(keyed, claim.keys.filter((k) => !host.db.keyLocks.othersHold(host.info.sid, keyed.table, [k])))
           throw e
@@ -71,20 +76,19 @@ export class KeyClaims {
         this.insertKeys = undefined
       }
       if (out !== undefined) {
-        const holders = host.db.keyLocks.holders(host.info.sid, keyed.table, claim.keys)
-        const held = holders.size > 0
+        awaited.note(host.db.keyLocks.holders(host.info.sid, keyed.table, claim.keys))
+        const held = awaited.pending().size > 0
         if (!held && (claim.keys.length === 0 || host.db.keyLocks.releases(keyed.table) === releases)) {
           this.takeKeys(keyed, claim.keys)
           return out.value
         }
         await host.txn.undoTo(mark)
         if (!wait) return undefined
-        if (held) await host.locks.waitForRowLock(deadline, holders)
-        else if (host.locks.interrupted) throw ora.cancelled()
-        continue
-      }
-      await host.txn.undoTo(mark)
-      await host.locks.waitForRowLock(deadline, duplicateHolders!)
+      } else await host.txn.undoTo(mark)
+      // the holders whose transactions are still open (one may have ended while the write was undone)
+      const holders = awaited.pending()
+      if (holders.size > 0) await host.locks.waitForRowLock(deadline, holders)
+      else if (host.locks.interrupted) throw ora.cancelled()
     }
   }
 

@@ -9,6 +9,7 @@
 import type { DuckDBType, DuckDBValue } from "@duckdb/node-api"
 import type { AppendTarget, SealedRows, Session as EngineSession } from "../engine/index.ts"
 import { OraError } from "./errors.ts"
+import type { LockMarks } from "./lock-marks.ts"
 import { hasIntervalBinds, intervalParamsFor } from "./intervals.ts"
 import { insertWritingRows, volatileInsertReturning, volatileInsertTarget } from "./volatile-inserts.ts"
 import { stableMergeRowsCheck } from "./merge-stable-rows.ts"
@@ -33,6 +34,10 @@ export interface TransactionHost {
     releaseLocks(sid: number): boolean
     /** A transaction ended: writers waiting for its rows retry. */
     transactionEnded(): void
+    /** The marks of the row, key and table locks of session `sid` now (lock-marks.ts). */
+    lockMarks(sid: number): LockMarks
+    /** Releases the row, key and table locks session `sid` took after `marks`; true when it released any. */
+    releaseLocksAfter(sid: number, marks: LockMarks): boolean
     readonly settings: { readonly lockWaitMs: number }
   }
   readonly info: { readonly sid: number }
@@ -48,7 +53,8 @@ export interface TransactionHost {
 export class SessionTransaction {
   private open = false
   private log: Array<LogEntry> = []
-  private readonly savepoints = new Map<string, number>()
+  /** Each savepoint's position in the replay log and the locks the transaction held there. */
+  private readonly savepoints = new Map<string, Mark>()
   /** Releases of what the transaction's logged statements still use (their call sites), run when it ends. */
   private held: Array<() => void> = []
   /** Set inside {@link restartingOnConflict}: a write conflict is thrown as {@link WriteConflictRestart}, not waited out. */
@@ -214,24 +220,44 @@ export class SessionTransaction {
     }
   }
 
-  /** SAVEPOINT: a position in the replay log of the transaction (which it opens). */
+  /** SAVEPOINT: a position in the replay log of the transaction (which it opens) and the locks it holds there. */
   async savepoint(name: string): Promise<void> {
     await this.begin()
-    this.savepoints.set(name, this.log.length)
+    this.savepoints.set(name, this.mark())
   }
 
-  /** ROLLBACK TO SAVEPOINT: roll back and replay the transaction's statements up to the savepoint. */
+  /**
+   * ROLLBACK TO SAVEPOINT: roll back and replay the transaction's statements up to the savepoint, and release the row,
+   * key and table locks taken after it (lock-marks.ts).
+   */
   async rollbackTo(name: string): Promise<void> {
     const mark = this.savepoints.get(name)
     if (mark === undefined || !this.open) throw new OraError(1086, `savepoint '${name}' never established in this session or is invalid`)
-    const keep = this.log.slice(0, mark)
-    for (const [k, v] of this.savepoints) if (v > mark) this.savepoints.delete(k)
+    const keep = this.log.slice(0, mark.log)
+    for (const [k, v] of this.savepoints) if (v.order > mark.order) this.savepoints.delete(k)
     this.log = keep
     await this.recover()
+    this.releaseLocksAfter(mark.locks)
     if (!this.open) {
       // nothing to replay: stay in a (new) transaction, as Oracle does after ROLLBACK TO SAVEPOINT
       await this.begin()
     }
+  }
+
+  /** The transaction as it is now: its log position and locks. */
+  private mark(): Mark {
+    return { log: this.log.length, locks: this.host.db.lockMarks(this.host.info.sid), order: this.marks++ }
+  }
+
+  /** Marks taken so far: savepoints set after one have a higher order. */
+  private marks = 0
+
+  /**
+   * Releases the locks taken after `locks`. A session waiting for one of the rows or keys goes on waiting for this
+   * transaction's end (transaction-waits.ts); one waiting for a table lock goes ahead (table-locks.ts).
+   */
+  private releaseLocksAfter(locks: LockMarks): void {
+    if (this.host.db.releaseLocksAfter(this.host.info.sid, locks)) this.host.db.transactionEnded()
   }
 
   /** Drops the statements logged after `mark` and restores the transaction as it was there. */
@@ -294,16 +320,35 @@ export class SessionTransaction {
     }
   }
 
-  /** Runs `body`, undoing the writes it logged when it fails (Oracle's statement-level atomicity of one call). */
+  /**
+   * Runs `body`, undoing the writes it logged and releasing the locks it took when it fails (Oracle's statement-level
+   * atomicity of one call).
+   */
   async atomically<T>(body: () => Promise<T>): Promise<T> {
-    const mark = this.log.length
+    const mark = this.mark()
     try {
       return await body()
     } catch (e) {
-      if (this.open && this.log.length > mark) {
-        this.log = this.log.slice(0, mark)
+      if (this.open && this.log.length > mark.log) {
+        this.log = this.log.slice(0, mark.log)
         await this.recover()
       }
+      this.releaseLocksAfter(mark.locks)
+      throw e
+    }
+  }
+
+  /**
+   * Runs `body`, a statement: when it fails and none of its writes is left (its statement-level rollback undid them),
+   * the locks it took are released too, as the rollback to the implicit savepoint before it releases them. A failure
+   * that keeps some of its writes (an executeMany's rows before the failing one) keeps their locks.
+   */
+  async releasingLocksOnFailure<T>(body: () => Promise<T>): Promise<T> {
+    const mark = this.mark()
+    try {
+      return await body()
+    } catch (e) {
+      if (this.log.length <= mark.log) this.releaseLocksAfter(mark.locks)
       throw e
     }
   }
@@ -339,6 +384,13 @@ export class WriteConflictRestart extends OraError {
   constructor() {
     super(30006, "resource busy; acquire with WAIT timeout expired")
   }
+}
+
+/** A point of the transaction: its replay log position and the locks it held there, in the order marks were taken. */
+interface Mark {
+  readonly log: number
+  readonly locks: LockMarks
+  readonly order: number
 }
 
 /** Bound intervals as the storage of their parameters takes them (intervals.ts). */

@@ -189,9 +189,14 @@ export class SqlSession {
 
   /**
    * A PL/SQL block's DML (engine text), with a client's statement's locks: an UPDATE / DELETE locks the rows it writes
-   * until the transaction ends, an INSERT waits for keys other open transactions inserted and holds its own.
+   * until the transaction ends, an INSERT waits for keys other open transactions inserted and holds its own. One that
+   * fails releases the locks it took (session-transaction.ts), also when a handler catches its error.
    */
-  async runBlockDml(sql: string, params: ReadonlyArray<DuckDBValue>): Promise<number> {
+  runBlockDml(sql: string, params: ReadonlyArray<DuckDBValue>): Promise<number> {
+    return this.txn.releasingLocksOnFailure(() => this.runBlockDmlOnce(sql, params))
+  }
+
+  private async runBlockDmlOnce(sql: string, params: ReadonlyArray<DuckDBValue>): Promise<number> {
     const t = engineStatement(sql)
     if (t !== undefined) await this.refreshDictionaryFor(t.toks)
     const target = t === undefined ? undefined : this.targetOf(t.toks)
@@ -284,8 +289,15 @@ export class SqlSession {
     return unknownFunctionError(sql, names, (name) => procedures.some((k) => k.endsWith(`.${name}`)) || namedTypesOf(this.db).hasName(name))
   }
 
-  /** Executes one statement for each bind row (one row when there are no binds). */
-  async execute(given: string, rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>, specs: ReadonlyArray<BindSpec>, opts: ExecuteOptions): Promise<StatementResult> {
+  /**
+   * Executes one statement for each bind row (one row when there are no binds). A statement that fails releases the
+   * locks it took (session-transaction.ts).
+   */
+  execute(given: string, rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>, specs: ReadonlyArray<BindSpec>, opts: ExecuteOptions): Promise<StatementResult> {
+    return this.txn.releasingLocksOnFailure(() => this.executeOnce(given, rows, specs, opts))
+  }
+
+  private async executeOnce(given: string, rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>, specs: ReadonlyArray<BindSpec>, opts: ExecuteOptions): Promise<StatementResult> {
     const cls = classify(given)
     // PL/SQL conditional compilation ($IF, $$PLSQL_LINE, ...) before the unit or block is parsed
     const text = (cls === "plsql" || cls === "ddl") && mayHaveDirectives(given) ? preprocess(given, compiledUnitOf(significant(tokenize(given)), this.schema), this.plsqlCcflags, Number(versionInfo(this.db.settings.version).version.split(".")[0])) : given

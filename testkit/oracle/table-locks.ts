@@ -27,7 +27,8 @@ export const tableLockModeOf = (words: string): TableLockMode =>
 /** The table locks of one database, by table lock key (`OWNER.NAME`) and session. */
 export class TableLocks {
   private readonly byTable = new Map<string, Map<number, Set<TableLockMode>>>()
-  private readonly bySession = new Map<number, Set<string>>()
+  /** The table and mode of each lock a session took, in the order it took them. */
+  private readonly bySession = new Map<number, Array<readonly [string, TableLockMode]>>()
   /** How many sessions hold a mode other than ROW SHARE / ROW EXCLUSIVE (a cheap test for the bulk paths). */
   private strong = 0
 
@@ -44,10 +45,7 @@ export class TableLocks {
   /** True when a session other than `sid` holds a SHARE, SHARE ROW EXCLUSIVE or EXCLUSIVE lock on some table. */
   othersHoldStrong(sid: number): boolean {
     if (this.strong === 0) return false
-    for (const [holder, tables] of this.bySession) {
-      if (holder === sid) continue
-      for (const table of tables) for (const m of this.byTable.get(table)?.get(holder) ?? []) if (m !== "RS" && m !== "RX") return true
-    }
+    for (const [holder, held] of this.bySession) if (holder !== sid && held.some(([, m]) => m !== "RS" && m !== "RX")) return true
     return false
   }
 
@@ -60,25 +58,47 @@ export class TableLocks {
     if (modes.has(mode)) return
     modes.add(mode)
     if (mode !== "RS" && mode !== "RX") this.strong++
-    let tables = this.bySession.get(sid)
-    if (tables === undefined) this.bySession.set(sid, (tables = new Set()))
-    tables.add(table)
+    let held = this.bySession.get(sid)
+    if (held === undefined) this.bySession.set(sid, (held = []))
+    held.push([table, mode])
+  }
+
+  /** How many table locks (table and mode) session `sid` took and holds: a mark for {@link releaseAfter}. */
+  count(sid: number): number {
+    return this.bySession.get(sid)?.length ?? 0
+  }
+
+  /**
+   * Releases the table locks session `sid` took after it held `mark` of them ({@link count}): the modes it held before
+   * stay (a ROW SHARE lock taken before the mark outlives an EXCLUSIVE one on the same table taken after it); true
+   * when it released any.
+   */
+  releaseAfter(sid: number, mark: number): boolean {
+    const held = this.bySession.get(sid)
+    if (held === undefined || held.length <= mark) return false
+    this.drop(sid, held.splice(mark))
+    if (held.length === 0) this.bySession.delete(sid)
+    return true
   }
 
   /** Releases every table lock of session `sid` (its transaction ended); true when it held any. */
   release(sid: number): boolean {
-    const tables = this.bySession.get(sid)
-    if (tables === undefined) return false
+    const held = this.bySession.get(sid)
+    if (held === undefined) return false
     this.bySession.delete(sid)
-    for (const table of tables) {
+    this.drop(sid, held)
+    return true
+  }
+
+  private drop(sid: number, held: ReadonlyArray<readonly [string, TableLockMode]>): void {
+    for (const [table, mode] of held) {
       const holders = this.byTable.get(table)
       const modes = holders?.get(sid)
-      if (holders === undefined || modes === undefined) continue
-      for (const m of modes) if (m !== "RS" && m !== "RX") this.strong--
-      holders.delete(sid)
+      if (holders === undefined || modes === undefined || !modes.delete(mode)) continue
+      if (mode !== "RS" && mode !== "RX") this.strong--
+      if (modes.size === 0) holders.delete(sid)
       if (holders.size === 0) this.byTable.delete(table)
     }
-    return true
   }
 }
 
@@ -94,10 +114,13 @@ export interface TableLockHost {
 }
 
 /**
- * Takes `table` in `mode` until the session's transaction ends (its COMMIT or ROLLBACK releases it, also when the
- * statement that took it failed, as Oracle keeps a failed statement's transaction), after waiting for other transactions holding a conflicting
+ * Takes `table` in `mode` until the session's transaction ends (its COMMIT or ROLLBACK releases it; so does a rollback
+ * to a savepoint marked before it, and the failure of the statement that took it, which rolls back to the implicit
+ * savepoint before the statement: session-transaction.ts), after waiting for other transactions holding a conflicting
  * lock: `"nowait"` fails at once with ORA-00054, a number of seconds (LOCK TABLE ... WAIT n) or the server's
- * `lockWaitMs` ends the wait with ORA-30006 (or ORA-00060 for a deadlock, ORA-01013 for a break).
+ * `lockWaitMs` ends the wait with ORA-30006 (or ORA-00060 for a deadlock, ORA-01013 for a break). The wait is for
+ * the conflicting locks themselves (the table's TM enqueue), not for their holders' transactions: when a rollback to a
+ * savepoint releases them, the waiting session goes ahead.
  */
 export const takeTableLock = async (host: TableLockHost, table: string, mode: TableLockMode, wait: "wait" | "nowait" | number = "wait"): Promise<void> => {
   const locks = host.db.tableLocks
