@@ -7,8 +7,6 @@
  * Reference, "ROLLBACK Statement": it "releases all locks acquired" since the savepoint, and "If the statement fails,
  * a rollback to this implicit savepoint is done"). DBMS_LOCK's user locks are not among them (user-locks.ts).
  */
-import type { RowLocks } from "./row-locks.ts"
-import type { TableLocks } from "./table-locks.ts"
 
 /** How many row, key and table locks a session held at a point of its transaction (which {@link transaction} tells). */
 export interface LockMarks {
@@ -19,11 +17,17 @@ export interface LockMarks {
   readonly tables: number
 }
 
+/** What this module needs of a lock table (row-locks.ts RowLocks, table-locks.ts TableLocks): counts and releases in order taken. */
+export interface CountedLocks {
+  count(sid: number): number
+  releaseAfter(sid: number, count: number): boolean
+}
+
 /** The lock tables of a database and its count of each session's ended transactions. */
 export interface LockTables {
-  readonly rowLocks: RowLocks
-  readonly keyLocks: RowLocks<string>
-  readonly tableLocks: TableLocks
+  readonly rowLocks: CountedLocks
+  readonly keyLocks: CountedLocks
+  readonly tableLocks: CountedLocks
   transactionsEnded(sid: number): number
 }
 
