@@ -311,6 +311,9 @@ export function ident(tr: TranslatorCore, i: number, to: number): [string, numbe
       if (fromInterval !== undefined) return [fromInterval, close + 1]
       const extracted = textDatetimeExtract(tr, parts[0])
       if (extracted !== undefined) return [extracted, close + 1]
+      // SECOND of a TIMESTAMP or an engine INTERVAL (a TIMESTAMP difference) with its fractional seconds, as of the
+      // exact storages above (SQL Language Reference, "EXTRACT (datetime)"); the engine's own gives whole seconds
+      if (source !== undefined && isKw(toks[p![0]], "SECOND")) return [`CAST(extract(microsecond FROM ${source}) / 1000000 AS DECIMAL(9,6))`, close + 1]
       break
     }
     case "ORA_JSON_OF": {

@@ -1,0 +1,57 @@
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
+import type { Conn } from "./oracle/helpers.ts"
+import { closeConnection, ds, intervalRows, openConnection, oracledb } from "./oracle/helpers.ts"
+
+// A datetime minus a datetime is a number of days only when both are DATEs; with a TIMESTAMP operand it is an
+// INTERVAL DAY TO SECOND (SQL Language Reference, "Datetime/Interval Arithmetic", the matrix of operand and result
+// types: https://docs.oracle.com/en/database/oracle/oracle-database/23/sqlrf/Datetime-Interval-Arithmetic.html).
+const typeNames = (r: { metaData?: ReadonlyArray<{ dbTypeName?: string }> }) => (r.metaData ?? []).map((m) => m.dbTypeName)
+const DS = "INTERVAL DAY TO SECOND"
+const asIntervals = { fetchTypeHandler: (m: { dbType?: unknown }) => (m.dbType === oracledb.DB_TYPE_INTERVAL_DS ? { type: oracledb.DB_TYPE_INTERVAL_DS } : undefined) }
+
+describe("Oracle test server: TIMESTAMP - TIMESTAMP in SQL (raw node-oracledb)", () => {
+  let server: OracleTestServerHandle
+  let conn: Conn
+  beforeAll(async () => {
+    ;({ server, conn } = await openConnection())
+    await conn.execute("CREATE TABLE tsd (a TIMESTAMP, b TIMESTAMP, d1 DATE, d2 DATE, n9 TIMESTAMP(9), m9 TIMESTAMP(9))")
+    await conn.execute(
+      "INSERT INTO tsd VALUES (TIMESTAMP '2024-01-01 00:00:00.000001', TIMESTAMP '2024-01-02 02:30:00.654322', DATE '2024-01-01', DATE '2024-01-03', TIMESTAMP '2024-01-01 00:00:00.000000001', TIMESTAMP '2024-01-01 01:00:00.123456789')"
+    )
+  })
+  afterAll(() => closeConnection({ server, conn }))
+
+  it("TIMESTAMP - TIMESTAMP, TIMESTAMP - DATE, DATE - TIMESTAMP are INTERVAL DAY TO SECOND, exact to the microsecond (was NUMBER days)", async () => {
+    const r = await conn.execute("SELECT b - a, b - d1, d2 - b, a - b, CAST(d2 AS TIMESTAMP) - d1, TIMESTAMP '2024-01-02 00:00:00.5' - TIMESTAMP '2024-01-01 00:00:00' FROM tsd", [], asIntervals)
+    expect(typeNames(r)).toEqual([DS, DS, DS, DS, DS, DS])
+    expect(intervalRows(r.rows ?? [])).toEqual([[
+      ds(1, 2, 30, 0, 654321000), ds(1, 2, 30, 0, 654322000), ds(0, 21, 29, 59, 345678000), ds(-1, -2, -30, 0, -654321000),
+      ds(2, 0, 0, 0, 0), ds(1, 0, 0, 0, 500000000)
+    ]])
+  })
+
+  it("DATE - DATE stays a NUMBER of days", async () => {
+    const r = await conn.execute("SELECT d2 - d1, DATE '2024-01-06' - DATE '2024-01-01' FROM tsd")
+    expect(typeNames(r)).toEqual(["NUMBER", "NUMBER"])
+    expect(r.rows).toEqual([[2, 5]])
+  })
+
+  it("SYSTIMESTAMP - a TIMESTAMP column is an interval", async () => {
+    const r = await conn.execute("SELECT SYSTIMESTAMP - a, LOCALTIMESTAMP - a FROM tsd", [], asIntervals)
+    expect(typeNames(r)).toEqual([DS, DS])
+    const days = (intervalRows(r.rows ?? []) as Array<Array<{ days: number }>>).flatMap((row) => row.map((v) => v.days))
+    expect(days.length).toBe(2)
+    for (const d of days) expect(d).toBeGreaterThan(300)
+  })
+
+  it("the difference is an interval in EXTRACT, comparisons with intervals, and scaled by numbers (were ORA-00932)", async () => {
+    const r = await conn.execute(
+      "SELECT EXTRACT(HOUR FROM (b - a)), EXTRACT(DAY FROM b - a), EXTRACT(SECOND FROM (b - a)), (b - a) * 2, (b - a) / 3 FROM tsd WHERE b - a > INTERVAL '1' DAY AND b - a < INTERVAL '2' DAY",
+      [],
+      asIntervals
+    )
+    expect(typeNames(r).slice(3)).toEqual([DS, DS])
+    expect(intervalRows(r.rows ?? [])).toEqual([[2, 1, 0.654321, ds(2, 5, 0, 1, 308642000), ds(0, 8, 50, 0, 218107000)]])
+  })
+})
