@@ -37,6 +37,17 @@ describe("Oracle test server: TIMESTAMP - TIMESTAMP in SQL (raw node-oracledb)",
     expect(r.rows).toEqual([[2, 5]])
   })
 
+  it("TIMESTAMP(9) - TIMESTAMP(9) keeps every nanosecond", async () => {
+    const r = await conn.execute("SELECT m9 - n9, n9 - m9, m9 - a, (m9 - n9) * 2, EXTRACT(SECOND FROM m9 - n9) FROM tsd WHERE m9 - n9 > INTERVAL '1' HOUR AND m9 - n9 < INTERVAL '2' HOUR", [], asIntervals)
+    expect(typeNames(r).slice(0, 4)).toEqual([DS, DS, DS, DS])
+    expect(intervalRows(r.rows ?? [])).toEqual([[ds(0, 1, 0, 0, 123456788), ds(0, -1, 0, 0, -123456788), ds(0, 1, 0, 0, 123455789), ds(0, 2, 0, 0, 246913576), 0.123456788]])
+  })
+
+  it("a TIMESTAMP(9) difference compares with interval literals by every nanosecond", async () => {
+    const r = await conn.execute("SELECT COUNT(*) FROM tsd WHERE m9 - n9 > INTERVAL '0 01:00:00.123456788' DAY TO SECOND OR m9 - n9 <= INTERVAL '1' HOUR")
+    expect(r.rows).toEqual([[0]])
+  })
+
   it("SYSTIMESTAMP - a TIMESTAMP column is an interval", async () => {
     const r = await conn.execute("SELECT SYSTIMESTAMP - a, LOCALTIMESTAMP - a FROM tsd", [], asIntervals)
     expect(typeNames(r)).toEqual([DS, DS])

@@ -206,11 +206,11 @@ export const exactIntervalScaled = (op: "*" | "/", interval: string, kind: "dayT
 /** The exact interval kind of translated text that is a call of interval-functions.ts giving one (an earlier result, a CAST). */
 export const exactIntervalOfText = (text: string): "dayToSecond" | "yearToMonth" | undefined => {
   const inner = withoutOuterParens(text)
-  const kind = /^ora_ds_(?:exact|of_duck|of_text|fit_exact)\(/.test(inner) ? "dayToSecond" : /^ora_ym_(?:exact|of_duck|of_text|fit_exact)\(/.test(inner) ? "yearToMonth" : undefined
+  const kind = /^ora_ds_(?:exact|of_duck|of_text|fit_exact|between)\(/.test(inner) ? "dayToSecond" : /^ora_ym_(?:exact|of_duck|of_text|fit_exact)\(/.test(inner) ? "yearToMonth" : undefined
   if (kind !== undefined || text.trim() === inner || !/^SELECT\s/i.test(inner)) return kind
   // a scalar subquery selecting one such value (`(SELECT d9 FROM t)`, its item in exact storage: interval-operands.ts)
   const item = inner.replace(/^SELECT\s+/i, "")
-  const itemKind = /^ora_ds_(?:exact|of_duck|of_text|fit_exact)\(/.test(item) ? "dayToSecond" : /^ora_ym_(?:exact|of_duck|of_text|fit_exact)\(/.test(item) ? "yearToMonth" : undefined
+  const itemKind = /^ora_ds_(?:exact|of_duck|of_text|fit_exact|between)\(/.test(item) ? "dayToSecond" : /^ora_ym_(?:exact|of_duck|of_text|fit_exact)\(/.test(item) ? "yearToMonth" : undefined
   if (itemKind === undefined) return undefined
   let depth = 0
   for (let k = item.indexOf("("); k < item.length; k++) {

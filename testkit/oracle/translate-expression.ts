@@ -102,6 +102,8 @@ export function expression(tr: TranslatorCore, from: number, to: number): string
     const datetimeNode = (n: Node) => n.date || n.datetime === "zoned"
     if (op !== "-" || !datetimeNode(a) || !datetimeNode(b)) return undefined
     const kind = a.datetime === "zoned" || b.datetime === "zoned" ? "zoned" : "wall"
+    // TIMESTAMP(7-9) - a zoneless datetime: every nanosecond, in exact storage (intervals.ts)
+    if (kind === "wall") return { text: `ora_ds_between(${datetimeArgument(a.text, kind)}, ${datetimeArgument(b.text, kind)})`, date: false, interval: true, exactInterval: "dayToSecond" }
     const point = (d: Node) => (kind === "zoned" ? `ora_tstz_utc(${datetimeArgument(d.text, kind)})` : `ora_tstz_local(${datetimeArgument(d.text, kind)})`)
     return { text: `(${point(a)} - ${point(b)})`, date: false, interval: true }
   }
