@@ -269,6 +269,17 @@ export const exactIntervalExpressionCast = (value: string, to: OraType): string 
   return to.scale < 9 ? exactOf(`round(CAST(${exact} AS DECIMAL(38,9)), ${to.scale})`, to) : exact
 }
 
+/**
+ * The type of a TIMESTAMP difference (translated text one `ora_ts_diff` call, database-macros.ts), as TO_CHAR and `||`
+ * print it: DAY(9) TO SECOND(6), what a CREATE TABLE ... AS SELECT of one declares here (Oracle documents no precision
+ * for it; unconfirmed); undefined for other text.
+ */
+export const timestampDifferenceTypeOfText = (text: string): OraType | undefined => {
+  const inner = withoutOuterParens(text)
+  if (!inner.startsWith("ora_ts_diff(")) return undefined
+  return withoutOuterParens(inner.slice("ora_ts_diff".length)) !== inner.slice("ora_ts_diff".length) ? intervalDsType(9, 6) : undefined
+}
+
 /** The type an exact interval result (translated text, interval-functions.ts) is described as: DAY(9) TO SECOND(9), YEAR(9) TO MONTH. */
 export const exactIntervalTypeOfText = (text: string): OraType | undefined => {
   const kind = exactIntervalOfText(text)

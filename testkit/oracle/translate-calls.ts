@@ -28,7 +28,7 @@ import { nextDaySql, weekRoundSql, weekTruncSql, weekUnitOf } from "./week-dates
 import { isNumberExpression, numberExpressionText } from "./character-writes.ts"
 import { binaryConversionSql } from "./binary-conversions.ts"
 import { intervalCastTypeAt } from "./interval-compounds.ts"
-import { exactIntervalAggregate, exactIntervalOrderKey, isExactInterval, exactIntervalLiteralItem, exactIntervalExtract, exactIntervalTypeOfText, intervalToChar } from "./interval-exprs.ts"
+import { exactIntervalAggregate, exactIntervalOrderKey, isExactInterval, exactIntervalLiteralItem, exactIntervalExtract, exactIntervalTypeOfText, intervalToChar, timestampDifferenceTypeOfText } from "./interval-exprs.ts"
 import { BINARY_CONSTANTS, DUCK_ONLY_RESERVED, identOut, isDuckOnlyReservedName, intervalLiteral, intervalLiteralIn, isDateOnly, isDateUnit, timestampLiteral } from "./translate-literals.ts"
 import { asTextDatetime, convertDateFormat, datetimeArgument, inSessionZone, roundedDatetime, strftimeNs, textDatetimeExtreme, textDatetimeOfText, textDatetimeToChar, wallClockOf, withOracleYears, zonedToChar } from "./translate-datetime-sql.ts"
 import { exactAggregate } from "./translate-numbers.ts"
@@ -265,7 +265,7 @@ export function ident(tr: TranslatorCore, i: number, to: number): [string, numbe
       if (parts[0] !== undefined && (tr.exactColumnAt(parts[0][0], parts[0][1]) !== undefined || EXACT_RESULT.test(arg(0))))
         return [`CAST(ora_number(CAST(${arg(0)} AS VARCHAR)) AS VARCHAR)`, close + 1]
       {
-        const intervalType = parts.length === 1 ? (tr.intervalTypeAt(parts[0]![0], parts[0]![1]) ?? intervalCastTypeAt(toks, parts[0]![0], parts[0]![1]) ?? exactIntervalTypeOfText(arg(0))) : undefined
+        const intervalType = parts.length === 1 ? (tr.intervalTypeAt(parts[0]![0], parts[0]![1]) ?? intervalCastTypeAt(toks, parts[0]![0], parts[0]![1]) ?? exactIntervalTypeOfText(arg(0)) ?? timestampDifferenceTypeOfText(arg(0))) : undefined
         if (intervalType !== undefined) return [intervalToChar(arg(0), intervalType), close + 1]
       }
       return [`ora_to_char(${arg(0)})`, close + 1]

@@ -6,7 +6,7 @@ import { timestampPrecisionAt } from "./fraction-precision.ts"
 import { isKw, isOp, matchParen, type Tok } from "./lexer.ts"
 import { type BinaryKind, binaryKindOf } from "./expression-names.ts"
 import { EXACT_RESULT } from "./number-sql.ts"
-import { datetimePlusExactSeconds, exactIntervalScaled, exactIntervalSum, negatedExactInterval } from "./interval-exprs.ts"
+import { datetimePlusExactSeconds, exactIntervalScaled, exactIntervalSum, intervalToChar, negatedExactInterval, timestampDifferenceTypeOfText } from "./interval-exprs.ts"
 import { operandShape } from "./interval-compounds.ts"
 import { EXACT_OPERATIONS, isDateUnit } from "./translate-literals.ts"
 import { datetimeArgument, durationOfExact, textDatetimeOfText, wallClockOf, zoneArgument } from "./translate-datetime-sql.ts"
@@ -247,7 +247,7 @@ export function expression(tr: TranslatorCore, from: number, to: number): string
     // another"; its matrix gives TIMESTAMP - TIMESTAMP, DATE - TIMESTAMP and TIMESTAMP - DATE as INTERVAL:
     // https://docs.oracle.com/en/database/oracle/oracle-database/23/sqlrf/Datetime-Interval-Arithmetic.html)
     else if (op === "-" && (left.date || left.timestamp === true) && (right.date || right.timestamp === true) && (left.timestamp === true || right.timestamp === true))
-      left = { text: `(CAST(${left.text} AS TIMESTAMP) - CAST(${right.text} AS TIMESTAMP))`, date: false, interval: true }
+      left = { text: `ora_ts_diff(${left.text}, ${right.text})`, date: false, interval: true }
     else if (op === "-" && left.date && right.date) left = { text: `ora_date_diff(${left.text}, ${right.text})`, date: false, interval: false, numberText: true }
     else if (op === "-" && left.date && !right.interval) left = { text: `ora_date_add(${left.text}, -(${floating(right, "double")}))`, date: true, interval: false }
     else {
@@ -284,4 +284,4 @@ const isDateResult = (text: string): boolean => {
  * (never a `||` result again: ora_to_char repeats its argument, so nesting it would grow the SQL exponentially).
  */
 const catText = (n: { readonly text: string; readonly date: boolean; readonly datetime?: TextDatetimeKind; readonly numberText?: boolean; readonly literal?: string; readonly fsp?: number }): string =>
-  n.datetime === "zoned" ? nlsText("timestampTz", n.text, "getvariable('ora_session_tz')", n.fsp ?? 6) : n.datetime === "wall" ? nlsText("timestamp", n.text, "''", n.fsp ?? 9) : n.fsp !== undefined ? nlsText("timestamp", n.text, "''", n.fsp) : n.date ? `ora_to_char(${n.text})` : n.literal !== undefined ? literalNumberText(n.literal) : n.numberText === true ? `ora_num_char(${n.text})` : n.text
+  timestampDifferenceTypeOfText(n.text) !== undefined ? intervalToChar(n.text, timestampDifferenceTypeOfText(n.text)!) : n.datetime === "zoned" ? nlsText("timestampTz", n.text, "getvariable('ora_session_tz')", n.fsp ?? 6) : n.datetime === "wall" ? nlsText("timestamp", n.text, "''", n.fsp ?? 9) : n.fsp !== undefined ? nlsText("timestamp", n.text, "''", n.fsp) : n.date ? `ora_to_char(${n.text})` : n.literal !== undefined ? literalNumberText(n.literal) : n.numberText === true ? `ora_num_char(${n.text})` : n.text
