@@ -77,6 +77,8 @@ export interface TranslateContext {
   readonly dateBind?: (param: number) => boolean
   /** True when the bind rendered as `$param` is an INTERVAL DAY TO SECOND in exact storage (DECIMAL seconds, intervals.ts). */
   readonly exactSecondsBind?: (param: number) => boolean
+  /** True when the bind rendered as `$param` is a PL/SQL TIMESTAMP variable (`t - t2` is an INTERVAL DAY TO SECOND). */
+  readonly timestampBind?: (param: number) => boolean
   /** The text datetime kind of the bind rendered as `$param` (a TIMESTAMP WITH TIME ZONE bind is zoned text, params.ts). */
   readonly datetimeBind?: (param: number) => TextDatetimeKind | undefined
   /**
