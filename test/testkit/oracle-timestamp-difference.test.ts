@@ -63,6 +63,12 @@ describe("Oracle test server: TIMESTAMP - TIMESTAMP in SQL (raw node-oracledb)",
     expect(intervalRows(values.rows ?? [])).toEqual([[ds(1, 2, 30, 0, 654321000), ds(0, 1, 0, 0, 123456788)]])
   })
 
+  it("a TIMESTAMP minus a parenthesised TIMESTAMP ± INTERVAL is an interval (was ORA-00932)", async () => {
+    const r = await conn.execute("SELECT b - (a + INTERVAL '1' HOUR), (a + INTERVAL '1' HOUR) - b FROM tsd", [], asIntervals)
+    expect(typeNames(r)).toEqual([DS, DS])
+    expect(intervalRows(r.rows ?? [])).toEqual([[ds(1, 1, 30, 0, 654321000), ds(-1, -1, -30, 0, -654321000)]])
+  })
+
   it("SYSTIMESTAMP - a TIMESTAMP column is an interval", async () => {
     const r = await conn.execute("SELECT SYSTIMESTAMP - a, LOCALTIMESTAMP - a FROM tsd", [], asIntervals)
     expect(typeNames(r)).toEqual([DS, DS])

@@ -3,7 +3,7 @@
  * arithmetic, exact NUMBER and native floating-point operands, text datetimes and exact intervals.
  */
 import { timestampPrecisionAt } from "./fraction-precision.ts"
-import { isKw, isOp, matchParen, type Tok } from "./lexer.ts"
+import { findTopLevel, isKw, isOp, matchParen, type Tok } from "./lexer.ts"
 import { type BinaryKind, binaryKindOf } from "./expression-names.ts"
 import { EXACT_RESULT } from "./number-sql.ts"
 import { datetimePlusExactSeconds, exactIntervalScaled, exactIntervalSum, intervalToChar, negatedExactInterval, timestampDifferenceTypeOfText } from "./interval-exprs.ts"
@@ -131,11 +131,16 @@ export function expression(tr: TranslatorCore, from: number, to: number): string
     const fsp = tr.declaredFractionAt(i, end) ?? timestampPrecisionAt(toks, i, end)
     // a call the translator renders as a DATE (TRUNC / ROUND of a date, CAST to DATE: DuckDB's TIMESTAMP_S)
     const dateResult = isDateResult(text)
+    // a parenthesised TIMESTAMP ± INTERVAL (`b - (a + INTERVAL '1' HOUR)`): a TIMESTAMP, which a difference takes as one
+    const shiftedTimestamp = isOp(t, "(") && /^\(ora_datetime_add\(/.test(text) && (() => {
+      const op = findTopLevel(toks, i + 1, end - 1, (x) => isOp(x, "+") || isOp(x, "-"))
+      return op > i + 1 && tr.isTimestampAt(i + 1, op)
+    })()
     // a YEAR TO MONTH literal, column or parenthesised sum of them (the engine's one INTERVAL type does not tell)
     const yearMonth = exactInterval === undefined && operandShape(toks, i, end, tr.ctx.intervalColumnTypes ?? NO_TYPES).kind === "intervalym"
     const interval = isKw(t, "INTERVAL") || tr.isIntervalColumnAt(i, end) || exactInterval !== undefined || (isOp(t, "(") && scaledIntervalIn(toks, i + 1, end - 1)) || yearMonth
     const node = {
-      text, date: isDateUnit(toks, i, end, tr.ctx.dateColumns) || dateBind || dateResult, interval, yearMonth, timestamp: tr.isTimestampAt(i, end) || tr.bindIs(tr.ctx.timestampBind, i, end),
+      text, date: isDateUnit(toks, i, end, tr.ctx.dateColumns) || dateBind || dateResult || shiftedTimestamp, interval, yearMonth, timestamp: tr.isTimestampAt(i, end) || tr.bindIs(tr.ctx.timestampBind, i, end) || shiftedTimestamp,
       binary: binaryKindOf(toks, i, end, tr.ctx.binaryColumns) ?? tr.binaryBindAt(i, end), exact,
       numeric: tr.exactNumericRange(i, end), ...(datetime !== undefined ? { datetime } : {}), ...(exactInterval !== undefined ? { exactInterval } : {}),
       day: tr.isDayAt(i, end) || dateResult, character: tr.isCharacterAt(i, end),
