@@ -47,7 +47,7 @@ export function expression(tr: TranslatorCore, from: number, to: number): string
   /** `exact`: the text is an exact NUMBER's decimal text (number-functions.ts computes on it). */
   /** `numeric`: of exact numbers only (exactNumericRange), which DuckDB computes exactly except in division. */
   // numberText: a native number (a literal, a date difference, arithmetic on them) that `||` shows as TO_CHAR does
-  type Node = { text: string; date: boolean; interval: boolean; timestamp?: boolean; binary?: BinaryKind | undefined; exact?: boolean; numeric?: boolean; datetime?: TextDatetimeKind; exactInterval?: ExactIntervalKind; day?: boolean; character?: boolean; yearMonth?: boolean; numberText?: boolean; literal?: string; catParts?: ReadonlyArray<string>; fsp?: number }
+  type Node = { text: string; date: boolean; interval: boolean; timestamp?: boolean; sessionWall?: string; binary?: BinaryKind | undefined; exact?: boolean; numeric?: boolean; datetime?: TextDatetimeKind; exactInterval?: ExactIntervalKind; day?: boolean; character?: boolean; yearMonth?: boolean; numberText?: boolean; literal?: string; catParts?: ReadonlyArray<string>; fsp?: number }
   /** A character operand of arithmetic with a number or a datetime (days) as that NUMBER (isCharacterAt); others as they are. */
   const asNumber = (n: Node, other: Node): Node =>
     n.character === true && !other.interval && other.exactInterval === undefined
@@ -140,6 +140,10 @@ export function expression(tr: TranslatorCore, from: number, to: number): string
     const yearMonth = exactInterval === undefined && operandShape(toks, i, end, tr.ctx.intervalColumnTypes ?? NO_TYPES).kind === "intervalym"
     const interval = isKw(t, "INTERVAL") || tr.isIntervalColumnAt(i, end) || exactInterval !== undefined || (isOp(t, "(") && scaledIntervalIn(toks, i + 1, end - 1)) || yearMonth
     const node = {
+      // SYSTIMESTAMP / CURRENT_TIMESTAMP minus a TIMESTAMP: the TIMESTAMP is read in the session time zone and the
+      // instants subtracted (Globalization Support Guide, "Datetime and Interval Arithmetic and Time Zones"), which is
+      // the session's wall clock of now minus the TIMESTAMP
+      ...(end === i + 1 && isKw(t, "SYSTIMESTAMP", "CURRENT_TIMESTAMP") ? { sessionWall: "ora_localtimestamp()" } : {}),
       text, date: isDateUnit(toks, i, end, tr.ctx.dateColumns) || dateBind || dateResult || shiftedTimestamp, interval, yearMonth, timestamp: tr.isTimestampAt(i, end) || tr.bindIs(tr.ctx.timestampBind, i, end) || shiftedTimestamp,
       binary: binaryKindOf(toks, i, end, tr.ctx.binaryColumns) ?? tr.binaryBindAt(i, end), exact,
       numeric: tr.exactNumericRange(i, end), ...(datetime !== undefined ? { datetime } : {}), ...(exactInterval !== undefined ? { exactInterval } : {}),
@@ -252,7 +256,7 @@ export function expression(tr: TranslatorCore, from: number, to: number): string
     // another"; its matrix gives TIMESTAMP - TIMESTAMP, DATE - TIMESTAMP and TIMESTAMP - DATE as INTERVAL:
     // https://docs.oracle.com/en/database/oracle/oracle-database/23/sqlrf/Datetime-Interval-Arithmetic.html)
     else if (op === "-" && (left.date || left.timestamp === true) && (right.date || right.timestamp === true) && (left.timestamp === true || right.timestamp === true))
-      left = { text: `ora_ts_diff(${left.text}, ${right.text})`, date: false, interval: true }
+      left = { text: `ora_ts_diff(${left.sessionWall ?? left.text}, ${right.sessionWall ?? right.text})`, date: false, interval: true }
     else if (op === "-" && left.date && right.date) left = { text: `ora_date_diff(${left.text}, ${right.text})`, date: false, interval: false, numberText: true }
     else if (op === "-" && left.date && !right.interval) left = { text: `ora_date_add(${left.text}, -(${floating(right, "double")}))`, date: true, interval: false }
     else {
