@@ -73,6 +73,12 @@ describe("Oracle test server: TIMESTAMP - TIMESTAMP in SQL (raw node-oracledb)",
     expect(intervalRows(r.rows ?? [])).toEqual([[ds(1, 1, 30, 0, 654321000), ds(-1, -1, -30, 0, -654321000)]])
   })
 
+  it("NVL / COALESCE / GREATEST of a TIMESTAMP is a TIMESTAMP operand of a difference (was ORA-00932)", async () => {
+    const r = await conn.execute("SELECT a - NVL(b, a), d1 - COALESCE(b, a), GREATEST(a, b) - a FROM tsd", [], asIntervals)
+    expect(typeNames(r)).toEqual([DS, DS, DS])
+    expect(intervalRows(r.rows ?? [])).toEqual([[ds(-1, -2, -30, 0, -654321000), ds(-1, -2, -30, 0, -654322000), ds(1, 2, 30, 0, 654321000)]])
+  })
+
   it("SYSTIMESTAMP / CURRENT_TIMESTAMP - LOCALTIMESTAMP is zero in any session time zone (the TIMESTAMP read in the session zone)", async () => {
     await conn.execute("ALTER SESSION SET TIME_ZONE = '+05:00'")
     try {
