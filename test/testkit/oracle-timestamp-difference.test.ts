@@ -79,6 +79,12 @@ describe("Oracle test server: TIMESTAMP - TIMESTAMP in SQL (raw node-oracledb)",
     expect(intervalRows(r.rows ?? [])).toEqual([[ds(-1, -2, -30, 0, -654321000), ds(-1, -2, -30, 0, -654322000), ds(1, 2, 30, 0, 654321000)]])
   })
 
+  it("SUM of a TIMESTAMP difference is an interval (was ORA-00932: the engine sums no INTERVAL)", async () => {
+    const r = await conn.execute("SELECT SUM(b - a) FROM (SELECT a, b FROM tsd UNION ALL SELECT a, b FROM tsd)", [], asIntervals)
+    expect(typeNames(r)).toEqual([DS])
+    expect(intervalRows(r.rows ?? [])).toEqual([[ds(2, 5, 0, 1, 308642000)]])
+  })
+
   it("SYSTIMESTAMP / CURRENT_TIMESTAMP - LOCALTIMESTAMP is zero in any session time zone (the TIMESTAMP read in the session zone)", async () => {
     await conn.execute("ALTER SESSION SET TIME_ZONE = '+05:00'")
     try {
