@@ -56,6 +56,8 @@ export const databaseMacros = (p: MacroParameters): ReadonlyArray<string> => [
   // month's last day (SQL Language Reference, "Datetime/Interval Arithmetic": the result must be an actual datetime)
   `ora_datetime_add(d, iv) AS CASE WHEN datepart('year', iv) * 12 + datepart('month', iv) <> 0 AND day(d + to_months(datepart('year', iv) * 12 + datepart('month', iv))) <> day(d) THEN error('ORA-01839: date not valid for month specified') ELSE d + iv END`,
   `ora_date_diff(a, b) AS (epoch_us(CAST(a AS TIMESTAMP)) - epoch_us(CAST(b AS TIMESTAMP))) / 86400000000.0`,
+  // a difference with a TIMESTAMP operand: an INTERVAL DAY TO SECOND (translate-expression.ts)
+  `ora_ts_diff(a, b) AS CAST(a AS TIMESTAMP) - CAST(b AS TIMESTAMP)`,
   `ora_uid() AS CAST(getvariable('ora_uid') AS BIGINT)`,
   // ROWID in expressions (WHERE ROWID = :r): the 18-character text the encoder sends for DuckDB's row id
   // (encode.ts "rowid": data object 73000, file 12, block = bits 16..45, slot = bits 0..15)

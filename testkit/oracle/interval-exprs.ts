@@ -206,11 +206,11 @@ export const exactIntervalScaled = (op: "*" | "/", interval: string, kind: "dayT
 /** The exact interval kind of translated text that is a call of interval-functions.ts giving one (an earlier result, a CAST). */
 export const exactIntervalOfText = (text: string): "dayToSecond" | "yearToMonth" | undefined => {
   const inner = withoutOuterParens(text)
-  const kind = /^ora_ds_(?:exact|of_duck|of_text|fit_exact)\(/.test(inner) ? "dayToSecond" : /^ora_ym_(?:exact|of_duck|of_text|fit_exact)\(/.test(inner) ? "yearToMonth" : undefined
+  const kind = /^ora_ds_(?:exact|of_duck|of_text|fit_exact|between)\(/.test(inner) ? "dayToSecond" : /^ora_ym_(?:exact|of_duck|of_text|fit_exact)\(/.test(inner) ? "yearToMonth" : undefined
   if (kind !== undefined || text.trim() === inner || !/^SELECT\s/i.test(inner)) return kind
   // a scalar subquery selecting one such value (`(SELECT d9 FROM t)`, its item in exact storage: interval-operands.ts)
   const item = inner.replace(/^SELECT\s+/i, "")
-  const itemKind = /^ora_ds_(?:exact|of_duck|of_text|fit_exact)\(/.test(item) ? "dayToSecond" : /^ora_ym_(?:exact|of_duck|of_text|fit_exact)\(/.test(item) ? "yearToMonth" : undefined
+  const itemKind = /^ora_ds_(?:exact|of_duck|of_text|fit_exact|between)\(/.test(item) ? "dayToSecond" : /^ora_ym_(?:exact|of_duck|of_text|fit_exact)\(/.test(item) ? "yearToMonth" : undefined
   if (itemKind === undefined) return undefined
   let depth = 0
   for (let k = item.indexOf("("); k < item.length; k++) {
@@ -267,6 +267,17 @@ export const exactIntervalExpressionCast = (value: string, to: OraType): string 
   if (to.kind === "intervalym") return kind === "yearToMonth" ? value : `ora_ym_of_text(CAST(${value} AS VARCHAR))`
   const exact = kind === "dayToSecond" ? value : `ora_ds_of_text(CAST(${value} AS VARCHAR))`
   return to.scale < 9 ? exactOf(`round(CAST(${exact} AS DECIMAL(38,9)), ${to.scale})`, to) : exact
+}
+
+/**
+ * The type of a TIMESTAMP difference (translated text one `ora_ts_diff` call, database-macros.ts), as TO_CHAR and `||`
+ * print it: DAY(9) TO SECOND(6), what a CREATE TABLE ... AS SELECT of one declares here (Oracle documents no precision
+ * for it; unconfirmed); undefined for other text.
+ */
+export const timestampDifferenceTypeOfText = (text: string): OraType | undefined => {
+  const inner = withoutOuterParens(text)
+  if (!inner.startsWith("ora_ts_diff(")) return undefined
+  return withoutOuterParens(inner.slice("ora_ts_diff".length)) !== inner.slice("ora_ts_diff".length) ? intervalDsType(9, 6) : undefined
 }
 
 /** The type an exact interval result (translated text, interval-functions.ts) is described as: DAY(9) TO SECOND(9), YEAR(9) TO MONTH. */

@@ -44,6 +44,14 @@ const checked = (value: bigint, max: bigint): bigint => {
   return value
 }
 
+/** A text datetime's instant (its wall clock when zoneless) in nanoseconds; ORA-01861 for text that is none. */
+const datetimeNanos = (text: DuckDBValue, zone: DuckDBValue | undefined): bigint => {
+  const z = zone === null || zone === undefined ? "" : String(zone)
+  const v = parseDatetimeText(String(text), z === "" ? undefined : z)
+  if (v === undefined) throw new OraError(1861, "literal does not match format string")
+  return utcNanos(v)
+}
+
 const dsValue = (nanos: bigint) => decimalValue(checked(nanos, MAX_DS_NANOS), 38, 9)
 const ymValue = (months: bigint) => checked(months, MAX_YM_MONTHS)
 
@@ -245,6 +253,9 @@ const functions = (): Array<DuckDBScalarFunction> => [
   // an exact interval as a result of its kind (MIN / MAX / arithmetic of exact storage, described as an interval)
   fn("ora_ds_exact", [VARCHAR], exactDs, ([s]) => dsValue(nanosOfSeconds(s!))),
   fn("ora_ym_exact", [BIGINT], exactYm, ([m]) => ymValue(BigInt(m as bigint))),
+  // the difference of two text datetimes (datetime-functions.ts: a value and its zone argument each), to the
+  // nanosecond: of their instants, or of their wall clocks when zoneless
+  fn("ora_ds_between", [VARCHAR, VARCHAR, VARCHAR, VARCHAR], exactDs, ([a, za, b, zb]) => dsValue(datetimeNanos(a!, za) - datetimeNanos(b!, zb))),
   // a DuckDB INTERVAL in exact storage (comparisons, arithmetic and CAST between the storages)
   fn("ora_ds_of_duck", [INTERVAL], exactDs, ([v]) => {
     const i = v as DuckDBIntervalValue

@@ -28,7 +28,7 @@ import { nextDaySql, weekRoundSql, weekTruncSql, weekUnitOf } from "./week-dates
 import { isNumberExpression, numberExpressionText } from "./character-writes.ts"
 import { binaryConversionSql } from "./binary-conversions.ts"
 import { intervalCastTypeAt } from "./interval-compounds.ts"
-import { exactIntervalAggregate, exactIntervalOrderKey, isExactInterval, exactIntervalLiteralItem, exactIntervalExtract, exactIntervalTypeOfText, intervalToChar } from "./interval-exprs.ts"
+import { exactIntervalAggregate, exactIntervalOrderKey, isExactInterval, exactIntervalLiteralItem, exactIntervalExtract, exactIntervalTypeOfText, intervalToChar, timestampDifferenceTypeOfText } from "./interval-exprs.ts"
 import { BINARY_CONSTANTS, DUCK_ONLY_RESERVED, identOut, isDuckOnlyReservedName, intervalLiteral, intervalLiteralIn, isDateOnly, isDateUnit, timestampLiteral } from "./translate-literals.ts"
 import { asTextDatetime, convertDateFormat, datetimeArgument, inSessionZone, roundedDatetime, strftimeNs, textDatetimeExtreme, textDatetimeOfText, textDatetimeToChar, wallClockOf, withOracleYears, zonedToChar } from "./translate-datetime-sql.ts"
 import { exactAggregate } from "./translate-numbers.ts"
@@ -179,6 +179,9 @@ export function ident(tr: TranslatorCore, i: number, to: number): [string, numbe
   const windowClose = windowed ? matchParen(tr.toks, close + 2) : close
   const intervalAggregate = intervalType === undefined ? undefined : exactIntervalAggregate(v, producedType === undefined ? arg(0) : exactIntervalOrderKey(arg(0)), intervalType, windowed ? ` OVER (${tr.range(close + 3, windowClose)})` : "")
   if (intervalAggregate !== undefined) return [intervalAggregate, windowClose + 1]
+  // SUM of a TIMESTAMP difference (an engine INTERVAL, which the engine does not sum): in exact storage
+  const difference = intervalType === undefined && parts.length === 1 && v === "SUM" && !isKw(tr.toks[close + 1], "OVER") ? timestampDifferenceTypeOfText(arg(0)) : undefined
+  if (difference !== undefined) return [exactIntervalAggregate(v, arg(0), difference)!, close + 1]
   const aggregate = exactAggregate(tr, v, parts, close)
   if (aggregate !== undefined) return aggregate
   const exactCall = EXACT_CALLS.has(v) ? exactCallSql(v, parts.map(([a, b], k) => tr.callArgument(a, b, arg(k)))) : undefined
@@ -265,7 +268,7 @@ export function ident(tr: TranslatorCore, i: number, to: number): [string, numbe
       if (parts[0] !== undefined && (tr.exactColumnAt(parts[0][0], parts[0][1]) !== undefined || EXACT_RESULT.test(arg(0))))
         return [`CAST(ora_number(CAST(${arg(0)} AS VARCHAR)) AS VARCHAR)`, close + 1]
       {
-        const intervalType = parts.length === 1 ? (tr.intervalTypeAt(parts[0]![0], parts[0]![1]) ?? intervalCastTypeAt(toks, parts[0]![0], parts[0]![1]) ?? exactIntervalTypeOfText(arg(0))) : undefined
+        const intervalType = parts.length === 1 ? (tr.intervalTypeAt(parts[0]![0], parts[0]![1]) ?? intervalCastTypeAt(toks, parts[0]![0], parts[0]![1]) ?? exactIntervalTypeOfText(arg(0)) ?? timestampDifferenceTypeOfText(arg(0))) : undefined
         if (intervalType !== undefined) return [intervalToChar(arg(0), intervalType), close + 1]
       }
       return [`ora_to_char(${arg(0)})`, close + 1]
@@ -311,6 +314,9 @@ export function ident(tr: TranslatorCore, i: number, to: number): [string, numbe
       if (fromInterval !== undefined) return [fromInterval, close + 1]
       const extracted = textDatetimeExtract(tr, parts[0])
       if (extracted !== undefined) return [extracted, close + 1]
+      // SECOND of a TIMESTAMP or an engine INTERVAL (a TIMESTAMP difference) with its fractional seconds, as of the
+      // exact storages above (SQL Language Reference, "EXTRACT (datetime)"); the engine's own gives whole seconds
+      if (source !== undefined && isKw(toks[p![0]], "SECOND")) return [`CAST(extract(microsecond FROM ${source}) / 1000000 AS DECIMAL(9,6))`, close + 1]
       break
     }
     case "ORA_JSON_OF": {

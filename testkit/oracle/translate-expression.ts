@@ -3,10 +3,10 @@
  * arithmetic, exact NUMBER and native floating-point operands, text datetimes and exact intervals.
  */
 import { timestampPrecisionAt } from "./fraction-precision.ts"
-import { isKw, isOp, matchParen, type Tok } from "./lexer.ts"
+import { findTopLevel, isKw, isOp, matchParen, type Tok } from "./lexer.ts"
 import { type BinaryKind, binaryKindOf } from "./expression-names.ts"
 import { EXACT_RESULT } from "./number-sql.ts"
-import { datetimePlusExactSeconds, exactIntervalScaled, exactIntervalSum, negatedExactInterval } from "./interval-exprs.ts"
+import { datetimePlusExactSeconds, exactIntervalScaled, exactIntervalSum, intervalToChar, negatedExactInterval, timestampDifferenceTypeOfText } from "./interval-exprs.ts"
 import { operandShape } from "./interval-compounds.ts"
 import { EXACT_OPERATIONS, isDateUnit } from "./translate-literals.ts"
 import { datetimeArgument, durationOfExact, textDatetimeOfText, wallClockOf, zoneArgument } from "./translate-datetime-sql.ts"
@@ -47,7 +47,7 @@ export function expression(tr: TranslatorCore, from: number, to: number): string
   /** `exact`: the text is an exact NUMBER's decimal text (number-functions.ts computes on it). */
   /** `numeric`: of exact numbers only (exactNumericRange), which DuckDB computes exactly except in division. */
   // numberText: a native number (a literal, a date difference, arithmetic on them) that `||` shows as TO_CHAR does
-  type Node = { text: string; date: boolean; interval: boolean; timestamp?: boolean; binary?: BinaryKind | undefined; exact?: boolean; numeric?: boolean; datetime?: TextDatetimeKind; exactInterval?: ExactIntervalKind; day?: boolean; character?: boolean; yearMonth?: boolean; numberText?: boolean; literal?: string; catParts?: ReadonlyArray<string>; fsp?: number }
+  type Node = { text: string; date: boolean; interval: boolean; timestamp?: boolean; sessionWall?: string; binary?: BinaryKind | undefined; exact?: boolean; numeric?: boolean; datetime?: TextDatetimeKind; exactInterval?: ExactIntervalKind; day?: boolean; character?: boolean; yearMonth?: boolean; numberText?: boolean; literal?: string; catParts?: ReadonlyArray<string>; fsp?: number }
   /** A character operand of arithmetic with a number or a datetime (days) as that NUMBER (isCharacterAt); others as they are. */
   const asNumber = (n: Node, other: Node): Node =>
     n.character === true && !other.interval && other.exactInterval === undefined
@@ -102,6 +102,8 @@ export function expression(tr: TranslatorCore, from: number, to: number): string
     const datetimeNode = (n: Node) => n.date || n.datetime === "zoned"
     if (op !== "-" || !datetimeNode(a) || !datetimeNode(b)) return undefined
     const kind = a.datetime === "zoned" || b.datetime === "zoned" ? "zoned" : "wall"
+    // TIMESTAMP(7-9) - a zoneless datetime: every nanosecond, in exact storage (intervals.ts)
+    if (kind === "wall") return { text: `ora_ds_between(${datetimeArgument(a.text, kind)}, ${datetimeArgument(b.text, kind)})`, date: false, interval: true, exactInterval: "dayToSecond" }
     const point = (d: Node) => (kind === "zoned" ? `ora_tstz_utc(${datetimeArgument(d.text, kind)})` : `ora_tstz_local(${datetimeArgument(d.text, kind)})`)
     return { text: `(${point(a)} - ${point(b)})`, date: false, interval: true }
   }
@@ -129,13 +131,22 @@ export function expression(tr: TranslatorCore, from: number, to: number): string
     const fsp = tr.declaredFractionAt(i, end) ?? timestampPrecisionAt(toks, i, end)
     // a call the translator renders as a DATE (TRUNC / ROUND of a date, CAST to DATE: DuckDB's TIMESTAMP_S)
     const dateResult = isDateResult(text)
+    // a parenthesised TIMESTAMP ± INTERVAL (`b - (a + INTERVAL '1' HOUR)`): a TIMESTAMP, which a difference takes as one
+    const shiftedTimestamp = isOp(t, "(") && /^\(ora_datetime_add\(/.test(text) && (() => {
+      const op = findTopLevel(toks, i + 1, end - 1, (x) => isOp(x, "+") || isOp(x, "-"))
+      return op > i + 1 && tr.isTimestampAt(i + 1, op)
+    })()
     // a YEAR TO MONTH literal, column or parenthesised sum of them (the engine's one INTERVAL type does not tell)
     // (or a PL/SQL INTERVAL variable's bind: plsql/render.ts)
     const boundInterval = tr.ctx.intervalBind
     const yearMonth = exactInterval === undefined && (operandShape(toks, i, end, tr.ctx.intervalColumnTypes ?? NO_TYPES).kind === "intervalym" || tr.bindIs(boundInterval && ((n) => boundInterval(n) === "intervalym"), i, end))
     const interval = isKw(t, "INTERVAL") || tr.isIntervalColumnAt(i, end) || exactInterval !== undefined || (isOp(t, "(") && scaledIntervalIn(toks, i + 1, end - 1)) || yearMonth || tr.bindIs(boundInterval && ((n) => boundInterval(n) !== undefined), i, end)
     const node = {
-      text, date: isDateUnit(toks, i, end, tr.ctx.dateColumns) || dateBind || dateResult, interval, yearMonth, timestamp: tr.bindIs(tr.ctx.timestampBind, i, end),
+      // SYSTIMESTAMP / CURRENT_TIMESTAMP minus a TIMESTAMP: the TIMESTAMP is read in the session time zone and the
+      // instants subtracted (Globalization Support Guide, "Datetime and Interval Arithmetic and Time Zones"), which is
+      // the session's wall clock of now minus the TIMESTAMP
+      ...(end === i + 1 && isKw(t, "SYSTIMESTAMP", "CURRENT_TIMESTAMP") ? { sessionWall: "ora_localtimestamp()" } : {}),
+      text, date: isDateUnit(toks, i, end, tr.ctx.dateColumns) || dateBind || dateResult || shiftedTimestamp, interval, yearMonth, timestamp: tr.isTimestampAt(i, end) || tr.bindIs(tr.ctx.timestampBind, i, end) || shiftedTimestamp,
       binary: binaryKindOf(toks, i, end, tr.ctx.binaryColumns) ?? tr.binaryBindAt(i, end), exact,
       numeric: tr.exactNumericRange(i, end), ...(datetime !== undefined ? { datetime } : {}), ...(exactInterval !== undefined ? { exactInterval } : {}),
       day: tr.isDayAt(i, end) || dateResult, character: tr.isCharacterAt(i, end),
@@ -242,10 +253,12 @@ export function expression(tr: TranslatorCore, from: number, to: number): string
     }
     else if (op === "+" && left.date && !right.interval && !right.date) left = { text: `ora_date_add(${left.text}, ${floating(right, "double")})`, date: true, interval: false }
     else if (op === "+" && right.date && !left.interval && !left.date) left = { text: `ora_date_add(${right.text}, ${floating(left, "double")})`, date: true, interval: false }
-    // a PL/SQL TIMESTAMP variable minus a datetime (or one minus it) is an INTERVAL DAY TO SECOND, only DATE - DATE a
-    // number of days (SQL Language Reference, "Datetime/Interval Arithmetic": "You can subtract one datetime value from
-    // another"; its matrix gives TIMESTAMP - TIMESTAMP, DATE - TIMESTAMP and TIMESTAMP - DATE as INTERVAL)
-    else if (op === "-" && left.date && right.date && (left.timestamp === true || right.timestamp === true)) left = { text: `(CAST(${left.text} AS TIMESTAMP) - CAST(${right.text} AS TIMESTAMP))`, date: false, interval: true }
+    // a TIMESTAMP minus a datetime (or a datetime minus one) is an INTERVAL DAY TO SECOND, only DATE - DATE a number of
+    // days (SQL Language Reference, "Datetime/Interval Arithmetic": "You can subtract one datetime value from
+    // another"; its matrix gives TIMESTAMP - TIMESTAMP, DATE - TIMESTAMP and TIMESTAMP - DATE as INTERVAL:
+    // https://docs.oracle.com/en/database/oracle/oracle-database/23/sqlrf/Datetime-Interval-Arithmetic.html)
+    else if (op === "-" && (left.date || left.timestamp === true) && (right.date || right.timestamp === true) && (left.timestamp === true || right.timestamp === true))
+      left = { text: `ora_ts_diff(${left.sessionWall ?? left.text}, ${right.sessionWall ?? right.text})`, date: false, interval: true }
     else if (op === "-" && left.date && right.date) left = { text: `ora_date_diff(${left.text}, ${right.text})`, date: false, interval: false, numberText: true }
     else if (op === "-" && left.date && !right.interval) left = { text: `ora_date_add(${left.text}, -(${floating(right, "double")}))`, date: true, interval: false }
     else {
@@ -282,4 +295,4 @@ const isDateResult = (text: string): boolean => {
  * (never a `||` result again: ora_to_char repeats its argument, so nesting it would grow the SQL exponentially).
  */
 const catText = (n: { readonly text: string; readonly date: boolean; readonly datetime?: TextDatetimeKind; readonly numberText?: boolean; readonly literal?: string; readonly fsp?: number }): string =>
-  n.datetime === "zoned" ? nlsText("timestampTz", n.text, "getvariable('ora_session_tz')", n.fsp ?? 6) : n.datetime === "wall" ? nlsText("timestamp", n.text, "''", n.fsp ?? 9) : n.fsp !== undefined ? nlsText("timestamp", n.text, "''", n.fsp) : n.date ? `ora_to_char(${n.text})` : n.literal !== undefined ? literalNumberText(n.literal) : n.numberText === true ? `ora_num_char(${n.text})` : n.text
+  timestampDifferenceTypeOfText(n.text) !== undefined ? intervalToChar(n.text, timestampDifferenceTypeOfText(n.text)!) : n.datetime === "zoned" ? nlsText("timestampTz", n.text, "getvariable('ora_session_tz')", n.fsp ?? 6) : n.datetime === "wall" ? nlsText("timestamp", n.text, "''", n.fsp ?? 9) : n.fsp !== undefined ? nlsText("timestamp", n.text, "''", n.fsp) : n.date ? `ora_to_char(${n.text})` : n.literal !== undefined ? literalNumberText(n.literal) : n.numberText === true ? `ora_num_char(${n.text})` : n.text

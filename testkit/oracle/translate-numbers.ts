@@ -29,6 +29,11 @@ export function exactNumberParts(tr: TranslatorCore, parts: Array<Part>): void {
       const left = parts[j - 1]
       const right = parts[j + 1]
       if (inSet || !(tok.kind === "op" && COMPARISONS.has(tok.value)) || left === undefined || right === undefined || left.separator || right.separator) continue
+      // an exact DAY TO SECOND result (a TIMESTAMP(7-9) difference) compared with an interval literal the engine holds
+      const exactDs = (q: Part) => exactIntervalOfText(q.text) === "dayToSecond"
+      const duckLiteral = (q: Part) => /^\(-?INTERVAL '[^']*'\)$/.test(q.text)
+      if (exactDs(left) && duckLiteral(right)) right.text = `ora_ds_of_duck(${right.text})`
+      else if (exactDs(right) && duckLiteral(left)) left.text = `ora_ds_of_duck(${left.text})`
       if (!tr.isExactPart(left) && !tr.isExactPart(right)) continue
       // a NUMBER compared with a DATE: Oracle converts neither (ORA-00932)
       if (isDateOnly(tr.toks, left.from, left.to)) throw new OraError(932, "inconsistent datatypes: expected DATE got NUMBER")

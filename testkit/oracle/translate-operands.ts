@@ -250,6 +250,30 @@ export class TranslatorOperands {
   }
 
   /**
+   * True when tokens [from, to) are a zoneless TIMESTAMP (not a DATE), which minus a datetime gives an interval: a
+   * TIMESTAMP column, literal or TO_TIMESTAMP call, SYSTIMESTAMP / CURRENT_TIMESTAMP / LOCALTIMESTAMP, a CAST to
+   * TIMESTAMP, or NVL / COALESCE / GREATEST / LEAST of a first argument that is one.
+   */
+  isTimestampAt(from: number, to: number): boolean {
+    const toks = this.toks
+    const t = toks[from]
+    if (to - from === 1 && isKw(t, "SYSTIMESTAMP", "CURRENT_TIMESTAMP", "LOCALTIMESTAMP")) return true
+    if (to - from === 2 && isKw(t, "TIMESTAMP") && toks[from + 1]?.kind === "str") return true
+    if (isKw(t, "TO_TIMESTAMP", "CAST", "NVL", "COALESCE", "GREATEST", "LEAST") && isOp(toks[from + 1], "(") && matchParen(toks, from + 1) === to - 1) {
+      if (isKw(t, "TO_TIMESTAMP")) return true
+      // these take their first argument's type (SQL Language Reference, "NVL", "COALESCE", "GREATEST", "LEAST")
+      if (!isKw(t, "CAST")) {
+        const comma = findTopLevel(toks, from + 2, to - 1, (x) => isOp(x, ","))
+        return comma > from + 2 && this.isTimestampAt(from + 2, comma)
+      }
+      const asAt = findTopLevel(toks, from + 2, to - 1, (x) => isKw(x, "AS"))
+      return asAt >= 0 && isKw(toks[asAt + 1], "TIMESTAMP") && !toks.slice(asAt + 2, to - 1).some((x) => isKw(x, "ZONE"))
+    }
+    const name = this.columnNameAt(from, to)
+    return name !== undefined && this.ctx.dateColumns?.has(name) === true && this.ctx.dayColumns?.has(name) !== true
+  }
+
+  /**
    * The declared fractional second precision of the TIMESTAMP column or bind tokens [from, to) are: a column's by
    * `qualifier.name` for a qualified reference where the statement's tables give that key one, else by name
    * (session-columns.ts timestampPrecisionsOf); a bind's as {@link TranslateContext.bindFraction} gives it.
