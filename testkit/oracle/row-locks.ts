@@ -169,6 +169,16 @@ export class RowLockWaits {
   }
 
   /**
+   * The call ended: the session waits for nobody. A wait stays in the wait-for graph (deadlocks.ts) until then, not
+   * only while it sleeps: the statement retried between two waits is still waiting for the same holders, and a
+   * session closing the cycle meanwhile must see it, or neither side would fail and both would wait for good. A
+   * holder whose transaction ends leaves the graph at once (WaitsFor.released).
+   */
+  endCall(): void {
+    this.host.db.waitsFor.end(this.host.info.sid)
+  }
+
+  /**
    * Runs `body`, a write whose values were computed before it waited (a row a statement with triggers writes after
    * its BEFORE row triggers): once a wait for another transaction ends, it fails with {@link WriteConflictRestart}
    * for the statement to start over on the rows as that transaction left them (trigger-restarts.ts).
@@ -193,8 +203,12 @@ export class RowLockWaits {
    */
   async waitForRowLock(deadline: number, holders?: ReadonlySet<number>): Promise<void> {
     const left = deadline - Date.now()
-    if (left <= 0) throw new OraError(30006, "resource busy; acquire with WAIT timeout expired")
     const sid = this.host.info.sid
+    if (left <= 0) {
+      // the wait is over: a handler of the error may go on in the same call without waiting
+      this.host.db.waitsFor.end(sid)
+      throw new OraError(30006, "resource busy; acquire with WAIT timeout expired")
+    }
     if (holders !== undefined) this.host.db.waitsFor.begin(sid, holders)
     if (!this.waitedThisCall) {
       this.waitedThisCall = true
@@ -206,9 +220,11 @@ export class RowLockWaits {
       await wait.ended
     } finally {
       this.lockWait = undefined
-      if (holders !== undefined) this.host.db.waitsFor.end(sid)
     }
-    if (this.interruptedCall) throw ora.cancelled()
+    if (this.interruptedCall) {
+      this.host.db.waitsFor.end(sid)
+      throw ora.cancelled()
+    }
     if (this.restartAfterWait) throw new WriteConflictRestart()
   }
 

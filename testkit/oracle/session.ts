@@ -416,7 +416,10 @@ export class ProtocolSession {
       try {
         await pipelineCall(s, fn, token, r, reply.w, () => this.dispatch(fn, r, reply, preRows))
       } finally {
-        if (s.sql !== undefined) endServerCall(s.sql)
+        if (s.sql !== undefined) {
+          endServerCall(s.sql)
+          s.sql.endCall()
+        }
       }
       return reply
     }

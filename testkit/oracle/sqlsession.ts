@@ -177,6 +177,11 @@ export class SqlSession {
     this.locks.startCall()
   }
 
+  /** The call ended: the session no longer waits for any lock (row-locks.ts `endCall`). */
+  endCall(): void {
+    this.locks.endCall()
+  }
+
   /** Opens the transaction if none is open (statements and row locks then belong to it). */
   begin(): Promise<void> {
     return this.txn.begin()
@@ -532,6 +537,7 @@ export class SqlSession {
   /** Ends an autonomous session (its transaction already ended): its engine session closes. */
   async closeAutonomous(): Promise<void> {
     if (this.parent !== undefined) this.parent.autonomous = undefined
+    this.endCall()
     if (this.db.releaseLocks(this.info.sid)) this.db.transactionEnded()
     await this.engine.close()
   }
