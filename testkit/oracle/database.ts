@@ -29,6 +29,7 @@ import { makeVerifier, type Verifier } from "./auth.ts"
 import { SqlArea } from "./sql-area.ts"
 import { Catalog, dataLength, dictionaryShapes, indexedTableOwner, OWNED_VIEWS, type PlsqlProcedure, type TableMeta } from "./catalog.ts"
 import type { OracleVersion } from "./errors.ts"
+import { versionInfo } from "./server-versions.ts"
 import { duckIdent, encodeName } from "./names.ts"
 import { describedPackageTypes, namedTypesOf, packageOfNamedType } from "./named-types.ts"
 import { dictionaryViewSelect } from "./date-language.ts"
@@ -105,26 +106,7 @@ export interface DatabaseSettings {
 
 const ORACLE_MAINTAINED = ["SYS", "SYSTEM", "XDB", "OUTLN", "DBSNMP", "APPQOSSYS", "AUDSYS", "GSMADMIN_INTERNAL", "OJVMSYS", "DVSYS", "LBACSYS", "MDSYS", "CTXSYS", "ORDSYS", "PUBLIC"]
 
-/** Release strings per server version. */
-export const versionInfo = (v: OracleVersion) =>
-  v === "23ai"
-    ? {
-        banner: "Oracle Database 23ai Free Release 23.0.0.0.0 - Develop, Learn, and Run for Free",
-        full: "Oracle Database 23ai Free Release 23.0.0.0.0 - Develop, Learn, and Run for Free\nVersion 23.5.0.24.07",
-        version: "23.0.0.0.0",
-        versionFull: "23.5.0.24.07",
-        // AUTH_VERSION_NO for field version >= 11: major<<24 | release<<16 | update<<12 | port release<<4 | port update
-        authVersion: (23 << 24) | (5 << 16) | (0 << 12) | (24 << 4) | 7,
-        fieldVersion: 24
-      }
-    : {
-        banner: "Oracle Database 19c Enterprise Edition Release 19.0.0.0.0 - Production",
-        full: "Oracle Database 19c Enterprise Edition Release 19.0.0.0.0 - Production\nVersion 19.24.0.0.0",
-        version: "19.0.0.0.0",
-        versionFull: "19.24.0.0.0",
-        authVersion: (19 << 24) | (24 << 16) | (0 << 12) | (0 << 4) | 0,
-        fieldVersion: 13
-      }
+export { versionInfo }
 
 /** The database behind one test server. */
 export class OracleDatabase {
