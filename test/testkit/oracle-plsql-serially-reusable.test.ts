@@ -61,4 +61,32 @@ describe("Oracle test server: SERIALLY_REUSABLE packages", () => {
     const errors2 = (await conn.execute("SELECT text FROM user_errors WHERE name = 'SR_SPEC_ONLY' ORDER BY sequence")).rows
     expect(errors2?.[0]?.[0]).toMatch(/^PLS-00709/)
   })
+
+  it("refuses a serially reusable package in a trigger and in a function a SQL statement calls, and keeps it usable from blocks", async () => {
+    await conn.execute("CREATE OR REPLACE PACKAGE sr_guard IS\n  PRAGMA SERIALLY_REUSABLE;\n  n NUMBER := 7;\n  FUNCTION f RETURN NUMBER;\nEND;")
+    await conn.execute("CREATE OR REPLACE PACKAGE BODY sr_guard IS\n  PRAGMA SERIALLY_REUSABLE;\n  FUNCTION f RETURN NUMBER IS BEGIN RETURN n; END;\nEND;")
+    await conn.execute("CREATE OR REPLACE FUNCTION reads_sr RETURN NUMBER IS BEGIN RETURN sr_guard.n; END;")
+    await conn.execute("CREATE TABLE sr_guard_t (id NUMBER, v NUMBER)")
+    await conn.execute("CREATE OR REPLACE TRIGGER sr_guard_trg BEFORE INSERT ON sr_guard_t FOR EACH ROW BEGIN :NEW.v := sr_guard.n; END;")
+
+    // a function a query calls, directly in the package or through a standalone one
+    const direct = await failure(() => conn.execute("SELECT sr_guard.f FROM dual"))
+    expect(direct.message).toMatch(/^ORA-06534: Cannot access Serially Reusable package ".*\.SR_GUARD"/)
+    const indirect = await failure(() => conn.execute("SELECT reads_sr() FROM dual"))
+    expect(indirect.message).toMatch(/^ORA-06534/)
+    // a block's SQL statement calling it is SQL too
+    const fromBlockSql = await failure(() => conn.execute("DECLARE x NUMBER; BEGIN SELECT reads_sr() INTO x FROM dual; END;"))
+    expect(fromBlockSql.message).toMatch(/^ORA-06534/)
+
+    // a trigger: the insert fails and writes nothing
+    const trig = await failure(() => conn.execute("INSERT INTO sr_guard_t (id) VALUES (1)"))
+    expect(trig.message).toMatch(/^ORA-06534/)
+    expect(trig.message).toMatch(/ORA-04088: error during execution of trigger/)
+    expect((await conn.execute("SELECT COUNT(*) FROM sr_guard_t")).rows).toEqual([[0]])
+
+    // PL/SQL statements reach it as before, also after the refusals
+    expect(await readN("sr_guard")).toBe(7)
+    const viaFn = await conn.execute("BEGIN :n := reads_sr(); END;", { n: { dir: oracledb.BIND_OUT, type: oracledb.NUMBER } })
+    expect(viaFn.outBinds?.n).toBe(7)
+  })
 })

@@ -15,6 +15,7 @@ import type { Block, Expr } from "./ast.ts"
 import type { BindEnv, Frame, PlsqlValue, Scope, Slot, Value } from "./context.ts"
 import { PlsqlException } from "./errors.ts"
 import type { PlsqlHost } from "./host.ts"
+import { asRestrictedCall } from "./restricted-calls.ts"
 import { assign } from "./assignment.ts"
 import { LoopContinue, LoopExit, ReturnSignal } from "./control.ts"
 import { runDml } from "./embedded-sql.ts"
@@ -107,7 +108,10 @@ export const runTopLevel = async (interp: Interpreter, block: Block): Promise<vo
  * NO_DATA_FOUND, which SQL takes as "no row" (https://talkapex.com/nodatafound-exceptions-in-plsql-functions-called-in-queries);
  * another exception as the client sees it from SQL, with the function's ORA-06512 lines and no block line.
  */
-export const callFromSql = async (host: PlsqlHost, fn: PlsqlProcedure, args: ReadonlyArray<DuckDBValue>): Promise<unknown> => {
+export const callFromSql = (host: PlsqlHost, fn: PlsqlProcedure, args: ReadonlyArray<DuckDBValue>): Promise<unknown> =>
+  asRestrictedCall(host, () => runFunctionForSql(host, fn, args))
+
+const runFunctionForSql = async (host: PlsqlHost, fn: PlsqlProcedure, args: ReadonlyArray<DuckDBValue>): Promise<unknown> => {
   const names = args.map((_, i) => `A${i + 1}`)
 
   const values = args.map((a, i) => argumentValue(a, resultKind(fn.params[i]?.type) === "number"))

@@ -12,6 +12,7 @@ import { PlsCompileError } from "./errors.ts"
 import { lookup } from "./scope.ts"
 import { findPackage, instancesOf, type PackageDef, recompileBody } from "./stored-packages.ts"
 import { isStale } from "./unit-compilation.ts"
+import { checkSeriallyReusableUse } from "./restricted-calls.ts"
 import { rightsOwner } from "./definer-rights.ts"
 
 /** Whether the subprogram `name` resolves to is a package's (declared in a package instance's scope). */
@@ -64,6 +65,7 @@ export async function targetPackage(ctx: Frame, target: Expr): Promise<void> {
 async function packageInstance(ctx: Frame, named: PackageDef): Promise<Map<string, Slot>> {
   const all = instancesOf(ctx.host)
   const key = `${named.owner}.${named.name}`
+  if (named.seriallyReusable === true) checkSeriallyReusableUse(ctx.host, key)
   // compiled again first when a table its body depends on changed (unit-compilation.ts)
   const def = named.body !== undefined && isStale(ctx.host.db, named.body) ? recompileBody(ctx.host, named) : named
   const known = all.get(key)

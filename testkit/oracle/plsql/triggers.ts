@@ -23,6 +23,7 @@ import { oracleName } from "../translate.ts"
 import { resetCompoundState } from "./compound-triggers.ts"
 import { BIND_OUT, type PlsqlHost } from "./host.ts"
 import { whileMutating } from "./mutating-tables.ts"
+import { asRestrictedCall } from "./restricted-calls.ts"
 import { correlationRefs, qualifiedName, type Trigger, type TriggerEvent } from "./trigger-definitions.ts"
 
 /** What running a statement with triggers needs from the SQL session (sqlsession.ts). */
@@ -324,7 +325,7 @@ const fire = async (s: TriggerSession, t: Trigger, event: TriggerEvent, meta: Ta
   let result: PlsqlResult
   try {
     // with its owner's rights, as a trigger always runs (PL/SQL Language Reference, "PL/SQL Triggers")
-    result = await s.host.runAs(t.owner, () => s.runBlock(block, order.map(valueOf)))
+    result = await asRestrictedCall(s.host, () => s.host.runAs(t.owner, () => s.runBlock(block, order.map(valueOf))))
   } catch (e) {
     throw inTrigger(t, e)
   }
