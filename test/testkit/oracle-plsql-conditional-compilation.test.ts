@@ -59,4 +59,40 @@ describe("Oracle test server: conditional compilation", () => {
     await conn.execute("BEGIN\n  $IF $$must_set IS NULL $THEN\n    $ERROR 'must_set is not set' $END\n  $END\n  NULL;\nEND;")
     await conn.execute("ALTER SESSION SET PLSQL_CCFLAGS = ''")
   })
+
+  it("shows a stored unit's source as written in USER_SOURCE while it runs the branch its flags keep", async () => {
+    const create = "CREATE OR REPLACE FUNCTION cc_src RETURN VARCHAR2 IS\nBEGIN\n  $IF $$debug $THEN RETURN 'debug';\n  $ELSE RETURN 'plain';\n  $END\nEND;"
+    await conn.execute(create)
+    const lines = ((await conn.execute("SELECT line, text FROM user_source WHERE name = 'CC_SRC' ORDER BY line")).rows ?? []) as Array<[number, string]>
+    expect(lines.map(([, text]) => text).join("")).toBe(create.replace(/^CREATE OR REPLACE /, ""))
+    expect(lines[2]).toEqual([3, "  $IF $$debug $THEN RETURN 'debug';\n"])
+    expect((await conn.execute("SELECT cc_src() FROM dual")).rows).toEqual([["plain"]])
+    // a package body likewise
+    await conn.execute("CREATE OR REPLACE PACKAGE cc_pkg IS FUNCTION f RETURN NUMBER; END;")
+    await conn.execute("CREATE OR REPLACE PACKAGE BODY cc_pkg IS\n  FUNCTION f RETURN NUMBER IS BEGIN RETURN $$PLSQL_LINE; END;\nEND;")
+    const body = (await conn.execute("SELECT text FROM user_source WHERE name = 'CC_PKG' AND type = 'PACKAGE BODY' AND line = 2")).rows
+    expect(body).toEqual([["  FUNCTION f RETURN NUMBER IS BEGIN RETURN $$PLSQL_LINE; END;\n"]])
+    expect((await conn.execute("SELECT cc_pkg.f FROM dual")).rows).toEqual([[2]])
+  })
+
+  it("stores a procedure or package body whose kept branch holds $ERROR INVALID with PLS-00179, the CREATE succeeding with a warning", async () => {
+    const create = "CREATE OR REPLACE PROCEDURE cc_guarded IS\nBEGIN\n  $IF $$must_set IS NULL $THEN\n    $ERROR 'must_set is not set' $END\n  $END\n  NULL;\nEND;"
+    const r = await conn.execute(create)
+    expect(r.warning?.message).toMatch(/^NJS-700: creation succeeded with compilation errors/)
+    expect((await conn.execute("SELECT status FROM user_objects WHERE object_name = 'CC_GUARDED'")).rows).toEqual([["INVALID"]])
+    expect((await conn.execute("SELECT line, position, text FROM user_errors WHERE name = 'CC_GUARDED'")).rows).toEqual([[4, 5, "PLS-00179: $ERROR: must_set is not set"]])
+    const call = await failure(() => conn.execute("BEGIN cc_guarded; END;"))
+    expect(call.message).toMatch(/^ORA-06550: .*\nPLS-00905: object .*\.CC_GUARDED is invalid/)
+    // with the flag set the CREATE compiles
+    await conn.execute("ALTER SESSION SET PLSQL_CCFLAGS = 'must_set:1'")
+    const again = await conn.execute(create)
+    expect(again.warning).toBeUndefined()
+    await conn.execute("BEGIN cc_guarded; END;")
+    await conn.execute("ALTER SESSION SET PLSQL_CCFLAGS = ''")
+
+    await conn.execute("CREATE OR REPLACE PACKAGE cc_guarded_pkg IS PROCEDURE p; END;")
+    const body = await conn.execute("CREATE OR REPLACE PACKAGE BODY cc_guarded_pkg IS\n  $ERROR 'not ready' $END\n  PROCEDURE p IS BEGIN NULL; END;\nEND;")
+    expect(body.warning?.message).toMatch(/^NJS-700/)
+    expect((await conn.execute("SELECT text FROM user_errors WHERE name = 'CC_GUARDED_PKG'")).rows).toEqual([["PLS-00179: $ERROR: not ready"]])
+  })
 })

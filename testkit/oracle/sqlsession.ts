@@ -77,7 +77,8 @@ import { dmlReturning, type ReturningHost } from "./session-returning.ts"
 import { checkMaterializedViewWrite, noteCommittedWrites } from "./materialized-views.ts"
 import { runThroughView, writeThroughView } from "./view-dml.ts"
 import { shareSessionAttributes } from "./application-info.ts"
-import { compiledUnitOf, mayHaveDirectives, preprocess } from "./plsql/conditional-compilation.ts"
+import { mayHaveDirectives } from "./plsql/conditional-compilation.ts"
+import { preprocessStatement } from "./plsql/preprocessed-sources.ts"
 import type { TextDatetimeKind } from "./translate-types.ts"
 
 /** The roles a definer's rights unit runs with: none (privileges granted to PUBLIC still count). */
@@ -305,7 +306,7 @@ export class SqlSession {
   private async executeOnce(given: string, rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>, specs: ReadonlyArray<BindSpec>, opts: ExecuteOptions): Promise<StatementResult> {
     const cls = classify(given)
     // PL/SQL conditional compilation ($IF, $$PLSQL_LINE, ...) before the unit or block is parsed
-    const text = (cls === "plsql" || cls === "ddl") && mayHaveDirectives(given) ? preprocess(given, compiledUnitOf(significant(tokenize(given)), this.schema), this.plsqlCcflags, Number(versionInfo(this.db.settings.version).version.split(".")[0])) : given
+    const text = (cls === "plsql" || cls === "ddl") && mayHaveDirectives(given) ? preprocessStatement(this.db, given, this.schema, this.plsqlCcflags) : given
     // a bound format model (TO_CHAR(x, :fmt)) as the literal it is (format-model-binds.ts)
     const runs = cls === "dml" ? formatBindRuns(text, rows) : undefined
     if (runs !== undefined) return executeRuns(runs, (first, end) => this.execute(text, rows.slice(first, end), specs, opts))

@@ -167,9 +167,20 @@ class StaticExpression {
  * server reports (DBMS_DB_VERSION.VERSION).
  */
 export const preprocess = (source: string, unit: CompiledUnit, ccflags: string, version: number): string => {
+  const { text, error } = preprocessUnit(source, unit, ccflags, version)
+  if (error !== undefined) throw error
+  return text
+}
+
+/**
+ * `source` preprocessed as `preprocess` does, but a `$ERROR` met is returned beside the text (its directive blanked
+ * out) rather than thrown: a stored unit's CREATE stores the unit INVALID with that error, as Oracle does.
+ */
+export const preprocessUnit = (source: string, unit: CompiledUnit, ccflags: string, version: number): { readonly text: string; readonly error?: PlsCompileError } => {
   const all = tokenize(source)
   const toks = all.filter((t) => t.kind !== "ws")
-  if (!toks.some((_, i) => directiveAt(toks, i) !== undefined)) return source
+  if (!toks.some((_, i) => directiveAt(toks, i) !== undefined)) return { text: source }
+  let error: PlsCompileError | undefined
   const flags = parseCcflags(ccflags)
   const lineOf = (pos: number) => source.slice(0, pos).split("\n").length
   const fail = (at: Tok | undefined): never => {
@@ -220,7 +231,11 @@ export const preprocess = (source: string, unit: CompiledUnit, ccflags: string, 
       if (d.word === "ERROR") {
         const endAt = until(d.next, ["END"])
         const message = new StaticExpression(toks.slice(d.next, endAt), (n) => inquire(n, toks[i]!.pos), version, fail).run()
-        throw new PlsCompileError(source, toks[i]!.pos, 179, `$ERROR: ${message ?? ""}`)
+        error ??= new PlsCompileError(source, toks[i]!.pos, 179, `$ERROR: ${message ?? ""}`)
+        const after = directiveAt(toks, endAt)!.next
+        blank(toks[i]!.pos, endOf(toks[after - 1]!))
+        i = after
+        continue
       }
       if (d.word !== "IF") return fail(toks[i])
       // $IF c1 $THEN b1 [$ELSIF c $THEN b]... [$ELSE b] $END
@@ -263,7 +278,8 @@ export const preprocess = (source: string, unit: CompiledUnit, ccflags: string, 
     out += source.slice(pos, e.start) + (e.text ?? source.slice(e.start, e.end).replace(/[^\n]/g, " "))
     pos = e.end
   }
-  return out + source.slice(pos)
+  const text = out + source.slice(pos)
+  return error === undefined ? { text } : { text, error }
 }
 
 /** The unit a statement compiles: `CREATE ... PROCEDURE | FUNCTION | PACKAGE [BODY] | TRIGGER | TYPE BODY [owner.]name`, else an anonymous block. */

@@ -10,6 +10,7 @@ import type { OracleDatabase } from "../database.ts"
 import type { Subprogram, TypeSpec } from "./ast.ts"
 import { isKw, significantTokensOf } from "../lexer.ts"
 import { storedText } from "./compile-errors.ts"
+import { sourceAsWritten } from "./preprocessed-sources.ts"
 import { authidOf } from "./definer-rights.ts"
 import { packagesOf } from "./package-store.ts"
 import { triggerDictionaryRows, triggersOf } from "./trigger-definitions.ts"
@@ -40,7 +41,7 @@ export const storedCodeDictionaryRows = (db: OracleDatabase): ReadonlyArray<read
   for (const p of db.procedures.values()) {
     const type = p.isFunction === true ? "FUNCTION" : "PROCEDURE"
     const id = idOf(p.owner, type, p.name)
-    lines(p.owner, p.name, type, storedText(p.source))
+    lines(p.owner, p.name, type, storedText(sourceAsWritten(db, p.source)))
     ;(p.errors ?? []).forEach((e, i) => errors.push([p.owner, p.name, type, i + 1, e.line, e.position, e.text, "ERROR", messageNumber(e.text)]))
     procedures.push([p.owner, p.name, null, id, 1, null, type, "NO", "NO", "NO", "NO", "NO", authidOf(p.source)])
     args.push(...argumentRows(p.owner, p.name, null, id, null, 1, p.params.map((x) => ({ name: x.name, mode: x.mode, type: x.type ?? null, defaulted: x.default !== undefined })), p.isFunction === true ? (p.returns ?? null) : undefined))
@@ -48,8 +49,8 @@ export const storedCodeDictionaryRows = (db: OracleDatabase): ReadonlyArray<read
   for (const def of packagesOf(db).values()) {
     if (def.hidden === true) continue
     const id = idOf(def.owner, "PACKAGE", def.name)
-    lines(def.owner, def.name, "PACKAGE", storedText(def.spec.source))
-    if (def.body !== undefined) lines(def.owner, def.name, "PACKAGE BODY", storedText(def.body.source))
+    lines(def.owner, def.name, "PACKAGE", storedText(sourceAsWritten(db, def.spec.source)))
+    if (def.body !== undefined) lines(def.owner, def.name, "PACKAGE BODY", storedText(sourceAsWritten(db, def.body.source)))
     ;(def.body?.errors ?? []).forEach((e, i) => errors.push([def.owner, def.name, "PACKAGE BODY", i + 1, e.line, e.position, e.text, "ERROR", messageNumber(e.text)]))
     const authid = authidOf(def.spec.source)
     procedures.push([def.owner, def.name, null, id, 0, null, "PACKAGE", "NO", "NO", "NO", "NO", "NO", authid])

@@ -14,6 +14,7 @@
  * A body that does not compile is stored INVALID with its errors (stored-code.ts) and compiled again when a table it
  * depends on changed (unit-compilation.ts).
  */
+import { directiveErrorOf } from "./preprocessed-sources.ts"
 import { mayExecute } from "../execute-privileges.ts"
 import { OraError, ora } from "../errors.ts"
 import { isKw, isOp, tokenize, type Tok } from "../lexer.ts"
@@ -123,6 +124,8 @@ export const definePackage = (s: PlsqlHost, sql: string): void => {
 const compileBody = (s: PlsqlHost, def: PackageDef, source: string, toks: Array<Tok>): NonNullable<PackageDef["body"]> => {
   const offset = source.indexOf(storedText(source))
   try {
+    const deferred = directiveErrorOf(s.db, source)
+    if (deferred !== undefined) throw deferred
     const block = parseUnit(source, toks)
     // "in both the specification and body of a package, but not in only the body" (PL/SQL Language Reference,
     // "SERIALLY_REUSABLE Pragma"): PLS-00709 "pragma string must be declared in package specification and body"

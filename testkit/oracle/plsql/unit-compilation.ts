@@ -26,6 +26,7 @@ import { oracleName } from "../translate.ts"
 import type { Block, Decl, Expr, Stmt, TypeSpec } from "./ast.ts"
 import { engineFunctionNames, ORACLE_FUNCTIONS } from "../function-names.ts"
 import { namedTypesOf } from "../named-types.ts"
+import { directiveErrorOf } from "./preprocessed-sources.ts"
 import { ignoredAt, lineColumn, PlsCompileError, sqlCompileError } from "./errors.ts"
 import type { PlsqlProcedure } from "../catalog.ts"
 import type { PlsqlHost } from "./host.ts"
@@ -516,6 +517,8 @@ const firstPosition = (e: PlsCompileError): number => {
 export const compileProcedure = (s: PlsqlHost, owner: string, source: string, name: string, params: PlsqlProcedure["params"], body: ReadonlyArray<Tok>): { errors?: Array<CompileError>; dependencies: Dependencies } => {
   const offset = source.indexOf(storedText(source))
   try {
+    const deferred = directiveErrorOf(s.db, source)
+    if (deferred !== undefined) throw deferred
     const block = parseProcedureBody(source, body)
     // its names resolve in its owner's schema, whoever compiles it (a call from another schema after a change too)
     const compiled = compileUnit(s.db, owner, source, block, [name, ...params.map((p) => p.name)])
