@@ -22,7 +22,7 @@ import type { DuckDBConnection } from "@duckdb/node-api"
 import { rowwiseFunction as fn } from "../common/scalar-functions.ts"
 import { OraError } from "./errors.ts"
 import { fromExtendedJson, toExtendedJson } from "./extended-json.ts"
-import { documentText, type JsonPathStep, parsePath, plainJson, selectPath } from "./json-functions.ts"
+import { documentText, isStrictPath, type JsonPathStep, parsePath, plainJson, selectPath } from "./json-functions.ts"
 import type { JsonNode } from "./oson.ts"
 
 /** One operation as json-sql.ts writes it into the call (JSON text): its operator, paths, value index and handlers. */
@@ -124,6 +124,7 @@ const keepOnly = (root: Node, kept: ReadonlySet<Node>): Node => {
 /** Applies one operation to `root` (changed in place; KEEP returns a new root). */
 const apply = (root: Node, t: TransformOperation, values: ReadonlyArray<string | null>): Node => {
   const on = { ...DEFAULTS[t.op], ...t.on }
+  if (t.paths.some(isStrictPath)) throw new OraError(3001, `unimplemented feature: JSON_TRANSFORM ${t.op} with a strict path`)
   if (t.op === "KEEP") return keepOnly(root, new Set(t.paths.flatMap((p) => selectPath(root as JsonNode, parsePath(p)) as Array<Node>)))
   const path = t.paths[0]!
   const steps = parsePath(path)
