@@ -25,6 +25,7 @@ import { OraError } from "./errors.ts"
 import { fromExtendedJson, toExtendedJson } from "./extended-json.ts"
 import type { JsonNode } from "./oson.ts"
 import { applyItemMethod, ITEM_METHODS } from "./json-item-methods.ts"
+import { laxJsonToStandard } from "./json-lax-syntax.ts"
 import { closingParen, evalFilter, type Filter, parseFilter, type Variables } from "./json-path-filters.ts"
 
 /** One step of a parsed SQL/JSON path ({@link parsePath}). */
@@ -200,12 +201,23 @@ export const selectPath = (root: JsonNode, steps: ReadonlyArray<Step>, doc: Json
   return current
 }
 
-const parseDocument = (text: string): JsonNode | undefined => {
+const parseStandard = (text: string): JsonNode | undefined => {
   try {
     return fromExtendedJson(text)
   } catch {
     return undefined
   }
+}
+
+/**
+ * A document's JSON, read in Oracle's lax syntax, the syntax "All other SQL/JSON functions and conditions use ... for
+ * interpreting input" (JSON Developer's Guide, "Specifying Strict or Lax JSON Syntax"; json-lax-syntax.ts).
+ */
+const parseDocument = (text: string): JsonNode | undefined => {
+  const standard = parseStandard(text)
+  if (standard !== undefined) return standard
+  const lax = laxJsonToStandard(text)
+  return lax === undefined ? undefined : parseStandard(lax)
 }
 
 const isScalar = (n: JsonNode) => n.kind !== "object" && n.kind !== "array"
@@ -411,12 +423,16 @@ const objectsHaveDuplicates = (text: string): boolean => {
   return false
 }
 
-/** IS JSON: `flags` holds the condition's keywords (SCALARS for allowed scalars, UNIQUE for WITH UNIQUE KEYS). */
+/**
+ * IS JSON: `flags` holds the condition's keywords (STRICT for the standard syntax only, else Oracle's lax syntax as
+ * well; SCALARS for allowed scalars, UNIQUE for WITH UNIQUE KEYS).
+ */
 export const isJson = (text: string, flags: string): boolean => {
-  const node = parseDocument(text)
-  if (node === undefined) return false
+  const standard = parseStandard(text) === undefined ? (flags.includes("STRICT") ? undefined : laxJsonToStandard(text)) : text
+  const node = standard === undefined ? undefined : parseStandard(standard)
+  if (node === undefined || standard === undefined) return false
   if (isScalar(node) && !flags.includes("SCALARS")) return false
-  if (flags.includes("UNIQUE") && objectsHaveDuplicates(text)) return false
+  if (flags.includes("UNIQUE") && objectsHaveDuplicates(standard)) return false
   return true
 }
 
