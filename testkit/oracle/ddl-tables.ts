@@ -95,8 +95,9 @@ export function columnsOf(ddl: TableDdl, elements: ReadonlyArray<ReadonlyArray<T
         // ALL_CONS_COLUMNS lists the columns a check condition names (resolved against the table's columns below)
         const named = el.slice(open + 1, close).filter((x) => x.kind === "ident" || x.kind === "qident").map(oracleName)
         constraints.push({ name: consName(cname), type: "C", columns: named, searchCondition: cond, refOwner: null, refConstraint: null, generated: cname === undefined })
-        // `col IS JSON` is enforced by ora_is_json (json-checks.ts); other IS JSON conditions are recorded only
-        const json = enforcedJsonCheck(el.slice(open + 1, close), ddl.s.db.settings.version)
+        // `col IS JSON` tests, alone or with other conditions, are enforced by ora_is_json (json-checks.ts); IS JSON on
+        // another operand is recorded only
+        const json = enforcedJsonCheck(el.slice(open + 1, close), ddl.s.db.settings.version, (from, to) => text(idx(from), idx(to ?? el[close]!)))
         if (json !== undefined) duckDefs.push(`CHECK (${json.sql})`)
         else if (!isJsonCheck(el.slice(open + 1, close))) duckDefs.push(`CHECK (${text(idx(el[open + 1]!), idx(el[close]!))})`)
       }
@@ -193,7 +194,7 @@ export function columnsOf(ddl: TableDdl, elements: ReadonlyArray<ReadonlyArray<T
       if (isKw(x, "CHECK") && isOp(el[j + 1], "(")) {
         const close = matchParen(el, j + 1)
         constraints.push({ name: consName(ccName), type: "C", columns: [name], searchCondition: el.slice(j + 2, close).map((y) => y.text).join(" "), refOwner: null, refConstraint: null, generated: ccName === undefined })
-        const json = enforcedJsonCheck(el.slice(j + 2, close), ddl.s.db.settings.version)
+        const json = enforcedJsonCheck(el.slice(j + 2, close), ddl.s.db.settings.version, (from, to) => text(idx(from), idx(to ?? el[close]!)))
         if (json !== undefined) extra.push(`CHECK (${json.sql})`)
         else if (!isJsonCheck(el.slice(j + 2, close))) extra.push(`CHECK (${text(idx(el[j + 2]!), idx(el[close]!))})`)
         j = close + 1

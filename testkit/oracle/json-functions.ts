@@ -4,8 +4,10 @@
  * and the pieces of JSON_OBJECT / JSON_ARRAY. json-sql.ts rewrites the Oracle syntax into calls of these.
  *
  * Semantics follow the Oracle JSON Developer's Guide (23ai) and SQL Language Reference:
- * - path expressions in lax mode ("SQL/JSON Path Expression Syntax Relaxation": an array step on a non-array treats it
- *   as a one-element array, a member step on an array applies to each element);
+ * - path expressions in lax mode by default ("SQL/JSON Path Expression Syntax Relaxation": an array step on a non-array
+ *   treats it as a one-element array, a member step on an array applies to each element), in strict mode after the
+ *   keyword `strict` (no relaxation: a missing field, an array position past the end, a member step on a non-object or
+ *   an array step on a non-array is an error, which the ON ERROR clause handles; {@link StrictPathError});
  * - JSON_VALUE returns a scalar's SQL value (a string without its JSON quotes, a number's text, `true` / `false`);
  *   an object, array or JSON null gives NULL, as do a missing target and a value the RETURNING type cannot take (the
  *   defaults NULL ON EMPTY and NULL ON ERROR);
@@ -23,6 +25,7 @@ import { OraError } from "./errors.ts"
 import { fromExtendedJson, toExtendedJson } from "./extended-json.ts"
 import type { JsonNode } from "./oson.ts"
 import { applyItemMethod, ITEM_METHODS } from "./json-item-methods.ts"
+import { laxJsonToStandard } from "./json-lax-syntax.ts"
 import { closingParen, evalFilter, type Filter, parseFilter, type Variables } from "./json-path-filters.ts"
 
 /** One step of a parsed SQL/JSON path ({@link parsePath}). */
@@ -46,6 +49,21 @@ const pathError = (path: string) => new OraError(40597, `JSON path expression sy
 
 const pathCache = new Map<string, ReadonlyArray<Step>>()
 
+/** True when `path` starts with the mode keyword `strict` (JSON Developer's Guide, "SQL/JSON Path Expression Syntax"). */
+export const isStrictPath = (path: string): boolean => /^\s*strict\s/i.test(path)
+
+/**
+ * A strict-mode path that cannot navigate the document (a missing field, a position past an array's end, a member
+ * step on a non-object, an array step on a non-array): an error of the calling function, handled by its ON ERROR
+ * clause (not ON EMPTY). Raised under ERROR ON ERROR as ORA-40462, as a field the path misses is in lax mode
+ * (**unconfirmed**: Oracle's documentation names no code of its own for a strict-mode navigation error).
+ */
+export class StrictPathError extends OraError {
+  constructor() {
+    super(40462, "JSON_VALUE evaluated to no value")
+  }
+}
+
 /**
  * Parses an Oracle SQL/JSON path expression (`$`, `.name`, `."name"`, `.*`, `..name`, `[n]`, `[n to m]`, `[a, b]`,
  * `[*]`, `last`, `?(filter)`, item methods `.number()` ...; JSON Developer's Guide, "SQL/JSON Path Expression Syntax",
@@ -54,8 +72,7 @@ const pathCache = new Map<string, ReadonlyArray<Step>>()
 export const parsePath = (path: string): ReadonlyArray<Step> => {
   const cached = pathCache.get(path)
   if (cached !== undefined) return cached
-  const text = path.trim().replace(/^lax\s+/i, "")
-  if (/^strict\s/i.test(text)) throw new OraError(3001, `unimplemented feature: JSON path '${path}' (strict mode is not supported)`)
+  const text = path.trim().replace(/^(?:lax|strict)\s+/i, "")
   if (!text.startsWith("$")) throw pathError(path)
   const steps: Array<Step> = []
   let i = 1
@@ -139,10 +156,11 @@ const descendants = (node: JsonNode, name: string, out: Array<JsonNode>): void =
 const NO_VARIABLES: Variables = new Map()
 
 /**
- * The values `steps` select in `root`, in lax mode (`doc`: the document a filter's `$` names; `vars`: the SQL/JSON
- * variables of a PASSING clause, `$name` in filters).
+ * The values `steps` select in `root`, in lax mode, or in strict mode when `strict` (then a step that cannot navigate
+ * throws {@link StrictPathError}); `doc`: the document a filter's `$` names; `vars`: the SQL/JSON variables of a
+ * PASSING clause, `$name` in filters. Relative paths inside a filter are lax.
  */
-export const selectPath = (root: JsonNode, steps: ReadonlyArray<Step>, doc: JsonNode = root, vars: Variables = NO_VARIABLES): Array<JsonNode> => {
+export const selectPath = (root: JsonNode, steps: ReadonlyArray<Step>, doc: JsonNode = root, vars: Variables = NO_VARIABLES, strict = false): Array<JsonNode> => {
   let current: Array<JsonNode> = [root]
   for (const step of steps) {
     if (step.kind === "method") {
@@ -152,25 +170,28 @@ export const selectPath = (root: JsonNode, steps: ReadonlyArray<Step>, doc: Json
     const next: Array<JsonNode> = []
     for (const node of current) {
       if (step.kind === "filter") {
-        // lax: a filter tests each element of an array
+        // lax: a filter tests each element of an array; strict: the value itself
         const select = (from: JsonNode, relative: string) => selectPath(from, parsePath(`$${relative}`), doc, vars)
-        for (const item of node.kind === "array" ? node.items : [node]) if (evalFilter(step.filter, item, doc, select, vars) === true) next.push(item)
+        for (const item of node.kind === "array" && !strict ? node.items : [node]) if (evalFilter(step.filter, item, doc, select, vars) === true) next.push(item)
       } else if (step.kind === "descendant") {
         descendants(node, step.name, next)
       } else if (step.kind === "member" || step.kind === "anyMember") {
-        // lax: a member step on an array applies to its elements
+        // lax: a member step on an array applies to its elements; strict: it needs an object, and the field in it
+        if (strict && (node.kind !== "object" || (step.kind === "member" && !node.fields.some(([k]) => k === step.name)))) throw new StrictPathError()
         const targets = node.kind === "array" ? node.items : [node]
         for (const t of targets) {
           if (t.kind !== "object") continue
           for (const [k, v] of t.fields) if (step.kind === "anyMember" || k === step.name) next.push(v)
         }
       } else {
-        // lax: an array step on a non-array treats it as a one-element array
+        // lax: an array step on a non-array treats it as a one-element array; strict: it needs an array, and the positions in it
+        if (strict && node.kind !== "array") throw new StrictPathError()
         const items = node.kind === "array" ? node.items : [node]
         if (step.kind === "anyElement") next.push(...items)
         else
           for (const [a, b] of step.ranges) {
             const at = (p: Position) => (p.last ? items.length - 1 - p.offset : p.offset)
+            if (strict && (at(a) < 0 || at(b) >= items.length)) throw new StrictPathError()
             for (let k = Math.max(0, at(a)); k <= Math.min(items.length - 1, at(b)); k++) next.push(items[k]!)
           }
       }
@@ -180,12 +201,23 @@ export const selectPath = (root: JsonNode, steps: ReadonlyArray<Step>, doc: Json
   return current
 }
 
-const parseDocument = (text: string): JsonNode | undefined => {
+const parseStandard = (text: string): JsonNode | undefined => {
   try {
     return fromExtendedJson(text)
   } catch {
     return undefined
   }
+}
+
+/**
+ * A document's JSON, read in Oracle's lax syntax, the syntax "All other SQL/JSON functions and conditions use ... for
+ * interpreting input" (JSON Developer's Guide, "Specifying Strict or Lax JSON Syntax"; json-lax-syntax.ts).
+ */
+const parseDocument = (text: string): JsonNode | undefined => {
+  const standard = parseStandard(text)
+  if (standard !== undefined) return standard
+  const lax = laxJsonToStandard(text)
+  return lax === undefined ? undefined : parseStandard(lax)
 }
 
 const isScalar = (n: JsonNode) => n.kind !== "object" && n.kind !== "array"
@@ -286,6 +318,16 @@ const variablesOf = (text: string): Variables => {
   return new Map(node?.kind === "object" ? node.fields : [])
 }
 
+/** The values `path` (parsed as `steps`) selects in `root`, or the strict-mode error (lax paths never give one). */
+const strictSelect = (root: JsonNode, steps: ReadonlyArray<Step>, path: string, vars: Variables): Array<JsonNode> | StrictPathError => {
+  try {
+    return selectPath(root, steps, root, vars, isStrictPath(path))
+  } catch (e) {
+    if (e instanceof StrictPathError) return e
+    throw e
+  }
+}
+
 const NOT_JSON = () => new OraError(40441, "JSON syntax error")
 const NO_VALUE = () => new OraError(40462, "JSON_VALUE evaluated to no value")
 
@@ -301,7 +343,8 @@ export const jsonValue = (doc: string, path: string, returning: string, h: Handl
   const steps = parsePath(path)
   const root = parseDocument(doc)
   if (root === undefined) return handled(h, NOT_JSON(), false)
-  const found = selectPath(root, steps, root, vars)
+  const found = strictSelect(root, steps, path, vars)
+  if (found instanceof StrictPathError) return handled(h, found, false)
   if (found.length === 0) return handled(h, NO_VALUE(), true)
   if (found.length > 1) return handled(h, new OraError(40470, "JSON_VALUE evaluated to multiple values"), false)
   if (!isScalar(found[0]!)) return handled(h, new OraError(40456, "JSON_VALUE evaluated to non-scalar value"), false)
@@ -331,7 +374,8 @@ export const jsonQuery = (doc: string, path: string, wrapper: string, scalarsAll
   const steps = parsePath(path)
   const root = parseDocument(doc)
   if (root === undefined) return handled(h, NOT_JSON(), false)
-  const found = selectPath(root, steps, root, vars)
+  const found = strictSelect(root, steps, path, vars)
+  if (found instanceof StrictPathError) return handled(h, found, false)
   if (found.length === 0) return handled(h, NO_VALUE(), true)
   const one = found.length === 1 ? found[0]! : undefined
   // simple dot notation (json-sql.ts): one value as it is, several in an array
@@ -352,7 +396,12 @@ export const jsonExists = (doc: string, path: string, onError = "FALSE", vars: V
     if (onError === "ERROR") throw NOT_JSON()
     return onError === "TRUE"
   }
-  return selectPath(root, steps, root, vars).length > 0
+  const found = strictSelect(root, steps, path, vars)
+  if (found instanceof StrictPathError) {
+    if (onError === "ERROR") throw found
+    return onError === "TRUE"
+  }
+  return found.length > 0
 }
 
 /** Member names of every object in `text`, in order (JSON.parse keeps only the last of duplicated names). */
@@ -374,12 +423,16 @@ const objectsHaveDuplicates = (text: string): boolean => {
   return false
 }
 
-/** IS JSON: `flags` holds the condition's keywords (SCALARS for allowed scalars, UNIQUE for WITH UNIQUE KEYS). */
+/**
+ * IS JSON: `flags` holds the condition's keywords (STRICT for the standard syntax only, else Oracle's lax syntax as
+ * well; SCALARS for allowed scalars, UNIQUE for WITH UNIQUE KEYS).
+ */
 export const isJson = (text: string, flags: string): boolean => {
-  const node = parseDocument(text)
-  if (node === undefined) return false
+  const standard = parseStandard(text) === undefined ? (flags.includes("STRICT") ? undefined : laxJsonToStandard(text)) : text
+  const node = standard === undefined ? undefined : parseStandard(standard)
+  if (node === undefined || standard === undefined) return false
   if (isScalar(node) && !flags.includes("SCALARS")) return false
-  if (flags.includes("UNIQUE") && objectsHaveDuplicates(text)) return false
+  if (flags.includes("UNIQUE") && objectsHaveDuplicates(standard)) return false
   return true
 }
 

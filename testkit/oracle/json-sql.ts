@@ -436,7 +436,7 @@ const insideCheck = (toks: ReadonlyArray<Tok>, at: number): boolean => {
 /** The flags ora_is_json takes for the modifiers of an IS JSON condition (`ALLOW SCALARS`, `WITH UNIQUE KEYS`, ...). */
 export const isJsonFlags = (words: ReadonlyArray<string>, version: OracleVersion): string => {
   const scalars = words.includes("ALLOW SCALARS") || (version === "23ai" && !words.includes("DISALLOW SCALARS"))
-  return [scalars ? "SCALARS" : "", words.includes("WITH UNIQUE KEYS") ? "UNIQUE" : ""].join(" ").trim()
+  return [words.includes("STRICT") ? "STRICT" : "", scalars ? "SCALARS" : "", words.includes("WITH UNIQUE KEYS") ? "UNIQUE" : ""].join(" ").trim()
 }
 
 /** `operand IS [NOT] JSON [modifiers]` as `[NOT] ora_is_json(operand, flags)`. */

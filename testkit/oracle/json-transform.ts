@@ -22,7 +22,8 @@ import type { DuckDBConnection } from "@duckdb/node-api"
 import { rowwiseFunction as fn } from "../common/scalar-functions.ts"
 import { OraError } from "./errors.ts"
 import { fromExtendedJson, toExtendedJson } from "./extended-json.ts"
-import { documentText, type JsonPathStep, parsePath, plainJson, selectPath } from "./json-functions.ts"
+import { documentText, isStrictPath, type JsonPathStep, parsePath, plainJson, selectPath } from "./json-functions.ts"
+import { evalFilter } from "./json-path-filters.ts"
 import type { JsonNode } from "./oson.ts"
 
 /** One operation as json-sql.ts writes it into the call (JSON text): its operator, paths, value index and handlers. */
@@ -56,11 +57,39 @@ const existing = () => new OraError(40763, "value already exists")
 /** A place a path's last step names: a field of an object (present or not) or a position of an array. */
 type Location = { readonly parent: Extract<Node, { kind: "object" }>; readonly name: string } | { readonly parent: Extract<Node, { kind: "array" }>; readonly index: number }
 
+/**
+ * A target path's steps that name no place in the document: a descendant step, which Oracle refuses on the target
+ * side (Database Error Messages, JZN-00413 "JSON_TRANSFORM called with '..' path step": its targets need not be
+ * disjoint subtrees), and an item method, whose result is a computed value. Both fail ORA-40789 "JSON_TRANSFORM
+ * operation invalid or not supported" (**unconfirmed**: which ORA- code Oracle reports the JZN error under, and
+ * whether its message carries the JZN line).
+ */
+const checkTargetPath = (steps: ReadonlyArray<JsonPathStep>): void => {
+  if (steps.some((s) => s.kind === "descendant" || s.kind === "method")) throw new OraError(40789, "JSON_TRANSFORM operation invalid or not supported")
+}
+
+/**
+ * The places of a path ending in filters: the places the steps before them name whose value passes every filter (a
+ * filter tests an array's elements, lax: the array passes when one does). So `REMOVE '$.items[*]?(@.x == 1)'` removes
+ * the matching elements and `REMOVE '$.items?(@.x == 1)'` the whole array when an element matches (JSON Developer's
+ * Guide 23ai, "JSON_TRANSFORM Operator REMOVE", Examples 13-26 and 13-27).
+ */
+const filteredLocations = (root: Node, steps: ReadonlyArray<JsonPathStep>): Array<Location> => {
+  let end = steps.length
+  while (end > 0 && steps[end - 1]!.kind === "filter") end--
+  const doc = root as JsonNode
+  const select = (from: JsonNode, relative: string) => selectPath(from, parsePath(`$${relative}`), doc)
+  const passes = (v: JsonNode) =>
+    steps.slice(end).every((f) => f.kind === "filter" && (v.kind === "array" ? v.items : [v]).some((item) => evalFilter(f.filter, item, doc, select) === true))
+  return locations(root, steps.slice(0, end)).filter((l) => present(l) && passes(get(l) as JsonNode))
+}
+
 /** The places the last step of `steps` names under the values the steps before it select (lax: members of array elements). */
 const locations = (root: Node, steps: ReadonlyArray<JsonPathStep>): Array<Location> => {
-  const last = steps[steps.length - 1]!
-  if (last.kind === "filter" || last.kind === "method" || last.kind === "descendant")
-    throw new OraError(3001, `unimplemented feature: JSON_TRANSFORM of a path ending in a ${last.kind === "filter" ? "filter" : last.kind === "method" ? "item method" : "descendant step"}`)
+  const last = steps[steps.length - 1]
+  if (last === undefined) throw new OraError(3001, "unimplemented feature: JSON_TRANSFORM of '$' with a filter")
+  if (last.kind === "filter") return filteredLocations(root, steps)
+  if (last.kind === "method" || last.kind === "descendant") throw new OraError(40789, "JSON_TRANSFORM operation invalid or not supported")
   const parents = selectPath(root as JsonNode, steps.slice(0, -1)) as Array<Node>
   const out: Array<Location> = []
   for (const p of parents) {
@@ -124,9 +153,11 @@ const keepOnly = (root: Node, kept: ReadonlySet<Node>): Node => {
 /** Applies one operation to `root` (changed in place; KEEP returns a new root). */
 const apply = (root: Node, t: TransformOperation, values: ReadonlyArray<string | null>): Node => {
   const on = { ...DEFAULTS[t.op], ...t.on }
+  if (t.paths.some(isStrictPath)) throw new OraError(3001, `unimplemented feature: JSON_TRANSFORM ${t.op} with a strict path`)
   if (t.op === "KEEP") return keepOnly(root, new Set(t.paths.flatMap((p) => selectPath(root as JsonNode, parsePath(p)) as Array<Node>)))
   const path = t.paths[0]!
   const steps = parsePath(path)
+  checkTargetPath(steps)
   if (steps.length === 0) {
     if (t.op === "REMOVE") throw new OraError(40774, "cannot remove the top-level value (JSON_TRANSFORM REMOVE '$')")
     throw new OraError(3001, `unimplemented feature: JSON_TRANSFORM ${t.op} '$'`)
