@@ -137,6 +137,8 @@ export interface LockWaitHost {
   begin(): Promise<void>
   /** The DuckDB row ids a query selects; a failure restores the transaction and is thrown as an ORA- error. */
   rowIdsOf(sql: string, params: ReadonlyArray<DuckDBValue>): Promise<Array<bigint>>
+  /** {@link rowIdsOf} of a query selecting further whole numbers after the row id: every column of each row. */
+  rowIdTuplesOf(sql: string, params: ReadonlyArray<DuckDBValue>): Promise<Array<Array<bigint>>>
 }
 
 /** One session's waits for row locks (FOR UPDATE, and rows other transactions wrote or locked), ended by a break. */
@@ -349,41 +351,49 @@ export class RowLockWaits {
 
   /**
    * {@link rowsToWrite} for each bind row of a statement (one row for execute, several for executeMany, which Oracle
-   * runs as the statement once per bind row, locking what each run changes). The rows of many bind rows are found
-   * with one query per chunk (the WHERE clause joined with the bind rows as a VALUES list), not one per bind row.
+   * runs as the statement once per bind row, locking what each run changes): the rows of each bind row, in order, so
+   * that a call failing at one of them locks those the bind rows before it wrote. The rows of many bind rows are found
+   * with one query per chunk (the WHERE clause joined with the bind rows and their numbers), not one per bind row.
    */
-  async rowsToWriteForEach(meta: TableMeta | undefined, t: { toks: Array<Tok>; text: (a: number, b: number) => string }, bindRows: ReadonlyArray<ReadonlyArray<DuckDBValue>>): Promise<Array<bigint> | undefined> {
-    if (bindRows.length <= 1) return this.rowsToWrite(meta, t, bindRows[0] ?? [])
+  async rowsToWriteForEach(meta: TableMeta | undefined, t: { toks: Array<Tok>; text: (a: number, b: number) => string }, bindRows: ReadonlyArray<ReadonlyArray<DuckDBValue>>): Promise<Array<ReadonlyArray<bigint>> | undefined> {
+    if (bindRows.length <= 1) {
+      const rows = await this.rowsToWrite(meta, t, bindRows[0] ?? [])
+      return rows === undefined ? undefined : [rows]
+    }
+    const eachAlone = async (params: ReadonlyArray<DuckDBValue>) => (await this.rowsToWrite(meta, t, params)) ?? []
     if (isKw(t.toks[0], "MERGE")) {
       if (meta === undefined || meta.kind !== "TABLE") return undefined
-      const all: Array<bigint> = []
-      for (const params of bindRows) all.push(...((await this.rowsToWrite(meta, t, params)) ?? []))
+      const all: Array<ReadonlyArray<bigint>> = []
+      for (const params of bindRows) all.push(await eachAlone(params))
       return all
     }
     const parts = writtenRowsParts(t)
     if (meta === undefined || meta.kind !== "TABLE" || parts === undefined) return undefined
     const lockWaitMs = this.host.db.settings.lockWaitMs
     const used = [...new Set([...parts.where.matchAll(/\$(\d+)/g)].map((m) => Number(m[1])))]
-    // a WHERE without binds selects the same rows for every bind row
-    if (used.length === 0) return this.waitForLockedRows(meta, writtenRowsSql(t)!, [], lockWaitMs, false)
+    if (used.length === 0) {
+      // a WHERE without binds selects the same rows for every bind row
+      const rows = await this.waitForLockedRows(meta, writtenRowsSql(t)!, [], lockWaitMs, false)
+      return bindRows.map(() => rows)
+    }
     const where = parts.where.replace(/\$(\d+)/g, (_, d: string) => `ora_bind_rows.b${d}`)
-    const all: Array<bigint> = []
+    const all: Array<Array<bigint>> = bindRows.map(() => [])
     for (let at = 0; at < bindRows.length; at += BIND_ROWS_PER_QUERY) {
       const chunk = bindRows.slice(at, at + BIND_ROWS_PER_QUERY)
       const joined = bindRowsAsJson(chunk, used)
       if (joined === undefined) {
         // values JSON cannot carry exactly (datetimes, bigints, binaries, mixed types): one query per bind row
-        for (const params of chunk) all.push(...((await this.rowsToWrite(meta, t, params)) ?? []))
+        for (const [k, params] of chunk.entries()) all[at + k] = [...(await eachAlone(params))]
         continue
       }
-      const sql = `SELECT DISTINCT rowid FROM ${parts.table}, (SELECT ${joined.columns}) AS ora_bind_rows WHERE ${where}`
+      const sql = `SELECT DISTINCT rowid, ora_bind_rows.ora_n FROM ${parts.table}, (SELECT ${joined.columns}) AS ora_bind_rows WHERE ${where}`
       try {
-        all.push(...(await this.waitForLockedRows(meta, sql, joined.values, lockWaitMs, false)))
+        for (const [row, n] of await this.waitForLockedRowTuples(meta, sql, joined.values, lockWaitMs, false)) all[at + Number(n)]!.push(row!)
       } catch (e) {
         // a lock wait that failed fails the statement; a join DuckDB refuses (a text bind compared with a number
         // column, which a bound parameter would have been cast to) is retried one bind row at a time
         if (isLockFailure(e)) throw e
-        for (const params of chunk) all.push(...((await this.rowsToWrite(meta, t, params)) ?? []))
+        for (const [k, params] of chunk.entries()) all[at + k] = [...(await eachAlone(params))]
       }
     }
     return all
@@ -401,14 +411,19 @@ export class RowLockWaits {
    * `nowait`) or a break arrives (ORA-01013).
    */
   private async waitForLockedRows(meta: TableMeta, rowidSql: string, params: ReadonlyArray<DuckDBValue>, waitMs: number, nowait: boolean): Promise<Array<bigint>> {
+    return (await this.waitForLockedRowTuples(meta, rowidSql, params, waitMs, nowait)).map((r) => r[0]!)
+  }
+
+  /** {@link waitForLockedRows} of a query selecting a row id and further numbers (kept with it). */
+  private async waitForLockedRowTuples(meta: TableMeta, rowidSql: string, params: ReadonlyArray<DuckDBValue>, waitMs: number, nowait: boolean): Promise<Array<Array<bigint>>> {
     const { sql, values } = renumberParams(rowidSql, params)
     const deadline = Date.now() + waitMs
     const awaited = new AwaitedTransactions(this.host.db)
     for (;;) {
-      const rows = await this.host.rowIdsOf(sql, values)
-      awaited.note(this.host.db.rowLocks.holders(this.host.info.sid, lockKey(meta), rows))
+      const tuples = await this.host.rowIdTuplesOf(sql, values)
+      awaited.note(this.host.db.rowLocks.holders(this.host.info.sid, lockKey(meta), tuples.map((r) => r[0]!)))
       const holders = awaited.pending()
-      if (holders.size === 0) return rows
+      if (holders.size === 0) return tuples
       if (nowait) throw new OraError(54, "resource busy and acquire with NOWAIT specified or timeout expired")
       await this.waitForRowLock(deadline, holders)
     }
@@ -426,9 +441,10 @@ export const engineStatement = (sql: string): { toks: Array<Tok>; text: (a: numb
 const BIND_ROWS_PER_QUERY = 2000
 
 /**
- * The bind columns `used` of `rows` as one JSON array parameter each, unnested side by side into columns `b<n>` (one
- * VALUES tuple per row binds thousands of parameters, which DuckDB plans slowly); undefined unless every used column
- * holds only numbers, only strings or only booleans (and NULLs), which JSON carries exactly.
+ * The bind columns `used` of `rows` as one JSON array parameter each, unnested side by side into columns `b<n>`, with
+ * the bind row numbers from 0 as `ora_n` (one VALUES tuple per row binds thousands of parameters, which DuckDB plans
+ * slowly); undefined unless every used column holds only numbers, only strings or only booleans (and NULLs), which
+ * JSON carries exactly.
  */
 const bindRowsAsJson = (rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>, used: ReadonlyArray<number>): { columns: string; values: Array<string> } | undefined => {
   const columns: Array<string> = []
@@ -441,6 +457,8 @@ const bindRowsAsJson = (rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>, used: R
     const type = kind === "number" ? "DOUBLE" : kind === "boolean" ? "BOOLEAN" : "VARCHAR"
     columns.push(`unnest(from_json($${values.length}, '["${type}"]')) AS b${d}`)
   }
+  // each bind row's number in the chunk, unnested beside its values
+  columns.push(`unnest(range(${rows.length})) AS ora_n`)
   return { columns: columns.join(", "), values }
 }
 

@@ -665,8 +665,13 @@ export class SqlSession {
 
   /** The DuckDB row ids a query selects; a failure restores the transaction and is thrown as an ORA- error. */
   async rowIdsOf(sql: string, params: ReadonlyArray<DuckDBValue>): Promise<Array<bigint>> {
+    return (await this.rowIdTuplesOf(sql, params)).map((r) => r[0]!)
+  }
+
+  /** The row ids and further whole numbers each row of a query selects; a failure as {@link rowIdsOf}'s. */
+  async rowIdTuplesOf(sql: string, params: ReadonlyArray<DuckDBValue>): Promise<Array<Array<bigint>>> {
     try {
-      return (await this.engine.queryAll(sql, params)).map((r) => BigInt(String(r[0])))
+      return (await this.engine.queryAll(sql, params)).map((r) => r.map((v) => BigInt(String(v))))
     } catch (e) {
       if (this.txn.inTxn) await this.txn.recover()
       throw this.mapError(e)
@@ -838,8 +843,21 @@ export class SqlSession {
       const written = await this.locks.rowsToWriteForEach(target, t, rows)
       // and claims the keys it deletes or writes: another transaction's write of one of them waits (session-key-claims.ts)
       const claimed = keysWrittenBy(t.toks, target)
-      const result = claimed === undefined ? await this.dmlOnce(sql, t, rows, specs, opts, rowByRow) : await this.keys.claimingWithOldKeys(claimed, target!, isKw(t.toks[0], "DELETE") ? undefined : written, () => this.dmlOnce(sql, t, rows, specs, opts, rowByRow))
-      if (written !== undefined && target !== undefined && this.txn.inTxn) this.locks.holdWrittenRows(target, written)
+      const hold = (kept: (bindRow: number) => boolean) => {
+        if (written !== undefined && target !== undefined && this.txn.inTxn) this.locks.holdWrittenRows(target, written.filter((_, k) => kept(k)).flat())
+      }
+      let result: DmlResult
+      try {
+        result = claimed === undefined ? await this.dmlOnce(sql, t, rows, specs, opts, rowByRow) : await this.keys.claimingWithOldKeys(claimed, target!, isKw(t.toks[0], "DELETE") || written === undefined ? undefined : written.flat(), () => this.dmlOnce(sql, t, rows, specs, opts, rowByRow))
+      } catch (e) {
+        // an executeMany failing at a bind row keeps what the rows before it wrote, as Oracle does, and their locks
+        const failedAt = (e as { rowOffset?: number }).rowOffset
+        if (failedAt !== undefined) hold((k) => k < failedAt)
+        throw e
+      }
+      // with batchErrors, the rows of the bind rows that failed were rolled back with their own run
+      const failed = new Set(result.batchErrors.map((b) => b.offset))
+      hold((k) => !failed.has(k))
       return result
     }
     return (await this.keys.claiming(keyed, () => this.dmlOnce(sql, t, rows, specs, opts, rowByRow), true))!
