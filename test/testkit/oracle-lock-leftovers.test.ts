@@ -99,13 +99,17 @@ END;`)
   })
 
   it("a REF CURSOR FOR UPDATE SKIP LOCKED returned to the client skips a row locked after its OPEN and locks what the client fetches (was: locked at OPEN)", async () => {
-    const opened = await a.execute("BEGIN OPEN :rc FOR SELECT id FROM ll_out ORDER BY id FOR UPDATE SKIP LOCKED; END;", { rc: { dir: oracledb.BIND_OUT, type: oracledb.CURSOR } })
+    const opened = await a.execute("BEGIN OPEN :rc FOR SELECT id, 'r' || id AS s, NULLIF(id, 3) AS n FROM ll_out ORDER BY id FOR UPDATE SKIP LOCKED; END;", { rc: { dir: oracledb.BIND_OUT, type: oracledb.CURSOR } })
     // nothing is locked before the fetch: another session locks row 1 without waiting
     expect((await b.execute("SELECT v FROM ll_out WHERE id = 1 FOR UPDATE NOWAIT")).rows).toEqual([[0]])
     const rc = opened.outBinds.rc
     const rows = await rc.getRows()
     await rc.close()
-    expect(rows).toEqual([[2], [3], [4]])
+    expect(rows).toEqual([
+      [2, "r2", 2],
+      [3, "r3", null],
+      [4, "r4", 4]
+    ])
     await b.rollback()
     expect(await nowaitCode("ll_out", 2)).toBe("ORA-00054")
     expect(await nowaitCode("ll_out", 1)).toBeUndefined()
