@@ -16,27 +16,25 @@ import type { DuckDBValue } from "@duckdb/node-api"
 import type { TableMeta } from "./catalog.ts"
 import type { WaitsFor } from "./deadlocks.ts"
 import { ora, OraError } from "./errors.ts"
+import { SessionLockLog } from "./session-lock-log.ts"
 import { isKw, isOp, significantTokensOf, type Tok } from "./lexer.ts"
 import { duckIdent } from "./names.ts"
 import { WriteConflictRestart } from "./session-transaction.ts"
 import { AwaitedTransactions } from "./transaction-waits.ts"
 import type { FromRef, RowLockClause } from "./translate.ts"
 
-export class RowLocks<K = bigint> {
+export class RowLocks<K = bigint> extends SessionLockLog<readonly [string, K]> {
   private readonly byTable = new Map<string, Map<K, number>>()
-  private readonly bySession = new Map<number, Array<readonly [string, K]>>()
   private readonly releasesByTable = new Map<string, number>()
 
   /** Locks `rows` of `table` for session `sid` (rows it already holds stay held). */
   take(sid: number, table: string, rows: ReadonlyArray<K>): void {
     let locks = this.byTable.get(table)
     if (locks === undefined) this.byTable.set(table, (locks = new Map()))
-    let held = this.bySession.get(sid)
-    if (held === undefined) this.bySession.set(sid, (held = []))
     for (const row of rows) {
       if (locks.get(row) === sid) continue
       locks.set(row, sid)
-      held.push([table, row])
+      this.noteTaken(sid, [table, row])
     }
   }
 
@@ -80,33 +78,7 @@ export class RowLocks<K = bigint> {
     return this.releasesByTable.get(table) ?? 0
   }
 
-  /** How many locks session `sid` took and holds: a mark for {@link releaseAfter}. */
-  count(sid: number): number {
-    return this.bySession.get(sid)?.length ?? 0
-  }
-
-  /**
-   * Releases the locks session `sid` took after it held `mark` of them ({@link count}), keeping the earlier ones (a
-   * row it locked before the mark and again after it stays locked); true when it released any.
-   */
-  releaseAfter(sid: number, mark: number): boolean {
-    const held = this.bySession.get(sid)
-    if (held === undefined || held.length <= mark) return false
-    this.drop(sid, held.splice(mark))
-    if (held.length === 0) this.bySession.delete(sid)
-    return true
-  }
-
-  /** Releases every lock of session `sid` (its transaction ended or it closed); true when it held any. */
-  release(sid: number): boolean {
-    const held = this.bySession.get(sid)
-    if (held === undefined) return false
-    this.bySession.delete(sid)
-    this.drop(sid, held)
-    return true
-  }
-
-  private drop(sid: number, held: ReadonlyArray<readonly [string, K]>): void {
+  protected drop(sid: number, held: ReadonlyArray<readonly [string, K]>): void {
     for (const table of new Set(held.map(([table]) => table))) this.releasesByTable.set(table, this.releases(table) + 1)
     for (const [table, row] of held) {
       const locks = this.byTable.get(table)
