@@ -17,7 +17,7 @@ export interface LockMarks {
   readonly tables: number
 }
 
-/** What this module needs of a lock table (row-locks.ts RowLocks, table-locks.ts TableLocks): counts and releases in order taken. */
+/** What this module needs of a lock table (session-lock-log.ts, which RowLocks and TableLocks extend): counts and releases in order taken. */
 export interface CountedLocks {
   count(sid: number): number
   releaseAfter(sid: number, count: number): boolean

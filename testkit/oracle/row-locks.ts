@@ -16,27 +16,25 @@ import type { DuckDBValue } from "@duckdb/node-api"
 import type { TableMeta } from "./catalog.ts"
 import type { WaitsFor } from "./deadlocks.ts"
 import { ora, OraError } from "./errors.ts"
+import { SessionLockLog } from "./session-lock-log.ts"
 import { isKw, isOp, significantTokensOf, type Tok } from "./lexer.ts"
 import { duckIdent } from "./names.ts"
 import { WriteConflictRestart } from "./session-transaction.ts"
 import { AwaitedTransactions } from "./transaction-waits.ts"
 import type { FromRef, RowLockClause } from "./translate.ts"
 
-export class RowLocks<K = bigint> {
+export class RowLocks<K = bigint> extends SessionLockLog<readonly [string, K]> {
   private readonly byTable = new Map<string, Map<K, number>>()
-  private readonly bySession = new Map<number, Array<readonly [string, K]>>()
   private readonly releasesByTable = new Map<string, number>()
 
   /** Locks `rows` of `table` for session `sid` (rows it already holds stay held). */
   take(sid: number, table: string, rows: ReadonlyArray<K>): void {
     let locks = this.byTable.get(table)
     if (locks === undefined) this.byTable.set(table, (locks = new Map()))
-    let held = this.bySession.get(sid)
-    if (held === undefined) this.bySession.set(sid, (held = []))
     for (const row of rows) {
       if (locks.get(row) === sid) continue
       locks.set(row, sid)
-      held.push([table, row])
+      this.noteTaken(sid, [table, row])
     }
   }
 
@@ -80,33 +78,7 @@ export class RowLocks<K = bigint> {
     return this.releasesByTable.get(table) ?? 0
   }
 
-  /** How many locks session `sid` took and holds: a mark for {@link releaseAfter}. */
-  count(sid: number): number {
-    return this.bySession.get(sid)?.length ?? 0
-  }
-
-  /**
-   * Releases the locks session `sid` took after it held `mark` of them ({@link count}), keeping the earlier ones (a
-   * row it locked before the mark and again after it stays locked); true when it released any.
-   */
-  releaseAfter(sid: number, mark: number): boolean {
-    const held = this.bySession.get(sid)
-    if (held === undefined || held.length <= mark) return false
-    this.drop(sid, held.splice(mark))
-    if (held.length === 0) this.bySession.delete(sid)
-    return true
-  }
-
-  /** Releases every lock of session `sid` (its transaction ended or it closed); true when it held any. */
-  release(sid: number): boolean {
-    const held = this.bySession.get(sid)
-    if (held === undefined) return false
-    this.bySession.delete(sid)
-    this.drop(sid, held)
-    return true
-  }
-
-  private drop(sid: number, held: ReadonlyArray<readonly [string, K]>): void {
+  protected drop(sid: number, held: ReadonlyArray<readonly [string, K]>): void {
     for (const table of new Set(held.map(([table]) => table))) this.releasesByTable.set(table, this.releases(table) + 1)
     for (const [table, row] of held) {
       const locks = this.byTable.get(table)
@@ -137,6 +109,8 @@ export interface LockWaitHost {
   begin(): Promise<void>
   /** The DuckDB row ids a query selects; a failure restores the transaction and is thrown as an ORA- error. */
   rowIdsOf(sql: string, params: ReadonlyArray<DuckDBValue>): Promise<Array<bigint>>
+  /** {@link rowIdsOf} of a query selecting further whole numbers after the row id: every column of each row. */
+  rowIdTuplesOf(sql: string, params: ReadonlyArray<DuckDBValue>): Promise<Array<Array<bigint>>>
 }
 
 /** One session's waits for row locks (FOR UPDATE, and rows other transactions wrote or locked), ended by a break. */
@@ -349,41 +323,49 @@ export class RowLockWaits {
 
   /**
    * {@link rowsToWrite} for each bind row of a statement (one row for execute, several for executeMany, which Oracle
-   * runs as the statement once per bind row, locking what each run changes). The rows of many bind rows are found
-   * with one query per chunk (the WHERE clause joined with the bind rows as a VALUES list), not one per bind row.
+   * runs as the statement once per bind row, locking what each run changes): the rows of each bind row, in order, so
+   * that a call failing at one of them locks those the bind rows before it wrote. The rows of many bind rows are found
+   * with one query per chunk (the WHERE clause joined with the bind rows and their numbers), not one per bind row.
    */
-  async rowsToWriteForEach(meta: TableMeta | undefined, t: { toks: Array<Tok>; text: (a: number, b: number) => string }, bindRows: ReadonlyArray<ReadonlyArray<DuckDBValue>>): Promise<Array<bigint> | undefined> {
-    if (bindRows.length <= 1) return this.rowsToWrite(meta, t, bindRows[0] ?? [])
+  async rowsToWriteForEach(meta: TableMeta | undefined, t: { toks: Array<Tok>; text: (a: number, b: number) => string }, bindRows: ReadonlyArray<ReadonlyArray<DuckDBValue>>): Promise<Array<ReadonlyArray<bigint>> | undefined> {
+    if (bindRows.length <= 1) {
+      const rows = await this.rowsToWrite(meta, t, bindRows[0] ?? [])
+      return rows === undefined ? undefined : [rows]
+    }
+    const eachAlone = async (params: ReadonlyArray<DuckDBValue>) => (await this.rowsToWrite(meta, t, params)) ?? []
     if (isKw(t.toks[0], "MERGE")) {
       if (meta === undefined || meta.kind !== "TABLE") return undefined
-      const all: Array<bigint> = []
-      for (const params of bindRows) all.push(...((await this.rowsToWrite(meta, t, params)) ?? []))
+      const all: Array<ReadonlyArray<bigint>> = []
+      for (const params of bindRows) all.push(await eachAlone(params))
       return all
     }
     const parts = writtenRowsParts(t)
     if (meta === undefined || meta.kind !== "TABLE" || parts === undefined) return undefined
     const lockWaitMs = this.host.db.settings.lockWaitMs
     const used = [...new Set([...parts.where.matchAll(/\$(\d+)/g)].map((m) => Number(m[1])))]
-    // a WHERE without binds selects the same rows for every bind row
-    if (used.length === 0) return this.waitForLockedRows(meta, writtenRowsSql(t)!, [], lockWaitMs, false)
+    if (used.length === 0) {
+      // a WHERE without binds selects the same rows for every bind row
+      const rows = await this.waitForLockedRows(meta, writtenRowsSql(t)!, [], lockWaitMs, false)
+      return bindRows.map(() => rows)
+    }
     const where = parts.where.replace(/\$(\d+)/g, (_, d: string) => `ora_bind_rows.b${d}`)
-    const all: Array<bigint> = []
+    const all: Array<Array<bigint>> = bindRows.map(() => [])
     for (let at = 0; at < bindRows.length; at += BIND_ROWS_PER_QUERY) {
       const chunk = bindRows.slice(at, at + BIND_ROWS_PER_QUERY)
       const joined = bindRowsAsJson(chunk, used)
       if (joined === undefined) {
         // values JSON cannot carry exactly (datetimes, bigints, binaries, mixed types): one query per bind row
-        for (const params of chunk) all.push(...((await this.rowsToWrite(meta, t, params)) ?? []))
+        for (const [k, params] of chunk.entries()) all[at + k] = [...(await eachAlone(params))]
         continue
       }
-      const sql = `SELECT DISTINCT rowid FROM ${parts.table}, (SELECT ${joined.columns}) AS ora_bind_rows WHERE ${where}`
+      const sql = `SELECT DISTINCT rowid, ora_bind_rows.ora_n FROM ${parts.table}, (SELECT ${joined.columns}) AS ora_bind_rows WHERE ${where}`
       try {
-        all.push(...(await this.waitForLockedRows(meta, sql, joined.values, lockWaitMs, false)))
+        for (const [row, n] of await this.waitForLockedRowTuples(meta, sql, joined.values, lockWaitMs, false)) all[at + Number(n)]!.push(row!)
       } catch (e) {
         // a lock wait that failed fails the statement; a join DuckDB refuses (a text bind compared with a number
         // column, which a bound parameter would have been cast to) is retried one bind row at a time
         if (isLockFailure(e)) throw e
-        for (const params of chunk) all.push(...((await this.rowsToWrite(meta, t, params)) ?? []))
+        for (const [k, params] of chunk.entries()) all[at + k] = [...(await eachAlone(params))]
       }
     }
     return all
@@ -401,14 +383,19 @@ export class RowLockWaits {
    * `nowait`) or a break arrives (ORA-01013).
    */
   private async waitForLockedRows(meta: TableMeta, rowidSql: string, params: ReadonlyArray<DuckDBValue>, waitMs: number, nowait: boolean): Promise<Array<bigint>> {
+    return (await this.waitForLockedRowTuples(meta, rowidSql, params, waitMs, nowait)).map((r) => r[0]!)
+  }
+
+  /** {@link waitForLockedRows} of a query selecting a row id and further numbers (kept with it). */
+  private async waitForLockedRowTuples(meta: TableMeta, rowidSql: string, params: ReadonlyArray<DuckDBValue>, waitMs: number, nowait: boolean): Promise<Array<Array<bigint>>> {
     const { sql, values } = renumberParams(rowidSql, params)
     const deadline = Date.now() + waitMs
     const awaited = new AwaitedTransactions(this.host.db)
     for (;;) {
-      const rows = await this.host.rowIdsOf(sql, values)
-      awaited.note(this.host.db.rowLocks.holders(this.host.info.sid, lockKey(meta), rows))
+      const tuples = await this.host.rowIdTuplesOf(sql, values)
+      awaited.note(this.host.db.rowLocks.holders(this.host.info.sid, lockKey(meta), tuples.map((r) => r[0]!)))
       const holders = awaited.pending()
-      if (holders.size === 0) return rows
+      if (holders.size === 0) return tuples
       if (nowait) throw new OraError(54, "resource busy and acquire with NOWAIT specified or timeout expired")
       await this.waitForRowLock(deadline, holders)
     }
@@ -426,9 +413,10 @@ export const engineStatement = (sql: string): { toks: Array<Tok>; text: (a: numb
 const BIND_ROWS_PER_QUERY = 2000
 
 /**
- * The bind columns `used` of `rows` as one JSON array parameter each, unnested side by side into columns `b<n>` (one
- * VALUES tuple per row binds thousands of parameters, which DuckDB plans slowly); undefined unless every used column
- * holds only numbers, only strings or only booleans (and NULLs), which JSON carries exactly.
+ * The bind columns `used` of `rows` as one JSON array parameter each, unnested side by side into columns `b<n>`, with
+ * the bind row numbers from 0 as `ora_n` (one VALUES tuple per row binds thousands of parameters, which DuckDB plans
+ * slowly); undefined unless every used column holds only numbers, only strings or only booleans (and NULLs), which
+ * JSON carries exactly.
  */
 const bindRowsAsJson = (rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>, used: ReadonlyArray<number>): { columns: string; values: Array<string> } | undefined => {
   const columns: Array<string> = []
@@ -441,6 +429,8 @@ const bindRowsAsJson = (rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>, used: R
     const type = kind === "number" ? "DOUBLE" : kind === "boolean" ? "BOOLEAN" : "VARCHAR"
     columns.push(`unnest(from_json($${values.length}, '["${type}"]')) AS b${d}`)
   }
+  // each bind row's number in the chunk, unnested beside its values
+  columns.push(`unnest(range(${rows.length})) AS ora_n`)
   return { columns: columns.join(", "), values }
 }
 

@@ -9,6 +9,7 @@ import type { OracleDatabase, SessionInfo } from "./database.ts"
 import { columnEncoder, type ColumnEncoder } from "./encode.ts"
 import { LobStore } from "./lobs.ts"
 import type { ServerContext } from "./server-context.ts"
+import { claimingAtFetch } from "./skip-locked-fetch.ts"
 import type { SqlSession } from "./sqlsession.ts"
 import { lobRowOf, type QueryResult, type ResultColumn } from "./statement.ts"
 import { Dty } from "./types.ts"
@@ -118,7 +119,8 @@ export class SessionState {
   /** Opens a cursor over a query result the client fetches later (implicit results, REF CURSOR binds). */
   cursorFor(label: string, q: QueryResult): ServerCursor {
     const c = this.newCursor(label)
-    c.result = this.result(q, undefined)
+    // a REF CURSOR FOR UPDATE SKIP LOCKED locks the rows the client fetches as it fetches them
+    c.result = this.result(claimingAtFetch(q), undefined)
     return c
   }
 

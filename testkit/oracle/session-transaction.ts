@@ -329,6 +329,16 @@ export class SessionTransaction {
     try {
       return await body()
     } catch (e) {
+      if (this.host.db.lockMarks(this.host.info.sid).transaction !== mark.locks.transaction) {
+        // it ended the transaction it started in (a block's COMMIT or ROLLBACK): its pending (uncommitted) work is
+        // all of the transaction open now, which it began, so the call's rollback undoes that one, locks included.
+        // A top-level call that fails rolls back "all pending effects" of its cursor (a Stack Overflow answer,
+        // translated at https://it.sqldat.com/mks/hfe/1004063668.html); T. Kyte (Expert Oracle Database
+        // Architecture, "Procedure-Level Atomicity") describes it as a savepoint wrapped around the call, which a
+        // COMMIT inside it erases with the transaction, leaving the committed work as it is
+        await this.rollback()
+        throw e
+      }
       if (this.open && this.log.length > mark.log) {
         this.log = this.log.slice(0, mark.log)
         await this.recover()

@@ -5,7 +5,8 @@
  * modules: transactions and statement-level atomicity (session-transaction.ts), the keys an INSERT claims
  * (session-key-claims.ts), executeMany's bulk paths (session-execute-many.ts), data dictionary queries
  * (session-dictionary.ts), the typed columns a statement mentions (session-columns.ts), engine failures as ORA- errors
- * (session-errors.ts); DDL runs in ddl.ts, row-lock waits in row-locks.ts.
+ * (session-errors.ts), the locks its statements take (session-locking.ts); DDL runs in ddl.ts, row-lock waits in
+ * row-locks.ts.
  */
 import { executeRuns, formatBindRuns, inlineFormatBindTokens, inlineFormatBinds } from "./format-model-binds.ts"
 import { dynamicFormatModels, hasFormatExpressions, MAY_HAVE_FORMAT, peekingSql, probeFormatValuesOnce, type SequenceStates, settleFormatSites } from "./format-model-sites.ts"
@@ -37,7 +38,8 @@ import { isKw, isOp, significant, tokenize, type Tok } from "./lexer.ts"
 import { rewriteRowSubqueries } from "./row-subqueries.ts"
 import { Ddl } from "./ddl.ts"
 import { checkUncheckedForeignKeys, hasUncheckedForeignKeys } from "./novalidate-foreign-keys.ts"
-import { engineStatement, rowidOf, RowLockWaits, skipLockedQuery } from "./row-locks.ts"
+import { engineStatement, rowidOf, RowLockWaits } from "./row-locks.ts"
+import { SessionLocking } from "./session-locking.ts"
 import { derivedLobRows, withDerivedLobRows } from "./derived-lob-rows.ts"
 import type { ObjectPrivilege, Requester } from "./privileges.ts"
 import { keyedTable, keysWrittenBy } from "./key-locks.ts"
@@ -51,9 +53,7 @@ import { DEFAULT_NLS_FORMATS, type NlsFormats } from "./nls-formats.ts"
 import { type BindSpec, classify, type DmlResult, type ExecuteOptions, type QueryResult, type ResultColumn, returningClause } from "./statement.ts"
 import { type StatementResult, stripTerminator } from "./statement.ts"
 import { oracleName, translateQuery, type QueryShape } from "./translate.ts"
-import { parseLockTable, tablesToLock } from "./lock-table.ts"
-import { type TableLockHost, tableLockKey, takeForUpdateTableLocks, takeTableLock } from "./table-locks.ts"
-import { lockColumnError, mergeOnColumnError, unsupportedClauseErrorOf } from "./clause-checks.ts"
+import { mergeOnColumnError, unsupportedClauseErrorOf } from "./clause-checks.ts"
 import { rewriteSampleClauses } from "./sample-clause.ts"
 import { type IsTable, rewriteSequenceRows, sequenceRowSource } from "./sequence-rows.ts"
 import { perRowSequenceValues } from "./sequence-row-lambdas.ts"
@@ -101,7 +101,7 @@ export class SqlSession {
   private readonly keys: KeyClaims
   private readonly many: ExecuteMany
   private readonly sqlIds: SessionSqlIds
-  private readonly tableLockHost: TableLockHost
+  private readonly locking: SessionLocking
   private readonly returningHost: ReturningHost
   private roles: ReadonlySet<string>
   private readonly columns: StatementColumns = new StatementColumns((schema, name) => this.lookupTable(schema, name))
@@ -116,7 +116,22 @@ export class SqlSession {
     this.numericCharacters = db.settings.numericCharacters ?? ".,"
     this.txn = new SessionTransaction({ engine, db, info, mapError: (e) => this.mapError(e), waitForRowLock: (deadline) => this.locks.waitForRowLock(deadline), searchPath: () => this.searchPathText() })
     this.sqlIds = new SessionSqlIds(info, db.sqlArea)
-    this.tableLockHost = { db, info, waitForRowLock: (deadline, holders) => this.locks.waitForRowLock(deadline, holders) }
+    const session = this
+    this.locking = new SessionLocking({
+      db,
+      info,
+      locks: this.locks,
+      get schema() {
+        return session.schema
+      },
+      get inTransaction() {
+        return session.txn.inTxn
+      },
+      lookupTable: (schema, name) => this.lookupTable(schema, name),
+      begin: () => this.begin(),
+      // what a materialized view over it learns at the commit (materialized-views.ts)
+      noteWritten: (meta) => this.tablesWritten.add(`${meta.owner}.${meta.name}`)
+    })
     this.keys = new KeyClaims({ db, info, txn: this.txn, locks: this.locks, readRows: (q, params) => this.engine.queryAll(q, params) })
     this.returningHost = { engine, txn: this.txn, keys: this.keys, mapError: (e) => this.mapError(e) }
     this.many = new ExecuteMany({
@@ -399,11 +414,7 @@ export class SqlSession {
           return { kind: "done" }
         }
         if (kw === "LOCK") {
-          const lock = parseLockTable(sql)
-          const tables = tablesToLock(lock.tables, (schema, name) => this.lookupTable(schema, name), (t) => ora.tableNotFound(this.db.settings.version, t.schema ?? this.schema, t.name))
-          // each lock is held to the end of the transaction the statement starts (table-locks.ts)
-          await this.begin()
-          for (const meta of tables) await takeTableLock(this.tableLockHost, tableLockKey(meta), lock.mode, lock.wait)
+          await this.locking.lockTable(sql)
           return { kind: "done" }
         }
         if (kw === "EXPLAIN") throw ora.unimplemented(kw)
@@ -606,44 +617,14 @@ export class SqlSession {
     return { kind: "query", columns: derived === undefined ? columns : withDerivedLobRows(columns, derived), cursor, ...((lobRowids.length > 0 || derived !== undefined) && { rowidColumn: described }) }
   }
 
-  /**
-   * The FOR UPDATE clause of a query (`shape.lock`), a client's or a PL/SQL block's (SELECT INTO, a cursor's OPEN):
-   * checks its OF columns, then (unless `describeOnly`) takes the table lock and the row locks of the rows the query
-   * selects (`params` its DuckDB parameters), waiting for other transactions' as row-locks.ts describes. Returns the
-   * query's DuckDB text without the rows SKIP LOCKED leaves out (`translate` renders the query with further row id
-   * columns, `lobRowids` those it already selects last: skipLockedQuery), undefined when the text stays.
-   */
-  async lockForUpdate(shape: QueryShape, params: ReadonlyArray<DuckDBValue>, lobRowids: ReadonlyArray<string>, translate: (lobRowids: ReadonlyArray<string>, extra: ReadonlyArray<string>) => string, describeOnly = false): Promise<{ sql: string; lobRowids: ReadonlyArray<string> } | undefined> {
-    const lock = shape.lock
-    if (lock === undefined) return undefined
-    const lockColumn = lockColumnError(shape.from, lock, (schema, name) => this.lookupTable(schema, name))
-    if (lockColumn !== undefined) throw lockColumn
-    if (describeOnly) return undefined
-    await takeForUpdateTableLocks(this.tableLockHost, this.locks.lockedTables(shape.from, lock), lock.wait)
-    if (lock.wait !== "skip") {
-      await this.locks.lockRows(shape.from, lock, params)
-      return undefined
-    }
-    const skipped = await this.locks.lockRowsSkippingLocked(shape.from, lock, params)
-    // SKIP LOCKED leaves out the rows other transactions hold, found by the row ids the query then selects last
-    return skipped !== undefined && skipped.some((s) => s.held.length > 0) ? skipLockedQuery(skipped, lobRowids, translate) : undefined
+  /** The FOR UPDATE clause of a query: its locks taken, its text without the rows SKIP LOCKED leaves out (session-locking.ts). */
+  lockForUpdate(shape: QueryShape, params: ReadonlyArray<DuckDBValue>, lobRowids: ReadonlyArray<string>, translate: (lobRowids: ReadonlyArray<string>, extra: ReadonlyArray<string>) => string, describeOnly = false): Promise<{ sql: string; lobRowids: ReadonlyArray<string> } | undefined> {
+    return this.locking.forUpdate(shape, params, lobRowids, translate, describeOnly)
   }
 
-  /**
-   * FOR UPDATE SKIP LOCKED of a PL/SQL cursor, whose rows Oracle locks as they are fetched: its OF columns checked and
-   * its table locks taken now; the FROM tables (indexes into `shape.from`) whose rows it locks, and `claim`, which
-   * locks a fetched row's rows of them (their row ids in that order) or tells that the cursor skips it
-   * (row-locks.ts claimFetchedRow).
-   */
-  async skipLockedAtFetch(shape: QueryShape): Promise<{ tables: ReadonlyArray<number>; claim: (rowids: ReadonlyArray<bigint | undefined>) => Promise<boolean> }> {
-    const lock = shape.lock
-    if (lock === undefined) return { tables: [], claim: async () => true }
-    const lockColumn = lockColumnError(shape.from, lock, (schema, name) => this.lookupTable(schema, name))
-    if (lockColumn !== undefined) throw lockColumn
-    const locked = this.locks.lockedTables(shape.from, lock)
-    await takeForUpdateTableLocks(this.tableLockHost, locked, lock.wait)
-    const metas = locked.map((t) => t.meta)
-    return { tables: locked.map((t) => shape.from.indexOf(t.ref)), claim: (rowids) => this.locks.claimFetchedRow(metas, rowids) }
+  /** FOR UPDATE SKIP LOCKED of a PL/SQL cursor, which locks its rows as they are fetched (session-locking.ts). */
+  skipLockedAtFetch(shape: QueryShape): Promise<{ tables: ReadonlyArray<number>; claim: (rowids: ReadonlyArray<bigint | undefined>) => Promise<boolean> }> {
+    return this.locking.skipLockedAtFetch(shape)
   }
 
   /** Runs a client's query and reads all its rows; a failure while reading restores the transaction. */
@@ -666,8 +647,13 @@ export class SqlSession {
 
   /** The DuckDB row ids a query selects; a failure restores the transaction and is thrown as an ORA- error. */
   async rowIdsOf(sql: string, params: ReadonlyArray<DuckDBValue>): Promise<Array<bigint>> {
+    return (await this.rowIdTuplesOf(sql, params)).map((r) => r[0]!)
+  }
+
+  /** The row ids and further whole numbers each row of a query selects; a failure as {@link rowIdsOf}'s. */
+  async rowIdTuplesOf(sql: string, params: ReadonlyArray<DuckDBValue>): Promise<Array<Array<bigint>>> {
     try {
-      return (await this.engine.queryAll(sql, params)).map((r) => BigInt(String(r[0])))
+      return (await this.engine.queryAll(sql, params)).map((r) => r.map((v) => BigInt(String(v))))
     } catch (e) {
       if (this.txn.inTxn) await this.txn.recover()
       throw this.mapError(e)
@@ -834,14 +820,12 @@ export class SqlSession {
     await this.rowExclusive(this.dmlTarget)
     const keyed = isKw(t.toks[0], "INSERT") ? keyedTable(this.dmlTarget) : undefined
     if (keyed === undefined) {
-      // an UPDATE / DELETE locks the rows it writes, for each bind row of an executeMany, until the transaction ends (row-locks.ts)
-      const target = this.dmlTarget
-      const written = await this.locks.rowsToWriteForEach(target, t, rows)
+      // an UPDATE / DELETE locks the rows it writes, for each bind row of an executeMany, until the transaction ends,
       // and claims the keys it deletes or writes: another transaction's write of one of them waits (session-key-claims.ts)
+      const target = this.dmlTarget
       const claimed = keysWrittenBy(t.toks, target)
-      const result = claimed === undefined ? await this.dmlOnce(sql, t, rows, specs, opts, rowByRow) : await this.keys.claimingWithOldKeys(claimed, target!, isKw(t.toks[0], "DELETE") ? undefined : written, () => this.dmlOnce(sql, t, rows, specs, opts, rowByRow))
-      if (written !== undefined && target !== undefined && this.txn.inTxn) this.locks.holdWrittenRows(target, written)
-      return result
+      const run = () => this.dmlOnce(sql, t, rows, specs, opts, rowByRow)
+      return this.locking.holdingWrittenRows(target, t, rows, (written) => (claimed === undefined ? run() : this.keys.claimingWithOldKeys(claimed, target!, isKw(t.toks[0], "DELETE") ? undefined : written, run)))
     }
     return (await this.keys.claiming(keyed, () => this.dmlOnce(sql, t, rows, specs, opts, rowByRow), true))!
   }
@@ -902,19 +886,9 @@ export class SqlSession {
     return this.many.appendTargetOf(sql)
   }
 
-  /**
-   * The row exclusive lock a DML statement takes on its table until the transaction ends (table-locks.ts), after
-   * waiting for another transaction's SHARE / SHARE ROW EXCLUSIVE / EXCLUSIVE lock; with `wait` false, false instead
-   * of waiting.
-   */
-  private async rowExclusive(meta: TableMeta | undefined, wait = true): Promise<boolean> {
-    if (meta === undefined || meta.kind !== "TABLE") return true
-    // what a materialized view over it learns at the commit (materialized-views.ts)
-    this.tablesWritten.add(`${meta.owner}.${meta.name}`)
-    const key = tableLockKey(meta)
-    if (!wait && this.db.tableLocks.conflicting(this.info.sid, key, "RX").size > 0) return false
-    await takeTableLock(this.tableLockHost, key, "RX")
-    return true
+  /** The row exclusive lock a DML statement takes on its table (session-locking.ts); with `wait` false, false instead of waiting. */
+  private rowExclusive(meta: TableMeta | undefined, wait = true): Promise<boolean> {
+    return this.locking.rowExclusive(meta, wait)
   }
 
   /** Appends rows laid out for an append target inside the transaction; undefined on a failure (session-execute-many.ts). */

@@ -56,6 +56,11 @@ export interface QueryResult {
    * a join's further tables' row ids follow it (ResultColumn.lobRowid).
    */
   readonly rowidColumn?: number
+  /**
+   * Of a PL/SQL cursor `FOR UPDATE SKIP LOCKED`: locks a fetched row (given the row ids from {@link rowidColumn} on)
+   * as it is fetched, false for a row another transaction holds, which the fetch leaves out (row-locks.ts).
+   */
+  readonly claimFetchedRow?: (rowids: ReadonlyArray<bigint | undefined>) => Promise<boolean>
 }
 
 /** Outcome of DML. */

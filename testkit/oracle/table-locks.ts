@@ -8,6 +8,7 @@
  * EXCLUSIVE with all. A session never conflicts with itself, and queries take no table lock.
  */
 import { OraError } from "./errors.ts"
+import { SessionLockLog } from "./session-lock-log.ts"
 
 /** A table lock mode: ROW SHARE, ROW EXCLUSIVE, SHARE, SHARE ROW EXCLUSIVE, EXCLUSIVE. */
 export type TableLockMode = "RS" | "RX" | "S" | "SRX" | "X"
@@ -25,10 +26,8 @@ export const tableLockModeOf = (words: string): TableLockMode =>
   words === "ROW SHARE" || words === "SHARE UPDATE" ? "RS" : words === "ROW EXCLUSIVE" ? "RX" : words === "SHARE" ? "S" : words === "SHARE ROW EXCLUSIVE" ? "SRX" : "X"
 
 /** The table locks of one database, by table lock key (`OWNER.NAME`) and session. */
-export class TableLocks {
+export class TableLocks extends SessionLockLog<readonly [string, TableLockMode]> {
   private readonly byTable = new Map<string, Map<number, Set<TableLockMode>>>()
-  /** The table and mode of each lock a session took, in the order it took them. */
-  private readonly bySession = new Map<number, Array<readonly [string, TableLockMode]>>()
   /** How many sessions hold a mode other than ROW SHARE / ROW EXCLUSIVE (a cheap test for the bulk paths). */
   private strong = 0
 
@@ -45,7 +44,7 @@ export class TableLocks {
   /** True when a session other than `sid` holds a SHARE, SHARE ROW EXCLUSIVE or EXCLUSIVE lock on some table. */
   othersHoldStrong(sid: number): boolean {
     if (this.strong === 0) return false
-    for (const [holder, held] of this.bySession) if (holder !== sid && held.some(([, m]) => m !== "RS" && m !== "RX")) return true
+    for (const [holder, held] of this.sessions()) if (holder !== sid && held.some(([, m]) => m !== "RS" && m !== "RX")) return true
     return false
   }
 
@@ -58,39 +57,12 @@ export class TableLocks {
     if (modes.has(mode)) return
     modes.add(mode)
     if (mode !== "RS" && mode !== "RX") this.strong++
-    let held = this.bySession.get(sid)
-    if (held === undefined) this.bySession.set(sid, (held = []))
-    held.push([table, mode])
+    // the table and mode, in the order taken: a rollback to a mark keeps the modes held before it (a ROW SHARE lock
+    // taken before the mark outlives an EXCLUSIVE one on the same table taken after it)
+    this.noteTaken(sid, [table, mode])
   }
 
-  /** How many table locks (table and mode) session `sid` took and holds: a mark for {@link releaseAfter}. */
-  count(sid: number): number {
-    return this.bySession.get(sid)?.length ?? 0
-  }
-
-  /**
-   * Releases the table locks session `sid` took after it held `mark` of them ({@link count}): the modes it held before
-   * stay (a ROW SHARE lock taken before the mark outlives an EXCLUSIVE one on the same table taken after it); true
-   * when it released any.
-   */
-  releaseAfter(sid: number, mark: number): boolean {
-    const held = this.bySession.get(sid)
-    if (held === undefined || held.length <= mark) return false
-    this.drop(sid, held.splice(mark))
-    if (held.length === 0) this.bySession.delete(sid)
-    return true
-  }
-
-  /** Releases every table lock of session `sid` (its transaction ended); true when it held any. */
-  release(sid: number): boolean {
-    const held = this.bySession.get(sid)
-    if (held === undefined) return false
-    this.bySession.delete(sid)
-    this.drop(sid, held)
-    return true
-  }
-
-  private drop(sid: number, held: ReadonlyArray<readonly [string, TableLockMode]>): void {
+  protected drop(sid: number, held: ReadonlyArray<readonly [string, TableLockMode]>): void {
     for (const [table, mode] of held) {
       const holders = this.byTable.get(table)
       const modes = holders?.get(sid)

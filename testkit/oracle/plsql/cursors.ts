@@ -104,7 +104,8 @@ export async function open(ctx: Frame, st: Extract<Stmt, { k: "open" }>): Promis
   if (st.query !== undefined) {
     const width = await strongCursorWidth(ctx, st.cursor)
     const query = st.query
-    const result = await compiledSql(ctx, query, () => openQuery(ctx, query))
+    // its rows locked at OPEN, those of FOR UPDATE SKIP LOCKED as they are fetched (by a FETCH or by the client)
+    const result = await compiledSql(ctx, query, () => openQuery(ctx, query, false, "fetch"))
     if (width !== undefined && width !== result.columns.length) {
       // a query whose row does not match a strong cursor's RETURN type does not compile (PLS-00382)
       result.cursor.close()

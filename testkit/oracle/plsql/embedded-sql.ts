@@ -128,9 +128,10 @@ export function openQuery(ctx: Frame, statement: Expr, withRowid: boolean | "lob
 }
 
 /**
- * When a block's query FOR UPDATE locks its rows: "open" all of them as it opens (SELECT INTO, BULK COLLECT, OPEN
- * FOR of a cursor variable, which the client may fetch); "fetch" as an explicit cursor or a cursor FOR loop does,
- * all at OPEN but with SKIP LOCKED each row as it is fetched; "none" for a query run only to describe its row.
+ * When a block's query FOR UPDATE locks its rows: "open" all of them as it opens (SELECT INTO, BULK COLLECT); "fetch"
+ * as a cursor does (explicit, a cursor FOR loop, OPEN FOR of a cursor variable, also when the client fetches it:
+ * skip-locked-fetch.ts), all at OPEN but with SKIP LOCKED each row as it is fetched; "none" for a query run only to
+ * describe its row.
  */
 export type ForUpdateLocking = "open" | "fetch" | "none"
 

@@ -6,11 +6,8 @@ import type { OraType } from "../type-shapes.ts"
 import type { PlsqlHost } from "./host.ts"
 import { kindOfColumn, numberOfText } from "./value-kinds.ts"
 
-/**
- * A block's query result; `claimFetchedRow`, of a cursor FOR UPDATE SKIP LOCKED, locks each row as it is fetched
- * (given the row ids the query selects last), false for a row another transaction holds, which the cursor skips.
- */
-export type BlockQueryResult = QueryResult & { readonly claimFetchedRow?: (rowids: ReadonlyArray<bigint | undefined>) => Promise<boolean> }
+/** A block's query result (`claimFetchedRow`: a cursor FOR UPDATE SKIP LOCKED locks each row as it is fetched). */
+export type BlockQueryResult = QueryResult
 
 /** Rows of an open cursor, one at a time. */
 export class RowReader {
