@@ -285,6 +285,12 @@ export class TranslatorOperands {
       const param = /^\$(\d+)$/.exec(this.ctx.bind(t.value, t))?.[1]
       return param === undefined ? undefined : this.ctx.bindFraction?.(Number(param))
     }
+    // a PL/SQL LOCAL TIME ZONE variable as plsql/render.ts casts it (`CAST(:v AS TIMESTAMP(9) WITH LOCAL TIME ZONE)`)
+    const inner = this.toks[from + 2]
+    if (isKw(t, "CAST") && inner?.kind === "bind" && isKw(this.toks[from + 3], "AS") && isKw(this.toks[to - 2], "ZONE") && isKw(this.toks[to - 4], "LOCAL") && matchParen(this.toks, from + 1) === to - 1) {
+      const fraction = this.declaredFractionAt(from + 2, from + 3)
+      if (fraction !== undefined) return fraction
+    }
     const name = this.columnNameAt(from, to)
     if (name === undefined) return undefined
     const qualifier = to - from >= 3 ? this.toks[to - 3] : undefined
