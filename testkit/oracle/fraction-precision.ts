@@ -10,11 +10,8 @@
  */
 import { isKw, isOp, matchParen, type Tok } from "./lexer.ts"
 
-/**
- * The precision p of `CAST(... AS TIMESTAMP(p) ...)` spanning [from, to) of `toks` (significant tokens), if it is one;
- * with `zones`, of `CAST(... AS TIMESTAMP(p) WITH [LOCAL] TIME ZONE)` too.
- */
-export const castTimestampPrecision = (toks: ReadonlyArray<Tok>, from: number, to: number, zones = false): number | undefined => {
+/** The precision p of `CAST(... AS TIMESTAMP(p) ...)` spanning [from, to) of `toks` (significant tokens), if it is one. */
+export const castTimestampPrecision = (toks: ReadonlyArray<Tok>, from: number, to: number): number | undefined => {
   if (!isKw(toks[from], "CAST") || !isOp(toks[from + 1], "(") || matchParen(toks, from + 1) !== to - 1) return undefined
   // the type after the last top-level AS: TIMESTAMP [(p)] without WITH ... TIME ZONE
   let depth = 0
@@ -25,7 +22,6 @@ export const castTimestampPrecision = (toks: ReadonlyArray<Tok>, from: number, t
     else if (depth === 0 && isKw(toks[k], "AS")) as = k
   }
   if (as < 0 || !isKw(toks[as + 1], "TIMESTAMP")) return undefined
-  if (zones && isKw(toks[to - 2], "ZONE") && isKw(toks[to - 3], "TIME")) to -= isKw(toks[to - 4], "LOCAL") && isKw(toks[to - 5], "WITH") ? 4 : isKw(toks[to - 4], "WITH") ? 3 : 0
   if (as + 2 === to - 1) return 6
   if (isOp(toks[as + 2], "(") && toks[as + 3]?.kind === "num" && isOp(toks[as + 4], ")") && as + 5 === to - 1) return Number(toks[as + 3]!.value)
   return undefined
@@ -33,15 +29,15 @@ export const castTimestampPrecision = (toks: ReadonlyArray<Tok>, from: number, t
 
 /**
  * The fractional second precision of the TIMESTAMP [from, to) of `toks` (significant tokens) where the expression
- * says it: a CAST's p ({@link castTimestampPrecision}; with `zones` also to a zoned type), and 9 for a TIMESTAMP literal (with a zone or not) and for
+ * says it: a CAST's p ({@link castTimestampPrecision}), and 9 for a TIMESTAMP literal (with a zone or not) and for
  * TO_TIMESTAMP, whose values Oracle shows with nine digits (`TO_TIMESTAMP('2003/12/13 10:13:18', 'YYYY/MM/DD
  * HH:MI:SS')` "would return '13-DEC-03 10.13.18.000000000 AM'", TechOnTheNet "Oracle/PLSQL: TO_TIMESTAMP Function";
  * `SELECT TIMESTAMP '2020-01-01 10:00:00' FROM DUAL` gives `01-JAN-20 10.00.00.000000000 AM` in OceanBase's Oracle
  * mode, "Datetime expressions"; **unconfirmed** on Oracle itself for the literal, which the SQL Language Reference's
  * "Datetime Literals" gives no precision).
  */
-export const timestampPrecisionAt = (toks: ReadonlyArray<Tok>, from: number, to: number, zones = false): number | undefined => {
-  const cast = castTimestampPrecision(toks, from, to, zones)
+export const timestampPrecisionAt = (toks: ReadonlyArray<Tok>, from: number, to: number): number | undefined => {
+  const cast = castTimestampPrecision(toks, from, to)
   if (cast !== undefined) return cast
   const literal = to === from + 2 && isKw(toks[from], "TIMESTAMP") && toks[from + 1]?.kind === "str"
   const call = isKw(toks[from], "TO_TIMESTAMP") && isOp(toks[from + 1], "(") && matchParen(toks, from + 1) === to - 1

@@ -98,7 +98,7 @@ export const castSql = (tr: TranslatorCore, p: readonly [number, number] | undef
  * (fraction-precision.ts).
  */
 export const declaredFraction = (tr: TranslatorCore, from: number, to: number): number | undefined => {
-  return tr.declaredFractionAt(from, to) ?? timestampPrecisionAt(tr.toks, from, to, true)
+  return tr.declaredFractionAt(from, to) ?? timestampPrecisionAt(tr.toks, from, to)
 }
 
 /**
