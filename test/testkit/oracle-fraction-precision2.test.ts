@@ -19,7 +19,8 @@ describe("Oracle test server: TIMESTAMP precisions of literals, writes, PL/SQL v
   const text = async (block: string): Promise<string> =>
     ((await conn.execute(block, { s: { dir: oracledb.BIND_OUT, type: oracledb.STRING, maxSize: 200 } })).outBinds as { s: string }).s
 
-  // the literal and TO_TIMESTAMP print nine FF digits (oracle-fraction-precision.test.ts), so they are of precision 9
+  // the literal and TO_TIMESTAMP print nine FF digits (oracle-fraction-precision.test.ts), so they are described with
+  // precision 9 (unconfirmed on Oracle: no source found gives their described precision; testkit/oracle/README.md)
   it("a TIMESTAMP literal and TO_TIMESTAMP are described as TIMESTAMP(9), and fetch their fraction", async () => {
     expect(await described(
       `SELECT TIMESTAMP '2024-01-01 10:00:00.125', TO_TIMESTAMP('2024-01-01 10:00:00.5', 'YYYY-MM-DD HH24:MI:SS.FF') x, TIMESTAMP '2024-01-01 10:00:00' AS y, ` +

@@ -5,12 +5,13 @@
  * the one FROM item of the name's own query block that has the column, else of the enclosing blocks outward (a
  * correlated name); two in one block make it ambiguous, ORA-00918 (SQL Language Reference, "Using Subqueries": "Oracle
  * resolves unqualified columns in the subquery by looking in the tables named in the subquery and then in the tables
- * named in the parent statement").
+ * named in the parent statement", https://docs.oracle.com/cd/B13789_01/server.101/b10759/queries007.htm).
  */
 import type { TableMeta } from "./catalog.ts"
 import { oracleName } from "./expression-names.ts"
 import { isKw, isOp, significant, tokenize, type Tok } from "./lexer.ts"
 
+/** Words after a table name that are no alias of it. */
 const NOT_ALIAS_WORDS = new Set([
   "WHERE", "JOIN", "INNER", "LEFT", "RIGHT", "FULL", "CROSS", "ON", "GROUP", "ORDER", "UNION", "MINUS", "INTERSECT", "EXCEPT", "FETCH",
   "OFFSET", "HAVING", "CONNECT", "START", "NATURAL", "FOR", "USING", "PIVOT", "UNPIVOT", "SET", "VALUES", "SELECT", "WITH", "AS", "PARTITION"
@@ -20,7 +21,7 @@ const NOT_ALIAS_WORDS = new Set([
 const FROM_END = ["WHERE", "GROUP", "HAVING", "ORDER", "CONNECT", "START", "UNION", "INTERSECT", "MINUS", "EXCEPT", "FETCH", "OFFSET", "MODEL", "WINDOW", "FOR"]
 
 /** True when `t` is a token that may be an alias after a table name (not a clause word). */
-export const isAliasToken = (t: Tok | undefined): t is Tok => t !== undefined && (t.kind === "qident" || (t.kind === "ident" && !NOT_ALIAS_WORDS.has(t.value)))
+const isAliasToken = (t: Tok | undefined): t is Tok => t !== undefined && (t.kind === "qident" || (t.kind === "ident" && !NOT_ALIAS_WORDS.has(t.value)))
 
 /**
  * The declared fractional second precision of the TIMESTAMP [WITH [LOCAL] TIME ZONE] columns of the tables `sql`

@@ -4,10 +4,10 @@
  * Language Reference, "PL/SQL Name Resolution" states
  * (https://docs.oracle.com/en/database/oracle/oracle-database/23/lnpls/plsql-name-resolution.html).
  */
-import { timestampPrecisionsOf } from "../timestamp-precisions.ts"
 import { DuckDBBlobValue, DuckDBTimestampValue, type DuckDBValue } from "@duckdb/node-api"
 import { rewriteBuiltinCalls } from "../builtin-functions.ts"
 import { zonedBinds } from "../datetime-binds.ts"
+import { timestampPrecisionsOf } from "../timestamp-precisions.ts"
 import { parseDatetimeText } from "../datetime.ts"
 import { rewriteFloatConditions } from "../float-conditions.ts"
 import { formatModelsAsLiterals } from "../format-model-binds.ts"
