@@ -50,8 +50,9 @@ describe("dates, timestamps and time zones", () => {
         "SELECT TIMESTAMP '2024-07-01 12:00:00 Europe/Paris' AS P, TIMESTAMP '2024-07-01 12:00:00.5 -05:00' AS N FROM DUAL"
       )
       expect(String(ts.schema.fields[0]!.type)).toMatch(/UTC/)
-      expect(raw(ts, "P")[0]).toBe(BigInt(Date.UTC(2024, 6, 1, 10)) * 1000n)
-      expect(raw(ts, "N")[0]).toBe(BigInt(Date.UTC(2024, 6, 1, 17, 0, 0, 500)) * 1000n)
+      // a TIMESTAMP literal is of precision 9 (TIMESTAMP(9) WITH TIME ZONE), so read in nanoseconds
+      expect(raw(ts, "P")[0]).toBe(BigInt(Date.UTC(2024, 6, 1, 10)) * 1000000n)
+      expect(raw(ts, "N")[0]).toBe(BigInt(Date.UTC(2024, 6, 1, 17, 0, 0, 500)) * 1000000n)
     }), { timezone: "+05:30" }))
 })
 
@@ -68,7 +69,8 @@ describe("region-named time zones", () => {
         const options = { "redo.statement.execution_mode": mode }
         const zone = yield* tableOf("SELECT SESSIONTIMEZONE AS Z, TIMESTAMP '2024-07-01 12:00:00 Europe/Paris' AS P, TIMESTAMP '2024-07-01 12:00:00 Asia/Kolkata' AS K FROM DUAL", options)
         expect(zone.getChild("Z")!.get(0)).toBe("America/New_York")
-        expect([raw(zone, "P")[0], raw(zone, "K")[0]]).toEqual([BigInt(Date.UTC(2024, 6, 1, 10)) * 1000n, BigInt(Date.UTC(2024, 6, 1, 6, 30)) * 1000n])
+        // zoned TIMESTAMP literals: TIMESTAMP(9) WITH TIME ZONE, read in nanoseconds
+        expect([raw(zone, "P")[0], raw(zone, "K")[0]]).toEqual([BigInt(Date.UTC(2024, 6, 1, 10)) * 1000000n, BigInt(Date.UTC(2024, 6, 1, 6, 30)) * 1000000n])
         const stored = yield* tableOf(`SELECT Z, L FROM ${t} ORDER BY K`, options)
         expect([...(raw(stored, "Z") as BigInt64Array)], mode).toEqual([BigInt(Date.UTC(2024, 0, 15, 11, 0, 0, 500)) * 1000n, BigInt(Date.UTC(2024, 6, 15, 16)) * 1000n])
         expect([...(raw(stored, "L") as BigInt64Array)], mode).toEqual([BigInt(Date.UTC(2024, 0, 15, 12)) * 1000n, BigInt(Date.UTC(2024, 6, 15, 12)) * 1000n])

@@ -45,11 +45,11 @@ export const sessionZoneWrites = (all: ReadonlyArray<Tok>, lookup: TableLookup):
  * clock (Oracle drops the zone converting to TIMESTAMP or DATE, "Datetime Data Types and Time Zone Support"), with or
  * without a column list and whatever the source columns are named; other statements unchanged (INSERT ... VALUES
  * and binds keep their column-wise path; a `SELECT *` from one table is first written as its columns,
- * {@link expandedInsertStar}, and stars over joins and subqueries too, insert-select-stars.ts; a star neither handles
- * is left to DuckDB's conversion).
+ * {@link expandedInsertStar}, and stars over joins and subqueries too, insert-select-stars.ts, also into a table with
+ * a TIMESTAMP(0-5) column, whose items are then cast to round; a star neither handles is left to DuckDB's conversion).
  */
 export const datetimeInsertSelects = (source: ReadonlyArray<Tok>, lookup: TableLookup): ReadonlyArray<Tok> => {
-  const all = expandedInsertSelectStars(expandedInsertStar(source, lookup), lookup)
+  const all = expandedInsertSelectStars(expandedInsertStar(source, lookup), lookup, roundsFractions(source, lookup))
   const sig = all.filter((t) => t.kind !== "ws")
   if (!isKw(sig[0], "INSERT") || !sig.some((t) => isKw(t, "SELECT")) || sig.some((t) => isKw(t, "VALUES"))) return all
   // a `*` select list has no item per column to cast (left to DuckDB's own conversion)
@@ -57,6 +57,15 @@ export const datetimeInsertSelects = (source: ReadonlyArray<Tok>, lookup: TableL
   let out = castWrites(all, lookup, columnsWhere((t) => t.kind === "date"), ["DATE"])
   for (let p = 0; p <= 6; p++) out = castWrites(out, lookup, columnsWhere((t) => t.kind === "timestamp" && t.duck !== "VARCHAR" && t.scale === p), ["TIMESTAMP", "(", String(p), ")"])
   return out
+}
+
+/** True when `all` is an INSERT into a table with a TIMESTAMP(0-5) column, whose values its items are cast to round. */
+const roundsFractions = (all: ReadonlyArray<Tok>, lookup: TableLookup): boolean => {
+  const sig = all.filter((t) => t.kind !== "ws")
+  const isName = (t: Tok | undefined) => t !== undefined && (t.kind === "ident" || t.kind === "qident")
+  if (!isKw(sig[0], "INSERT") || !isKw(sig[1], "INTO") || !isName(sig[2])) return false
+  const meta = isOp(sig[3], ".") && isName(sig[4]) ? lookup(sig[2]!.value, sig[4]!.value) : lookup(undefined, sig[2]!.value)
+  return meta?.columns.some((c) => c.type.kind === "timestamp" && c.type.duck !== "VARCHAR" && c.type.scale < 6) ?? false
 }
 
 /**

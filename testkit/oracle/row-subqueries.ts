@@ -1,6 +1,6 @@
 /**
  * Row-valued subqueries Oracle runs and the engine cannot (it takes a subquery giving several columns only after
- * IN): `UPDATE t SET (a, b) = (SELECT x, y FROM s WHERE ...)` and the conditions `(a, b) = (SELECT x, y ...)` and
+ * IN): `UPDATE t SET (a, b) = (SELECT x, y FROM s WHERE ...)` (and `SET (a) = (SELECT x ...)`) and the conditions `(a, b) = (SELECT x, y ...)` and
  * `(a, b) <> (SELECT x, y ...)`, correlated or not. Each becomes one scalar subquery per column, on the same tokens
  * (a bind inside stays one bind): `a = (SELECT x FROM s WHERE ...), b = (SELECT y FROM s WHERE ...)`, and
  * `(a = (SELECT x ...) AND b = (SELECT y ...))` (`<>`: `OR` of `<>`). That keeps Oracle's meaning: no row sets every
@@ -118,9 +118,10 @@ export const rewriteRowSubqueries = (toks: ReadonlyArray<Tok>): ReadonlyArray<To
     if (close < 0 || !(isOp(op, "=") || isOp(op, "<>") || isOp(op, "!="))) continue
     const sub = subqueryOf(sig, close + 2)
     const list = splitTopLevel(sig.slice(k + 1, close))
-    if (sub === undefined || list.length < 2 || sub.items.length !== list.length) continue
-    const pos = sig[k]!.pos
     const inSet = update && k > set && (where < 0 || k < where)
+    // `SET (c) = (SELECT x ...)` too, so that the value written into c is cast to its column's type as `c = e` is
+    if (sub === undefined || list.length < (inSet ? 1 : 2) || sub.items.length !== list.length) continue
+    const pos = sig[k]!.pos
     // a SET target list becomes one assignment per column, a condition one comparison per column
     const pairs = list.map((target, n) => [...target, tok("ws", " ", pos), isOp(op, "=") || inSet ? tok("op", "=", pos) : tok("op", "<>", pos), tok("ws", " ", pos), ...scalar(pos, sub.quantifier, sub.items[n]!, sub.rest)])
     const joiner = inSet ? [tok("op", ",", pos)] : [tok("ident", isOp(op, "=") ? "AND" : "OR", pos)]

@@ -14,12 +14,7 @@ import { LEVEL_COLUMN } from "./hierarchical.ts"
 import { type BinaryKind, type ExactIntervalKind, type ExactIntervals, oracleName, type QueryShape, type TextDatetimeKind } from "./translate.ts"
 import type { OraType, ValueKind } from "./types.ts"
 import { withZonedAliases } from "./zoned-aliases.ts"
-
-/** Words after a table name that are no alias of it. */
-const NOT_ALIAS_WORDS = new Set([
-  "WHERE", "JOIN", "INNER", "LEFT", "RIGHT", "FULL", "CROSS", "ON", "GROUP", "ORDER", "UNION", "MINUS", "INTERSECT", "EXCEPT", "FETCH",
-  "OFFSET", "HAVING", "CONNECT", "START", "NATURAL", "FOR", "USING", "PIVOT", "UNPIVOT", "SET", "VALUES", "SELECT", "WITH", "AS", "PARTITION"
-])
+import { timestampPrecisionsOf } from "./timestamp-precisions.ts"
 
 /** Resolves a table name as the session sees it. */
 export type TableLookup = (schema: string | undefined, name: string) => TableMeta | undefined
@@ -115,27 +110,7 @@ export class StatementColumns {
    * out): what FF prints.
    */
   timestampPrecisionsOf(sql: string): ReadonlyMap<string, number> {
-    const out = new Map<string, number>()
-    const clash = new Set<string>()
-    const note = (name: string, scale: number) => {
-      if (out.has(name) && out.get(name) !== scale) clash.add(name)
-      out.set(name, scale)
-    }
-    const toks = significant(tokenize(sql))
-    toks.forEach((t, k) => {
-      if (t.kind !== "ident" && t.kind !== "qident") return
-      // a table, and the alias after it: `alias.column` (and `table.column`) keys of its own (translate-cast.ts)
-      const alias = toks[k + 1]
-      const aliased = alias !== undefined && (alias.kind === "qident" || (alias.kind === "ident" && !NOT_ALIAS_WORDS.has(alias.value)))
-      for (const c of this.lookupTable(undefined, oracleName(t))?.columns ?? []) {
-        if (!["timestamp", "timestamptz", "timestampltz"].includes(c.type.kind)) continue
-        note(c.name, c.type.scale)
-        note(`${oracleName(t)}.${c.name}`, c.type.scale)
-        if (aliased) note(`${oracleName(alias)}.${c.name}`, c.type.scale)
-      }
-    })
-    for (const name of clash) out.delete(name)
-    return out
+    return timestampPrecisionsOf(sql, (schema, name) => this.lookupTable(schema, name))
   }
 
   /** Names of the columns of `kind` of the tables a statement mentions (identifier match against the catalog). */

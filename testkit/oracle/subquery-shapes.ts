@@ -10,7 +10,9 @@ import { findTopLevel, isKw, isOp, matchParen, type Tok } from "./lexer.ts"
 import { numberDescription } from "./number-describe.ts"
 import { type BinaryKind, binaryKindOf, headingOf, oracleName } from "./expression-names.ts"
 import type { FromRef, QueryShape, SelectItem } from "./translate-types.ts"
-import { castTimestampPrecision } from "./fraction-precision.ts"
+import { timestampPrecisionAt } from "./fraction-precision.ts"
+import { textDatetimeOfText } from "./translate-datetime-sql.ts"
+import { timestampLiteral } from "./translate-literals.ts"
 import { numberType, timestampType } from "./types.ts"
 
 const isName = (t: Tok | undefined): t is Tok => t !== undefined && (t.kind === "ident" || t.kind === "qident")
@@ -47,9 +49,10 @@ const itemOf = (part: ReadonlyArray<Tok>, binaryColumns: ReadonlyMap<string, Bin
   if (column !== undefined && !(column.item.kind === "col" && column.item.column === "ROWID")) return column
   const k = isOp(expression[0], "-") || isOp(expression[0], "+") ? 1 : 0
   if (expression.length === k + 1 && expression[k]?.kind === "num" && !/[fFdD]$/.test(expression[k].text)) return { item: { kind: "typed", type: numberType() }, name }
-  // CAST(x AS TIMESTAMP(p)): of that precision
-  const fsp = castTimestampPrecision(expression, 0, expression.length)
-  if (fsp !== undefined) return { item: { kind: "typed", type: timestampType(fsp) }, name }
+  // CAST(x AS TIMESTAMP(p)): of that precision; a TIMESTAMP literal (of its kind) and TO_TIMESTAMP: 9
+  const zoned = isKw(expression[0], "TIMESTAMP") && expression[1]?.kind === "str" && textDatetimeOfText(timestampLiteral(expression[1].value)) === "zoned"
+  const fsp = timestampPrecisionAt(expression, 0, expression.length)
+  if (fsp !== undefined) return { item: { kind: "typed", type: timestampType(fsp, zoned ? "tz" : "") }, name }
   const binary = binaryKindOf(expression, 0, expression.length, binaryColumns)
   const typing = binary !== undefined ? { binary } : {}
   if (isKw(expression[0], "COUNT", "SUM", "AVG") && isOp(expression[1], "(")) {

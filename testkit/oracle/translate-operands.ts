@@ -12,6 +12,7 @@ import { parseOracleType, type OraType } from "./types.ts"
 import { distinctItems, isDateLiteralEnd, isDateWord, numberLiteral, timestampLiteral } from "./translate-literals.ts"
 import { textDatetimeOfText } from "./translate-datetime-sql.ts"
 import { isZonedValue } from "./zoned-aliases.ts"
+import { blockPrecisionOf } from "./timestamp-precisions.ts"
 import type { ExactIntervalKind, Part, TextDatetimeKind, TranslateContext } from "./translate-types.ts"
 
 /** Calls whose result is a text datetime when their argument mentions one (see closesDatetimeCall). */
@@ -275,8 +276,8 @@ export class TranslatorOperands {
 
   /**
    * The declared fractional second precision of the TIMESTAMP column or bind tokens [from, to) are: a column's by
-   * `qualifier.name` for a qualified reference where the statement's tables give that key one, else by name
-   * (session-columns.ts timestampPrecisionsOf); a bind's as {@link TranslateContext.bindFraction} gives it.
+   * `qualifier.name` for a qualified reference where the statement's tables give that key one, else by name, else by
+   * the table of its query block that has it (timestamp-precisions.ts); a bind's as {@link TranslateContext.bindFraction} gives it.
    */
   declaredFractionAt(from: number, to: number): number | undefined {
     const t = this.toks[from]
@@ -284,11 +285,19 @@ export class TranslatorOperands {
       const param = /^\$(\d+)$/.exec(this.ctx.bind(t.value, t))?.[1]
       return param === undefined ? undefined : this.ctx.bindFraction?.(Number(param))
     }
+    // a PL/SQL LOCAL TIME ZONE variable as plsql/render.ts casts it (`CAST(:v AS TIMESTAMP(9) WITH LOCAL TIME ZONE)`)
+    const inner = this.toks[from + 2]
+    if (isKw(t, "CAST") && inner?.kind === "bind" && isKw(this.toks[from + 3], "AS") && isKw(this.toks[to - 2], "ZONE") && isKw(this.toks[to - 4], "LOCAL") && matchParen(this.toks, from + 1) === to - 1) {
+      const fraction = this.declaredFractionAt(from + 2, from + 3)
+      if (fraction !== undefined) return fraction
+    }
     const name = this.columnNameAt(from, to)
     if (name === undefined) return undefined
     const qualifier = to - from >= 3 ? this.toks[to - 3] : undefined
-    const qualified = qualifier === undefined ? undefined : this.ctx.timestampPrecisions?.get(`${oracleName(qualifier)}.${name}`)
-    return qualified ?? this.ctx.timestampPrecisions?.get(name)
+    const precisions = this.ctx.timestampPrecisions
+    const qualified = qualifier === undefined ? undefined : precisions?.get(`${oracleName(qualifier)}.${name}`)
+    // a name two tables declare differently: the one of its query block (timestamp-precisions.ts)
+    return qualified ?? precisions?.get(name) ?? (qualifier === undefined && precisions !== undefined ? blockPrecisionOf(this.toks, from, name, precisions) : undefined)
   }
 
   /** The column name tokens [from, to) are a (possibly qualified) reference to, else undefined. */

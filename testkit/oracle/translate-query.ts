@@ -12,7 +12,7 @@ import { checkIncompleteExpressions } from "./incomplete-expressions.ts"
 import { stringLiteralType } from "./literal-types.ts"
 import { negativeScaleCast, negativeScaleExtreme, numberDescription } from "./number-describe.ts"
 import { fromRefs, withBlockShapes } from "./subquery-shapes.ts"
-import { castTimestampPrecision } from "./fraction-precision.ts"
+import { timestampPrecisionAt } from "./fraction-precision.ts"
 import { binaryKindOf, headingOf, oracleName } from "./expression-names.ts"
 import { binaryDoubleType, intervalDsType, intervalYmType, numberType, timestampType, type OraType } from "./types.ts"
 import { identOut, NOT_ALIAS } from "./translate-literals.ts"
@@ -163,8 +163,7 @@ export const translateQuery = (
   }
   /**
    * CURRENT_TIMESTAMP or SYSTIMESTAMP, optionally aliased, as the whole item: all its values are in one known zone. A
-   * zoned TIMESTAMP literal with more than 6 fraction digits: TIMESTAMP(9) WITH TIME ZONE (others are described by the
-   * type alias of their text, datetime-functions.ts, as TIMESTAMP(6) WITH TIME ZONE).
+   * zoned TIMESTAMP literal: TIMESTAMP(9) WITH TIME ZONE, as FF prints it (fraction-precision.ts).
    */
   const zonedLiteral = (part: ReadonlyArray<Tok>): OraType | undefined => {
     if (isKw(part[0], "CURRENT_TIMESTAMP", "SYSTIMESTAMP")) {
@@ -174,7 +173,7 @@ export const translateQuery = (
       const whole = part.length === k || (part.length === k + 1 && (part[k]!.kind === "ident" || part[k]!.kind === "qident"))
       return whole && zone !== undefined ? { ...timestampType(6, "tz"), zone } : undefined
     }
-    if (!isKw(part[0], "TIMESTAMP") || part[1]?.kind !== "str" || tr.textDatetimeAt(start, start + 2) !== "zoned" || !/\.\d{7,}/.test(part[1].value)) return undefined
+    if (!isKw(part[0], "TIMESTAMP") || part[1]?.kind !== "str" || tr.textDatetimeAt(start, start + 2) !== "zoned") return undefined
     const k = isKw(part[2], "AS") ? 3 : 2
     const whole = part.length === k || (part.length === k + 1 && (part[k]!.kind === "ident" || part[k]!.kind === "qident"))
     return whole ? timestampType(9, "tz") : undefined
@@ -213,11 +212,15 @@ export const translateQuery = (
     const t = part[k]
     return t?.kind === "num" && !/[fFdD]$/.test(t.text) && aliasOnlyFrom(part, k + 1)
   }
-  /** p of `CAST(x AS TIMESTAMP[(p)]) [[AS] alias]` as the whole item: described as TIMESTAMP(p), as the CAST's type is. */
+  /**
+   * p of `CAST(x AS TIMESTAMP[(p)]) [[AS] alias]` as the whole item: described as TIMESTAMP(p), as the CAST's type is;
+   * 9 of a TIMESTAMP literal or TO_TIMESTAMP(...), whose FF prints nine digits (fraction-precision.ts).
+   */
   const castPrecision = (part: ReadonlyArray<Tok>): number | undefined => {
-    if (!isKw(part[0], "CAST") || !isOp(part[1], "(")) return undefined
+    if (isKw(part[0], "TIMESTAMP") && part[1]?.kind === "str") return aliasOnlyFrom(part, 2) ? timestampPrecisionAt(part, 0, 2) : undefined
+    if (!isKw(part[0], "CAST", "TO_TIMESTAMP") || !isOp(part[1], "(")) return undefined
     const end = matchParen(part, 1) + 1
-    return aliasOnlyFrom(part, end) ? castTimestampPrecision(part, 0, end) : undefined
+    return aliasOnlyFrom(part, end) ? timestampPrecisionAt(part, 0, end) : undefined
   }
   /** `:bind [[AS] alias]` as the whole item: the parameter number it was rendered as. */
   const bindParam = (part: ReadonlyArray<Tok>, text: string): number | undefined => {

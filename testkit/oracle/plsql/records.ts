@@ -105,6 +105,17 @@ export const recordElementAt = (toks: Expr): readonly [number, number] | undefin
   return [at, matchParen(toks, at + 1) + 1]
 }
 
+/**
+ * The field kinds of a record read from columns, with the declared fractional second precision of its TIMESTAMP
+ * [WITH [LOCAL] TIME ZONE] fields (which FF prints): carried wherever the kinds go (a copy, a row fetched into it).
+ */
+export class FieldKinds extends Map<string, ValueKind> {
+  readonly fractions = new Map<string, number>()
+}
+
 /** The field kinds of a record whose fields are the columns `columns` (a query's or a table's). */
-export const columnKinds = (columns: ReadonlyArray<{ readonly name: string; readonly type: OraType }>): ReadonlyMap<string, ValueKind> =>
-  new Map(columns.map((c) => [c.name, kindOfColumn(c.type)]))
+export const columnKinds = (columns: ReadonlyArray<{ readonly name: string; readonly type: OraType }>): ReadonlyMap<string, ValueKind> => {
+  const out = new FieldKinds(columns.map((c) => [c.name, kindOfColumn(c.type)]))
+  for (const c of columns) if (c.type.kind === "timestamp" || c.type.kind === "timestamptz" || c.type.kind === "timestampltz") out.fractions.set(c.name, c.type.scale)
+  return out
+}

@@ -7,6 +7,7 @@
 import { DuckDBBlobValue, DuckDBTimestampValue, type DuckDBValue } from "@duckdb/node-api"
 import { rewriteBuiltinCalls } from "../builtin-functions.ts"
 import { zonedBinds } from "../datetime-binds.ts"
+import { timestampPrecisionsOf } from "../timestamp-precisions.ts"
 import { parseDatetimeText } from "../datetime.ts"
 import { rewriteFloatConditions } from "../float-conditions.ts"
 import { formatModelsAsLiterals } from "../format-model-binds.ts"
@@ -34,7 +35,7 @@ import { storedOfCollection } from "./schema-collections.ts"
 import type { Frame } from "./context.ts"
 import { PlsCompileError } from "./errors.ts"
 import { nameValue } from "./names.ts"
-import { PlsqlRecord } from "./records.ts"
+import { FieldKinds, PlsqlRecord } from "./records.ts"
 import { isCursorValue } from "./row-reader.ts"
 import { lookup } from "./scope.ts"
 import { resolveType } from "./conversion.ts"
@@ -78,6 +79,20 @@ const isAlias = (ctx: Frame, toks: Expr, k: number): boolean => {
 
 /** The kind of a record variable's field `r.f` at `k` (a DATE field takes `+ n` days), from the field's declared type. */
 const fieldKind = (ctx: Frame, source: Expr, k: number, width: number): ValueKind => {
+  const found = fieldOf(ctx, source, k, width)
+  if (found === undefined) return undefined
+  const declared = found.record.type?.fields.find((f) => f.name === found.field)
+  return declared !== undefined ? kindOfType(declared.type) : found.record.kinds?.get(found.field)
+}
+
+/** The declared fractional second precision of the TIMESTAMP field `r.f` at `k` of a record read from columns. */
+const fieldFraction = (ctx: Frame, source: Expr, k: number, width: number): number | undefined => {
+  const found = fieldOf(ctx, source, k, width)
+  return found?.record.kinds instanceof FieldKinds ? found.record.kinds.fractions.get(found.field) : undefined
+}
+
+/** The record and field name of a record variable's field `r.f` (`r.e.f`) at `k`. */
+const fieldOf = (ctx: Frame, source: Expr, k: number, width: number): { readonly record: PlsqlRecord; readonly field: string } | undefined => {
   if (width < 3 || width % 2 === 0 || !isOp(source[k + 1], ".")) return undefined
   const slot = lookup(ctx, oracleName(source[k]!))
   if (slot?.k !== "var" || !(slot.value instanceof PlsqlRecord)) return undefined
@@ -88,9 +103,7 @@ const fieldKind = (ctx: Frame, source: Expr, k: number, width: number): ValueKin
     if (!(inner instanceof PlsqlRecord) || !isOp(source[at + 1], ".")) return undefined
     record = inner
   }
-  const field = oracleName(source[k + width - 1]!)
-  const declared = record.type?.fields.find((f) => f.name === field)
-  return declared !== undefined ? kindOfType(declared.type) : record.kinds?.get(field)
+  return { record, field: oracleName(source[k + width - 1]!) }
 }
 
 /** The kind of a collection's element `c(i)` at `k` (an INTERVAL element is computed on as an interval), from its element type. */
@@ -137,7 +150,8 @@ export function bindNames(ctx: Frame, source: Expr, sql: boolean): { rewritten: 
     // a `%ROWTYPE` / cursor row's TIMESTAMP WITH TIME ZONE field: its zoned text as such a variable's (TZH prints its offset)
     if (kinds[values.length] === "zoned") {
       kinds[values.length] = undefined
-      types[values.length] = ZONED_TYPE
+      const size = fieldFraction(ctx, source, k, found.width)
+      types[values.length] = size === undefined ? ZONED_TYPE : { kind: "named", name: "TIMESTAMP WITH TIME ZONE", size }
     }
     // an INTERVAL DAY TO SECOND with nanoseconds is computed on in exact storage, every digit kept
     const seconds = exactSecondsOfBind(found.value)
@@ -178,6 +192,7 @@ function localZoneOperands(ctx: Frame, toks: ReadonlyArray<Tok>, specs: Readonly
       out.push(t)
       continue
     }
+    // (FF prints a variable's own precision: translate-operands.ts declaredFractionAt reads it through the cast)
     out.push(word("CAST", t.pos), op("(", t.pos), t, word("AS", t.pos), word("TIMESTAMP", t.pos), op("(", t.pos), { kind: "num", text: "9", value: "9", pos: t.pos }, op(")", t.pos), word("WITH", t.pos), word("LOCAL", t.pos), word("TIME", t.pos), word("ZONE", t.pos), op(")", t.pos))
   }
   const binds = out.filter((t) => t.kind === "bind").sort((a, b) => a.pos - b.pos)
@@ -296,7 +311,7 @@ export function render(
   // a TIMESTAMP value with digits below the microsecond stays text (datetimeParameter): computed on as a wall-clock
   // text datetime, every digit kept, not cast to DuckDB's microsecond TIMESTAMP (PL/SQL's TIMESTAMP keeps nine)
   const wallOfParam: Array<boolean> = []
-  // a TIMESTAMP(p) or TIMESTAMP(p) WITH TIME ZONE variable's p, which FF prints
+  // a TIMESTAMP(p) [WITH [LOCAL] TIME ZONE] variable's p, which FF prints
   const fractionOfParam: Array<number | undefined> = []
   const zonedOfParam: Array<boolean> = []
   // a TIMESTAMP variable (not a DATE one): minus another datetime it is an interval
@@ -319,7 +334,8 @@ export function render(
       // a TIMESTAMP WITH TIME ZONE variable's value (text with its offset) is computed on as zoned text, as such a bind is
       zonedOfParam[params.length] = type?.kind === "named" && type.name === "TIMESTAMP WITH TIME ZONE" && typeof raw === "string" && parseDatetimeText(raw)?.offsetMinutes !== undefined
       const zoneless = raw instanceof DuckDBTimestampValue || (typeof raw === "string" && parseDatetimeText(raw)?.offsetMinutes === undefined)
-      fractionOfParam[params.length] = type?.kind === "named" && ((type.name === "TIMESTAMP" && kinds[index] === "datetime" && zoneless) || zonedOfParam[params.length] === true) ? type.size : undefined
+      const local = type?.kind === "named" && type.name === "TIMESTAMP WITH LOCAL TIME ZONE"
+      fractionOfParam[params.length] = type?.kind === "named" && ((type.name === "TIMESTAMP" && kinds[index] === "datetime" && zoneless) || zonedOfParam[params.length] === true || local) ? type.size : undefined
       // RAW values (variables, binds) are bytes: DuckDB types a parameter by its value, BLOB only as a DuckDBBlobValue
       params.push((value instanceof Uint8Array ? new DuckDBBlobValue(value) : value) as DuckDBValue)
       numbered.set(tok, params.length)
@@ -336,7 +352,14 @@ export function render(
     dbTimeZone: ctx.host.db.settings.dbTimeZone,
     exactNumberColumns: ctx.host.exactNumberColumnsOf(toks.map((t) => t.text).join(" ")),
     // TIMESTAMP WITH TIME ZONE columns, held as zoned text: their offset is read (TO_CHAR(tz, 'TZH')), as in a client's SQL
-    ...(sql ? { textDatetimeColumns: ctx.host.textDatetimeColumnsOf(toks.map((t) => t.text).join(" ")), ...intervalColumnsOf(ctx, toks) } : {})
+    // and their declared fractional precision, which FF prints (timestamp-precisions.ts), as in a client's SQL
+    ...(sql
+      ? {
+        textDatetimeColumns: ctx.host.textDatetimeColumnsOf(toks.map((t) => t.text).join(" ")),
+        timestampPrecisions: timestampPrecisionsOf(toks.map((t) => t.text).join(" "), (schema, name) => ctx.host.lookupTable(schema, name)),
+        ...intervalColumnsOf(ctx, toks)
+      }
+      : {})
   })
   if (asQuery) {
     // withRowid: each row's DuckDB row id selected last (a LOB locator's row, plsql/embedded-sql.ts)
