@@ -51,6 +51,10 @@ describe("Oracle test server: CHAR comparisons of aggregates, functions, record 
     await conn.execute("CREATE OR REPLACE FUNCTION c5_f RETURN CHAR IS BEGIN RETURN 'ab   '; END;")
     expect(await rows("SELECT id FROM c5_t WHERE c5_f() = 'ab' AND c5_f = e")).toEqual([[1]])
     expect(await outText("BEGIN IF c5_f = 'ab' THEN :o := 'y'; ELSE :o := 'n'; END IF; END;")).toBe("y")
+    await conn.execute("CREATE OR REPLACE PACKAGE c5_p AS FUNCTION f RETURN CHAR; END;")
+    await conn.execute("CREATE OR REPLACE PACKAGE BODY c5_p AS FUNCTION f RETURN CHAR IS BEGIN RETURN 'ab   '; END; END;")
+    expect(await rows("SELECT id FROM c5_t WHERE c5_p.f() = e")).toEqual([[1]])
+    expect(await outText("BEGIN IF c5_p.f = 'ab' THEN :o := 'y'; ELSE :o := 'n'; END IF; END;")).toBe("y")
     expect(await outText("DECLARE FUNCTION g RETURN CHAR IS BEGIN RETURN 'ab '; END; BEGIN IF g() = 'ab' THEN :o := 'y'; ELSE :o := 'n'; END IF; END;")).toBe("y")
   })
 
@@ -78,6 +82,8 @@ describe("Oracle test server: CHAR comparisons of aggregates, functions, record 
     expect(await rows(`SELECT id FROM c5_t WHERE c BETWEEN 'a' AND 'b' AND ${inner}`)).toEqual([[1]])
     expect(await rows(`SELECT id FROM c5_t WHERE c > 'b' AND ${inner}`)).toEqual([[3]])
     expect(await rows(`SELECT c FROM c5_t WHERE ${inner} ORDER BY c DESC`)).toEqual([["cd   "], ["ab   "]])
+    // a derived table's CHAR item named as a NUMBER column of another table
+    expect(await rows("SELECT k FROM (SELECT id AS k, c AS id FROM c5_t) WHERE id = 'ab' AND k IN (SELECT id FROM c5_n)")).toEqual([[1]])
     // where c is the NUMBER it stays one
     expect(await rows("SELECT id FROM c5_n WHERE c = 7.0 AND id IN (SELECT id FROM c5_t WHERE c = 'ab')")).toEqual([[1]])
   })

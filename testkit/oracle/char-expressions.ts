@@ -473,26 +473,20 @@ export const charTypes = (
 
 /**
  * Marks (char-references.ts) each column reference of a statement (`sig`: its significant tokens) that resolves in its
- * query block to a CHAR / NCHAR column whose name is a column of another type in another table the statement names.
+ * query block to a CHAR / NCHAR column (of a table, or a derived table's or WITH block's CHAR item), where a table the
+ * statement names has a CHAR / NCHAR column.
  */
 export const markCharReferences = (sig: ReadonlyArray<Tok>, lookup: TableLookup, variableType?: (name: string) => OraType | undefined): void => {
-  const charNames = new Set<string>()
-  const otherNames = new Set<string>()
-  const seen = new Set<TableMeta>()
-  for (let k = 0; k < sig.length; k++) {
-    const t = sig[k]!
-    if (!isName(t) || isOp(sig[k + 1], ".") || isOp(sig[k + 1], "(")) continue
+  const hasChar = sig.some((t, k) => {
+    if (!isName(t) || isOp(sig[k + 1], ".") || isOp(sig[k + 1], "(")) return false
     const meta = isOp(sig[k - 1], ".") ? (isName(sig[k - 2]) ? lookup(oracleName(sig[k - 2]!), oracleName(t)) : undefined) : lookup(undefined, oracleName(t))
-    if (meta === undefined || seen.has(meta)) continue
-    seen.add(meta)
-    for (const c of meta.columns) (isBlankPadded(c.type) ? charNames : otherNames).add(c.name)
-  }
-  const clashing = [...charNames].filter((name) => otherNames.has(name))
-  if (clashing.length === 0) return
+    return meta?.columns.some((c) => isBlankPadded(c.type)) === true
+  })
+  if (!hasChar) return
   const { typeOf } = charTypes(sig, lookup, variableType)
   for (let k = 0; k < sig.length; k++) {
     const t = sig[k]!
-    if (!isColumnName(t) || !clashing.includes(oracleName(t)) || isOp(sig[k + 1], "(") || isOp(sig[k + 1], ".")) continue
+    if (!isColumnName(t) || isOp(sig[k + 1], "(") || isOp(sig[k + 1], ".")) continue
     let from = k
     while (isOp(sig[from - 1], ".") && isName(sig[from - 2])) from -= 2
     if (typeOf(from, k)?.kind === "column") markCharReference(t)

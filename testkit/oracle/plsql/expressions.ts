@@ -164,7 +164,7 @@ async function calleeAt(ctx: Frame, expr: Expr, k: number, sql: boolean, keepSto
       }
     }
   }
-  if (packaged !== undefined) return keepStored ? undefined : { end: packaged.end, run: (args) => ctx.callLocal(packaged.slot, args), kind: kindOfType(packaged.slot.sub.returns) }
+  if (packaged !== undefined) return keepStored ? undefined : { end: packaged.end, run: (args) => ctx.callLocal(packaged.slot, args), kind: kindOfType(packaged.slot.sub.returns), ...(returnsChar(packaged.slot.sub.returns) ? { char: true } : {}) }
   const callable = (t.kind === "ident" || t.kind === "qident") && !isOp(expr[k - 1], ".") && !isOp(expr[k + 1], ".") && !isOp(expr[k + 1], "%")
   const slot = callable ? lookup(ctx, oracleName(t)) : undefined
   const local = slot?.k === "subprogram" && slot.sub.returns !== undefined ? slot : undefined
