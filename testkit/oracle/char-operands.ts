@@ -157,13 +157,16 @@ export const padCharOperands = (
         if (isEmptyLiteral(left) || typed.some((x) => x.kind === "literal" && x.tok.value === "")) continue
         wrap(left.from, left.to, (x) => `rtrim(${x}, ' ')`)
         for (const [a, b] of items) wrap(a, b, (x) => `rtrim(${x}, ' ')`)
-      } else if (left.kind === "column" || (!isEmptyLiteral(left) && !sigToks.slice(left.from, left.to + 1).some((x) => x.kind === "bind"))) {
-        // each item compared with the left operand on its own ("x IN (a, b)" is "x = a OR x = b"): a VARCHAR2 item
-        // nonpadded, a CHAR one blank-padded; a literal compared with a column padded to the column's length (a longer
-        // one never equals it), another CHAR item without its trailing blanks padded to the left value's length (the
-        // left operand written again there, so not when it holds a bind)
-        const leftSql = sigToks.slice(left.from, left.to + 1).map((x) => x.text).join(" ")
-        const duplicable = !sigToks.slice(left.from, left.to + 1).some((x) => x.kind === "bind")
+        continue
+      }
+      // each item compared with the left operand on its own ("x IN (a, b)" is "x = a OR x = b"): a VARCHAR2 item
+      // nonpadded, a CHAR one blank-padded; a literal compared with a column padded to the column's length (a longer
+      // one never equals it), another CHAR item without its trailing blanks padded to the left value's length (the
+      // left operand written again there, so not when it holds a bind)
+      const leftToks = sigToks.slice(left.from, left.to + 1)
+      const duplicable = !isEmptyLiteral(left) && !leftToks.some((x) => x.kind === "bind")
+      if (left.kind === "column" || duplicable) {
+        const leftSql = leftToks.map((x) => x.text).join(" ")
         items.forEach(([a, b], n) => {
           const item = typed[n]
           if (item === undefined || (item.kind === "literal" && item.tok.value === "")) return
