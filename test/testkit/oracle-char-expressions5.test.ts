@@ -2,9 +2,9 @@
  * Blank-padded comparison semantics for more CHAR-valued expressions ("Blank-Padded and Nonpadded Comparison
  * Semantics", SQL Language Reference: blank-padded "only when both values in the comparison are either expressions of
  * data type CHAR, NCHAR, text literals, or values returned by the USER function", nonpadded when either is VARCHAR2).
- * Before: MAX / MIN / FIRST_VALUE / LAG of a CHAR column, a stored or local function declared RETURN CHAR, and a
- * PL/SQL record field of a CHAR type compared as their padded text; an IN list mixing a VARCHAR2 item with CHAR items
- * compared the CHAR items (other than literals against a column) nonpadded; a name that is CHAR in its own query
+ * Before: MAX / MIN / FIRST_VALUE / LAG of a CHAR column, a stored, package or local function declared RETURN CHAR,
+ * and a PL/SQL record field or collection element of a CHAR type compared as their padded text; an IN list mixing a
+ * VARCHAR2 item with CHAR items compared the CHAR items (other than literals against a column) nonpadded; a name that is CHAR in its own query
  * block and NUMBER without precision in another table of the statement was computed on as a NUMBER (ORA-01722); and
  * an INSERT's star over a derived table with its own WITH clause wrote VARCHAR2 values into CHAR columns unpadded.
  * Raw node-oracledb against the Oracle test server.
@@ -58,9 +58,11 @@ describe("Oracle test server: CHAR comparisons of aggregates, functions, record 
     expect(await outText("DECLARE FUNCTION g RETURN CHAR IS BEGIN RETURN 'ab '; END; BEGIN IF g() = 'ab' THEN :o := 'y'; ELSE :o := 'n'; END IF; END;")).toBe("y")
   })
 
-  it("a PL/SQL record field of a CHAR type, a declared record's or a %ROWTYPE's, in conditions and in block SQL", async () => {
+  it("a PL/SQL record field or collection element of a CHAR type, in conditions and in block SQL", async () => {
     expect(await outText("DECLARE TYPE rt IS RECORD (x CHAR(5)); r1 rt; BEGIN r1.x := 'ab'; IF r1.x = 'ab' THEN :o := 'y'; ELSE :o := 'n'; END IF; END;")).toBe("y")
     expect(await outText("DECLARE r1 c5_t%ROWTYPE; BEGIN SELECT * INTO r1 FROM c5_t WHERE id = 1; IF r1.c = 'ab' THEN :o := 'y'; ELSE :o := 'n'; END IF; END;")).toBe("y")
+    expect(await outText("DECLARE TYPE tt IS TABLE OF CHAR(5); x tt := tt('ab'); BEGIN IF x(1) = 'ab' THEN :o := 'y'; ELSE :o := 'n'; END IF; END;")).toBe("y")
+    expect(await outText("DECLARE TYPE at IS TABLE OF CHAR(5) INDEX BY VARCHAR2(3); x at; BEGIN x('k') := 'ab'; IF 'ab' = x('k') THEN :o := 'y'; ELSE :o := 'n'; END IF; END;")).toBe("y")
     expect(await outText("DECLARE TYPE rt IS RECORD (x CHAR(5)); r1 rt; n NUMBER; BEGIN r1.x := 'ab'; SELECT COUNT(*) INTO n FROM c5_t WHERE e = r1.x; :o := n; END;")).toBe("1")
   })
 

@@ -434,6 +434,11 @@ export const charTypes = (
       if (close !== to) return undefined
       if (t.kind === "ident" && CHAR_PRESERVING.has(t.value)) return typeOf(args[0]![0], args[0]![1]) !== undefined ? { kind: "char" } : undefined
       if (t.kind === "ident" && t.value === CHAR_FUNCTION_CALL) return { kind: "char" }
+      // a PL/SQL collection's element `c(i)`
+      if (args.length === 1 && !isOp(sig[from - 1], ".")) {
+        const element = variableType?.(`${oracleName(t)}()`)
+        if (element !== undefined) return isBlankPadded(element) ? { kind: "column", type: element } : undefined
+      }
       if (isKw(t, "CONCAT") && args.length === 2) return args.every(([a, b]) => typeOf(a, b) !== undefined) ? { kind: "char" } : undefined
       // CAST(x AS CHAR(n)) / NCHAR(n), not CHAR VARYING
       if (isKw(t, "CAST")) {

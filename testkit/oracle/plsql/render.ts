@@ -38,7 +38,7 @@ import { nameValue } from "./names.ts"
 import { PlsqlRecord } from "./records.ts"
 import { isCursorValue } from "./row-reader.ts"
 import { lookup } from "./scope.ts"
-import { fieldType, recordType, resolveType } from "./conversion.ts"
+import { collectionType, fieldType, recordType, resolveType } from "./conversion.ts"
 import { charType, type OraType } from "../types.ts"
 import { datetimeParameter, intervalParameter, isExactNumberText, kindOfSpec, kindOfType, numberParameter, type ValueKind } from "./value-kinds.ts"
 
@@ -245,14 +245,17 @@ function intervalColumnsOf(ctx: Frame, toks: Expr) {
 }
 
 /**
- * The CHAR(n) / NCHAR(n) type of variable `name`, or of a record variable's field (`v.f`, `v.f.g`: a declared record
- * type's field or a `%ROWTYPE` record's column), if it is one (compared with blank-padded semantics, char-operands.ts).
+ * The CHAR(n) / NCHAR(n) type of variable `name`, of a record variable's field (`v.f`, `v.f.g`: a declared record
+ * type's field or a `%ROWTYPE` record's column) or of a collection variable's element (`c()`, char-expressions.ts
+ * asks so for `c(i)`), if it is one (compared with blank-padded semantics, char-operands.ts).
  */
 function charVariableType(ctx: Frame, name: string): OraType | undefined {
-  const [first, ...fields] = name.split(".")
+  const element = name.endsWith("()")
+  const [first, ...fields] = (element ? name.slice(0, -2) : name).split(".")
   const slot = lookup(ctx, first!)
   if (slot?.k !== "var" || slot.type === undefined) return undefined
-  let type: TypeSpec | undefined = slot.type
+  let type: TypeSpec | undefined = element ? collectionType(ctx, resolveType(ctx, slot.type, 0))?.element : slot.type
+  if (type === undefined || (element && fields.length > 0)) return undefined
   for (const field of fields) {
     if (type.kind === "rowtypeOf") {
       const [schema, table] = type.of.length === 2 ? type.of : [undefined, type.of[0]]
