@@ -10,12 +10,16 @@
  * the returned value is VARCHAR2", SQL Language Reference, "The Set Operators"). Expressions of type CHAR besides
  * columns: text literals, USER, binds sent as CHAR, UPPER / LOWER / INITCAP / NLS_UPPER / NLS_LOWER / NLS_INITCAP /
  * SUBSTR[B|C|2|4] of a CHAR ("The return value is the same data type as char", SQL Language Reference, UPPER, LOWER,
- * INITCAP, SUBSTR), CAST(x AS CHAR(n) | NCHAR(n)), a scalar subquery of a CHAR item, and `||` / CONCAT of CHAR values ("If both character strings are of data type CHAR, then the
- * result has data type CHAR", SQL Language Reference, "Concatenation Operator"). Not CHAR: LPAD / RPAD, LTRIM / RTRIM
+ * INITCAP, SUBSTR), CAST(x AS CHAR(n) | NCHAR(n)), a scalar subquery of a CHAR item, `||` / CONCAT of CHAR values
+ * ("If both character strings are of data type CHAR, then the result has data type CHAR", SQL Language Reference,
+ * "Concatenation Operator"), MAX / MIN / FIRST_VALUE / LAG ... of a CHAR (VALUE_OF_ARGUMENT), a stored function
+ * declared RETURN CHAR / NCHAR (called from SQL through `ora_plsql_call_char`, plsql/sql-functions.ts; from PL/SQL as
+ * a bind the caller reports as CHAR) and a PL/SQL CHAR variable or record field. Not CHAR: LPAD / RPAD, LTRIM / RTRIM
  * / TRIM ("The string returned is of VARCHAR2 data type if char is a character data type"), REPLACE, NVL and DECODE
  * ("The string returned is of VARCHAR2 data type", SQL Language Reference, DECODE).
  */
 import type { TableMeta } from "./catalog.ts"
+import { markCharReference } from "./char-references.ts"
 import { isBlankPadded } from "./char-writes.ts"
 import { oracleName } from "./expression-names.ts"
 import { isKw, isOp, matchParen, type Tok } from "./lexer.ts"
@@ -58,6 +62,14 @@ const isColumnName = (t: Tok | undefined): t is Tok => isName(t) && !(t.kind ===
 
 const SET_OPERATORS = ["UNION", "INTERSECT", "MINUS", "EXCEPT"]
 const CHAR_PRESERVING = new Set(["UPPER", "LOWER", "INITCAP", "NLS_UPPER", "NLS_LOWER", "NLS_INITCAP", "SUBSTR", "SUBSTRB", "SUBSTRC", "SUBSTR2", "SUBSTR4"])
+/**
+ * Aggregate and analytic functions whose result is one of their (first) argument's values, so of its data type: MAX /
+ * MIN ("MAX returns maximum value of expr", SQL Language Reference, MAX; no other result type is named), FIRST_VALUE,
+ * LAST_VALUE, NTH_VALUE, LAG, LEAD ("the value of expr" at another row) and ANY_VALUE.
+ */
+const VALUE_OF_ARGUMENT = new Set(["MAX", "MIN", "FIRST_VALUE", "LAST_VALUE", "NTH_VALUE", "LAG", "LEAD", "ANY_VALUE"])
+/** The carrier of a stored function's CHAR / NCHAR result in SQL (plsql/sql-functions.ts). */
+const CHAR_FUNCTION_CALL = "ORA_PLSQL_CALL_CHAR"
 const CHAINING = ["||", "+", "-", "*", "/"]
 
 /** The index of the CASE whose END is at `end`, scanning back (-1 when unmatched). */
@@ -102,6 +114,8 @@ const primaryStart = (sig: ReadonlyArray<Tok>, end: number): number => {
   if (isKw(t, "END")) return caseBefore(sig, end)
   if (isOp(t, ")")) {
     let open = openBefore(sig, end)
+    // `f(...) OVER (...)`: an analytic function
+    if (isKw(sig[open - 1], "OVER") && isOp(sig[open - 2], ")")) open = openBefore(sig, open - 2)
     if (open > 0 && isColumnName(sig[open - 1])) {
       open--
       while (isOp(sig[open - 1], ".") && isName(sig[open - 2])) open -= 2
@@ -125,7 +139,9 @@ const primaryEnd = (sig: ReadonlyArray<Tok>, start: number): number => {
   if (!isColumnName(t) && !isKw(t, "USER")) return -1
   let last = start
   while (isOp(sig[last + 1], ".") && isName(sig[last + 2])) last += 2
-  return isOp(sig[last + 1], "(") ? matchParen(sig, last + 1) : last
+  if (!isOp(sig[last + 1], "(")) return last
+  const close = matchParen(sig, last + 1)
+  return isKw(sig[close + 1], "OVER") && isOp(sig[close + 2], "(") ? matchParen(sig, close + 2) : close
 }
 
 /** The first index of the operand (primaries joined by `||` and arithmetic) ending at `end`, or -1. */
@@ -370,10 +386,19 @@ export const charTypes = (
       const type = variableType?.(name)
       return type !== undefined && isBlankPadded(type) ? { kind: "column", type } : undefined
     }
+    // a PL/SQL record's field (`r.f`)
+    const field = variableType?.(parts.join("."))
+    if (field !== undefined) return isBlankPadded(field) ? { kind: "column", type: field } : undefined
     // `s.t.c`, or a table named outside any FROM clause this analysis reads: its declared column
     const meta = lookup(parts.length > 2 ? parts[0] : undefined, qualifier)
     const c = meta?.columns.find((x) => x.name === name)
     return c !== undefined && isBlankPadded(c.type) ? { kind: "column", type: c.type } : undefined
+  }
+
+  /** Whether [from, to] is a call `f(...)` followed by its OVER (...) clause. */
+  const isAnalytic = (from: number, to: number): boolean => {
+    const close = matchParen(sig, from + 1)
+    return isKw(sig[close + 1], "OVER") && isOp(sig[close + 2], "(") && matchParen(sig, close + 2) === to
   }
 
   /** The CHAR type of the expression [from, to], or undefined when it is not of type CHAR / NCHAR (or not known to be). */
@@ -397,9 +422,23 @@ export const charTypes = (
       if (t.kind === "bind") return isCharBind?.(from) === true ? { kind: "char" } : undefined
       if (isKw(t, "USER")) return { kind: "char" }
     }
-    if (isName(t) && isOp(sig[from + 1], "(") && matchParen(sig, from + 1) === to) {
-      const args = splitAt(sig, from + 2, to - 1, ",")
+    if (isName(t) && isOp(sig[from + 1], "(") && (matchParen(sig, from + 1) === to || isAnalytic(from, to))) {
+      const close = matchParen(sig, from + 1)
+      const args = splitAt(sig, from + 2, close - 1, ",")
+      if (t.kind === "ident" && VALUE_OF_ARGUMENT.has(t.value)) {
+        // MAX(c), MIN(c), FIRST_VALUE(c) OVER (...), LAG(c, 1) OVER (...): the type of c, its length too
+        const first = isKw(sig[args[0]![0]], "DISTINCT", "ALL") ? ([args[0]![0] + 1, args[0]![1]] as const) : args[0]!
+        const type = typeOf(first[0], first[1])
+        return type === undefined ? undefined : type.kind === "column" ? type : { kind: "char" }
+      }
+      if (close !== to) return undefined
       if (t.kind === "ident" && CHAR_PRESERVING.has(t.value)) return typeOf(args[0]![0], args[0]![1]) !== undefined ? { kind: "char" } : undefined
+      if (t.kind === "ident" && t.value === CHAR_FUNCTION_CALL) return { kind: "char" }
+      // a PL/SQL collection's element `c(i)`
+      if (args.length === 1 && !isOp(sig[from - 1], ".")) {
+        const element = variableType?.(`${oracleName(t)}()`)
+        if (element !== undefined) return isBlankPadded(element) ? { kind: "column", type: element } : undefined
+      }
       if (isKw(t, "CONCAT") && args.length === 2) return args.every(([a, b]) => typeOf(a, b) !== undefined) ? { kind: "char" } : undefined
       // CAST(x AS CHAR(n)) / NCHAR(n), not CHAR VARYING
       if (isKw(t, "CAST")) {
@@ -435,4 +474,26 @@ export const charTypes = (
   }
 
   return { typeOf }
+}
+
+/**
+ * Marks (char-references.ts) each column reference of a statement (`sig`: its significant tokens) that resolves in its
+ * query block to a CHAR / NCHAR column (of a table, or a derived table's or WITH block's CHAR item), where a table the
+ * statement names has a CHAR / NCHAR column.
+ */
+export const markCharReferences = (sig: ReadonlyArray<Tok>, lookup: TableLookup, variableType?: (name: string) => OraType | undefined): void => {
+  const hasChar = sig.some((t, k) => {
+    if (!isName(t) || isOp(sig[k + 1], ".") || isOp(sig[k + 1], "(")) return false
+    const meta = isOp(sig[k - 1], ".") ? (isName(sig[k - 2]) ? lookup(oracleName(sig[k - 2]!), oracleName(t)) : undefined) : lookup(undefined, oracleName(t))
+    return meta?.columns.some((c) => isBlankPadded(c.type)) === true
+  })
+  if (!hasChar) return
+  const { typeOf } = charTypes(sig, lookup, variableType)
+  for (let k = 0; k < sig.length; k++) {
+    const t = sig[k]!
+    if (!isColumnName(t) || isOp(sig[k + 1], "(") || isOp(sig[k + 1], ".")) continue
+    let from = k
+    while (isOp(sig[from - 1], ".") && isName(sig[from - 2])) from -= 2
+    if (typeOf(from, k)?.kind === "column") markCharReference(t)
+  }
 }

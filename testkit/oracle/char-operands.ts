@@ -18,7 +18,7 @@
  */
 import type { TableMeta } from "./catalog.ts"
 import { blankPaddedSql, blankPaddedText, sizedInCharacters } from "./char-writes.ts"
-import { charTypes, operandEnd, operandStart, type CharType } from "./char-expressions.ts"
+import { charTypes, markCharReferences, operandEnd, operandStart, type CharType } from "./char-expressions.ts"
 import { isKw, isOp, matchParen, splitTopLevel, sqlString, tokenize, type Tok } from "./lexer.ts"
 import type { OraType } from "./types.ts"
 
@@ -61,18 +61,20 @@ const ORDERING_MACROS: Readonly<Record<string, string>> = { "<": "ora_char_lt", 
 
 /**
  * `toks` with the operands of comparisons that Oracle compares with blank-padded semantics padded to equal lengths;
- * `variableType` gives the CHAR / NCHAR type of a PL/SQL variable by name (a PL/SQL comparison follows the same rules:
- * PL/SQL Language Reference, "Character Comparisons").
+ * `variableType` gives the CHAR / NCHAR type of a PL/SQL variable or record field by name (`v`, `r.f`: a PL/SQL
+ * comparison follows the same rules: PL/SQL Language Reference, "Character Comparisons"); `charBind` whether a bind,
+ * by its ordinal or its token, holds a CHAR value.
  */
 export const padCharOperands = (
   toks: ReadonlyArray<Tok>,
   lookup: TableLookup,
   variableType?: (name: string) => OraType | undefined,
-  charBind?: (ordinal: number) => boolean
+  charBind?: (ordinal: number, bind: Tok) => boolean
 ): ReadonlyArray<Tok> => {
-  if (!toks.some((t) => isComparison(t) || isKw(t, "IN", "BETWEEN", "CASE", "DECODE"))) return toks
   const sig = toks.flatMap((t, k) => (t.kind === "ws" ? [] : [k]))
   const sigToks = sig.map((k) => toks[k]!)
+  markCharReferences(sigToks, lookup, variableType)
+  if (!toks.some((t) => isComparison(t) || isKw(t, "IN", "BETWEEN", "CASE", "DECODE"))) return toks
   const at = (s: number): Tok | undefined => (s >= 0 ? sigToks[s] : undefined)
   // whether the comparison at `s` is an UPDATE's or MERGE's `SET c = ...` assignment
   const isAssignment = (s: number): boolean => {
@@ -92,7 +94,7 @@ export const padCharOperands = (
   const isCharBind = (s: number): boolean => {
     if (charBind === undefined || at(s)?.kind !== "bind") return false
     bindOrdinals ??= new Map(sigToks.filter((t) => t.kind === "bind").sort((a, b) => a.pos - b.pos).map((t, n) => [t, n] as const))
-    return charBind(bindOrdinals.get(at(s)!) ?? -1)
+    return charBind(bindOrdinals.get(at(s)!) ?? -1, at(s)!)
   }
   let types: ReturnType<typeof charTypes> | undefined
   const typeOf = (from: number, to: number) => (types ??= charTypes(sigToks, lookup, variableType, isCharBind)).typeOf(from, to)
@@ -155,11 +157,21 @@ export const padCharOperands = (
         if (isEmptyLiteral(left) || typed.some((x) => x.kind === "literal" && x.tok.value === "")) continue
         wrap(left.from, left.to, (x) => `rtrim(${x}, ' ')`)
         for (const [a, b] of items) wrap(a, b, (x) => `rtrim(${x}, ' ')`)
-      } else if (left.kind === "column") {
-        // each literal of `c [NOT] IN ('a', 'b')` compared with the column: padded to its length (a longer one never equals it)
+        continue
+      }
+      // each item compared with the left operand on its own ("x IN (a, b)" is "x = a OR x = b"): a VARCHAR2 item
+      // nonpadded, a CHAR one blank-padded; a literal compared with a column padded to the column's length (a longer
+      // one never equals it), another CHAR item without its trailing blanks padded to the left value's length (the
+      // left operand written again there, so not when it holds a bind)
+      const leftToks = sigToks.slice(left.from, left.to + 1)
+      const duplicable = !isEmptyLiteral(left) && !leftToks.some((x) => x.kind === "bind")
+      if (left.kind === "column" || duplicable) {
+        const leftSql = leftToks.map((x) => x.text).join(" ")
         items.forEach(([a, b], n) => {
           const item = typed[n]
-          if (a === b && item?.kind === "literal" && item.tok.value !== "") literals.set(a, literalLike(item.tok, blankPaddedText(trimmed(item.tok.value), left.type)))
+          if (item === undefined || (item.kind === "literal" && item.tok.value === "")) return
+          if (a === b && item.kind === "literal" && left.kind === "column") literals.set(a, literalLike(item.tok, blankPaddedText(trimmed(item.tok.value), left.type)))
+          else if (duplicable) wrap(a, b, (x) => `ora_char_padded(rtrim(${x}, ' '), ${leftSql})`)
         })
       }
       continue

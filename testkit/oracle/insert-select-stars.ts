@@ -4,9 +4,9 @@
  * datetime-writes.ts casts each item written into a DATE or TIMESTAMP(0-6) column to it, which the translator renders
  * as the value's own wall clock (Oracle drops the zone converting to DATE or TIMESTAMP, Database Globalization Support
  * Guide, "Datetime Data Types and Time Zone Support"), and the items of a subquery reach the enclosing query as the
- * zoned columns they are (zoned-aliases.ts). Handled: stars over named tables and parenthesised subqueries (their
- * items named by alias or column, their own stars expanded alike) joined with ON or by commas; a star over a USING or
- * NATURAL join, a WITH block or an unnamed expression is left as written.
+ * zoned columns they are (zoned-aliases.ts). Handled: stars over named tables, WITH blocks and parenthesised
+ * subqueries (a subquery's own WITH clause too; their items named by alias or column, their own stars expanded alike)
+ * joined with ON or by commas; any other star is left as written.
  */
 import type { ColumnMeta } from "./catalog.ts"
 import { blockSelectBefore, findTopLevel, isKw, isOp, matchParen, type Tok, tokenize } from "./lexer.ts"
@@ -43,10 +43,11 @@ const sourcesOf = (sig: ReadonlyArray<Tok>, fromAt: number, end: number, lookup:
   let natural = false
   for (;;) {
     let source: Source | undefined
-    if (isOp(sig[k], "(") && isKw(sig[k + 1], "SELECT")) {
+    if (isOp(sig[k], "(") && isKw(sig[k + 1], "SELECT", "WITH")) {
       const close = matchParen(sig, k)
-      if (close < 0) return undefined
-      const columns = selectNames(sig, k + 1, close, lookup)
+      const select = queryAfterWith(sig, k + 1)
+      if (close < 0 || select < 0) return undefined
+      const columns = selectNames(sig, select, close, lookup)
       if (columns === undefined) return undefined
       k = close + 1
       if (isKw(sig[k], "AS")) k++
@@ -83,6 +84,18 @@ const sourcesOf = (sig: ReadonlyArray<Tok>, fromAt: number, end: number, lookup:
     if (next >= end || isKw(sig[next], ...FROM_END)) return out
     k = next + 1
   }
+}
+
+/** The SELECT of the query at `at`, after its WITH clause when it has one (`WITH w AS (...), ... SELECT`); -1 when none. */
+const queryAfterWith = (sig: ReadonlyArray<Tok>, at: number): number => {
+  if (isKw(sig[at], "SELECT")) return at
+  if (!isKw(sig[at], "WITH")) return -1
+  for (let k = at + 1; k < sig.length; k++) {
+    if (isOp(sig[k], "(")) k = matchParen(sig, k)
+    else if (isKw(sig[k], "SELECT")) return k
+    if (k < 0) return -1
+  }
+  return -1
 }
 
 /**

@@ -3,6 +3,7 @@
  * them (exact NUMBER, text datetime, interval, LOCAL TIME ZONE, character, DATE), binds by the types the context
  * knows, and whether a range needs the operator rewrites at all. The base of translate.ts's Translator.
  */
+import { isCharReference } from "./char-references.ts"
 import { findTopLevel, isKw, isOp, matchParen, type Tok } from "./lexer.ts"
 import { type BinaryKind, oracleName } from "./expression-names.ts"
 import { type CallArgument, CHECKED_RANGE, EXACT_RESULT, isExactNumeric } from "./number-sql.ts"
@@ -77,7 +78,7 @@ export class TranslatorOperands {
     if (names === undefined || to <= from || last === undefined || (last.kind !== "ident" && last.kind !== "qident") || isOp(toks[to], "(")) return undefined
     for (let k = from; k < to - 1; k += 2)
       if (!(toks[k]?.kind === "ident" || toks[k]?.kind === "qident") || !isOp(toks[k + 1], ".")) return undefined
-    if (!names.has(oracleName(last))) return undefined
+    if (!names.has(oracleName(last)) || isCharReference(last)) return undefined
     return to - from >= 3 ? { qualifier: oracleName(toks[to - 3]!), column: oracleName(last) } : { column: oracleName(last) }
   }
 
@@ -93,6 +94,7 @@ export class TranslatorOperands {
         return param !== undefined && this.ctx.numberBind?.(Number(param)) === true
       }
       const name = oracleName(t)
+      if (isCharReference(t)) return false
       if (binaryColumns?.has(name) === true || dateColumns?.has(name) === true || textDatetimeColumns?.has(name) === true) return false
       return boundedNumberColumns?.has(name) === true || exactNumberColumns?.has(name) === true
     })
@@ -112,7 +114,7 @@ export class TranslatorOperands {
     for (let i = from; i < to; i++) {
       const t = this.toks[i]!
       if (t.kind === "num" && !/[fFdD]$/.test(t.text) && numberLiteral(t.value).startsWith("ora_number(")) return true
-      if ((t.kind === "ident" || t.kind === "qident") && names?.has(oracleName(t)) === true && !isOp(this.toks[i + 1], "(")) return true
+      if ((t.kind === "ident" || t.kind === "qident") && names?.has(oracleName(t)) === true && !isOp(this.toks[i + 1], "(") && !isCharReference(t)) return true
       if (this.isExactConversion(i)) return true
       // a stored function's NUMBER result (plsql/sql-functions.ts)
       if (isKw(t, "ORA_PLSQL_CALL_NUMBER") && isOp(this.toks[i + 1], "(")) return true

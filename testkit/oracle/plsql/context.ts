@@ -101,7 +101,7 @@ export interface Frame extends CallContext {
   /** Statements run so far (a look at the socket every YIELD_EVERY: control.ts). */
   steps: number
   /** Values of local function calls an expression made, by the bind token that stands for each. */
-  readonly callResults: Map<string, { value: Value; kind?: ValueKind | undefined }>
+  readonly callResults: Map<string, { value: Value; kind?: ValueKind | undefined; char?: true }>
   calls: number
   /** Readers of REF CURSOR values being fetched from in this block. */
   readonly readers: WeakMap<QueryResult, RowReader>

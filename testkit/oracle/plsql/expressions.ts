@@ -10,7 +10,7 @@ import { isKw, isOp, splitTopLevel, type Tok } from "../lexer.ts"
 import type { PlsqlProcedure } from "../catalog.ts"
 import { synonymTarget } from "../synonym-resolution.ts"
 import { oracleName } from "../translate.ts"
-import type { Expr } from "./ast.ts"
+import type { Expr, TypeSpec } from "./ast.ts"
 import { PlsqlCollection } from "./collections.ts"
 import { dbmsLockFunction } from "./dbms-lock.ts"
 import type { Collection, Frame, Value } from "./context.ts"
@@ -138,7 +138,13 @@ interface Callee {
   readonly run: (args: ReadonlyArray<Expr>) => Promise<Value>
   /** what the translator needs to know of the result (a NUMBER held as decimal text is computed on exactly) */
   readonly kind?: ValueKind
+  /** declared to return CHAR / NCHAR: compared blank-padded (char-operands.ts) */
+  readonly char?: true
 }
+
+/** Whether a function declared `RETURN type` returns CHAR / NCHAR. */
+const returnsChar = (returns: TypeSpec | string | undefined): boolean =>
+  /^(N?CHAR|CHARACTER)$/i.test(typeof returns === "string" ? returns : returns?.kind === "named" ? returns.name : "")
 
 /** The call of a local, packaged, stored or DBMS_LOCK function or an object method starting at `expr[k]`; undefined when none starts there. */
 async function calleeAt(ctx: Frame, expr: Expr, k: number, sql: boolean, keepStored: boolean, columns: () => Set<string>): Promise<Callee | undefined> {
@@ -158,7 +164,7 @@ async function calleeAt(ctx: Frame, expr: Expr, k: number, sql: boolean, keepSto
       }
     }
   }
-  if (packaged !== undefined) return keepStored ? undefined : { end: packaged.end, run: (args) => ctx.callLocal(packaged.slot, args), kind: kindOfType(packaged.slot.sub.returns) }
+  if (packaged !== undefined) return keepStored ? undefined : { end: packaged.end, run: (args) => ctx.callLocal(packaged.slot, args), kind: kindOfType(packaged.slot.sub.returns), ...(returnsChar(packaged.slot.sub.returns) ? { char: true } : {}) }
   const callable = (t.kind === "ident" || t.kind === "qident") && !isOp(expr[k - 1], ".") && !isOp(expr[k + 1], ".") && !isOp(expr[k + 1], "%")
   const slot = callable ? lookup(ctx, oracleName(t)) : undefined
   const local = slot?.k === "subprogram" && slot.sub.returns !== undefined ? slot : undefined
@@ -169,8 +175,8 @@ async function calleeAt(ctx: Frame, expr: Expr, k: number, sql: boolean, keepSto
   if (local !== undefined && !column && sql && !declaredInPackage(ctx, oracleName(t), local)) {
     throw new PlsCompileError(ctx.source, t.pos, 231, `function '${oracleName(t)}' may not be used in SQL`)
   }
-  if (local !== undefined && !column) return { end: k, run: (args) => ctx.callLocal(local, args), kind: kindOfType(local.sub.returns) }
-  if (stored?.isFunction === true && !column && !keepStored) return { end: k, run: (args) => ctx.invoke(stored, args), kind: resultKind(stored.returns) === "number" ? "number" : undefined }
+  if (local !== undefined && !column) return { end: k, run: (args) => ctx.callLocal(local, args), kind: kindOfType(local.sub.returns), ...(returnsChar(local.sub.returns) ? { char: true } : {}) }
+  if (stored?.isFunction === true && !column && !keepStored) return { end: k, run: (args) => ctx.invoke(stored, args), kind: resultKind(stored.returns) === "number" ? "number" : undefined, ...(returnsChar(stored.returns) ? { char: true } : {}) }
   return undefined
 }
 
@@ -229,7 +235,7 @@ export async function inlineCalls(ctx: Frame, expr: Expr, sql = false, keepStore
     }
     const key = `\u0000F${++ctx.calls}`
     made.push(key)
-    ctx.callResults.set(key, { value, kind: callee.kind })
+    ctx.callResults.set(key, { value, kind: callee.kind, ...(callee.char === true ? { char: true as const } : {}) })
     out.push({ kind: "bind", text: ":f", value: key, pos: t.pos })
     k = close
   }

@@ -43,7 +43,7 @@ export class Interpreter implements Frame {
   piped: Array<Value> | undefined = undefined
   pos = 0
   steps = 0
-  readonly callResults = new Map<string, { value: Value; kind?: ValueKind | undefined }>()
+  readonly callResults = new Map<string, { value: Value; kind?: ValueKind | undefined; char?: true }>()
   calls = 0
   readonly readers = new WeakMap<QueryResult, RowReader>()
 

@@ -27,6 +27,7 @@ import { StatementColumns } from "../session-columns.ts"
 import { withAliasAs } from "../select-aliases-as.ts"
 import type { BindSpec } from "../statement.ts"
 import { padCharOperands } from "../char-operands.ts"
+import { isBlankPadded } from "../char-writes.ts"
 import { makeTranslator, oracleName, type QueryShape, translateQuery } from "../translate.ts"
 import type { Expr, TypeSpec } from "./ast.ts"
 import { intervalBindKind, type IntervalBindKind, isLocalZoneBind, localZoneArithmetic } from "../local-zone-arithmetic.ts"
@@ -38,7 +39,7 @@ import { nameValue } from "./names.ts"
 import { FieldKinds, PlsqlRecord } from "./records.ts"
 import { isCursorValue } from "./row-reader.ts"
 import { lookup } from "./scope.ts"
-import { resolveType } from "./conversion.ts"
+import { collectionType, fieldType, recordType, resolveType } from "./conversion.ts"
 import { charType, type OraType } from "../types.ts"
 import { datetimeParameter, intervalParameter, isExactNumberText, kindOfSpec, kindOfType, numberParameter, type ValueKind } from "./value-kinds.ts"
 
@@ -258,13 +259,31 @@ function intervalColumnsOf(ctx: Frame, toks: Expr) {
   }
 }
 
-/** The CHAR(n) / NCHAR(n) type of variable `name`, if it is one (compared with blank-padded semantics, char-operands.ts). */
+/**
+ * The CHAR(n) / NCHAR(n) type of variable `name`, of a record variable's field (`v.f`, `v.f.g`: a declared record
+ * type's field or a `%ROWTYPE` record's column) or of a collection variable's element (`c()`, char-expressions.ts
+ * asks so for `c(i)`), if it is one (compared with blank-padded semantics, char-operands.ts).
+ */
 function charVariableType(ctx: Frame, name: string): OraType | undefined {
-  const slot = lookup(ctx, name)
+  const element = name.endsWith("()")
+  const [first, ...fields] = (element ? name.slice(0, -2) : name).split(".")
+  const slot = lookup(ctx, first!)
   if (slot?.k !== "var" || slot.type === undefined) return undefined
-  const type = resolveType(ctx, slot.type, 0)
-  if (type.kind !== "named" || type.size === undefined || !/^N?CHAR(ACTER)?$/.test(type.name)) return undefined
-  return charType(type.name.startsWith("N") ? "NCHAR" : "CHAR", type.size, type.chars === true)
+  let type: TypeSpec | undefined = element ? collectionType(ctx, resolveType(ctx, slot.type, 0))?.element : slot.type
+  if (type === undefined || (element && fields.length > 0)) return undefined
+  for (const field of fields) {
+    if (type.kind === "rowtypeOf") {
+      const [schema, table] = type.of.length === 2 ? type.of : [undefined, type.of[0]]
+      const column = table === undefined ? undefined : ctx.host.lookupTable(schema, table)?.columns.find((c) => c.name === field)
+      return column !== undefined && fields.length === 1 && isBlankPadded(column.type) ? column.type : undefined
+    }
+    const f = recordType(ctx, resolveType(ctx, type, 0))?.fields.find((x) => x.name === field)
+    if (f === undefined) return undefined
+    type = fieldType(ctx, f)
+  }
+  const resolved = resolveType(ctx, type, 0)
+  if (resolved.kind !== "named" || resolved.size === undefined || !/^N?CHAR(ACTER)?$/.test(resolved.name)) return undefined
+  return charType(resolved.name.startsWith("N") ? "NCHAR" : "CHAR", resolved.size, resolved.chars === true)
 }
 
 /** CONNECT BY and (+) rewritten as for SQL statements (hierarchical.ts, outer-join-plus.ts). */
@@ -296,7 +315,7 @@ export function render(
   lobRowids?: ReadonlyArray<string>
 } {
   const params: Array<DuckDBValue> = []
-  const source = rewriteAttributeAccess(rewriteFloatConditions(rewriteDbmsLob(rewriteBuiltinCalls(rewriteJsonSql(hierarchyAndOuterJoins(ctx, withAliasAs(namedTypesOf(ctx.host.db).rewriteConstructors(ctx.host.schema, padCharOperands(rewriteNumericIntervals(toks), (schema, name) => (sql ? ctx.host.lookupTable(schema, name) : undefined), (name) => charVariableType(ctx, name))))), ctx.host.db.settings.version), ctx.host.schema))), (schema, name) => ctx.host.lookupTable(schema, name))
+  const source = rewriteAttributeAccess(rewriteFloatConditions(rewriteDbmsLob(rewriteBuiltinCalls(rewriteJsonSql(hierarchyAndOuterJoins(ctx, withAliasAs(namedTypesOf(ctx.host.db).rewriteConstructors(ctx.host.schema, padCharOperands(rewriteNumericIntervals(toks), (schema, name) => (sql ? ctx.host.lookupTable(schema, name) : undefined), (name) => charVariableType(ctx, name), (_, bind) => ctx.callResults.get(bind.value)?.char === true)))), ctx.host.db.settings.version), ctx.host.schema))), (schema, name) => ctx.host.lookupTable(schema, name))
   const { rewritten: bound, values, specs, kinds, types } = bindNames(ctx, source, sql)
   const named = intervalToCharOperands(localZoneOperands(ctx, bound, specs, types), types)
   // a format model from a bind or variable is known now: the translator takes it as the literal it is for this run

@@ -38,6 +38,8 @@ import type { NamedType } from "../pickle.ts"
 const RESULT_TYPES: ReadonlyArray<readonly [string, DuckDBType]> = [
   ["number", new DuckDBVarCharType(EXACT_NUMBER_ALIAS)],
   ["varchar", VARCHAR],
+  // a CHAR / NCHAR result: text as VARCHAR's, named apart so that comparisons see it is CHAR (char-expressions.ts)
+  ["char", VARCHAR],
   ["date", TIMESTAMP_S],
   ["timestamp", TIMESTAMP],
   ["boolean", BOOLEAN],
@@ -54,6 +56,7 @@ export const resultKind = (returns: string | undefined): string => {
   if (t === "BOOLEAN") return "boolean"
   if (t === "BINARY_DOUBLE") return "double"
   if (t === "BINARY_FLOAT") return "float"
+  if (/^(N?CHAR|CHARACTER)$/.test(t)) return "char"
   return "varchar"
 }
 
