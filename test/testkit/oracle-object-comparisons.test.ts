@@ -33,7 +33,12 @@ describe("Oracle test server: object comparisons by MAP / ORDER methods (raw nod
       "CREATE TABLE oc_t (id NUMBER, c oc_pts, d oc_ops, e oc_vas, f oc_plains) NESTED TABLE c STORE AS oc_t_c NESTED TABLE d STORE AS oc_t_d NESTED TABLE e STORE AS oc_t_e NESTED TABLE f STORE AS oc_t_f",
       "INSERT INTO oc_t VALUES (1, oc_pts(oc_pt(1, 2), oc_pt(5, 5)), oc_ops(oc_op(1, 2), oc_op(1, 3)), oc_vas(oc_va(1, oc_nums(1))), oc_plains(oc_plain(1, 2), oc_plain(2, 1)))",
       "INSERT INTO oc_t VALUES (2, oc_pts(oc_pt(1, 2), oc_pt(3, 0)), oc_ops(oc_op(2, 2), oc_op(3, 2)), oc_vas(), oc_plains(oc_plain(1, 2), oc_plain(1, 2)))",
-      "INSERT INTO oc_t VALUES (3, oc_pts(), oc_ops(), NULL, NULL)"
+      "INSERT INTO oc_t VALUES (3, oc_pts(), oc_ops(), NULL, NULL)",
+      "CREATE TABLE oc_o (id NUMBER, o oc_pt, o2 oc_pt, p oc_plain, q oc_plain, r oc_op, v oc_va)",
+      "INSERT INTO oc_o VALUES (1, oc_pt(2, 1), oc_pt(3, 0), oc_plain(1, 2), oc_plain(1, 2), oc_op(5, 1), oc_va(1, oc_nums(1)))",
+      "INSERT INTO oc_o VALUES (2, oc_pt(1, 9), oc_pt(2, 2), oc_plain(1, 2), oc_plain(2, 1), oc_op(10, 1), NULL)",
+      "INSERT INTO oc_o VALUES (3, oc_pt(3, 3), oc_pt(9, 9), NULL, NULL, oc_op(7, 0), NULL)",
+      "INSERT INTO oc_o VALUES (4, NULL, oc_pt(1, 1), NULL, NULL, NULL, NULL)"
     ]) await conn.execute(sql)
     await conn.commit()
   })
@@ -61,6 +66,36 @@ describe("Oracle test server: object comparisons by MAP / ORDER methods (raw nod
   it("a member function of a TABLE(c) element is called in SQL", async () => {
     expect(await rows("SELECT t.id, e.m(), e.scaled(10) FROM oc_t t, TABLE(t.c) e ORDER BY 1, 3")).toEqual([[1, 3, 10], [1, 10, 50], [2, 3, 10], [2, 3, 30]])
     expect(await rows("SELECT t.id FROM oc_t t, TABLE(t.c) e WHERE e.m() > 5")).toEqual([[1]])
+  })
+
+  it("comparisons of objects in SQL use the MAP method, or the ORDER method's answer against 0", async () => {
+    expect(await rows("SELECT t.id FROM oc_o t WHERE t.o = t.o2 ORDER BY t.id")).toEqual([[1]])
+    expect(await rows("SELECT id FROM oc_o WHERE o <> o2 ORDER BY id")).toEqual([[2], [3]])
+    expect(await rows("SELECT t.id FROM oc_o t WHERE t.o > oc_pt(0, 5) ORDER BY t.id")).toEqual([[2], [3]])
+    expect(await rows("SELECT t.id FROM oc_o t WHERE t.r = oc_op(7, 99) ORDER BY t.id")).toEqual([[3]])
+    expect(await rows("SELECT t.id FROM oc_o t WHERE t.r < oc_op(8, 0) ORDER BY t.id")).toEqual([[1], [3]])
+  })
+
+  it("ORDER BY an object column sorts by the MAP or ORDER method, NULL objects last", async () => {
+    expect(await rows("SELECT t.id FROM oc_o t ORDER BY t.o")).toEqual([[1], [3], [2], [4]])
+    expect(await rows("SELECT id FROM oc_o ORDER BY o DESC")).toEqual([[4], [2], [3], [1]])
+    expect(await rows("SELECT t.id FROM oc_o t ORDER BY t.r")).toEqual([[1], [3], [2], [4]])
+    expect(await rows("SELECT id FROM oc_o WHERE id > 1 ORDER BY r DESC")).toEqual([[4], [2], [3]])
+  })
+
+  it("UPDATE ... SET an object column WHERE it equals another by its MAP method", async () => {
+    await conn.execute("UPDATE oc_o t SET t.o = oc_pt(0, 0) WHERE t.o = oc_pt(1, 2)")
+    expect(await rows("SELECT t.id, t.o.x FROM oc_o t WHERE t.id < 3 ORDER BY t.id")).toEqual([[1, 0], [2, 1]])
+    await conn.rollback()
+  })
+
+  it("without MAP or ORDER: equality only (ORA-22950 otherwise), ORA-22901 for a VARRAY attribute", async () => {
+    expect(await rows("SELECT t.id FROM oc_o t WHERE t.p = t.q ORDER BY t.id")).toEqual([[1]])
+    expect(oraCode(await failure(() => rows("SELECT t.id FROM oc_o t WHERE t.p < t.q")))).toBe("ORA-22950")
+    expect(oraCode(await failure(() => rows("SELECT t.id FROM oc_o t ORDER BY t.p")))).toBe("ORA-22950")
+    expect(oraCode(await failure(() => rows("SELECT t.id FROM oc_o t WHERE t.v = oc_va(1, oc_nums(1))")))).toBe("ORA-22901")
+    expect(oraCode(await failure(() => rows("SELECT DISTINCT t.v FROM oc_o t")))).toBe("ORA-22901")
+    expect(oraCode(await failure(() => rows("SELECT COUNT(*) FROM oc_o t GROUP BY t.v")))).toBe("ORA-22901")
   })
 
   it("nested table equality in PL/SQL needs a MAP method on the element type (ORA-22952)", async () => {

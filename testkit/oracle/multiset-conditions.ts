@@ -172,8 +172,15 @@ export const rewriteMultisetConditions = (toks: ReadonlyArray<Tok>, nested: Read
   return out
 }
 
+/** A table of a statement: its columns, and its owner and name when it is a named table or view. */
+export interface StatementTable {
+  readonly owner?: string
+  readonly name?: string
+  readonly columns: ReadonlyArray<{ readonly name: string; readonly type: OraType }>
+}
+
 /** The statement's tables as {@link rewriteMemberOfByMethods} reads them: by alias, or by name when unaliased. */
-export type StatementTables = ReadonlyMap<string, { readonly columns: ReadonlyArray<{ readonly name: string; readonly type: OraType }> }>
+export type StatementTables = ReadonlyMap<string, StatementTable>
 
 /**
  * ORA-22901 when objects of `type`, which has no MAP or ORDER method, have a VARRAY or LOB attribute (an object

@@ -12,6 +12,7 @@ import { OraError } from "../errors.ts"
 import { isKw, isOp, splitTopLevel, tokenize, type Tok } from "../lexer.ts"
 import { namedTypesOf } from "../named-types.ts"
 import { rewriteMemberOfByMethods } from "../multiset-conditions.ts"
+import { rewriteObjectComparisons } from "../object-comparisons.ts"
 import { aliasedTables } from "../object-attributes.ts"
 import type { PlsqlProcedure, TableMeta } from "../catalog.ts"
 import type { OracleDatabase } from "../database.ts"
@@ -120,10 +121,13 @@ export const rewriteSqlMethodCalls = (
   lookupTable: (schema: string | undefined, name: string) => TableMeta | undefined
 ): ReadonlyArray<Tok> => {
   // MEMBER OF / IS A SET of a nested table column of objects: by a MAP or ORDER method (multiset-conditions.ts)
-  const toks = rewriteMemberOfByMethods(source, () => statementTables(source, lookupTable))
+  let tables: Map<string, TableMeta> | undefined
+  const lookupType = (name: string) => namedTypesOf(db).lookup(schema, undefined, name)
+  // comparisons, ORDER BY, DISTINCT and GROUP BY of objects: by a MAP or ORDER method (object-comparisons.ts)
+  const compared = rewriteObjectComparisons(source, () => (tables ??= statementTables(source, lookupTable)), lookupType)
+  const toks = rewriteMemberOfByMethods(compared, () => (tables ??= statementTables(source, lookupTable)))
   // no type body, no method to call
   if (typeBodiesOf(db).size === 0) return toks
-  const lookupType = (name: string) => namedTypesOf(db).lookup(schema, undefined, name)
   const sig = toks.flatMap((t, k) => (t.kind === "ws" ? [] : [k]))
   const at = (n: number) => toks[sig[n] ?? -1]
   let aliases: Map<string, TableMeta> | undefined
