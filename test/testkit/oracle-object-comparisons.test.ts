@@ -83,6 +83,11 @@ describe("Oracle test server: object comparisons by MAP / ORDER methods (raw nod
     expect(await rows("SELECT id FROM oc_o WHERE id > 1 ORDER BY r DESC")).toEqual([[4], [2], [3]])
   })
 
+  it("a block's SQL compares and sorts objects by the MAP method too", async () => {
+    const block = "DECLARE s VARCHAR2(100); BEGIN FOR r IN (SELECT t.id FROM oc_o t WHERE t.o <> oc_pt(0, 6) ORDER BY t.o) LOOP s := s || r.id; END LOOP; :s := s; END;"
+    expect((await conn.execute(block, { s: { dir: oracledb.BIND_OUT, type: oracledb.STRING, maxSize: 100 } })).outBinds.s).toBe("12")
+  })
+
   it("UPDATE ... SET an object column WHERE it equals another by its MAP method", async () => {
     await conn.execute("UPDATE oc_o t SET t.o = oc_pt(0, 0) WHERE t.o = oc_pt(1, 2)")
     expect(await rows("SELECT t.id, t.o.x FROM oc_o t WHERE t.id < 3 ORDER BY t.id")).toEqual([[1, 0], [2, 1]])
