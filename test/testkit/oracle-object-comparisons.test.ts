@@ -110,3 +110,29 @@ describe("Oracle test server: object comparisons by MAP / ORDER methods (raw nod
     expect(oraCode(await failure(() => equal("oc_ops", "oc_ops(oc_op(1, 2))", "oc_ops(oc_op(1, 3))")))).toBe("ORA-22952")
   })
 })
+
+describe("Oracle test server: objects without MAP / ORDER methods in a schema with no PL/SQL (raw node-oracledb)", () => {
+  let bare: { server?: OracleTestServerHandle; conn?: Conn } = {}
+  beforeAll(async () => {
+    bare = await openConnection()
+    for (const sql of [
+      "CREATE TYPE ob_plain AS OBJECT (x NUMBER, y NUMBER)",
+      "CREATE TYPE ob_nums AS VARRAY(5) OF NUMBER",
+      "CREATE TYPE ob_va AS OBJECT (x NUMBER, v ob_nums)",
+      "CREATE TYPE ob_vas AS TABLE OF ob_va",
+      "CREATE TABLE ob_t (id NUMBER, p ob_plain, q ob_plain, v ob_va, e ob_vas) NESTED TABLE e STORE AS ob_t_e",
+      "INSERT INTO ob_t VALUES (1, ob_plain(1, 2), ob_plain(1, 2), ob_va(1, ob_nums(1)), ob_vas(ob_va(1, ob_nums(1))))"
+    ]) await bare.conn.execute(sql)
+  })
+  afterAll(() => closeConnection(bare))
+
+  it("refuses ordering (ORA-22950) and comparing VARRAY attributes (ORA-22901)", async () => {
+    const run = async (sql: string) => (await bare.conn.execute(sql)).rows
+    expect(await run("SELECT t.id FROM ob_t t WHERE t.p = t.q")).toEqual([[1]])
+    expect(oraCode(await failure(() => run("SELECT t.id FROM ob_t t ORDER BY t.p")))).toBe("ORA-22950")
+    expect(oraCode(await failure(() => run("SELECT id FROM ob_t WHERE p >= q")))).toBe("ORA-22950")
+    expect(oraCode(await failure(() => run("SELECT DISTINCT v FROM ob_t")))).toBe("ORA-22901")
+    expect(oraCode(await failure(() => run("SELECT id FROM ob_t WHERE e IS A SET")))).toBe("ORA-22901")
+    expect(oraCode(await failure(() => bare.conn.execute("DELETE FROM ob_t t WHERE t.v = ob_va(1, ob_nums(1))")))).toBe("ORA-22901")
+  })
+})
