@@ -76,6 +76,12 @@ describe("Oracle test server: object comparisons by MAP / ORDER methods (raw nod
     expect(await rows("SELECT t.id FROM oc_o t WHERE t.r < oc_op(8, 0) ORDER BY t.id")).toEqual([[1], [3]])
   })
 
+  it("[NOT] IN lists of objects compare by the MAP or ORDER method", async () => {
+    expect(await rows("SELECT t.id FROM oc_o t WHERE t.o IN (oc_pt(0, 6), oc_pt(5, 5)) ORDER BY t.id")).toEqual([[2], [3]])
+    expect(await rows("SELECT id FROM oc_o WHERE o NOT IN (oc_pt(1, 2)) ORDER BY id")).toEqual([[2], [3]])
+    expect(await rows("SELECT t.id FROM oc_o t WHERE t.r IN (oc_op(7, 0), oc_op(5, 5)) ORDER BY t.id")).toEqual([[1], [3]])
+  })
+
   it("ORDER BY an object column sorts by the MAP or ORDER method, NULL objects last", async () => {
     expect(await rows("SELECT t.id FROM oc_o t ORDER BY t.o")).toEqual([[1], [3], [2], [4]])
     expect(await rows("SELECT id FROM oc_o ORDER BY o DESC")).toEqual([[4], [2], [3], [1]])

@@ -2,7 +2,7 @@
  * Comparisons of objects in a client's SQL (Object-Relational Developer's Guide, "Comparing Objects" and "Performance
  * of Object Comparisons"): `a op b` of two object operands (object columns, `alias.col` or unqualified, and
  * constructor calls) of a type with a MAP member function compares what it maps them to, with an ORDER member
- * function what it answers for the pair against 0; an ORDER BY item that is an object column sorts by its MAP value.
+ * function what it answers for the pair against 0 (`a [NOT] IN (b, c)` likewise); an ORDER BY item that is an object column sorts by its MAP value.
  * Without either method only equality and inequality are allowed, attribute by attribute (as the stored values
  * compare): `<`, `>`, ... and ORDER BY of such objects fail ORA-22950 "cannot ORDER objects without MAP or ORDER
  * method", and equality, DISTINCT and GROUP BY of a type with a VARRAY or LOB attribute ORA-22901 (Database Error
@@ -39,7 +39,7 @@ const noOrder = () => new OraError(22950, "cannot ORDER objects without MAP or O
 export const rewriteObjectComparisons = (toks: ReadonlyArray<Tok>, tables: () => StatementTables, lookupType: (name: string) => NamedType | undefined): ReadonlyArray<Tok> => {
   const sig = toks.flatMap((t, k) => (t.kind === "ws" ? [] : [k]))
   const at = (n: number) => toks[sig[n] ?? -1]
-  if (!sig.some((k) => COMPARISONS.some((op) => isOp(toks[k], op)) || isKw(toks[k], "BY", "DISTINCT", "UNIQUE"))) return toks
+  if (!sig.some((k) => COMPARISONS.some((op) => isOp(toks[k], op)) || isKw(toks[k], "BY", "DISTINCT", "UNIQUE", "IN"))) return toks
   /** The object operand starting at significant token `n`. */
   const operandAt = (n: number): Operand | undefined => {
     const first = at(n)
@@ -63,6 +63,19 @@ export const rewriteObjectComparisons = (toks: ReadonlyArray<Tok>, tables: () =>
   }
   const textOf = (o: Operand) => toks.slice(sig[o.start], sig[o.end - 1]! + 1).map((t) => t.text).join("")
   const mapped = (o: Operand, method: string) => `"${o.type.name}"."${method}"(${textOf(o)})`
+  /** The object operands of type `type` of the parenthesised list opening at `n`, and where it ends; undefined for another list. */
+  const objectList = (n: number, type: NamedType): { items: Array<Operand>; end: number } | undefined => {
+    if (!isOp(at(n), "(")) return undefined
+    const items: Array<Operand> = []
+    for (let m = n + 1; ; ) {
+      const o = operandAt(m)
+      if (o === undefined || o.type !== type) return undefined
+      items.push(o)
+      if (isOp(at(o.end), ")")) return { items, end: o.end + 1 }
+      if (!isOp(at(o.end), ",")) return undefined
+      m = o.end + 1
+    }
+  }
   const byEnd = new Map<number, Operand>()
   for (let n = 0; n < sig.length; n++) {
     const o = operandAt(n)
@@ -86,6 +99,24 @@ export const rewriteObjectComparisons = (toks: ReadonlyArray<Tok>, tables: () =>
       const text = method.comparison === "MAP" ? `${mapped(left, method.name)} ${op} ${mapped(right, method.name)}` : `"${left.type.name}"."${method.name}"(${textOf(left)}, ${textOf(right)}) ${op} 0`
       edits.push({ from: left.start, to: right.end, text })
       n = right.end - 1
+      continue
+    }
+    const inList = isKw(t, "IN") || (isKw(t, "NOT") && isKw(at(n + 1), "IN")) ? byEnd.get(n) : undefined
+    if (inList !== undefined) {
+      const negated = isKw(t, "NOT")
+      const list = objectList(negated ? n + 2 : n + 1, inList.type)
+      if (list === undefined) continue
+      const method = comparisonMethod(inList.type)
+      if (method === undefined) {
+        checkAttributeComparison(inList.type)
+        continue
+      }
+      const text =
+        method.comparison === "MAP"
+          ? `${mapped(inList, method.name)} ${negated ? "NOT " : ""}IN (${list.items.map((o) => mapped(o, method.name)).join(", ")})`
+          : `${negated ? "NOT " : ""}(${list.items.map((o) => `"${o.type.name}"."${method.name}"(${textOf(inList)}, ${textOf(o)}) = 0`).join(" OR ")})`
+      edits.push({ from: inList.start, to: list.end, text })
+      n = list.end - 1
       continue
     }
     const ordering = isKw(t, "BY") && isKw(at(n - 1), "ORDER")
