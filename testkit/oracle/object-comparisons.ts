@@ -2,7 +2,8 @@
  * Comparisons of objects in a client's SQL (Object-Relational Developer's Guide, "Comparing Objects" and "Performance
  * of Object Comparisons"): `a op b` of two object operands (object columns, `alias.col` or unqualified, and
  * constructor calls) of a type with a MAP member function compares what it maps them to, with an ORDER member
- * function what it answers for the pair against 0 (`a [NOT] IN (b, c)` likewise); an ORDER BY item that is an object column sorts by its MAP value.
+ * function what it answers for the pair against 0 (`a [NOT] IN (b, c)` likewise); an ORDER BY item that is an object
+ * column sorts by its MAP value, or by its rank under the ORDER method.
  * Without either method only equality and inequality are allowed, attribute by attribute (as the stored values
  * compare): `<`, `>`, ... and ORDER BY of such objects fail ORA-22950 "cannot ORDER objects without MAP or ORDER
  * method", and equality, DISTINCT and GROUP BY of a type with a VARRAY or LOB attribute ORA-22901 (Database Error
