@@ -11,7 +11,8 @@
 import { isKw, isOp, tokenize, type Tok } from "./lexer.ts"
 import { operandStart } from "./json-sql.ts"
 import { oracleName } from "./translate.ts"
-import type { OraType } from "./type-shapes.ts"
+import { OraError } from "./errors.ts"
+import type { NamedType, OraType } from "./type-shapes.ts"
 
 /**
  * How the elements of a collection column compare: NUMBER / BINARY_* by number, DATE / TIMESTAMP by timestamp,
@@ -171,35 +172,72 @@ export const rewriteMultisetConditions = (toks: ReadonlyArray<Tok>, nested: Read
   return out
 }
 
+/** A table of a statement: its columns, and its owner and name when it is a named table or view. */
+export interface StatementTable {
+  readonly owner?: string
+  readonly name?: string
+  readonly columns: ReadonlyArray<{ readonly name: string; readonly type: OraType }>
+}
+
+/** The statement's tables as {@link rewriteMemberOfByMethods} reads them: by alias, or by name when unaliased. */
+export type StatementTables = ReadonlyMap<string, StatementTable>
+
 /**
- * `x [NOT] MEMBER [OF] alias.col` where col is a nested table of an object type with a MAP or ORDER member function:
- * Oracle compares the objects by it ("Multiset Conditions": the element types must be comparable; Object-Relational
- * Developer's Guide, "Comparing Objects"), so the condition becomes a search of the collection's elements, each
- * rebuilt by the type's constructor from its attributes, for one the MAP function maps to x's value (or the ORDER
- * function orders 0 against x); NULL for an empty or NULL collection, as above. Likewise `alias.col IS [NOT] A SET`
- * of a type with a MAP method: as many distinct mapped values as elements. `tables` gives the statement's tables
- * by alias (object-attributes.ts aliasedTables); the rest of the statement is left as it is.
+ * ORA-22901 when objects of `type`, which has no MAP or ORDER method, have a VARRAY or LOB attribute (an object
+ * attribute's too): without either method Oracle compares objects attribute by attribute, which it refuses for those
+ * (Database Error Messages, ORA-22901 "cannot compare VARRAY or LOB attributes of an object type"; Object-Relational
+ * Developer's Guide, "Performance of Object Comparisons").
  */
-export const rewriteMemberOfByMethods = (toks: ReadonlyArray<Tok>, tables: () => ReadonlyMap<string, { readonly columns: ReadonlyArray<{ readonly name: string; readonly type: OraType }> }>): ReadonlyArray<Tok> => {
+export const checkAttributeComparison = (type: NamedType): void => {
+  for (const a of type.attributes) {
+    const named = "named" in a.member ? a.member.named : undefined
+    const lob = "scalar" in a.member && (a.member.scalar.kind === "clob" || a.member.scalar.kind === "nclob" || a.member.scalar.kind === "blob")
+    if (lob || named?.kind === "varray") throw new OraError(22901, "cannot compare VARRAY or LOB attributes of an object type")
+    if (named?.kind === "object" && !named.methods?.some((m) => m.comparison !== undefined)) checkAttributeComparison(named)
+  }
+}
+
+/**
+ * `x [NOT] MEMBER [OF] c` and `c IS [NOT] A SET` where c (`alias.col`, or a column of one of the statement's tables)
+ * is a nested table of an object type with a MAP or ORDER member function: Oracle compares the objects by it
+ * ("Multiset Conditions": the element types must be comparable; Object-Relational Developer's Guide, "Comparing
+ * Objects"), so MEMBER OF becomes a search of the collection's elements, each rebuilt by the type's constructor from
+ * its attributes, for one the MAP function maps to x's value (or the ORDER function orders 0 against x); NULL for an
+ * empty or NULL collection, as above. IS A SET counts distinct mapped values (MAP) or the pairs of elements the ORDER
+ * function orders 0 (only each element with itself in a set). An object type with neither is left to
+ * {@link rewriteMultisetConditions} (attribute by attribute, as its stored text) after {@link checkAttributeComparison}.
+ * `tables` gives the statement's tables; the rest of the statement is left as it is.
+ */
+export const rewriteMemberOfByMethods = (toks: ReadonlyArray<Tok>, tables: () => StatementTables): ReadonlyArray<Tok> => {
   if (!toks.some((t) => isKw(t, "MEMBER", "SET"))) return toks
   const out = [...toks]
-  /** The object type and comparison method of the elements of column reference `alias.col` at `at`. */
+  /** The object type and comparison method of the elements of the column reference (`alias.col` or `col`) at `at`. */
   const elementsAt = (at: number) => {
-    const alias = out[at]
+    const first = out[at]
+    if (first === undefined || (first.kind !== "ident" && first.kind !== "qident") || isOp(out[at - 1], ".")) return undefined
     const dot = significant(out, at + 1)
-    const column = out[significant(out, dot + 1)]
-    if (alias === undefined || column === undefined || !isOp(out[dot], ".") || (alias.kind !== "ident" && alias.kind !== "qident") || (column.kind !== "ident" && column.kind !== "qident")) return undefined
-    const end = significant(out, dot + 1) + 1
+    const qualified = isOp(out[dot], ".")
+    const column = qualified ? out[significant(out, dot + 1)] : first
+    if (column === undefined || (column.kind !== "ident" && column.kind !== "qident")) return undefined
+    const end = qualified ? significant(out, dot + 1) + 1 : at + 1
     if (isOp(out[significant(out, end)], ".") || isOp(out[significant(out, end)], "(")) return undefined
-    const collection = tables().get(oracleName(alias))?.columns.find((c) => c.name === oracleName(column))?.type.named
+    const name = oracleName(column)
+    const owners = qualified ? [[oracleName(first), tables().get(oracleName(first))] as const] : [...tables()].filter(([, t]) => t.columns.some((c) => c.name === name))
+    if (owners.length !== 1) return undefined
+    const [owner, table] = owners[0]!
+    const collection = table?.columns.find((c) => c.name === name)?.type.named
     const element = collection?.kind === "table" && collection.element !== undefined && "named" in collection.element ? collection.element.named : undefined
-    const method = element?.kind === "object" ? element.methods?.find((m) => m.comparison !== undefined) : undefined
-    if (element === undefined || method === undefined) return undefined
+    if (element?.kind !== "object") return undefined
+    const method = element.methods?.find((m) => m.comparison !== undefined)
+    if (method === undefined) {
+      checkAttributeComparison(element)
+      return undefined
+    }
     const type = `"${element.name}"`
-    return { end, c: text(out.slice(at, end)), type, method, rebuilt: `${type}(${element.attributes.map((a) => `ora_mm."${a.name}"`).join(", ")})` }
+    const rebuilt = (alias: string) => `${type}(${element.attributes.map((a) => `${alias}."${a.name}"`).join(", ")})`
+    return { end, c: `"${owner}"."${name}"`, type, method, rebuilt }
   }
   for (let k = out.length - 1; k >= 0; k--) {
-    // `alias.col IS [NOT] A SET` by a MAP method: as many distinct mapped values as elements
     if (isKw(out[k], "IS")) {
       const notAt = significant(out, k + 1)
       const negated = isKw(out[notAt], "NOT")
@@ -208,9 +246,13 @@ export const rewriteMemberOfByMethods = (toks: ReadonlyArray<Tok>, tables: () =>
       if (!isKw(out[aAt], "A") || !isKw(out[setAt], "SET")) continue
       const start = operandStart(out, k)
       const found = elementsAt(start)
-      if (found === undefined || found.method.comparison !== "MAP" || significant(out, found.end) !== k) continue
+      if (found === undefined || significant(out, found.end) !== k) continue
       const { c, type, method, rebuilt } = found
-      const condition = `((CASE WHEN ${c} IS NULL THEN NULL WHEN (SELECT COUNT(*) FROM TABLE(${c}) ora_mm) = (SELECT COUNT(DISTINCT ${type}."${method.name}"(${rebuilt})) FROM TABLE(${c}) ora_mm) THEN 1 ELSE 0 END) = ${negated ? 0 : 1})`
+      const distinct =
+        method.comparison === "MAP"
+          ? `(SELECT COUNT(DISTINCT ${type}."${method.name}"(${rebuilt("ora_mm")})) FROM TABLE(${c}) ora_mm)`
+          : `(SELECT COUNT(*) FROM TABLE(${c}) ora_mm, TABLE(${c}) ora_mn WHERE ${type}."${method.name}"(${rebuilt("ora_mm")}, ${rebuilt("ora_mn")}) = 0)`
+      const condition = `((CASE WHEN ${c} IS NULL THEN NULL WHEN (SELECT COUNT(*) FROM TABLE(${c}) ora_mm) = ${distinct} THEN 1 ELSE 0 END) = ${negated ? 0 : 1})`
       out.splice(start, setAt + 1 - start, ...tokenize(condition).map((g) => ({ ...g, pos: out[k]!.pos })))
       k = start
       continue
@@ -223,7 +265,7 @@ export const rewriteMemberOfByMethods = (toks: ReadonlyArray<Tok>, tables: () =>
     const { end, c, type, method, rebuilt } = found
     const { before, negated, start } = operandBeforeMember(out, k)
     const x = text(out.slice(start, before)).trim()
-    const match = method.comparison === "MAP" ? `${type}."${method.name}"(${rebuilt}) = ${type}."${method.name}"(${x})` : `${type}."${method.name}"(${rebuilt}, ${x}) = 0`
+    const match = method.comparison === "MAP" ? `${type}."${method.name}"(${rebuilt("ora_mm")}) = ${type}."${method.name}"(${x})` : `${type}."${method.name}"(${rebuilt("ora_mm")}, ${x}) = 0`
     const condition = `((CASE WHEN CARDINALITY(${c}) IS NULL THEN NULL WHEN EXISTS (SELECT 1 FROM TABLE(${c}) ora_mm WHERE ${match}) THEN 1 ELSE 0 END) = ${negated ? 0 : 1})`
     out.splice(start, end - start, ...tokenize(condition).map((g) => ({ ...g, pos: out[k]!.pos })))
     k = start

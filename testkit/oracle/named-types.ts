@@ -19,6 +19,7 @@ import { attributeChainAt, attributeExtraction } from "./object-attributes.ts"
 import type { MethodSpec } from "./type-shapes.ts"
 import { type Attribute, type Member, type NamedType, packImage, supportedMember, typeDescriptor, unpackImage, writeDbObject, xmlImage } from "./pickle.ts"
 import type { BindSpec, PlsqlResult, QueryResult, ResultColumn } from "./statement.ts"
+import { declaredNotFinal, underClause } from "./type-inheritance.ts"
 import { charType, Dty, numberType, parseOracleType, rawType, type OraType } from "./types.ts"
 import type { ReadBuffer, WriteBuffer } from "./wire.ts"
 
@@ -138,7 +139,7 @@ export class NamedTypes {
     return false
   }
 
-  /** CREATE [OR REPLACE] TYPE name [FORCE] AS|IS OBJECT (...) | VARRAY(n) OF t | VARYING ARRAY(n) OF t | TABLE OF t. */
+  /** CREATE [OR REPLACE] TYPE name [FORCE] AS|IS OBJECT (...) [NOT FINAL] | UNDER t (...) | VARRAY(n) OF t | VARYING ARRAY(n) OF t | TABLE OF t. */
   create(schema: string, toks: ReadonlyArray<Tok>, at: number, orReplace: boolean, columnUses: (t: NamedType) => boolean): void {
     const sig = toks.filter((t) => t.kind !== "ws")
     let k = sig.indexOf(toks[at]!)
@@ -153,8 +154,9 @@ export class NamedTypes {
     }
     k++
     if (isKw(sig[k], "FORCE")) k++
-    if (!isKw(sig[k], "AS", "IS")) throw compilationError()
-    k++
+    const under = isKw(sig[k], "UNDER") ? underClause(sig, k, (o, n) => this.lookup(schema, o, n)) : undefined
+    if (under === undefined && !isKw(sig[k], "AS", "IS")) throw compilationError()
+    k = under?.listAt ?? k + 1
     const key = `${owner}.${name}`
     const existing = this.types.get(key)
     if (existing !== undefined && (!orReplace || PUBLIC_TYPES.includes(existing))) throw new OraError(955, "name is already used by an existing object")
@@ -162,10 +164,10 @@ export class NamedTypes {
       throw new OraError(2303, "cannot drop or replace a type with type or table dependents")
     const oid = existing?.oid ?? crypto.randomBytes(16)
     let type: NamedType
-    if (isKw(sig[k], "OBJECT")) {
+    if (under !== undefined || isKw(sig[k], "OBJECT")) {
       if (!isOp(sig[k + 1], "(")) throw compilationError()
       const close = matchParen(sig, k + 1)
-      const attributes: Array<Attribute> = []
+      const attributes: Array<Attribute> = [...(under?.parent.attributes ?? [])]
       const methods: Array<MethodSpec> = []
       for (const part of splitTop(sig.slice(k + 2, close))) {
         const method = methodSpec(part)
@@ -179,7 +181,8 @@ export class NamedTypes {
         attributes.push({ name: identName(attrName), member: this.member(schema, part.slice(1)) })
       }
       if (attributes.length === 0) throw compilationError()
-      type = { schema: owner, name, oid, kind: "object", attributes, element: undefined, limit: 0, ...(methods.length > 0 ? { methods } : {}) }
+      const inheritance = { ...(under === undefined ? {} : { supertype: under.parent }), ...(declaredNotFinal(sig, close) ? { notFinal: true as const } : {}) }
+      type = { schema: owner, name, oid, kind: "object", attributes, element: undefined, limit: 0, ...(methods.length > 0 ? { methods } : {}), ...inheritance }
     } else if (isKw(sig[k], "VARRAY") || (isKw(sig[k], "VARYING") && isKw(sig[k + 1], "ARRAY"))) {
       if (isKw(sig[k], "VARYING")) k++
       if (!isOp(sig[k + 1], "(") || sig[k + 2]?.kind !== "num" || !isOp(sig[k + 3], ")") || !isKw(sig[k + 4], "OF")) throw compilationError()
@@ -207,7 +210,7 @@ export class NamedTypes {
 
   /** Whether another type has an attribute or element of type `type`. */
   private hasTypeDependents(type: NamedType): boolean {
-    return [...this.types.values()].some((t) => t !== type && [...t.attributes.map((a) => a.member), ...(t.element ? [t.element] : [])].some((m) => "named" in m && m.named === type))
+    return [...this.types.values()].some((t) => t !== type && (t.supertype === type || [...t.attributes.map((a) => a.member), ...(t.element ? [t.element] : [])].some((m) => "named" in m && m.named === type)))
   }
 
   private member(schema: string, typeToks: ReadonlyArray<Tok>): Member {
@@ -265,7 +268,8 @@ export class NamedTypes {
       j += 2
     }
     while (toks[j]?.kind === "ws") j++
-    const type = isOp(toks[j], "(") && !isOp(prev, ".") ? this.lookup(schema, owner, name) : undefined
+    // `UNDER t (attrs)` of CREATE TYPE names a supertype, no constructor
+    const type = isOp(toks[j], "(") && !isOp(prev, ".") && !isKw(prev, "UNDER") ? this.lookup(schema, owner, name) : undefined
     return type === undefined ? undefined : { type, open: j }
   }
 

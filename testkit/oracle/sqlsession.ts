@@ -578,7 +578,7 @@ export class SqlSession {
     // LOB columns read through FROM subqueries or UNION ALL: hidden row id items for their locators
     const derived = derivedLobRows(rewritten, lookup)
     const source = derived?.toks ?? rewritten
-    const calls = this.db.procedures.size === 0 && packagesOf(this.db).size === 0 ? undefined : this.storedFunctionCalls(source, sql)
+    const calls = this.db.procedures.size === 0 && packagesOf(this.db).size === 0 ? this.checkObjectComparisons(source, sql) : this.storedFunctionCalls(source, sql)
     const { toks, tr, binds } = bindNumberingTranslator(this.translation(), calls?.toks ?? source, sql, specs)
     let { sql: duckSql, shape } = translateQuery(toks, tr)
     checkAccess(this.access(), toks, shape.from)
@@ -638,6 +638,15 @@ export class SqlSession {
     } finally {
       cursor.close()
     }
+  }
+
+  /**
+   * With no stored function to call: the errors of comparing objects of types without a MAP or ORDER method
+   * (ORA-22950, ORA-22901: object-comparisons.ts, multiset-conditions.ts), which the method-call rewrite raises.
+   */
+  private checkObjectComparisons(source: ReadonlyArray<Tok>, sql: string): undefined {
+    if (this.columns.columnsOf(sql, (t) => t.named?.kind === "object" || t.named?.kind === "table").size > 0) rewriteSqlMethodCalls(source, this.db, this.schema, (schema, name) => this.lookupTable(schema, name))
+    return undefined
   }
 
   /** The stored functions a client's query calls (plsql/sql-functions.ts), undefined when it calls none. */
@@ -738,7 +747,7 @@ export class SqlSession {
     await this.refreshDictionaryFor(written)
     const triggers = tableTriggers(this.db, this.targetOf(written))
     if (triggers.length > 0) return this.dmlWithTriggers(sql, triggers, rows)
-    const calls = this.db.procedures.size === 0 && packagesOf(this.db).size === 0 ? undefined : this.storedFunctionCalls(tokenize(stripTerminator(sql)), sql)
+    const calls = this.db.procedures.size === 0 && packagesOf(this.db).size === 0 ? this.checkObjectComparisons(tokenize(stripTerminator(sql)), sql) : this.storedFunctionCalls(tokenize(stripTerminator(sql)), sql)
     const t = this.translate(stripTerminator(sql), specs, calls?.toks)
     if (calls === undefined) return this.dmlTranslated(sql, t, rows, specs, opts)
     // stored functions called per row (plsql/sql-functions.ts): probe runs undone until every call is answered

@@ -121,10 +121,10 @@ export const typeDictionaryRows = (
         0,
         t.kind === "xmltype" ? "YES" : "NO",
         "NO",
+        t.notFinal === true ? "NO" : "YES",
         "YES",
-        "YES",
-        null,
-        null
+        t.supertype?.schema ?? null,
+        t.supertype?.name ?? null
       ])
     ],
     [

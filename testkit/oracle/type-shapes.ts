@@ -74,6 +74,10 @@ export interface NamedType {
   readonly indexed?: boolean
   /** The methods an OBJECT type's specification declares (their bodies are a TYPE BODY's: plsql/type-bodies.ts). */
   readonly methods?: ReadonlyArray<MethodSpec>
+  /** The supertype of an OBJECT type created `UNDER` it (type-inheritance.ts). */
+  readonly supertype?: NamedType
+  /** An OBJECT type declared NOT FINAL: subtypes may be created under it. */
+  readonly notFinal?: true
 }
 
 /** A method an OBJECT type declares: `MEMBER | STATIC | CONSTRUCTOR | MAP MEMBER | ORDER MEMBER  FUNCTION | PROCEDURE name`. */

@@ -10,6 +10,7 @@
  * NULL collection; two nested tables are equal when they hold the same elements as often, in any order.
  */
 import type { DuckDBValue } from "@duckdb/node-api"
+import { OraError } from "../errors.ts"
 import { isKw, isOp, type Tok } from "../lexer.ts"
 import { oracleName } from "../translate.ts"
 import type { Expr } from "./ast.ts"
@@ -96,6 +97,18 @@ async function comparisonKey(ctx: Frame, cs: ReadonlyArray<Collection | null>, a
     classes.set(own, same === undefined ? own : classes.get(keyOf(same))!)
   }
   return (v) => (v === null ? keyOf(v) : (classes.get(keyOf(v)) ?? keyOf(v)))
+}
+
+/**
+ * ORA-22952 for the equality of nested tables of objects whose type has no MAP method (an ORDER method does not do):
+ * Database Error Messages, ORA-22952 "Nested Table equality requires a map method on the element ADT"; SQL Language
+ * Reference, "Comparison Conditions": nested tables of user-defined object types must have MAP methods to be used in
+ * equality conditions.
+ */
+function requireMapMethod(ctx: Frame, cs: ReadonlyArray<Collection | null>): void {
+  const c = cs.find((x): x is Collection => x !== null)
+  const type = c === undefined ? undefined : objectTypeOf(ctx, c.type.element)
+  if (type !== undefined && !type.methods?.some((m) => m.comparison === "MAP")) throw new OraError(22952, "Nested Table equality requires a map method on the element ADT")
 }
 
 const elements = (c: Collection): Array<DuckDBValue | PlsqlRecord> => c.keys().map((k) => c.get(k))
@@ -205,6 +218,7 @@ async function operationAt(ctx: Frame, toks: Expr, k: number): Promise<{ start: 
     const left = collectionBefore(ctx, toks, k)
     const right = left === undefined ? undefined : collectionAt(ctx, toks, k + 1)
     if (left === undefined || right === undefined) return undefined
+    requireMapMethod(ctx, [left.value, right.value])
     return { start: left.start, end: k + right.width, value: not(equal(left.value, right.value, await comparisonKey(ctx, [left.value, right.value])), !isOp(t, "=")) }
   }
   return undefined

@@ -9,9 +9,10 @@
  * attribute-value constructor hides it ("User-Defined Constructors").
  */
 import { OraError } from "../errors.ts"
-import { isOp, splitTopLevel, type Tok } from "../lexer.ts"
+import { isKw, isOp, splitTopLevel, tokenize, type Tok } from "../lexer.ts"
 import { namedTypesOf } from "../named-types.ts"
 import { rewriteMemberOfByMethods } from "../multiset-conditions.ts"
+import { rewriteObjectComparisons } from "../object-comparisons.ts"
 import { aliasedTables } from "../object-attributes.ts"
 import type { PlsqlProcedure, TableMeta } from "../catalog.ts"
 import type { OracleDatabase } from "../database.ts"
@@ -119,20 +120,30 @@ export const rewriteSqlMethodCalls = (
   schema: string,
   lookupTable: (schema: string | undefined, name: string) => TableMeta | undefined
 ): ReadonlyArray<Tok> => {
-  // no type body, no method to call
-  if (typeBodiesOf(db).size === 0) return source
-  // MEMBER OF a nested table column of objects with a MAP or ORDER method: by the method (multiset-conditions.ts)
-  const toks = rewriteMemberOfByMethods(source, () => aliasedTables(source, source.flatMap((t, k) => (t.kind === "ws" ? [] : [k])), lookupTable))
+  // MEMBER OF / IS A SET of a nested table column of objects: by a MAP or ORDER method (multiset-conditions.ts)
+  let tables: Map<string, TableMeta> | undefined
   const lookupType = (name: string) => namedTypesOf(db).lookup(schema, undefined, name)
+  // comparisons, ORDER BY, DISTINCT and GROUP BY of objects: by a MAP or ORDER method (object-comparisons.ts)
+  const compared = rewriteObjectComparisons(source, () => (tables ??= statementTables(source, lookupTable)), lookupType)
+  const toks = rewriteMemberOfByMethods(compared, () => (tables ??= statementTables(source, lookupTable)))
+  // no type body, no method to call
+  if (typeBodiesOf(db).size === 0) return toks
   const sig = toks.flatMap((t, k) => (t.kind === "ws" ? [] : [k]))
   const at = (n: number) => toks[sig[n] ?? -1]
   let aliases: Map<string, TableMeta> | undefined
+  let elements: Map<string, NamedType> | undefined
   const edits: Array<{ from: number; to: number; with: Array<Tok> }> = []
   for (let n = 0; n + 1 < sig.length; n++) {
     const constructed = userConstructorAt(toks, sig, n, lookupType)
     if (constructed !== undefined) {
       edits.push(constructed)
       n++
+      continue
+    }
+    const element = elementMethodCallAt(toks, sig, n, () => (elements ??= tableElementAliases(toks, sig, lookupTable)))
+    if (element !== undefined) {
+      edits.push(element)
+      n += 3
       continue
     }
     if (n + 5 >= sig.length) continue
@@ -156,6 +167,64 @@ export const rewriteSqlMethodCalls = (
   for (const e of edits.reverse()) out.splice(e.from, e.to - e.from + 1, ...e.with)
   return out
 }
+
+/** The object types of the elements of the `TABLE(col)` / `TABLE(alias.col)` items of a statement, by their aliases. */
+const tableElementAliases = (toks: ReadonlyArray<Tok>, sig: ReadonlyArray<number>, lookupTable: (schema: string | undefined, name: string) => TableMeta | undefined): Map<string, NamedType> => {
+  const out = new Map<string, NamedType>()
+  let tables: Map<string, TableMeta> | undefined
+  for (let n = 0; n + 3 < sig.length; n++) {
+    if (!isKw(toks[sig[n]!], "TABLE") || !isOp(toks[sig[n + 1]!], "(")) continue
+    const qualified = isOp(toks[sig[n + 3]!], ".")
+    const [owner, column, close, alias] = qualified ? [toks[sig[n + 2]!], toks[sig[n + 4] ?? -1], toks[sig[n + 5] ?? -1], toks[sig[n + 6] ?? -1]] : [undefined, toks[sig[n + 2]!], toks[sig[n + 3]!], toks[sig[n + 4] ?? -1]]
+    if (!isName(column) || !isOp(close, ")") || !isName(alias) || (owner !== undefined && !isName(owner))) continue
+    tables ??= statementTables(toks, lookupTable)
+    const name = oracleName(column)
+    const owners = owner !== undefined ? [tables.get(oracleName(owner))] : [...tables.values()].filter((t) => t.columns.some((c) => c.name === name))
+    const collection = owners.length === 1 ? owners[0]?.columns.find((c) => c.name === name)?.type.named : undefined
+    const element = collection?.element !== undefined && "named" in collection.element ? collection.element.named : undefined
+    if (element?.kind === "object") out.set(oracleName(alias), element)
+  }
+  return out
+}
+
+/**
+ * `e.f(` at significant token `n`, `e` the alias of a `TABLE(c)` item over a collection of objects and `f` a member
+ * function of their type: the edit that makes it `"T"."F"("T"(e."A1", ...)[,` (the element, one column per
+ * attribute, rebuilt by the type's constructor, as SELF).
+ */
+const elementMethodCallAt = (toks: ReadonlyArray<Tok>, sig: ReadonlyArray<number>, n: number, elements: () => Map<string, NamedType>): { from: number; to: number; with: Array<Tok> } | undefined => {
+  const [e, dot, f, open] = [0, 1, 2, 3].map((d) => toks[sig[n + d] ?? -1])
+  if (!isName(e) || isOp(toks[sig[n - 1] ?? -1], ".") || !isOp(dot, ".") || !isName(f) || !isOp(open, "(")) return undefined
+  const type = elements().get(oracleName(e))
+  const method = oracleName(f)
+  if (type === undefined || !type.methods?.some((m) => m.kind === "MEMBER" && m.isFunction && m.name === method)) return undefined
+  const empty = isOp(toks[sig[n + 4] ?? -1], ")")
+  const alias = e.kind === "qident" ? e.text : `"${oracleName(e)}"`
+  const call = `"${type.name}"."${method}"("${type.name}"(${type.attributes.map((a) => `${alias}."${a.name}"`).join(", ")})${empty ? "" : ","}`
+  return { from: sig[n]!, to: sig[n + 3]!, with: tokenize(call).map((g) => ({ ...g, pos: e.pos })) }
+}
+
+/** The tables of a statement by alias (object-attributes.ts aliasedTables), and those named without one by their name. */
+const statementTables = (toks: ReadonlyArray<Tok>, lookupTable: (schema: string | undefined, name: string) => TableMeta | undefined): Map<string, TableMeta> => {
+  const sig = toks.flatMap((t, k) => (t.kind === "ws" ? [] : [k]))
+  const out = aliasedTables(toks, sig, lookupTable)
+  // whether the tokens read are a FROM clause's, where `, table` names one more table
+  let inFrom = false
+  for (let n = 1; n < sig.length; n++) {
+    const t = toks[sig[n]!]
+    const before = toks[sig[n - 1]!]
+    if (isKw(before, "FROM")) inFrom = true
+    else if (isKw(before, "SELECT", "WHERE", "GROUP", "ORDER", "CONNECT", "START", "HAVING")) inFrom = false
+    const after = toks[sig[n + 1] ?? -1]
+    if (!isName(t) || !(isKw(before, "FROM", "JOIN") || (inFrom && isOp(before, ","))) || isOp(after, ".") || (isName(after) && !isKw(after, ...CLAUSE_WORDS))) continue
+    const meta = lookupTable(undefined, t.value)
+    if (meta !== undefined) out.set(t.value, meta)
+  }
+  return out
+}
+
+/** Words that may follow a table named without an alias. */
+const CLAUSE_WORDS = ["WHERE", "JOIN", "INNER", "LEFT", "RIGHT", "FULL", "CROSS", "ON", "GROUP", "ORDER", "UNION", "MINUS", "INTERSECT", "CONNECT", "START", "FETCH", "OFFSET", "HAVING", "FOR"]
 
 /**
  * `t(args)` at significant token `n` of a user-defined constructor of object type `t` with as many parameters: the
