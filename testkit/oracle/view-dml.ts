@@ -23,6 +23,7 @@ import { oracleName } from "./expression-names.ts"
 import { findTopLevel, isKw, isOp, matchParen, significant, splitTopLevel, tokenize, type Tok } from "./lexer.ts"
 import type { TableMeta } from "./catalog.ts"
 import { type JoinView, joinView, writeThroughJoinView } from "./join-view-dml.ts"
+import { checkViewColumnNames } from "./view-column-names.ts"
 import { stripTerminator, type BindSpec, type ExecuteOptions, type StatementResult } from "./statement.ts"
 
 /** How a view was created: WITH READ ONLY, WITH CHECK OPTION. */
@@ -193,11 +194,14 @@ export const writeThroughView = (db: object, oracleSql: string, lookup: Lookup, 
   const view = simpleView(meta, (schema, name) => lookup(schema ?? meta.owner, name))
   const nameEnd = qualified ? at + 3 : at + 1
   const aliasTok = isName(sig[nameEnd]) && !isKw(sig[nameEnd], "SET", "WHERE", "USING", "VALUES", "SELECT", "WITH", "RETURNING", "RETURN", "LOG") ? sig[nameEnd] : undefined
+  // the statement names the view's own columns only
+  const qualifiers = new Set([aliasTok === undefined ? meta.name : oracleName(aliasTok)])
+  const under = "keyPreserved" in view ? view.tables.flatMap((t) => t.meta.columns) : view.base.columns
+  checkViewColumnNames(sig, nameEnd + (aliasTok === undefined ? 0 : 1), qualifiers, new Set(view.columns.keys()), new Set(under.map((c) => c.name)), writtenColumnPositions(sig, nameEnd + (aliasTok === undefined ? 0 : 1)))
   if ("keyPreserved" in view) {
     const write = writeThroughJoinView(sql, sig, meta, view, at, nameEnd, aliasTok)
     return { sql: write.sql, view: meta, base: write.base }
   }
-  const qualifiers = new Set([aliasTok === undefined ? meta.name : oracleName(aliasTok)])
   const edits: Array<{ from: number; to: number; text: string }> = []
   const end = (t: Tok) => t.pos + t.text.length
   // the target: the base table, under the view's name unless the statement gives an alias
