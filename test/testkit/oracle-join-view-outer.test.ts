@@ -35,6 +35,10 @@ describe("Oracle test server: join views with outer joins, and RETURNING through
       "CREATE VIEW oj_right AS SELECT e.id, e.name, d.dno, d.dname FROM oj_emp e RIGHT JOIN oj_dept d ON e.dept = d.dno",
       "CREATE VIEW oj_plus_emp AS SELECT e.id, e.name, d.dname FROM oj_emp e, oj_dept d WHERE e.dept (+) = d.dno",
       "CREATE VIEW oj_full AS SELECT e.id, e.name, d.dname FROM oj_emp e FULL JOIN oj_dept d ON e.dept = d.dno",
+      "CREATE VIEW oj_rich AS SELECT id eid, name who, sal pay FROM oj_emp WHERE sal >= 100",
+      "CREATE VIEW oj_rich_dept AS SELECT r.eid, r.who, r.pay, d.dname FROM oj_rich r JOIN oj_dept d ON r.eid = d.dno",
+      "CREATE VIEW oj_dept_names AS SELECT dno, dname FROM oj_dept",
+      "CREATE VIEW oj_emp_dnames AS SELECT e.id, e.name, n.dname FROM oj_emp e, oj_dept_names n WHERE e.dept = n.dno",
       "CREATE VIEW oj_inner AS SELECT e.id, e.name ename, e.sal, d.dname FROM oj_emp e JOIN oj_dept d ON e.dept = d.dno"
     ]) await conn.execute(sql)
     await conn.commit()
@@ -62,6 +66,23 @@ describe("Oracle test server: join views with outer joins, and RETURNING through
     // the right join's preserved side is the department (joined on nothing of the employee's key: not key-preserved)
     expect(await message("UPDATE oj_right SET dname = 'x'")).toBe("ORA-01779: cannot modify a column which maps to a non key-preserved table")
     expect(await emps()).toEqual([[1, "a", 100, 10], [2, "b", 200, 20]])
+  })
+
+  it("a join of a table and a view over one table: key-preserved through the view's columns, written through it", async () => {
+    // oj_dept_names shows oj_dept's key: oj_emp, joined on it, is key-preserved
+    expect((await conn.execute("UPDATE oj_emp_dnames SET name = dname WHERE id = 1")).rowsAffected).toBe(1)
+    expect(await message("UPDATE oj_emp_dnames SET dname = 'x'")).toBe("ORA-01779: cannot modify a column which maps to a non key-preserved table")
+    // a row of the view under the join view written through both views (its WHERE keeps to its rows)
+    await conn.execute("INSERT INTO oj_dept VALUES (1, 'one')")
+    expect((await conn.execute("UPDATE oj_rich_dept SET pay = pay + 5, who = dname WHERE eid = 1")).rowsAffected).toBe(1)
+    expect((await conn.execute("DELETE FROM oj_emp_dnames WHERE dname = 'ten'")).rowsAffected).toBe(1)
+    expect(await emps()).toEqual([[2, "b", 200, 20]])
+    await conn.rollback()
+    expect((await conn.execute("UPDATE oj_rich_dept SET pay = 0")).rowsAffected).toBe(0)
+    await conn.execute("INSERT INTO oj_dept VALUES (1, 'one')")
+    expect((await conn.execute("UPDATE oj_rich_dept SET pay = pay + 5, who = dname WHERE eid = 1")).rowsAffected).toBe(1)
+    expect(await emps()).toEqual([[1, "one", 105, 10], [2, "b", 200, 20]])
+    await conn.rollback()
   })
 
   it("RETURNING INTO through a join view returns the written table's values", async () => {

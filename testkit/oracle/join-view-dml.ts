@@ -8,7 +8,7 @@
  * join view"; a DELETE needs exactly one key-preserved table (ORA-01752 "cannot delete from view without exactly one
  * key-preserved table").
  *
- * Taken here: a view whose FROM joins plain tables by commas, [INNER] JOIN ... ON or LEFT / RIGHT / FULL [OUTER]
+ * Taken here: a view whose FROM joins tables or simple views of one table (KeysOf) by commas, [INNER] JOIN ... ON or LEFT / RIGHT / FULL [OUTER]
  * JOIN ... ON (or `(+)` in its WHERE), with plain or renamed columns. A table on the null-supplying side of an outer
  * join is never key-preserved ("the empno column in the result of the join can have nulls": Administrator's Guide,
  * "Updating Views That Involve Outer Joins"); the preserved side is as in an inner join. The statement is rewritten
@@ -24,12 +24,18 @@ import type { TableMeta } from "./catalog.ts"
 
 type Lookup = (schema: string | undefined, name: string) => TableMeta | undefined
 
+/**
+ * The primary and unique keys of a table, or of a view over one table in the view's column names (a view of a join
+ * view is merged no further: Oracle's "nested views must be mergeable"); undefined for a view taken no further here.
+ */
+export type KeysOf = (meta: TableMeta) => ReadonlyArray<ReadonlyArray<string>> | undefined
+
 /** A join view's column: the table (index into `tables`) and column it is, or an expression. */
 type JoinColumn = { readonly table: number; readonly column: string } | { readonly expr: true }
 
 /** A join view: its tables in FROM order, its columns, and which tables are key-preserved. */
 export interface JoinView {
-  readonly tables: ReadonlyArray<{ readonly alias: string; readonly meta: TableMeta }>
+  readonly tables: ReadonlyArray<{ readonly alias: string; readonly meta: TableMeta; readonly keys: ReadonlyArray<ReadonlyArray<string>> }>
   readonly columns: ReadonlyMap<string, JoinColumn>
   readonly keyPreserved: ReadonlySet<number>
 }
@@ -44,12 +50,12 @@ const VIRTUAL_COLUMN = () => new OraError(1733, "virtual column not allowed here
  * View `meta` (its query's tokens `toks`, FROM at `from`, WHERE at `whereAt` or -1) as a join view; undefined when its
  * FROM names one table; ORA-03001 for a join taken no further here.
  */
-export const joinView = (meta: TableMeta, toks: ReadonlyArray<Tok>, from: number, whereAt: number, lookup: Lookup): JoinView | undefined => {
+export const joinView = (meta: TableMeta, toks: ReadonlyArray<Tok>, from: number, whereAt: number, lookup: Lookup, keysOf: KeysOf): JoinView | undefined => {
   const source = toks.slice(from + 1, whereAt < 0 ? toks.length : whereAt)
   if (!source.some((t) => isOp(t, ",") || isKw(t, "JOIN"))) return undefined
   const unimplemented = (what: string) => ora.unimplemented(`DML through a join view ${what}`)
   if (source.some((t) => isKw(t, "CROSS", "NATURAL", "USING", "LATERAL", "APPLY"))) throw unimplemented("with this kind of join")
-  const tables: Array<{ alias: string; meta: TableMeta }> = []
+  const tables: Array<{ alias: string; meta: TableMeta; keys: ReadonlyArray<ReadonlyArray<string>> }> = []
   // the tables on the null-supplying side of an outer join: never key-preserved
   const nullSupplying = new Set<number>()
   const conditions: Array<ReadonlyArray<Tok>> = []
@@ -60,8 +66,9 @@ export const joinView = (meta: TableMeta, toks: ReadonlyArray<Tok>, from: number
     const [schema, name] = qualified ? [oracleName(ref[0]!), oracleName(ref[2]!)] : [undefined, oracleName(ref[0]!)]
     const rest = ref.slice(qualified ? 3 : 1)
     const t = lookup(schema, name)
-    if (t === undefined || t.kind !== "TABLE") throw unimplemented("over a view or a table that is gone")
-    tables.push({ alias: rest.length === 0 ? t.name : oracleName(rest[rest.length - 1]!), meta: t })
+    const keys = t === undefined ? undefined : keysOf(t)
+    if (t === undefined || keys === undefined) throw unimplemented("over a view that is not a simple view of one table, or a table that is gone")
+    tables.push({ alias: rest.length === 0 ? t.name : oracleName(rest[rest.length - 1]!), meta: t, keys })
   }
   for (const joined of splitTopLevel(source)) {
     // LEFT / RIGHT / FULL [OUTER] JOIN: the join's null-supplying side noted, the words dropped
@@ -152,7 +159,7 @@ export const joinView = (meta: TableMeta, toks: ReadonlyArray<Tok>, from: number
   }
   // a table joined on all columns of one of its keys keeps the other tables' rows from repeating
   const joinedOnKey = (i: number) =>
-    tables[i]!.meta.constraints.some((c) => (c.type === "P" || c.type === "U") && c.disabled !== true && c.columns.every((col) => equated.has(`${i}.${col}`)))
+    tables[i]!.keys.some((key) => key.every((col) => equated.has(`${i}.${col}`)))
   const keyPreserved = new Set(tables.flatMap((_, i) => (!nullSupplying.has(i) && tables.every((__, j) => j === i || joinedOnKey(j)) ? [i] : [])))
   // the view's columns in order: `*` (or `alias.*`) stands for the tables' columns
   const items = splitTopLevel(toks.slice(1, from))
@@ -219,10 +226,10 @@ export const writeThroughJoinView = (sql: string, sig: ReadonlyArray<Tok>, meta:
   const q = aliasTok === undefined ? quote(meta.name) : aliasTok.text
   const viewRef = `${quote(meta.owner)}.${quote(meta.name)} ${q}`
   const keyMatch = (i: number) => {
-    const key = view.tables[i]!.meta.constraints.find((c) => (c.type === "P" || c.type === "U") && c.disabled !== true && c.columns.every((col) => [...view.columns.values()].some((v) => "table" in v && v.table === i && v.column === col)))
+    const key = view.tables[i]!.keys.find((columns) => columns.every((col) => [...view.columns.values()].some((v) => "table" in v && v.table === i && v.column === col)))
     if (key === undefined) throw ora.unimplemented("DML through a join view that does not show its written table's key")
     const viewName = (col: string) => [...view.columns.entries()].find(([, v]) => "table" in v && v.table === i && v.column === col)![0]
-    return key.columns.map((col) => `${q}.${quote(viewName(col))} = "ORA$KP".${quote(col)}`).join(" AND ")
+    return key.map((col) => `${q}.${quote(viewName(col))} = "ORA$KP".${quote(col)}`).join(" AND ")
   }
   const from = nameEnd + (aliasTok === undefined ? 0 : 1)
   const whereAt = findTopLevel(sig, from, stop, (t) => isKw(t, "WHERE"))

@@ -334,7 +334,8 @@ export class SqlSession {
       // and the view's owner's on what it writes (view-owner-privileges.ts)
       checkViewWrite(viewRightsOf(this.db), viaView.view, viaView.base, dmlPrivileges(toks[0]?.value))
       const outer = this.viewBase
-      this.viewBase = new Set([viaView.base, viaView.view])
+      // a view over a view: the outer views stay unchecked too (a join view's rewrite reads the view it writes)
+      this.viewBase = new Set([...(outer ?? []), viaView.base, viaView.view])
       try {
         return await runThroughView({ execute: (...a) => this.execute(...a), atomically: (body) => this.txn.atomically(body), count: async (q) => Number((await rowsOfQuery(this, await this.query(q, [])))[0]?.[0] ?? 0) }, viaView, rows, specs, opts)
       } finally {

@@ -91,7 +91,7 @@ const simpleView = (meta: TableMeta, lookup: Lookup): SimpleView | JoinView => {
     }
   const whereAt = findTopLevel(toks, from + 1, toks.length, (t) => isKw(t, "WHERE"))
   const source = toks.slice(from + 1, whereAt < 0 ? toks.length : whereAt)
-  const join = joinView(meta, toks, from, whereAt, lookup)
+  const join = joinView(meta, toks, from, whereAt, lookup, (t) => keysOf(t, lookup))
   if (join !== undefined) return join
   if (source.some((t) => isOp(t, "("))) throw unimplemented("a view over a subquery")
   const qualified = isOp(source[1], ".")
@@ -126,6 +126,23 @@ const simpleView = (meta: TableMeta, lookup: Lookup): SimpleView | JoinView => {
   const baseColumns = new Set(base.columns.map((c) => c.name))
   const whereQualified = whereAt < 0 ? undefined : (q: string) => qualifiedBy(text, toks.slice(whereAt + 1), qualifiers, baseColumns, q)
   return { base, columns, order: meta.columns.map((c) => c.name), where, whereQualified }
+}
+
+/** The keys of table or simple view `meta` (join-view-dml.ts KeysOf): a view's are its base's it shows, in its names. */
+const keysOf = (meta: TableMeta, lookup: Lookup, depth = 0): ReadonlyArray<ReadonlyArray<string>> | undefined => {
+  if (meta.kind === "TABLE") return meta.constraints.filter((c) => (c.type === "P" || c.type === "U") && c.disabled !== true).map((c) => c.columns)
+  if (depth > 32) return undefined
+  let view: SimpleView | JoinView
+  try {
+    view = simpleView(meta, (schema, name) => lookup(schema ?? meta.owner, name))
+  } catch {
+    return undefined
+  }
+  if ("keyPreserved" in view) return undefined
+  const under = keysOf(view.base, (schema, name) => lookup(schema ?? meta.owner, name), depth + 1)
+  if (under === undefined) return undefined
+  const named = (col: string) => [...view.columns].find(([, c]) => "base" in c && c.base === col)?.[0]
+  return under.flatMap((key) => (key.every((col) => named(col) !== undefined) ? [key.map((col) => named(col)!)] : []))
 }
 
 /** The Oracle text of tokens `toks` (of `text`), with `q.` removed before columns where q is one of `qualifiers`. */
