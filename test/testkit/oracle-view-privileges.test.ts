@@ -88,6 +88,9 @@ describe("Oracle test server: a view's owner's privileges on its base objects", 
     await app.execute("GRANT SELECT ON vp_r TO bob")
     await bob.execute("CREATE VIEW vp_rv AS SELECT id, v FROM app.vp_r")
     expect(await message(bob, "GRANT SELECT ON vp_rv TO carol")).toBe("ORA-01720: grant option does not exist for 'APP.VP_R'")
+    // also through a view of the owner's own over it
+    await bob.execute("CREATE VIEW vp_rv_over AS SELECT id FROM vp_rv")
+    expect(await message(bob, "GRANT SELECT ON vp_rv_over TO carol")).toBe("ORA-01720: grant option does not exist for 'APP.VP_R'")
     await app.execute("GRANT SELECT ON vp_r TO bob WITH GRANT OPTION")
     await bob.execute("GRANT SELECT ON vp_rv TO carol")
     expect(await rows(carol, "SELECT id FROM bob.vp_rv")).toEqual([[1]])

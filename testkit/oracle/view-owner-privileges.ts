@@ -135,10 +135,12 @@ export const checkViewCreation = (rights: ViewRights, owner: string, name: strin
 
 /**
  * GRANT `privileges` on view `view`: its owner must hold each of them WITH GRANT OPTION on every object of another
- * schema its query names, else ORA-01720 naming the object.
+ * schema its query names (or the query of a view of its own under it), else ORA-01720 naming the object.
  */
-export const checkViewGrant = (rights: ViewRights, view: TableMeta, privileges: ReadonlyArray<ObjectPrivilege>): void => {
+export const checkViewGrant = (rights: ViewRights, view: TableMeta, privileges: ReadonlyArray<ObjectPrivilege>, depth = 0): void => {
   for (const object of baseObjects(rights.catalog, view)) {
+    // a view of the same owner under it: what that view reads counts too
+    if (object.kind === "VIEW" && object.owner === view.owner && depth < 32) checkViewGrant(rights, object, privileges, depth + 1)
     if (!foreign(view, object)) continue
     if (privileges.some((p) => DML.includes(p) && !rights.grants.grantable(object.owner, object.name, view.owner, p))) throw new OraError(1720, `grant option does not exist for '${object.owner}.${object.name}'`)
   }
