@@ -81,7 +81,8 @@ describe("Oracle test server: writable LOB locators through FROM subqueries and 
     const plain = await env.a.execute("SELECT * FROM (SELECT id, doc FROM dq_doc WHERE id = 1)")
     expect(plain.metaData.map((m: { name: string }) => m.name)).toEqual(["ID", "DOC"])
     await writeThrough(plain.rows[0][1], "FIRST", 5)
-    // a star over a subquery with an unnamed expression keeps the read-only locator (see README)
+    // a star over a subquery with an unnamed expression: its column named by its heading (writable locators there:
+    // test/testkit/oracle-lob-renamed-locators.test.ts)
     const unnamed = await env.a.execute("SELECT * FROM (SELECT id + 0, doc FROM dq_doc WHERE id = 1)")
     expect(unnamed.metaData.map((m: { name: string }) => m.name)).toEqual(["ID+0", "DOC"])
     expect(await unnamed.rows[0][1].getData()).toBe("FIRST")

@@ -13,6 +13,7 @@ import { packagesOf } from "./plsql/stored-packages.ts"
 import { checkGrantee, ddlSystemPrivilege, grantSystem, type RoleHost } from "./role-statements.ts"
 import { oracleName } from "./translate.ts"
 import { namedTypesOf } from "./named-types.ts"
+import { checkViewGrant, viewRightsOf } from "./view-owner-privileges.ts"
 
 /** Reads a possibly schema-qualified object name at token index `at` (Ddl.qualified). */
 export type Qualify = (at: number) => { schema: string; name: string; next: number }
@@ -144,6 +145,8 @@ export const grantOrRevoke = (s: DdlHost, toks: ReadonlyArray<Tok>, revoke: bool
   // another user grants what it holds WITH GRANT OPTION, and revokes only what it granted (ORA-01927)
   if (!mine && (revoke ? grants.held(meta.owner, meta.name, who.user).size === 0 : ![...privileges, ...columns.map((c) => c.privilege)].every((p) => grants.grantable(meta.owner, meta.name, who.user, p))))
     throw objectAccessError(who, meta.owner, meta.name, "DROP")!
+  // a view's owner grants on it what it may grant on the objects of other schemas under it (view-owner-privileges.ts)
+  if (!revoke && table?.kind === "VIEW") checkViewGrant(viewRightsOf(s.db), table, privileges)
   const withGrantOption = !revoke && isKw(toks.at(-3), "WITH") && isKw(toks.at(-2), "GRANT") && isKw(toks.at(-1), "OPTION")
   // a role cannot hold an object privilege WITH GRANT OPTION (SQL Language Reference, GRANT)
   if (withGrantOption && grantees.some((g) => s.db.auth.roles.has(g))) throw new OraError(1926, "cannot GRANT to a role WITH GRANT OPTION")

@@ -37,6 +37,7 @@ import type { NamedType } from "./pickle.ts"
 import { type OraType, parseOracleType } from "./types.ts"
 import { checkTableDrop, createMaterializedView, dropMaterializedView } from "./materialized-views.ts"
 import { viewClauses, viewOptionsOf } from "./view-dml.ts"
+import { checkViewCreation, viewRightsOf } from "./view-owner-privileges.ts"
 
 /** Runs the DDL of one session. */
 export class Ddl implements TableDdl {
@@ -317,6 +318,8 @@ export class Ddl implements TableDdl {
       }
       return read
     })
+    // its owner's own privileges on the objects of other schemas it reads (view-owner-privileges.ts)
+    checkViewCreation(viewRightsOf(this.s.db), q.schema, q.name, selectSql)
     const duckSelect = this.duckSelect(selectSql)
     const cols = result.columns.map((c, i) => ({ name: names?.[i] ?? c.name, type: c.type, nullable: c.nullable, defaultText: null }))
     const aliases = names !== undefined ? ` (${names.map(duckIdent).join(", ")})` : ""

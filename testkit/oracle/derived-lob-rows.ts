@@ -7,15 +7,16 @@
  * source table and column serves all branches. The enclosing query's items name them last (undescribed columns).
  *
  * A star (`*`, `s.*`) over such a subquery becomes the list of its named columns, so that the hidden items stay out
- * of the result; a WITH block is read as the subquery it names. Left as they were (read-only locators): other set
- * operations, DISTINCT and grouping (Oracle takes no LOBs there: SecureFiles and Large Objects Developer's Guide,
- * "Restrictions on SQL Operations on LOBs"), a WITH block with a column list, and a star over a subquery with an
- * unnamed column (an expression without alias).
+ * of the result; a WITH block is read as the subquery it names (its column list, if any, naming its columns and
+ * hidden items), and a subquery's expression without alias is given its heading (`ID+0`) as alias. Left as they were
+ * (read-only locators): other set operations, DISTINCT and grouping (Oracle takes no LOBs there: SecureFiles and
+ * Large Objects Developer's Guide, "Restrictions on SQL Operations on LOBs").
  */
 import type { TableMeta } from "./catalog.ts"
 import { isKw, isOp, matchParen, tokenize, type Tok } from "./lexer.ts"
 import type { LobSource, QueryResult, ResultColumn } from "./statement.ts"
 import { oracleName } from "./translate.ts"
+import { headingOf } from "./expression-names.ts"
 
 /** Resolves a table name as the session sees it. */
 type TableLookup = (schema: string | undefined, name: string) => TableMeta | undefined
@@ -70,7 +71,7 @@ export const derivedLobRows = (all: ReadonlyArray<Tok>, lookup: TableLookup): De
   let counter = 0
   // WITH blocks (`name AS (query)`), read as the FROM subqueries they are where a FROM item names them; one a star
   // cannot name the columns of gives up the rewrite (another reference may use its hidden items)
-  const blocks = new Map<string, { readonly open: number; readonly close: number; readonly renamed: boolean; level?: Level | null; edits?: [number, number] }>()
+  const blocks = new Map<string, { readonly open: number; readonly close: number; readonly list?: { readonly names: ReadonlyArray<string>; readonly close: number }; level?: Level | null; edits?: [number, number] }>()
   let unsafe = false
   let mainAt = 0
   if (isKw(s[0], "WITH")) {
@@ -79,11 +80,13 @@ export const derivedLobRows = (all: ReadonlyArray<Tok>, lookup: TableLookup): De
       const name = s[k]
       if (!isName(name)) return undefined
       let n = k + 1
-      const renamed = isOp(s[n], "(")
-      if (renamed) n = matchParen(s, n) + 1
+      // `name (a, b) AS (...)`: the column list renames the block's columns
+      const listClose = isOp(s[n], "(") ? matchParen(s, n) : -1
+      const list = listClose < 0 ? undefined : { names: s.slice(n + 1, listClose).filter((t) => !isOp(t, ",")).map(oracleName), close: listClose }
+      if (list !== undefined) n = listClose + 1
       if (!isKw(s[n], "AS") || !isOp(s[n + 1], "(")) return undefined
       const close = matchParen(s, n + 1)
-      blocks.set(oracleName(name), { open: n + 1, close, renamed })
+      blocks.set(oracleName(name), { open: n + 1, close, ...(list !== undefined && { list }) })
       k = close + 1
       if (!isOp(s[k], ",")) break
       k++
@@ -92,6 +95,22 @@ export const derivedLobRows = (all: ReadonlyArray<Tok>, lookup: TableLookup): De
     mainAt = k
   }
   let derived = false
+
+  /**
+   * A WITH block's `level` under its column list `list`: its columns renamed, its hidden items named in the list too
+   * (the edits from `first` dropped, and null, when the list does not name every column).
+   */
+  const renamedLevel = (level: Level | undefined, list: { readonly names: ReadonlyArray<string>; readonly close: number } | undefined, first: number): Level | null => {
+    if (level === undefined || list === undefined) return level ?? null
+    if (level.names.length !== list.names.length) {
+      for (let e = first; e < inserts.length; e++) inserts[e]!.dropped = true
+      return null
+    }
+    // the hidden items follow the block's own in the order they were numbered
+    const hidden = [...new Set(level.refs.flatMap((refs) => refs.map((r) => r.name)))].sort((x, y) => Number(x.slice(12)) - Number(y.slice(12)))
+    if (hidden.length > 0) inserts.push({ at: at[list.close]!, text: ` , ${hidden.map(quoted).join(" , ")} ` })
+    return { names: list.names, refs: level.refs }
+  }
 
   /** The query [a, b) of significant tokens (SELECT at a), its branches rewritten. */
   const query = (a: number, b: number, top: boolean): Level | undefined => {
@@ -109,7 +128,7 @@ export const derivedLobRows = (all: ReadonlyArray<Tok>, lookup: TableLookup): De
       }
     }
     branches.push([start, b])
-    const read = branches.map(([x, y]) => branch(x, y))
+    const read = branches.map(([x, y]) => branch(x, y, top))
     if (read.some((r) => r === undefined)) return undefined
     if (branches.length > 1) derived = true
     // one hidden item per (position, source) over all branches
@@ -130,7 +149,7 @@ export const derivedLobRows = (all: ReadonlyArray<Tok>, lookup: TableLookup): De
   }
 
   /** One SELECT [a, b): its output names, per position its refs, and where its FROM is. */
-  const branch = (a: number, b: number): { names: Array<string | undefined>; refs: Array<Array<BranchRef>>; fromAt: number } | undefined => {
+  const branch = (a: number, b: number, top: boolean): { names: Array<string | undefined>; refs: Array<Array<BranchRef>>; fromAt: number } | undefined => {
     if (!isKw(s[a], "SELECT")) return undefined
     let listStart = a + 1
     const distinct = isKw(s[listStart], "DISTINCT", "UNIQUE")
@@ -189,7 +208,7 @@ export const derivedLobRows = (all: ReadonlyArray<Tok>, lookup: TableLookup): De
           if (block !== undefined) {
             if (block.level === undefined) {
               const first = inserts.length
-              block.level = block.renamed ? null : (query(block.open + 1, block.close, false) ?? null)
+              block.level = renamedLevel(query(block.open + 1, block.close, false), block.list, first)
               block.edits = [first, inserts.length]
             }
             const level = block.level ?? undefined
@@ -258,7 +277,13 @@ export const derivedLobRows = (all: ReadonlyArray<Tok>, lookup: TableLookup): De
       const alias = asAlias || bare ? oracleName(part[part.length - 1]!) : undefined
       const plain = (body.length === 1 && isName(body[0])) || (body.length === 3 && isName(body[0]) && isOp(body[1], ".") && isName(body[2]))
       const column = plain ? oracleName(body[body.length - 1]!) : undefined
-      names.push(alias ?? column)
+      // an unnamed expression of a subquery: named by its heading, as Oracle names its column, so a star can list it
+      // (not one ending in a word that may be an alias, `x + 0 y`, or a keyword, `CASE ... END`)
+      const [before, last] = part.slice(-2)
+      const ambiguous = part.length >= 2 && isName(last) && !isOp(before, ".") && (before!.kind !== "op" || isOp(before, ")"))
+      const heading = alias === undefined && column === undefined && !top && !ambiguous ? headingOf(part) : undefined
+      if (heading !== undefined) inserts.push({ at: at[itemStarts[n]! + part.length]!, text: ` AS ${quoted(heading)} ` })
+      names.push(alias ?? column ?? heading)
       const source = column === undefined || grouped || distinct ? undefined : named(body.length === 3 ? oracleName(body[0]!) : undefined).find((f) => f.names.includes(column))
       refs.push(source === undefined ? [] : rowidOf(source, column!))
     }

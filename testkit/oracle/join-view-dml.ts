@@ -8,11 +8,14 @@
  * join view"; a DELETE needs exactly one key-preserved table (ORA-01752 "cannot delete from view without exactly one
  * key-preserved table").
  *
- * Taken here: a view whose FROM joins plain tables by commas or [INNER] JOIN ... ON, with plain or renamed columns.
- * The statement is rewritten onto the key-preserved table: an INSERT names its columns, an UPDATE or DELETE reaches its
- * rows the view shows through the view itself (`EXISTS (SELECT 1 FROM view WHERE key = row's key AND condition)`),
- * an UPDATE's values computed over the view's row. Outer joins, a view not showing the written table's key, MERGE and
- * RETURNING are ORA-03001.
+ * Taken here: a view whose FROM joins tables or simple views of one table (KeysOf) by commas, [INNER] JOIN ... ON or LEFT / RIGHT / FULL [OUTER]
+ * JOIN ... ON (or `(+)` in its WHERE), with plain or renamed columns. A table on the null-supplying side of an outer
+ * join is never key-preserved ("the empno column in the result of the join can have nulls": Administrator's Guide,
+ * "Updating Views That Involve Outer Joins"); the preserved side is as in an inner join. The statement is rewritten
+ * onto the key-preserved table: an INSERT names its columns, an UPDATE or DELETE reaches its rows the view shows
+ * through the view itself (`EXISTS (SELECT 1 FROM view WHERE key = row's key AND condition)`), an UPDATE's values
+ * computed over the view's row, a RETURNING clause's columns the written table's. A view not showing the written
+ * table's key, MERGE, LOG ERRORS and RETURNING another table's column are ORA-03001.
  */
 import { ora, OraError } from "./errors.ts"
 import { oracleName } from "./expression-names.ts"
@@ -21,12 +24,18 @@ import type { TableMeta } from "./catalog.ts"
 
 type Lookup = (schema: string | undefined, name: string) => TableMeta | undefined
 
+/**
+ * The primary and unique keys of a table, or of a view over one table in the view's column names (a view of a join
+ * view is merged no further: Oracle's "nested views must be mergeable"); undefined for a view taken no further here.
+ */
+export type KeysOf = (meta: TableMeta) => ReadonlyArray<ReadonlyArray<string>> | undefined
+
 /** A join view's column: the table (index into `tables`) and column it is, or an expression. */
 type JoinColumn = { readonly table: number; readonly column: string } | { readonly expr: true }
 
 /** A join view: its tables in FROM order, its columns, and which tables are key-preserved. */
 export interface JoinView {
-  readonly tables: ReadonlyArray<{ readonly alias: string; readonly meta: TableMeta }>
+  readonly tables: ReadonlyArray<{ readonly alias: string; readonly meta: TableMeta; readonly keys: ReadonlyArray<ReadonlyArray<string>> }>
   readonly columns: ReadonlyMap<string, JoinColumn>
   readonly keyPreserved: ReadonlySet<number>
 }
@@ -41,13 +50,14 @@ const VIRTUAL_COLUMN = () => new OraError(1733, "virtual column not allowed here
  * View `meta` (its query's tokens `toks`, FROM at `from`, WHERE at `whereAt` or -1) as a join view; undefined when its
  * FROM names one table; ORA-03001 for a join taken no further here.
  */
-export const joinView = (meta: TableMeta, toks: ReadonlyArray<Tok>, from: number, whereAt: number, lookup: Lookup): JoinView | undefined => {
+export const joinView = (meta: TableMeta, toks: ReadonlyArray<Tok>, from: number, whereAt: number, lookup: Lookup, keysOf: KeysOf): JoinView | undefined => {
   const source = toks.slice(from + 1, whereAt < 0 ? toks.length : whereAt)
   if (!source.some((t) => isOp(t, ",") || isKw(t, "JOIN"))) return undefined
   const unimplemented = (what: string) => ora.unimplemented(`DML through a join view ${what}`)
-  const oldOuterJoin = toks.some((t, k) => isOp(t, "(") && isOp(toks[k + 1], "+") && isOp(toks[k + 2], ")"))
-  if (oldOuterJoin || source.some((t) => isKw(t, "LEFT", "RIGHT", "FULL", "OUTER", "CROSS", "NATURAL", "USING", "LATERAL", "APPLY"))) throw unimplemented("with an outer or other join")
-  const tables: Array<{ alias: string; meta: TableMeta }> = []
+  if (source.some((t) => isKw(t, "CROSS", "NATURAL", "USING", "LATERAL", "APPLY"))) throw unimplemented("with this kind of join")
+  const tables: Array<{ alias: string; meta: TableMeta; keys: ReadonlyArray<ReadonlyArray<string>> }> = []
+  // the tables on the null-supplying side of an outer join: never key-preserved
+  const nullSupplying = new Set<number>()
   const conditions: Array<ReadonlyArray<Tok>> = []
   // `[schema.]table [alias]`: the table and its alias
   const table = (ref: ReadonlyArray<Tok>) => {
@@ -56,10 +66,31 @@ export const joinView = (meta: TableMeta, toks: ReadonlyArray<Tok>, from: number
     const [schema, name] = qualified ? [oracleName(ref[0]!), oracleName(ref[2]!)] : [undefined, oracleName(ref[0]!)]
     const rest = ref.slice(qualified ? 3 : 1)
     const t = lookup(schema, name)
-    if (t === undefined || t.kind !== "TABLE") throw unimplemented("over a view or a table that is gone")
-    tables.push({ alias: rest.length === 0 ? t.name : oracleName(rest[rest.length - 1]!), meta: t })
+    const keys = t === undefined ? undefined : keysOf(t)
+    if (t === undefined || keys === undefined) throw unimplemented("over a view that is not a simple view of one table, or a table that is gone")
+    tables.push({ alias: rest.length === 0 ? t.name : oracleName(rest[rest.length - 1]!), meta: t, keys })
   }
-  for (const item of splitTopLevel(source)) {
+  for (const joined of splitTopLevel(source)) {
+    // LEFT / RIGHT / FULL [OUTER] JOIN: the join's null-supplying side noted, the words dropped
+    const first = tables.length
+    const item: Array<Tok> = []
+    const outer: Array<string | undefined> = []
+    for (let j = 0; j < joined.length; j++) {
+      const t = joined[j]!
+      if (isKw(t, "LEFT", "RIGHT", "FULL") && (isKw(joined[j + 1], "JOIN") || (isKw(joined[j + 1], "OUTER") && isKw(joined[j + 2], "JOIN")))) {
+        outer.push(t.value)
+        if (isKw(joined[j + 1], "OUTER")) j++
+        continue
+      }
+      if (isKw(t, "JOIN") && !isKw(joined[j - 1], "LEFT", "RIGHT", "FULL", "OUTER")) outer.push(undefined)
+      item.push(t)
+    }
+    outer.forEach((kind, n) => {
+      // the n-th JOIN brings in table first + n + 1
+      const right = first + n + 1
+      if (kind === "LEFT" || kind === "FULL") nullSupplying.add(right)
+      if (kind === "RIGHT" || kind === "FULL") for (let i = first; i < right; i++) nullSupplying.add(i)
+    })
     let k = 0
     let start = 0
     // t1 a [INNER] JOIN t2 b ON cond [INNER] JOIN ...
@@ -108,7 +139,15 @@ export const joinView = (meta: TableMeta, toks: ReadonlyArray<Tok>, from: number
       if (depth === 0 && isKw(t, "AND")) terms.push([])
       else (terms[terms.length - 1] as Array<Tok>).push(t)
     }
-    for (const term of terms) {
+    for (const written of terms) {
+      // `column (+)`: its table is the null-supplying side of an old-style outer join
+      const term = written.filter((t, k) => !(isOp(t, "(") && isOp(written[k + 1], "+") && isOp(written[k + 2], ")")) && !(isOp(t, "+") && isOp(written[k - 1], "(") && isOp(written[k + 1], ")")) && !(isOp(t, ")") && isOp(written[k - 1], "+") && isOp(written[k - 2], "(")))
+      written.forEach((t, k) => {
+        if (!(isOp(t, "(") && isOp(written[k + 1], "+") && isOp(written[k + 2], ")"))) return
+        const ref = isOp(written[k - 2], ".") ? written.slice(k - 3, k) : written.slice(k - 1, k)
+        const c = columnOf(ref)
+        if (c !== undefined) nullSupplying.add(c.table)
+      })
       const eq = findTopLevel(term, 0, term.length, (t) => isOp(t, "="))
       if (eq < 0) continue
       const a = columnOf(term.slice(0, eq))
@@ -120,8 +159,8 @@ export const joinView = (meta: TableMeta, toks: ReadonlyArray<Tok>, from: number
   }
   // a table joined on all columns of one of its keys keeps the other tables' rows from repeating
   const joinedOnKey = (i: number) =>
-    tables[i]!.meta.constraints.some((c) => (c.type === "P" || c.type === "U") && c.disabled !== true && c.columns.every((col) => equated.has(`${i}.${col}`)))
-  const keyPreserved = new Set(tables.flatMap((_, i) => (tables.every((__, j) => j === i || joinedOnKey(j)) ? [i] : [])))
+    tables[i]!.keys.some((key) => key.every((col) => equated.has(`${i}.${col}`)))
+  const keyPreserved = new Set(tables.flatMap((_, i) => (!nullSupplying.has(i) && tables.every((__, j) => j === i || joinedOnKey(j)) ? [i] : [])))
   // the view's columns in order: `*` (or `alias.*`) stands for the tables' columns
   const items = splitTopLevel(toks.slice(1, from))
   const defined: Array<JoinColumn> = []
@@ -154,7 +193,12 @@ export const joinView = (meta: TableMeta, toks: ReadonlyArray<Tok>, from: number
 export const writeThroughJoinView = (sql: string, sig: ReadonlyArray<Tok>, meta: TableMeta, view: JoinView, at: number, nameEnd: number, aliasTok: Tok | undefined): { readonly sql: string; readonly base: TableMeta } => {
   const verb = sig[0]!
   const end = (t: Tok) => t.pos + t.text.length
-  if (isKw(verb, "MERGE") || sig.some((t) => isKw(t, "RETURNING", "RETURN", "LOG"))) throw ora.unimplemented("MERGE, RETURNING or LOG ERRORS through a join view")
+  if (isKw(verb, "MERGE") || sig.some((t) => isKw(t, "LOG"))) throw ora.unimplemented("MERGE or LOG ERRORS through a join view")
+  // RETURNING ... INTO: cut off here, its names made the written table's columns at the end
+  const returningAt = findTopLevel(sig, nameEnd, sig.length, (t) => isKw(t, "RETURNING", "RETURN"))
+  const stop = returningAt < 0 ? sig.length : returningAt
+  const bodyEnd = returningAt < 0 ? sql.length : sig[returningAt]!.pos
+  const returning = (i: number) => (returningAt < 0 ? "" : ` ${returningOnto(sql, sig, returningAt, view, i, aliasTok === undefined ? meta.name : oracleName(aliasTok))}`)
   // the one key-preserved table the written columns belong to
   const tableOf = (names: ReadonlyArray<string>): number => {
     const written = new Set<number>()
@@ -176,28 +220,28 @@ export const writeThroughJoinView = (sql: string, sig: ReadonlyArray<Tok>, meta:
     const close = hasList ? matchParen(sig, nameEnd) : nameEnd - 1
     const names = hasList ? splitTopLevel(sig.slice(nameEnd + 1, close)).map((c) => oracleName(c[c.length - 1]!)) : meta.columns.map((c) => c.name)
     const i = tableOf(names)
-    return { sql: `${sql.slice(0, sig[at]!.pos)}${target(i)} (${names.map(baseColumn).join(", ")})${sql.slice(end(sig[close]!))}`, base: view.tables[i]!.meta }
+    return { sql: `${sql.slice(0, sig[at]!.pos)}${target(i)} (${names.map(baseColumn).join(", ")})${sql.slice(end(sig[close]!), bodyEnd)}${returning(i)}`, base: view.tables[i]!.meta }
   }
   // UPDATE / DELETE: the rows of the key-preserved table the view shows, matched by its key through the view
   const q = aliasTok === undefined ? quote(meta.name) : aliasTok.text
   const viewRef = `${quote(meta.owner)}.${quote(meta.name)} ${q}`
   const keyMatch = (i: number) => {
-    const key = view.tables[i]!.meta.constraints.find((c) => (c.type === "P" || c.type === "U") && c.disabled !== true && c.columns.every((col) => [...view.columns.values()].some((v) => "table" in v && v.table === i && v.column === col)))
+    const key = view.tables[i]!.keys.find((columns) => columns.every((col) => [...view.columns.values()].some((v) => "table" in v && v.table === i && v.column === col)))
     if (key === undefined) throw ora.unimplemented("DML through a join view that does not show its written table's key")
     const viewName = (col: string) => [...view.columns.entries()].find(([, v]) => "table" in v && v.table === i && v.column === col)![0]
-    return key.columns.map((col) => `${q}.${quote(viewName(col))} = "ORA$KP".${quote(col)}`).join(" AND ")
+    return key.map((col) => `${q}.${quote(viewName(col))} = "ORA$KP".${quote(col)}`).join(" AND ")
   }
   const from = nameEnd + (aliasTok === undefined ? 0 : 1)
-  const whereAt = findTopLevel(sig, from, sig.length, (t) => isKw(t, "WHERE"))
-  const condition = whereAt < 0 ? "" : ` AND (${sql.slice(sig[whereAt + 1]?.pos ?? sql.length)})`
+  const whereAt = findTopLevel(sig, from, stop, (t) => isKw(t, "WHERE"))
+  const condition = whereAt < 0 ? "" : ` AND (${sql.slice(sig[whereAt + 1]?.pos ?? bodyEnd, bodyEnd)})`
   if (isKw(verb, "DELETE")) {
     if (view.keyPreserved.size !== 1) throw new OraError(1752, "cannot delete from view without exactly one key-preserved table")
     const i = [...view.keyPreserved][0]!
-    return { sql: `DELETE FROM ${target(i)} "ORA$KP" WHERE EXISTS (SELECT 1 FROM ${viewRef} WHERE ${keyMatch(i)}${condition})`, base: view.tables[i]!.meta }
+    return { sql: `DELETE FROM ${target(i)} "ORA$KP" WHERE EXISTS (SELECT 1 FROM ${viewRef} WHERE ${keyMatch(i)}${condition})${returning(i)}`, base: view.tables[i]!.meta }
   }
   // UPDATE v SET c = e, ...: each value computed over the view's row
   if (!isKw(sig[from], "SET")) throw ora.invalidSql()
-  const items = splitTopLevel(sig.slice(from + 1, whereAt < 0 ? sig.length : whereAt))
+  const items = splitTopLevel(sig.slice(from + 1, whereAt < 0 ? stop : whereAt))
   const sets = items.map((item) => {
     const eq = item.findIndex((t) => isOp(t, "="))
     if (eq < 0 || isOp(item[0], "(")) throw ora.unimplemented("UPDATE of a join view setting a column list")
@@ -206,5 +250,28 @@ export const writeThroughJoinView = (sql: string, sig: ReadonlyArray<Tok>, meta:
   const i = tableOf(sets.map((s) => s.name))
   const match = keyMatch(i)
   const assignments = sets.map((s) => `${baseColumn(s.name)} = (SELECT ${s.expr} FROM ${viewRef} WHERE ${match})`).join(", ")
-  return { sql: `UPDATE ${target(i)} "ORA$KP" SET ${assignments} WHERE EXISTS (SELECT 1 FROM ${viewRef} WHERE ${match}${condition})`, base: view.tables[i]!.meta }
+  return { sql: `UPDATE ${target(i)} "ORA$KP" SET ${assignments} WHERE EXISTS (SELECT 1 FROM ${viewRef} WHERE ${match}${condition})${returning(i)}`, base: view.tables[i]!.meta }
+}
+
+/**
+ * The RETURNING clause at `at` of `sig` (tokens of `sql`) with the view's columns it names (bare or qualified by
+ * `qualifier`) made the columns of table `i` they are; ORA-03001 for an expression column or another table's.
+ */
+const returningOnto = (sql: string, sig: ReadonlyArray<Tok>, at: number, view: JoinView, i: number, qualifier: string): string => {
+  const into = findTopLevel(sig, at + 1, sig.length, (t) => isKw(t, "INTO"))
+  const stop = into < 0 ? sig.length : into
+  let out = ""
+  let pos = sig[at]!.pos
+  for (let k = at + 1; k < stop; k++) {
+    const t = sig[k]!
+    if (!isName(t) || isOp(sig[k + 1], "(") || (isOp(sig[k - 1], ".") && !(isName(sig[k - 2]) && oracleName(sig[k - 2]!) === qualifier))) continue
+    if (isOp(sig[k + 1], ".")) continue
+    const c = view.columns.get(oracleName(t))
+    if (c === undefined) continue
+    if (!("table" in c) || c.table !== i) throw ora.unimplemented("RETURNING a column of a join view that is not its written table's")
+    const from = isOp(sig[k - 1], ".") ? sig[k - 2]!.pos : t.pos
+    out += `${sql.slice(pos, from)}${quote(c.column)}`
+    pos = t.pos + t.text.length
+  }
+  return out + sql.slice(pos)
 }

@@ -11,6 +11,7 @@ import { isDictionaryName } from "./session-dictionary.ts"
 import { checkSequenceAccess } from "./sequence-privileges.ts"
 import { writtenColumns } from "./column-privileges.ts"
 import { type FromRef, oracleName } from "./translate.ts"
+import { checkViewsRead, type ViewRights } from "./view-owner-privileges.ts"
 
 /** Who runs a statement and how its names resolve. */
 export interface AccessContext {
@@ -24,7 +25,12 @@ export interface AccessContext {
    * privileges on the view, whose owner holds those on its base table (SQL Language Reference, "CREATE VIEW").
    */
   readonly throughView?: ReadonlySet<TableMeta> | undefined
+  /** What the checks of the views' owners' privileges read (view-owner-privileges.ts). */
+  readonly viewRights?: ViewRights
 }
+
+/** The object privileges DML statement `verb` needs on the table it writes. */
+export const dmlPrivileges = (verb: string | undefined): Array<ObjectPrivilege> => (verb === "MERGE" ? ["INSERT", "UPDATE"] : verb === "INSERT" || verb === "UPDATE" || verb === "DELETE" ? [verb] : [])
 
 /**
  * Checks the privileges a statement needs on other schemas' tables and views: `target.privileges` on the table a
@@ -33,6 +39,8 @@ export interface AccessContext {
  */
 export const checkAccess = (ctx: AccessContext, toks: ReadonlyArray<Tok>, from: ReadonlyArray<FromRef>, target?: { readonly meta: TableMeta; readonly privileges: ReadonlyArray<ObjectPrivilege> }): void => {
   const who = ctx.who
+  // the views it reads use their owners' privileges, whoever reads them
+  if (ctx.viewRights !== undefined) checkViewsRead(ctx.viewRights, toks, (name) => ctx.lookupTable(undefined, name), (meta) => meta === target?.meta || ctx.throughView?.has(meta) === true)
   if (who.dba) return
   const dbaView = toks.find((t) => t.kind === "ident" && t.value.startsWith("DBA_") && isDictionaryName(t.value))
   if (dbaView !== undefined && !who.has("SELECT ANY DICTIONARY")) throw ora.tableNotFound(who.version, undefined, dbaView.value)

@@ -41,7 +41,7 @@ import { checkUncheckedForeignKeys, hasUncheckedForeignKeys } from "./novalidate
 import { engineStatement, rowidOf, RowLockWaits } from "./row-locks.ts"
 import { SessionLocking } from "./session-locking.ts"
 import { derivedLobRows, withDerivedLobRows } from "./derived-lob-rows.ts"
-import type { ObjectPrivilege, Requester } from "./privileges.ts"
+import type { Requester } from "./privileges.ts"
 import { keyedTable, keysWrittenBy } from "./key-locks.ts"
 import { bindSpecType, describeColumns } from "./results.ts"
 import { intervalLiteralTargets } from "./interval-writes.ts"
@@ -71,7 +71,8 @@ import { resolveSynonyms } from "./synonym-resolution.ts"
 import { mapEngineError } from "./session-errors.ts"
 import { alterSession, searchPathSql, setSessionVariables, unitRightsSql } from "./session-variables.ts"
 import { bindNumberingTranslator, type TranslatedStatement, type TranslationContext, translateStatement } from "./session-translate.ts"
-import { type AccessContext, checkAccess } from "./session-access.ts"
+import { type AccessContext, checkAccess, dmlPrivileges } from "./session-access.ts"
+import { checkViewWrite, viewRightsOf } from "./view-owner-privileges.ts"
 import { SessionSqlIds } from "./session-sql-ids.ts"
 import { dmlReturning, type ReturningHost } from "./session-returning.ts"
 import { checkMaterializedViewWrite, noteCommittedWrites } from "./materialized-views.ts"
@@ -344,9 +345,13 @@ export class SqlSession {
     const viaView = cls === "dml" ? writeThroughView(this.db, sql, (schema, name) => this.lookupTable(schema, name), (view) => tableTriggers(this.db, view).length > 0) : undefined
     if (viaView !== undefined) {
       // the privileges of a write through a view are the view's (its own write's when it is under the view written)
-      if (this.viewBase?.has(viaView.view) !== true) this.checkStatementAccess(significant(tokenize(stripTerminator(sql))), viaView.view)
+      const toks = significant(tokenize(stripTerminator(sql)))
+      if (this.viewBase?.has(viaView.view) !== true) this.checkStatementAccess(toks, viaView.view)
+      // and the view's owner's on what it writes (view-owner-privileges.ts)
+      checkViewWrite(viewRightsOf(this.db), viaView.view, viaView.base, dmlPrivileges(toks[0]?.value))
       const outer = this.viewBase
-      this.viewBase = new Set([viaView.base, viaView.view])
+      // a view over a view: the outer views stay unchecked too (a join view's rewrite reads the view it writes)
+      this.viewBase = new Set([...(outer ?? []), viaView.base, viaView.view])
       try {
         return await runThroughView({ execute: (...a) => this.execute(...a), atomically: (body) => this.txn.atomically(body), count: async (q) => Number((await rowsOfQuery(this, await this.query(q, [])))[0]?.[0] ?? 0) }, viaView, rows, specs, opts)
       } finally {
@@ -438,7 +443,7 @@ export class SqlSession {
 
   /** Who reads and writes, for the privilege checks of a statement (session-access.ts). */
   private access(): AccessContext {
-    return { who: this.requester, catalog: this.db.catalog, schema: this.schema, lookupTable: (schema, name) => this.lookupTable(schema, name), throughView: this.viewBase }
+    return { who: this.requester, catalog: this.db.catalog, schema: this.schema, lookupTable: (schema, name) => this.lookupTable(schema, name), throughView: this.viewBase, viewRights: viewRightsOf(this.db) }
   }
 
   /**
@@ -446,9 +451,7 @@ export class SqlSession {
    * DML on `target`, the table it writes, and SELECT on the other schemas' tables it names (session-access.ts).
    */
   checkStatementAccess(toks: ReadonlyArray<Tok>, target?: TableMeta): void {
-    const verb = toks[0]?.value
-    const privileges: Array<ObjectPrivilege> = verb === "MERGE" ? ["INSERT", "UPDATE"] : verb === "INSERT" || verb === "UPDATE" || verb === "DELETE" ? [verb] : []
-    checkAccess(this.access(), toks, [], target === undefined ? undefined : { meta: target, privileges })
+    checkAccess(this.access(), toks, [], target === undefined ? undefined : { meta: target, privileges: dmlPrivileges(toks[0]?.value) })
   }
 
   /** The session user's rights, for privilege checks (privileges.ts); inside a definer's rights unit its owner's, without roles. */

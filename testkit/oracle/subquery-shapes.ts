@@ -152,17 +152,25 @@ const subqueryShape = (toks: ReadonlyArray<Tok>, at: number, end: number, binary
 
 /**
  * The shapes of a statement's WITH blocks (`WITH name AS (SELECT ...), ...`) by name; a block with a column list
- * (`name (a, b) AS (...)`) is left out (its items are renamed).
+ * (`name (a, b) AS (...)`) has its items renamed by it (left out when recursive or when the list does not name each
+ * item).
  */
 export const withBlockShapes = (toks: ReadonlyArray<Tok>, binaryColumns: ReadonlyMap<string, BinaryKind> | undefined): Map<string, SubqueryShape> => {
   const out = new Map<string, SubqueryShape>()
   if (!isKw(toks[0], "WITH")) return out
   // WITH RECURSIVE: the hierarchical query rewrite's (hierarchical.ts), its anchor's shape
   let k = isKw(toks[1], "RECURSIVE") ? 2 : 1
-  while (isName(toks[k]) && isKw(toks[k + 1], "AS") && isOp(toks[k + 2], "(") && isKw(toks[k + 3], "SELECT")) {
-    const close = matchParen(toks, k + 2)
-    const shape = subqueryShape(toks, k + 3, close, binaryColumns)
-    if (shape !== undefined) out.set(oracleName(toks[k]!), shape)
+  while (isName(toks[k])) {
+    const listClose = isOp(toks[k + 1], "(") ? matchParen(toks, k + 1) : -1
+    const n = listClose < 0 ? k + 1 : listClose + 1
+    if (!isKw(toks[n], "AS") || !isOp(toks[n + 1], "(") || !isKw(toks[n + 2], "SELECT")) break
+    const close = matchParen(toks, n + 1)
+    const name = oracleName(toks[k]!)
+    const list = listClose < 0 ? undefined : toks.slice(k + 2, listClose).filter((t) => !isOp(t, ",")).map(oracleName)
+    const recursive = list !== undefined && toks.slice(n + 2, close).some((t) => isName(t) && oracleName(t) === name)
+    const shape = recursive ? undefined : subqueryShape(toks, n + 2, close, binaryColumns)
+    if (shape !== undefined && list === undefined) out.set(name, shape)
+    else if (shape !== undefined && list!.length === shape.names.length && shape.items.every((i) => i.kind !== "star")) out.set(name, { ...shape, names: list! })
     if (!isOp(toks[close + 1], ",")) break
     k = close + 2
   }

@@ -23,6 +23,7 @@ import { oracleName } from "./expression-names.ts"
 import { findTopLevel, isKw, isOp, matchParen, significant, splitTopLevel, tokenize, type Tok } from "./lexer.ts"
 import type { TableMeta } from "./catalog.ts"
 import { type JoinView, joinView, writeThroughJoinView } from "./join-view-dml.ts"
+import { checkViewColumnNames } from "./view-column-names.ts"
 import { stripTerminator, type BindSpec, type ExecuteOptions, type StatementResult } from "./statement.ts"
 
 /** How a view was created: WITH READ ONLY, WITH CHECK OPTION. */
@@ -90,7 +91,7 @@ const simpleView = (meta: TableMeta, lookup: Lookup): SimpleView | JoinView => {
     }
   const whereAt = findTopLevel(toks, from + 1, toks.length, (t) => isKw(t, "WHERE"))
   const source = toks.slice(from + 1, whereAt < 0 ? toks.length : whereAt)
-  const join = joinView(meta, toks, from, whereAt, lookup)
+  const join = joinView(meta, toks, from, whereAt, lookup, (t) => keysOf(t, lookup))
   if (join !== undefined) return join
   if (source.some((t) => isOp(t, "("))) throw unimplemented("a view over a subquery")
   const qualified = isOp(source[1], ".")
@@ -125,6 +126,23 @@ const simpleView = (meta: TableMeta, lookup: Lookup): SimpleView | JoinView => {
   const baseColumns = new Set(base.columns.map((c) => c.name))
   const whereQualified = whereAt < 0 ? undefined : (q: string) => qualifiedBy(text, toks.slice(whereAt + 1), qualifiers, baseColumns, q)
   return { base, columns, order: meta.columns.map((c) => c.name), where, whereQualified }
+}
+
+/** The keys of table or simple view `meta` (join-view-dml.ts KeysOf): a view's are its base's it shows, in its names. */
+const keysOf = (meta: TableMeta, lookup: Lookup, depth = 0): ReadonlyArray<ReadonlyArray<string>> | undefined => {
+  if (meta.kind === "TABLE") return meta.constraints.filter((c) => (c.type === "P" || c.type === "U") && c.disabled !== true).map((c) => c.columns)
+  if (depth > 32) return undefined
+  let view: SimpleView | JoinView
+  try {
+    view = simpleView(meta, (schema, name) => lookup(schema ?? meta.owner, name))
+  } catch {
+    return undefined
+  }
+  if ("keyPreserved" in view) return undefined
+  const under = keysOf(view.base, (schema, name) => lookup(schema ?? meta.owner, name), depth + 1)
+  if (under === undefined) return undefined
+  const named = (col: string) => [...view.columns].find(([, c]) => "base" in c && c.base === col)?.[0]
+  return under.flatMap((key) => (key.every((col) => named(col) !== undefined) ? [key.map((col) => named(col)!)] : []))
 }
 
 /** The Oracle text of tokens `toks` (of `text`), with `q.` removed before columns where q is one of `qualifiers`. */
@@ -193,11 +211,14 @@ export const writeThroughView = (db: object, oracleSql: string, lookup: Lookup, 
   const view = simpleView(meta, (schema, name) => lookup(schema ?? meta.owner, name))
   const nameEnd = qualified ? at + 3 : at + 1
   const aliasTok = isName(sig[nameEnd]) && !isKw(sig[nameEnd], "SET", "WHERE", "USING", "VALUES", "SELECT", "WITH", "RETURNING", "RETURN", "LOG") ? sig[nameEnd] : undefined
+  // the statement names the view's own columns only
+  const qualifiers = new Set([aliasTok === undefined ? meta.name : oracleName(aliasTok)])
+  const under = "keyPreserved" in view ? view.tables.flatMap((t) => t.meta.columns) : view.base.columns
+  checkViewColumnNames(sig, nameEnd + (aliasTok === undefined ? 0 : 1), qualifiers, new Set(view.columns.keys()), new Set(under.map((c) => c.name)), writtenColumnPositions(sig, nameEnd + (aliasTok === undefined ? 0 : 1)))
   if ("keyPreserved" in view) {
     const write = writeThroughJoinView(sql, sig, meta, view, at, nameEnd, aliasTok)
     return { sql: write.sql, view: meta, base: write.base }
   }
-  const qualifiers = new Set([aliasTok === undefined ? meta.name : oracleName(aliasTok)])
   const edits: Array<{ from: number; to: number; text: string }> = []
   const end = (t: Tok) => t.pos + t.text.length
   // the target: the base table, under the view's name unless the statement gives an alias

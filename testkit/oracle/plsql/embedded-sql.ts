@@ -316,7 +316,17 @@ async function runStatement(ctx: Frame, statement: Expr): Promise<void> {
     const targets = splitTopLevel(toks.slice(into + 1, from))
     for (const target of targets) await targetPackage(ctx, target)
     const single = targets.map((t) => t[0]!)
-    const sources = lobSourcesOf(splitTopLevel(toks.slice(1, into)), single, toks.slice(from))
+    // the main query's select list (after a WITH clause's blocks); a lone star stands for every target's column, and
+    // a WITH clause or a star leaves no FROM ... WHERE to write through without the row's id
+    let select = 0
+    for (let k = 0, depth = 0; k < into; k++) {
+      if (isOp(toks[k], "(")) depth++
+      else if (isOp(toks[k], ")")) depth--
+      else if (depth === 0 && isKw(toks[k], "SELECT")) select = k
+    }
+    const listed = splitTopLevel(toks.slice(select + 1, into))
+    const star = listed.length === 1 && isOp(listed[0]![listed[0]!.length - 1], "*")
+    const sources = lobSourcesOf(star ? single.map((t) => [t]) : listed, single, star || select > 0 ? [] : toks.slice(from))
     // a LOB column's locator points at the row fetched (SecureFiles and Large Objects Developer's Guide, "LOB
     // Locators"), a join's at its own table's row: it remembers that row's id
     // through a FROM subquery or UNION ALL, hidden row id items carry the rows up (derived-lob-rows.ts)
