@@ -139,6 +139,11 @@ export function bindNames(ctx: Frame, source: Expr, sql: boolean): { rewritten: 
       kinds[values.length] = undefined
       types[values.length] = ZONED_TYPE
     }
+    // a cursor row's TIMESTAMP field: a datetime that is a TIMESTAMP operand of a difference, as such a variable is
+    if (kinds[values.length] === "timestamp") {
+      kinds[values.length] = "datetime"
+      types[values.length] = TIMESTAMP_TYPE
+    }
     // an INTERVAL DAY TO SECOND with nanoseconds is computed on in exact storage, every digit kept
     const seconds = exactSecondsOfBind(found.value)
     if (seconds !== undefined) kinds[values.length] = "exactSeconds"
@@ -151,6 +156,7 @@ export function bindNames(ctx: Frame, source: Expr, sql: boolean): { rewritten: 
 
 const LOCAL_ZONE_TYPE = /^TIMESTAMP WITH LOCAL TIME ZONE$/
 const ZONED_TYPE: TypeSpec = { kind: "named", name: "TIMESTAMP WITH TIME ZONE" }
+const TIMESTAMP_TYPE: TypeSpec = { kind: "named", name: "TIMESTAMP" }
 
 /** A `%TYPE` declared type resolved when it is TIMESTAMP(p) WITH TIME ZONE; else as it is. */
 const zonedTypeOf = (ctx: Frame, type: TypeSpec): TypeSpec => {

@@ -13,7 +13,7 @@ import type { OraType } from "../type-shapes.ts"
 import type { TypeSpec } from "./ast.ts"
 
 /** The kind of a bound PL/SQL value the translator treats specially; undefined for others. */
-export type ValueKind = "number" | "datetime" | "exactSeconds" | "intervalds" | "intervalym" | "zoned" | undefined
+export type ValueKind = "number" | "datetime" | "timestamp" | "exactSeconds" | "intervalds" | "intervalym" | "zoned" | undefined
 
 const DECIMAL_NUMBER = /^(NUMBER|INTEGER|INT|SMALLINT|PLS_INTEGER|BINARY_INTEGER|SIMPLE_INTEGER|NATURAL|NATURALN|POSITIVE|POSITIVEN|SIGNTYPE|DECIMAL|DEC|NUMERIC|FLOAT|REAL|DOUBLE PRECISION)$/
 const DATETIME = /^(DATE|TIMESTAMP)$/
@@ -26,10 +26,11 @@ export const kindOfType = (type: TypeSpec | undefined): ValueKind =>
 
 /**
  * The kind of a value read from a column of type `type` (a cursor's row, a `%ROWTYPE` field); "zoned" for a TIMESTAMP
- * WITH TIME ZONE column, whose values are text with their offset (computed on as such a variable's: plsql/render.ts).
+ * WITH TIME ZONE column, whose values are text with their offset (computed on as such a variable's: plsql/render.ts),
+ * "timestamp" for a TIMESTAMP one (a datetime whose difference with another is an interval, as a TIMESTAMP variable's).
  */
 export const kindOfColumn = (type: OraType): ValueKind =>
-  type.kind === "number" ? "number" : type.kind === "date" || type.kind === "timestamp" ? "datetime" : type.kind === "intervalds" || type.kind === "intervalym" ? type.kind : type.kind === "timestamptz" ? "zoned" : undefined
+  type.kind === "number" ? "number" : type.kind === "date" ? "datetime" : type.kind === "timestamp" ? "timestamp" : type.kind === "intervalds" || type.kind === "intervalym" ? type.kind : type.kind === "timestamptz" ? "zoned" : undefined
 
 /** The kind of a host bind of `spec`. */
 export const kindOfSpec = (spec: BindSpec | undefined): ValueKind => {
