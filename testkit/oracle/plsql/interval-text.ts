@@ -112,7 +112,8 @@ const typeTokens = (kind: OperandKind, pos: number): Array<Tok> =>
     ? [word("INTERVAL", pos), word("YEAR", pos), op("(", pos), num(kind.leading ?? 2, pos), op(")", pos), word("TO", pos), word("MONTH", pos)]
     : [word("INTERVAL", pos), word("DAY", pos), op("(", pos), num(kind.leading ?? 2, pos), op(")", pos), word("TO", pos), word("SECOND", pos), op("(", pos), num(kind.fraction ?? 6, pos), op(")", pos)]
 
-const isInterval = (kind: OperandKind | undefined): kind is OperandKind => kind?.kind === "intervalds" || kind?.kind === "intervalym"
+/** Whether `kind` is an interval's. */
+export const isInterval = (kind: OperandKind | undefined): kind is OperandKind => kind?.kind === "intervalds" || kind?.kind === "intervalym"
 
 /**
  * `TO_CHAR(x)` of an interval expression of PL/SQL values (`x` a declared INTERVAL variable, `v * 2`, ...), or `x` an

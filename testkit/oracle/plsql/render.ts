@@ -199,7 +199,7 @@ function localZoneOperands(ctx: Frame, toks: ReadonlyArray<Tok>, specs: Readonly
 }
 
 /** The kind of a bound name for finding interval expressions (interval-text.ts): an INTERVAL variable's with its declared precisions. */
-const boundKinds = (kinds: ReadonlyArray<ValueKind>, types: ReadonlyArray<TypeSpec | undefined>): KindOfBind => (t) => {
+export const boundKinds = (kinds: ReadonlyArray<ValueKind>, types: ReadonlyArray<TypeSpec | undefined>): KindOfBind => (t) => {
   const index = t.kind === "bind" && t.value.startsWith("\u0000V") ? Number(t.value.slice(2)) : -1
   const type = types[index]
   if (type?.kind === "named" && /^INTERVAL (DAY|YEAR)\b/.test(type.name)) {
