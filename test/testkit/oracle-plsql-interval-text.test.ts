@@ -46,14 +46,31 @@ describe("Oracle test server: PL/SQL INTERVAL values as text and in a block's SQ
   // an INTERVAL variable compared with an exact-storage column (DAY(9) TO SECOND(9)) is brought to that storage, as a
   // client's bind is (intervals.ts intervalParamsFor); it failed ORA-00932
   it("a block's SQL compares an exact-storage interval column with an INTERVAL variable", async () => {
-    await conn.execute("CREATE TABLE pit_exact (id NUMBER, d INTERVAL DAY(9) TO SECOND(9))")
+    await conn.execute("CREATE TABLE pit_exact (id NUMBER, d INTERVAL DAY(9) TO SECOND(9), m INTERVAL YEAR(9) TO MONTH)")
     try {
-      await conn.execute("INSERT INTO pit_exact VALUES (1, INTERVAL '1 00:00:00.000000001' DAY TO SECOND(9))")
-      await conn.execute("INSERT INTO pit_exact VALUES (2, INTERVAL '2 00:00:00' DAY TO SECOND)")
+      await conn.execute("INSERT INTO pit_exact VALUES (1, INTERVAL '1 00:00:00.000000001' DAY TO SECOND(9), INTERVAL '1-2' YEAR TO MONTH)")
+      await conn.execute("INSERT INTO pit_exact VALUES (2, INTERVAL '2 00:00:00' DAY TO SECOND, INTERVAL '3' YEAR)")
       expect(await text("SELECT LISTAGG(id, ',') WITHIN GROUP (ORDER BY id) INTO :s FROM pit_exact WHERE d >= v;")).toBe("2")
       expect(await text("SELECT LISTAGG(id, ',') WITHIN GROUP (ORDER BY id) INTO :s FROM pit_exact WHERE v > d OR d = v;")).toBe("1")
+      expect(await text("SELECT LISTAGG(id, ',') WITHIN GROUP (ORDER BY id) INTO :s FROM pit_exact WHERE m = y;")).toBe("1")
+      expect(await text("UPDATE pit_exact SET id = id * 10 WHERE d >= v; DELETE FROM pit_exact WHERE m > y; :s := SQL%ROWCOUNT;")).toBe("1")
+      expect((await conn.execute("SELECT id FROM pit_exact")).rows).toEqual([[1]])
     } finally {
       await conn.execute("DROP TABLE pit_exact")
+    }
+  })
+
+  // a client's interval bind was brought to the column's storage for the statement but not for the query that finds
+  // the rows an UPDATE / DELETE locks, which failed ORA-00932
+  it("a client's UPDATE and DELETE compare an exact-storage interval column with an interval bind", async () => {
+    await conn.execute("CREATE TABLE pit_bind (id NUMBER, d INTERVAL DAY(9) TO SECOND(9))")
+    try {
+      await conn.execute("INSERT INTO pit_bind VALUES (1, INTERVAL '2' DAY)")
+      const bind = { val: new oracledb.IntervalDS({ days: 1, hours: 0, minutes: 0, seconds: 0, fseconds: 0 }), type: oracledb.DB_TYPE_INTERVAL_DS }
+      expect((await conn.execute("UPDATE pit_bind SET id = 2 WHERE d >= :b", { b: bind })).rowsAffected).toBe(1)
+      expect((await conn.execute("DELETE FROM pit_bind WHERE d > :b", { b: bind })).rowsAffected).toBe(1)
+    } finally {
+      await conn.execute("DROP TABLE pit_bind")
     }
   })
 

@@ -223,6 +223,8 @@ export class SqlSession {
   }
 
   private async blockDml(sql: string, params: ReadonlyArray<DuckDBValue>, t: ReturnType<typeof engineStatement>, target: TableMeta | undefined): Promise<number> {
+    // an INTERVAL variable as the storage of the column it meets, for the row locks' query too (intervals.ts)
+    if (hasIntervalBinds(params)) params = await intervalParams(this.engine, sql, params)
     await this.rowExclusive(target)
     // an INSERT of a key another open transaction inserted waits for it, as a client's INSERT does (key-locks.ts)
     const keyed = t !== undefined && isKw(t.toks[0], "INSERT") && returningClause(t.toks) === undefined ? keyedTable(target) : undefined
@@ -701,7 +703,7 @@ export class SqlSession {
     try {
       const cursor =
         dictionary === undefined || dictionary.size === 0
-          ? await this.engine.query(duckSql, params)
+          ? await this.engine.query(duckSql, hasIntervalBinds(params) ? await intervalParams(this.engine, duckSql, params) : params)
           : await queryDictionary(this.db, dictionary, async (admin) => {
               await this.setVars(admin)
               await admin.execute(searchPathSql(this.schema))
@@ -835,7 +837,10 @@ export class SqlSession {
     if (keyed === undefined) {
       // an UPDATE / DELETE locks the rows it writes, for each bind row of an executeMany, until the transaction ends (row-locks.ts)
       const target = this.dmlTarget
-      const written = await this.locks.rowsToWriteForEach(target, t, rows)
+      // (bound intervals as the storage of the column they meet: intervals.ts)
+      const lockRows: Array<ReadonlyArray<DuckDBValue>> = []
+      for (const r of rows) lockRows.push(hasIntervalBinds(r) ? await intervalParams(this.engine, t.text(0, t.toks.length), r) : r)
+      const written = await this.locks.rowsToWriteForEach(target, t, lockRows)
       // and claims the keys it deletes or writes: another transaction's write of one of them waits (session-key-claims.ts)
       const claimed = keysWrittenBy(t.toks, target)
       const result = claimed === undefined ? await this.dmlOnce(sql, t, rows, specs, opts, rowByRow) : await this.keys.claimingWithOldKeys(claimed, target!, isKw(t.toks[0], "DELETE") ? undefined : written, () => this.dmlOnce(sql, t, rows, specs, opts, rowByRow))

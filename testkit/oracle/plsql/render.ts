@@ -288,6 +288,10 @@ export function render(
   const timestampOfParam: Array<boolean> = []
   // a token the translator renders twice (AT TIME ZONE does) stays one parameter
   const numbered = new Map<Tok, number>()
+  const columns = sql ? intervalColumnsOf(ctx, toks) : undefined
+  // an INTERVAL variable in a statement with exact-storage interval columns is bound as a client's interval is, brought
+  // to the storage of the column it meets (intervals.ts intervalParamsFor)
+  const exactStorage = (columns?.exactIntervalColumns.size ?? 0) > 0
   const { toks: tt, tr } = makeTranslator(withSpaces, {
     bind: (name, tok) => {
       const known = numbered.get(tok)
@@ -297,7 +301,7 @@ export function render(
       kindOfParam[params.length] = kinds[index]
       const raw = index >= 0 ? values[index] : null
       const kind = kinds[index]
-      const value = kind === "datetime" ? datetimeParameter(raw ?? null) : kind === "number" ? numberParameter(raw ?? null) : kind === "intervalds" || kind === "intervalym" ? intervalParameter(raw ?? null, kind) : raw
+      const value = kind === "datetime" ? datetimeParameter(raw ?? null) : kind === "number" ? numberParameter(raw ?? null) : kind === "intervalds" || kind === "intervalym" ? intervalParameter(raw ?? null, kind, exactStorage) : raw
       wallOfParam[params.length] = kinds[index] === "datetime" && typeof value === "string" && parseDatetimeText(value)?.offsetMinutes === undefined
       const type = types[index]
       timestampOfParam[params.length] = type?.kind === "named" && type.name === "TIMESTAMP"
@@ -321,7 +325,7 @@ export function render(
     dbTimeZone: ctx.host.db.settings.dbTimeZone,
     exactNumberColumns: ctx.host.exactNumberColumnsOf(toks.map((t) => t.text).join(" ")),
     // TIMESTAMP WITH TIME ZONE columns, held as zoned text: their offset is read (TO_CHAR(tz, 'TZH')), as in a client's SQL
-    ...(sql ? { textDatetimeColumns: ctx.host.textDatetimeColumnsOf(toks.map((t) => t.text).join(" ")), ...intervalColumnsOf(ctx, toks) } : {})
+    ...(sql ? { textDatetimeColumns: ctx.host.textDatetimeColumnsOf(toks.map((t) => t.text).join(" ")), ...columns } : {})
   })
   if (asQuery) {
     // withRowid: each row's DuckDB row id selected last (a LOB locator's row, plsql/embedded-sql.ts)

@@ -6,7 +6,7 @@
  */
 import { DuckDBIntervalValue, DuckDBTimestampValue, type DuckDBValue, intervalValue } from "@duckdb/node-api"
 import { decimalOf, fixedText } from "../decimal.ts"
-import { nanosOfDuckInterval, parseDuckInterval } from "../intervals.ts"
+import { intervalDsBind, intervalYmBind, nanosOfDuckInterval, parseDuckInterval } from "../intervals.ts"
 import { bindSpecType } from "../results.ts"
 import type { BindSpec } from "../statement.ts"
 import type { OraType } from "../type-shapes.ts"
@@ -87,13 +87,15 @@ const NS_PER_DAY = 86_400_000_000_000n
  * An INTERVAL variable's value (the engine's interval text as a query gives it, or a DuckDB INTERVAL) as a typed
  * engine parameter, so that the translator computes on an interval (`v * 1.5`, `d + v`, `EXTRACT(HOUR FROM v)`), not
  * on text: DAY TO SECOND as days and the microseconds of the last day (hours below 24, as EXTRACT reads them), YEAR TO
- * MONTH as months; other values as they are.
+ * MONTH as months; other values as they are. `bound`: as a client's bound interval (intervals.ts), which a statement
+ * with exact-storage interval columns brings to the storage of the column it meets (`WHERE d9 >= v`) before it runs.
  */
-export const intervalParameter = (value: DuckDBValue, kind: "intervalds" | "intervalym"): DuckDBValue => {
+export const intervalParameter = (value: DuckDBValue, kind: "intervalds" | "intervalym", bound = false): DuckDBValue => {
   const parts = value instanceof DuckDBIntervalValue ? value : typeof value === "string" && /\d/.test(value) ? parseDuckInterval(value) : undefined
   if (parts === undefined) return value
-  if (kind === "intervalym") return intervalValue(parts.months + Math.trunc(parts.days / 30), 0, 0n)
+  if (kind === "intervalym") return bound ? intervalYmBind(parts.months + Math.trunc(parts.days / 30)) : intervalValue(parts.months + Math.trunc(parts.days / 30), 0, 0n)
   const nanos = nanosOfDuckInterval(parts.months, parts.days, parts.micros)
+  if (bound) return intervalDsBind(nanos)
   const days = nanos / NS_PER_DAY
   return intervalValue(0, Number(days), (nanos - days * NS_PER_DAY) / 1000n)
 }
