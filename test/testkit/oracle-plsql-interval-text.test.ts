@@ -96,8 +96,21 @@ describe("Oracle test server: PL/SQL INTERVAL values as text and in a block's SQ
   // a LOCAL TIME ZONE value plus an INTERVAL literal is a LOCAL TIME ZONE value ("Datetime/Interval Arithmetic"); it
   // failed ORA-00932
   it("a LOCAL TIME ZONE variable or bind plus or minus an INTERVAL literal", async () => {
-    const decl = "l TIMESTAMP WITH LOCAL TIME ZONE := TIMESTAMP '2024-01-01 10:00:00 +00:00';"
-    expect(await text(":s := TO_CHAR(l + INTERVAL '1' HOUR, 'YYYY-MM-DD HH24:MI');", decl)).not.toBe("")
-    expect(await text(":s := TO_CHAR(l + INTERVAL '1' HOUR, 'HH24:MI') || ' ' || TO_CHAR(l - INTERVAL '1' DAY, 'DD HH24:MI');", `${decl} x VARCHAR2(1);`)).toMatch(/^\d\d:\d\d \d\d \d\d:\d\d$/)
+    const zone = ((await conn.execute("SELECT SESSIONTIMEZONE FROM dual")).rows as Array<[string]>)[0]![0]
+    await conn.execute("ALTER SESSION SET TIME_ZONE = '+02:00'")
+    try {
+      // 10:00 UTC is 12:00 in the session time zone, where a LOCAL TIME ZONE value shows
+      const decl = "l TIMESTAMP WITH LOCAL TIME ZONE := TIMESTAMP '2024-01-01 10:00:00 +00:00'; w TIMESTAMP WITH LOCAL TIME ZONE;"
+      expect(await text(":s := TO_CHAR(l + INTERVAL '1' HOUR, 'YYYY-MM-DD HH24:MI');", decl)).toBe("2024-01-01 13:00")
+      expect(await text(":s := TO_CHAR(l - INTERVAL '1' DAY, 'DD HH24:MI') || ' ' || TO_CHAR(INTERVAL '30' MINUTE + l, 'HH24:MI');", decl)).toBe("31 12:00 12:30")
+      expect(await text("w := l + INTERVAL '1-1' YEAR TO MONTH; :s := TO_CHAR(w, 'YYYY-MM-DD HH24:MI');", decl)).toBe("2025-02-01 12:00")
+      const bound = await conn.execute("BEGIN :s := TO_CHAR(:l + INTERVAL '90' MINUTE, 'YYYY-MM-DD HH24:MI'); END;", {
+        ...outText,
+        l: { val: new Date(Date.UTC(2024, 0, 1, 10, 0, 0)), type: oracledb.DB_TYPE_TIMESTAMP_LTZ }
+      })
+      expect((bound.outBinds as { s: string }).s).toBe("2024-01-01 13:30")
+    } finally {
+      await conn.execute(`ALTER SESSION SET TIME_ZONE = '${zone}'`)
+    }
   })
 })

@@ -177,8 +177,7 @@ const word = (text: string, pos: number): Tok => ({ kind: "ident", text, value: 
 function localZoneOperands(ctx: Frame, toks: ReadonlyArray<Tok>, specs: ReadonlyArray<BindSpec | undefined>, types: ReadonlyArray<TypeSpec | undefined>): ReadonlyArray<Tok> {
   const indexOf = (t: Tok) => (t.kind === "bind" && t.value.startsWith("\u0000V") ? Number(t.value.slice(2)) : -1)
   const isLocal = (i: number) => i >= 0 && (isLocalZoneBind(specs[i]) || (types[i]?.kind === "named" && LOCAL_ZONE_TYPE.test((types[i] as { name: string }).name)))
-  // an INTERVAL literal added to one is not computed on here yet (README, "Where it still differs"): left as it was
-  if (!toks.some((t) => isLocal(indexOf(t))) || toks.some((t, k) => isKw(t, "INTERVAL") && toks[k + 1]?.kind === "str")) return toks
+  if (!toks.some((t) => isLocal(indexOf(t)))) return toks
   const out: Array<Tok> = []
   for (const t of toks) {
     if (!isLocal(indexOf(t))) {
