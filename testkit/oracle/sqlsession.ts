@@ -62,7 +62,7 @@ import { dmlWithFormatExpressions, engineSequenceStates } from "./format-model-d
 import { encodeName } from "./names.ts"
 import { operandTypeError } from "./operand-type-checks.ts"
 import { rewriteNumericIntervals } from "./numeric-intervals.ts"
-import { intervalParams, SessionTransaction } from "./session-transaction.ts"
+import { boundIntervals, intervalParams, SessionTransaction } from "./session-transaction.ts"
 import { KeyClaims } from "./session-key-claims.ts"
 import { ExecuteMany } from "./session-execute-many.ts"
 import { StatementColumns } from "./session-columns.ts"
@@ -703,7 +703,7 @@ export class SqlSession {
     try {
       const cursor =
         dictionary === undefined || dictionary.size === 0
-          ? await this.engine.query(duckSql, hasIntervalBinds(params) ? await intervalParams(this.engine, duckSql, params) : params)
+          ? await this.engine.query(duckSql, hasIntervalBinds(params) ? await boundIntervals(this.engine, duckSql, params) : params)
           : await queryDictionary(this.db, dictionary, async (admin) => {
               await this.setVars(admin)
               await admin.execute(searchPathSql(this.schema))
