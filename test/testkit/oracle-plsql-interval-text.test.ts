@@ -32,6 +32,8 @@ describe("Oracle test server: PL/SQL INTERVAL values as text and in a block's SQ
     expect(await text(":s := y;")).toBe("+01-02")
     expect(await text("c := v * 2; :s := c;", "c VARCHAR2(40);")).toBe("+02 04:00:00.000000")
     expect(await text("c := y; :s := c;", "c VARCHAR2(40);")).toBe("+01-02")
+    // a character subtype too
+    expect(await text("c := v; :s := c;", "SUBTYPE txt IS VARCHAR2(40); c txt;")).toBe("+01 02:00:00.000000")
   })
 
   it("DBMS_OUTPUT.PUT_LINE of an INTERVAL variable prints Oracle's interval text", async () => {

@@ -7,7 +7,7 @@
 import { isOp, type Tok } from "../lexer.ts"
 import { bindSpecType } from "../results.ts"
 import { oracleName } from "../translate.ts"
-import type { Expr } from "./ast.ts"
+import type { Expr, TypeSpec } from "./ast.ts"
 import type { Frame } from "./context.ts"
 import { resolveType } from "./conversion.ts"
 import { expressionKind, isInterval } from "./interval-text.ts"
@@ -26,8 +26,14 @@ export const isCharacterTarget = (ctx: Frame, target: Expr): boolean => {
   }
   const slot = t.kind === "ident" || t.kind === "qident" ? lookup(ctx, oracleName(t)) : undefined
   if (slot?.k !== "var" || slot.type === undefined) return false
-  const type = resolveType(ctx, slot.type, t.pos)
-  return type.kind === "named" && CHARACTER.test(type.name)
+  const named = (type: TypeSpec) => type.kind === "named" && CHARACTER.test(type.name)
+  if (named(slot.type)) return true
+  try {
+    return named(resolveType(ctx, slot.type, t.pos))
+  } catch {
+    // (a type that does not resolve: the assignment reports it)
+    return false
+  }
 }
 
 const op = (text: string, pos: number): Tok => ({ kind: "op", text, value: text, pos })
