@@ -32,6 +32,13 @@ describe("Oracle test server: PL/SQL INTERVAL values as text and in a block's SQ
     expect(await text(":s := y;")).toBe("+01-02")
     expect(await text("c := v * 2; :s := c;", "c VARCHAR2(40);")).toBe("+02 04:00:00.000000")
     expect(await text("c := y; :s := c;", "c VARCHAR2(40);")).toBe("+01-02")
+    // a TIMESTAMP difference as TO_CHAR prints it (was the engine's `1 day 00:00:00.5`), DATE - DATE a number
+    const stamps = "t TIMESTAMP := TIMESTAMP '2024-01-02 00:00:00.5'; d DATE := DATE '2024-01-01';"
+    expect(await text("c := t - TIMESTAMP '2024-01-01 00:00:00'; :s := c || ' ' || TO_CHAR(t - TIMESTAMP '2024-01-01 00:00:00');", `${stamps} c VARCHAR2(60);`)).toBe(
+      "+000000001 00:00:00.500000 +000000001 00:00:00.500000"
+    )
+    expect(await text(":s := d - t;", stamps)).toBe("-000000001 00:00:00.500000")
+    expect(await text(":s := DATE '2024-01-05' - d;", stamps)).toBe("4")
     // a character subtype too
     expect(await text("c := v; :s := c;", "SUBTYPE txt IS VARCHAR2(40); c txt;")).toBe("+01 02:00:00.000000")
   })

@@ -10,9 +10,11 @@ import { isKw, isOp, matchParen, type Tok } from "../lexer.ts"
 
 /** What an operand or expression is, for finding interval expressions; `leading` / `fraction` a declared interval's precisions. */
 export interface OperandKind {
-  readonly kind: "intervalds" | "intervalym" | "number" | "datetime"
+  readonly kind: "intervalds" | "intervalym" | "number" | "datetime" | "timestamp"
   readonly leading?: number | undefined
   readonly fraction?: number | undefined
+  /** A difference of datetimes with a TIMESTAMP operand: an interval TO_CHAR prints as the translator types it. */
+  readonly difference?: true
 }
 
 /** The kind of the bound name at token `k` (a bind placeholder), if it is known. */
@@ -26,14 +28,22 @@ const widest = (a: number | undefined, b: number | undefined): number | undefine
 /** `a op b` of two operand kinds: intervals of one kind added, an interval times or divided by a number; undefined for others. */
 const combined = (op: string, a: OperandKind, b: OperandKind): OperandKind | undefined => {
   const interval = (k: OperandKind) => k.kind === "intervalds" || k.kind === "intervalym"
+  const datetime = (k: OperandKind) => k.kind === "datetime" || k.kind === "timestamp"
+  // (arithmetic on a difference is left to the translator)
+  if (a.difference === true || b.difference === true) return undefined
+  // a TIMESTAMP minus a datetime, or a datetime minus a TIMESTAMP, is an INTERVAL DAY TO SECOND; DATE - DATE a number
+  if (op === "-" && datetime(a) && datetime(b)) return a.kind === "timestamp" || b.kind === "timestamp" ? { kind: "intervalds", difference: true } : { kind: "number" }
+  // a TIMESTAMP plus or minus a number of days is a DATE
+  if ((op === "+" || op === "-") && a.kind === "timestamp" && b.kind === "number") return { kind: "datetime" }
+  if (op === "+" && a.kind === "number" && b.kind === "timestamp") return { kind: "datetime" }
   if (op === "*" || op === "/") {
     if (interval(a) && b.kind === "number") return a
     if (op === "*" && a.kind === "number" && interval(b)) return b
     return a.kind === "number" && b.kind === "number" ? a : undefined
   }
   if (interval(a) && a.kind === b.kind) return { kind: a.kind, leading: widest(a.leading, b.leading), fraction: widest(a.fraction, b.fraction) }
-  if (a.kind === "datetime" && (interval(b) || b.kind === "number")) return a
-  if (op === "+" && b.kind === "datetime" && (interval(a) || a.kind === "number")) return b
+  if (datetime(a) && (interval(b) || b.kind === "number")) return a
+  if (op === "+" && datetime(b) && (interval(a) || a.kind === "number")) return b
   return a.kind === "number" && b.kind === "number" ? a : undefined
 }
 
@@ -71,7 +81,8 @@ export const expressionKind = (toks: ReadonlyArray<Tok>, from: number, to: numbe
     }
     if (isKw(t, "DATE", "TIMESTAMP") && toks[i + 1]?.kind === "str") {
       i += 2
-      return { kind: "datetime" }
+      // (a TIMESTAMP literal with a zone is no plain TIMESTAMP)
+      return { kind: isKw(t, "DATE") || /[+-]\d\d?:\d\d\s*$|[A-Za-z]\s*$/.test(toks[i - 1]!.value) ? "datetime" : "timestamp" }
     }
     const produced = t.kind === "ident" ? INTERVAL_FUNCTIONS[t.value] : undefined
     if (produced !== undefined && isOp(toks[i + 1], "(")) {
@@ -86,7 +97,7 @@ export const expressionKind = (toks: ReadonlyArray<Tok>, from: number, to: numbe
     if (!isOp(toks[i], "-") && !isOp(toks[i], "+")) return primary()
     i++
     const inner = factor()
-    return inner?.kind === "datetime" ? undefined : inner
+    return inner?.kind === "datetime" || inner?.kind === "timestamp" || inner?.difference === true ? undefined : inner
   }
   const chain = (operand: () => OperandKind | undefined, ops: ReadonlyArray<string>): OperandKind | undefined => {
     let left = operand()
@@ -136,7 +147,7 @@ export const intervalTextOperands = (toks: ReadonlyArray<Tok>, kindOfBind: KindO
     if (isKw(t, "TO_CHAR") && isOp(toks[k + 1], "(")) {
       const close = matchParen(toks, k + 1)
       const kind = close === k + 3 ? declared(toks[k + 2]!) : close > k + 3 ? expressionKind(toks, k + 2, close, kindOfBind) : undefined
-      if (isInterval(kind)) casts.set(k + 2, { end: close, kind, toChar: false })
+      if (isInterval(kind) && kind.difference !== true) casts.set(k + 2, { end: close, kind, toChar: false })
       continue
     }
     if (t.kind === "bind" && (isOp(toks[k - 1], "||") || isOp(toks[k + 1], "||"))) {
@@ -149,7 +160,7 @@ export const intervalTextOperands = (toks: ReadonlyArray<Tok>, kindOfBind: KindO
     const close = isOp(t, "(") && !call ? matchParen(toks, k) : -1
     if (close > k + 1 && (isOp(toks[k - 1], "||") || isOp(toks[close + 1], "||"))) {
       const kind = expressionKind(toks, k + 1, close, kindOfBind)
-      if (!isInterval(kind)) continue
+      if (!isInterval(kind) || kind.difference === true) continue
       casts.set(k, { end: close + 1, kind, toChar: true })
       k = close
     }

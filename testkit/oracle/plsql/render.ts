@@ -207,6 +207,8 @@ export const boundKinds = (kinds: ReadonlyArray<ValueKind>, types: ReadonlyArray
     return { kind: "intervalds", leading, fraction: type.name === "INTERVAL DAY TO SECOND" ? (type.size ?? 6) : (type.scale ?? 6) }
   }
   const kind = kinds[index]
+  // a TIMESTAMP of up to six fraction digits (one with nanoseconds is computed on in exact storage)
+  if (kind === "datetime" && type?.kind === "named" && type.name === "TIMESTAMP" && (type.size ?? 6) <= 6) return { kind: "timestamp" }
   return kind === "intervalds" || kind === "intervalym" || kind === "number" || kind === "datetime" ? { kind } : undefined
 }
 
