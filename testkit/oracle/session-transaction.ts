@@ -413,6 +413,14 @@ export const intervalParams = async (engine: EngineSession, sql: string, params:
   }
 }
 
+/**
+ * {@link intervalParams} for a PL/SQL block's query (an INTERVAL variable meeting an exact-storage column): the
+ * parameters as they are where the engine cannot prepare the statement without their values (`SELECT $1 + INTERVAL
+ * '1' MONTH` fails "Unexpected type id: 0"), which then computes on the bound DuckDB INTERVAL as before.
+ */
+export const boundIntervals = (engine: EngineSession, sql: string, params: ReadonlyArray<DuckDBValue>): Promise<ReadonlyArray<DuckDBValue>> =>
+  intervalParams(engine, sql, params).catch(() => params)
+
 /** DuckDB's write-write conflict: another transaction changed (or holds an uncommitted change of) the row. */
 const isWriteConflict = (e: unknown): boolean =>
   /TransactionContext Error: (?:Conflict|Catalog write-write conflict)/i.test(e instanceof Error ? e.message : String(e))

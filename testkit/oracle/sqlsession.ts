@@ -62,7 +62,7 @@ import { dmlWithFormatExpressions, engineSequenceStates } from "./format-model-d
 import { encodeName } from "./names.ts"
 import { operandTypeError } from "./operand-type-checks.ts"
 import { rewriteNumericIntervals } from "./numeric-intervals.ts"
-import { intervalParams, SessionTransaction } from "./session-transaction.ts"
+import { boundIntervals, intervalParams, SessionTransaction } from "./session-transaction.ts"
 import { KeyClaims } from "./session-key-claims.ts"
 import { ExecuteMany } from "./session-execute-many.ts"
 import { StatementColumns } from "./session-columns.ts"
@@ -240,6 +240,8 @@ export class SqlSession {
   }
 
   private async blockDml(sql: string, params: ReadonlyArray<DuckDBValue>, t: ReturnType<typeof engineStatement>, target: TableMeta | undefined): Promise<number> {
+    // an INTERVAL variable as the storage of the column it meets, for the row locks' query too (intervals.ts)
+    if (hasIntervalBinds(params)) params = await intervalParams(this.engine, sql, params)
     await this.rowExclusive(target)
     // an INSERT of a key another open transaction inserted waits for it, as a client's INSERT does (key-locks.ts)
     const keyed = t !== undefined && isKw(t.toks[0], "INSERT") && returningClause(t.toks) === undefined ? keyedTable(target) : undefined
@@ -700,7 +702,7 @@ export class SqlSession {
     try {
       const cursor =
         dictionary === undefined || dictionary.size === 0
-          ? await this.engine.query(duckSql, params)
+          ? await this.engine.query(duckSql, hasIntervalBinds(params) ? await boundIntervals(this.engine, duckSql, params) : params)
           : await queryDictionary(this.db, dictionary, async (admin) => {
               await this.setVars(admin)
               await admin.execute(searchPathSql(this.schema))
@@ -837,7 +839,10 @@ export class SqlSession {
       const target = this.dmlTarget
       const claimed = keysWrittenBy(t.toks, target)
       const run = () => this.dmlOnce(sql, t, rows, specs, opts, rowByRow)
-      return this.locking.holdingWrittenRows(target, t, rows, (written) => (claimed === undefined ? run() : this.keys.claimingWithOldKeys(claimed, target!, isKw(t.toks[0], "DELETE") ? undefined : written, run)))
+      // the query finding the rows to lock binds intervals as the storage of the column they meet (intervals.ts)
+      const lockRows: Array<ReadonlyArray<DuckDBValue>> = []
+      for (const r of rows) lockRows.push(hasIntervalBinds(r) ? await intervalParams(this.engine, t.text(0, t.toks.length), r) : r)
+      return this.locking.holdingWrittenRows(target, t, lockRows, (written) => (claimed === undefined ? run() : this.keys.claimingWithOldKeys(claimed, target!, isKw(t.toks[0], "DELETE") ? undefined : written, run)))
     }
     return (await this.keys.claiming(keyed, () => this.dmlOnce(sql, t, rows, specs, opts, rowByRow), true))!
   }

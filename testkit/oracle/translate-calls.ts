@@ -180,8 +180,12 @@ export function ident(tr: TranslatorCore, i: number, to: number): [string, numbe
   const intervalAggregate = intervalType === undefined ? undefined : exactIntervalAggregate(v, producedType === undefined ? arg(0) : exactIntervalOrderKey(arg(0)), intervalType, windowed ? ` OVER (${tr.range(close + 3, windowClose)})` : "")
   if (intervalAggregate !== undefined) return [intervalAggregate, windowClose + 1]
   // SUM of a TIMESTAMP difference (an engine INTERVAL, which the engine does not sum): in exact storage
-  const difference = intervalType === undefined && parts.length === 1 && v === "SUM" && !isKw(tr.toks[close + 1], "OVER") ? timestampDifferenceTypeOfText(arg(0)) : undefined
-  if (difference !== undefined) return [exactIntervalAggregate(v, arg(0), difference)!, close + 1]
+  // (also as a window function: an interval too, SQL Language Reference, "SUM")
+  const difference = intervalType === undefined && parts.length === 1 && v === "SUM" ? timestampDifferenceTypeOfText(arg(0)) : undefined
+  if (difference !== undefined) {
+    const over = isKw(tr.toks[close + 1], "OVER") && isOp(tr.toks[close + 2], "(") ? matchParen(tr.toks, close + 2) : close
+    return [exactIntervalAggregate(v, arg(0), difference, over > close ? ` OVER (${tr.range(close + 3, over)})` : "")!, over + 1]
+  }
   const aggregate = exactAggregate(tr, v, parts, close)
   if (aggregate !== undefined) return aggregate
   const exactCall = EXACT_CALLS.has(v) ? exactCallSql(v, parts.map(([a, b], k) => tr.callArgument(a, b, arg(k)))) : undefined

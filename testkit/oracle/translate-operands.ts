@@ -164,6 +164,9 @@ export class TranslatorOperands {
       // (`MAX(t) - MIN(t)` of zoned values): computed by expression(), which knows both by their translation
       if (depth === 0 && t.kind === "op" && (t.value === "+" || t.value === "-") && (this.closesDatetimeCall(i - 1) || [i + 1, i + 2].some((k) => isOp(toks[k], "(") && this.closesDatetimeCall(matchParen(toks, k)))))
         return true
+      // arithmetic on SUM / AVG of a difference (`SUM(b - a) * 2`): a TIMESTAMP difference summed is an interval,
+      // which expression() knows by the call's translation
+      if (depth === 0 && t.kind === "op" && "+-*".includes(t.value) && (this.closesDifferenceSum(i - 1) || (isKw(toks[i + 1], "SUM", "AVG") && isOp(toks[i + 2], "(") && this.closesDifferenceSum(matchParen(toks, i + 2))))) return true
       // a negated aggregate of an exact interval column (`-MAX(col)`)
       if (depth === 0 && isOp(t, "-") && isKw(toks[i + 1], "MIN", "MAX", "SUM", "AVG") && isOp(toks[i + 2], "(") && this.isExactIntervalTok(toks[i + 3])) return true
       // arithmetic on an exact interval column (interval-exprs.ts)
@@ -197,6 +200,18 @@ export class TranslatorOperands {
     const name = toks[open - 1]
     if (isKw(name, "TRUNC", "ROUND", "CAST")) return true
     return isKw(name, ...DATETIME_CALLS) && this.mentionsTextDatetime(open + 1, at)
+  }
+
+  /** True when token `at` closes SUM / AVG of a difference (`SUM(b - a)`), which may be an interval (a TIMESTAMP difference). */
+  closesDifferenceSum(at: number): boolean {
+    const toks = this.toks
+    if (!isOp(toks[at], ")")) return false
+    let open = at
+    for (let depth = 0; open >= 0; open--) {
+      if (isOp(toks[open], ")")) depth++
+      else if (isOp(toks[open], "(") && --depth === 0) break
+    }
+    return isKw(toks[open - 1], "SUM", "AVG") && findTopLevel(toks, open + 1, at, (x) => isOp(x, "-")) > open + 1
   }
 
   /** True when tokens [from, to) are one column reference (`c` or `t.c`) to a LOCAL TIME ZONE column. */
@@ -272,8 +287,37 @@ export class TranslatorOperands {
       const asAt = findTopLevel(toks, from + 2, to - 1, (x) => isKw(x, "AS"))
       return asAt >= 0 && isKw(toks[asAt + 1], "TIMESTAMP") && !toks.slice(asAt + 2, to - 1).some((x) => isKw(x, "ZONE"))
     }
+    // a stored function returning TIMESTAMP (plsql/sql-functions.ts writes its call so)
+    if (isKw(t, "ORA_PLSQL_CALL_TIMESTAMP") && isOp(toks[from + 1], "(") && matchParen(toks, from + 1) === to - 1) return true
+    if (isKw(t, "CASE") && this.caseEnd(from, to) === to) return this.caseGivesTimestamp(from, to)
     const name = this.columnNameAt(from, to)
     return name !== undefined && this.ctx.dateColumns?.has(name) === true && this.ctx.dayColumns?.has(name) !== true
+  }
+
+  /**
+   * Whether the CASE of tokens [from, to) gives a TIMESTAMP: its first result other than NULL is one (SQL Language
+   * Reference, "CASE Expressions": the return expressions are of one data type, the first non-null one's).
+   */
+  private caseGivesTimestamp(from: number, to: number): boolean {
+    const toks = this.toks
+    let depth = 0
+    let start = -1
+    for (let k = from; k < to; k++) {
+      const t = toks[k]!
+      if (isOp(t, "(")) {
+        k = matchParen(toks, k)
+        if (k < 0) return false
+        continue
+      }
+      if (isKw(t, "CASE")) depth++
+      else if (depth === 1 && start >= 0 && isKw(t, "WHEN", "ELSE", "END")) {
+        if (!(k === start + 1 && isKw(toks[start], "NULL"))) return this.isTimestampAt(start, k)
+        start = -1
+      }
+      if (depth === 1 && isKw(t, "THEN", "ELSE")) start = k + 1
+      if (isKw(t, "END")) depth--
+    }
+    return false
   }
 
   /**

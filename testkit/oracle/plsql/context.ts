@@ -23,6 +23,8 @@ export interface CallContext {
   readonly host: PlsqlHost
   /** Evaluates an expression of the block. */
   evaluate(expr: Expr): Promise<DuckDBValue>
+  /** Evaluates an expression passed as VARCHAR2 (an interval as its text: character-targets.ts). */
+  evaluateText(expr: Expr): Promise<DuckDBValue>
   /** The value a variable or bind names as it is (a cursor too), undefined when the expression is no such name. */
   valueOf(expr: Expr): PlsqlValue | undefined
   /** Assigns to a variable or bind (`expr` is the target's tokens). */

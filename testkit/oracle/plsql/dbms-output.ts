@@ -59,7 +59,8 @@ export const dbmsOutput: BuiltinPackage = async (ctx, procedure, args) => {
     case "PUT":
     case "PUT_LINE": {
       if (args.length !== 1) throw wrongArguments(procedure)
-      write(text(await ctx.evaluate(args[0]!)), procedure === "PUT_LINE")
+      // (the parameter is VARCHAR2: an interval prints as TO_CHAR gives it)
+      write(text(await ctx.evaluateText(args[0]!)), procedure === "PUT_LINE")
       return true
     }
     case "NEW_LINE":

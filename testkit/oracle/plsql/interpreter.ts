@@ -6,6 +6,7 @@
  * SQL engine as `SELECT expr` with the PL/SQL names they use bound as parameters.
  */
 import type { DuckDBValue } from "@duckdb/node-api"
+import { asCharacter } from "./character-targets.ts"
 import { OraError } from "../errors.ts"
 import type { Tok } from "../lexer.ts"
 import type { LobSource } from "../plsql-lobs.ts"
@@ -56,6 +57,10 @@ export class Interpreter implements Frame {
 
   evaluate(expr: Expr): Promise<DuckDBValue> {
     return evaluate(this, expr)
+  }
+
+  evaluateText(expr: Expr): Promise<DuckDBValue> {
+    return evaluate(this, asCharacter(this, expr))
   }
 
   valueOf(expr: Expr): PlsqlValue | undefined {

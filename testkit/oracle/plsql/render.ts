@@ -32,6 +32,7 @@ import { makeTranslator, oracleName, type QueryShape, translateQuery } from "../
 import type { Expr, TypeSpec } from "./ast.ts"
 import { intervalBindKind, type IntervalBindKind, isLocalZoneBind, localZoneArithmetic } from "../local-zone-arithmetic.ts"
 import { PlsqlCollection } from "./collections.ts"
+import { intervalTextOperands, type KindOfBind } from "./interval-text.ts"
 import { storedOfCollection } from "./schema-collections.ts"
 import type { Frame } from "./context.ts"
 import { PlsCompileError } from "./errors.ts"
@@ -154,6 +155,11 @@ export function bindNames(ctx: Frame, source: Expr, sql: boolean): { rewritten: 
       const size = fieldFraction(ctx, source, k, found.width)
       types[values.length] = size === undefined ? ZONED_TYPE : { kind: "named", name: "TIMESTAMP WITH TIME ZONE", size }
     }
+    // a cursor row's TIMESTAMP field: a datetime that is a TIMESTAMP operand of a difference, as such a variable is
+    if (kinds[values.length] === "timestamp") {
+      kinds[values.length] = "datetime"
+      types[values.length] = TIMESTAMP_TYPE
+    }
     // an INTERVAL DAY TO SECOND with nanoseconds is computed on in exact storage, every digit kept
     const seconds = exactSecondsOfBind(found.value)
     if (seconds !== undefined) kinds[values.length] = "exactSeconds"
@@ -166,6 +172,7 @@ export function bindNames(ctx: Frame, source: Expr, sql: boolean): { rewritten: 
 
 const LOCAL_ZONE_TYPE = /^TIMESTAMP WITH LOCAL TIME ZONE$/
 const ZONED_TYPE: TypeSpec = { kind: "named", name: "TIMESTAMP WITH TIME ZONE" }
+const TIMESTAMP_TYPE: TypeSpec = { kind: "named", name: "TIMESTAMP" }
 
 /** A `%TYPE` declared type resolved when it is TIMESTAMP(p) WITH TIME ZONE; else as it is. */
 const zonedTypeOf = (ctx: Frame, type: TypeSpec): TypeSpec => {
@@ -185,8 +192,7 @@ const word = (text: string, pos: number): Tok => ({ kind: "ident", text, value: 
 function localZoneOperands(ctx: Frame, toks: ReadonlyArray<Tok>, specs: ReadonlyArray<BindSpec | undefined>, types: ReadonlyArray<TypeSpec | undefined>): ReadonlyArray<Tok> {
   const indexOf = (t: Tok) => (t.kind === "bind" && t.value.startsWith("\u0000V") ? Number(t.value.slice(2)) : -1)
   const isLocal = (i: number) => i >= 0 && (isLocalZoneBind(specs[i]) || (types[i]?.kind === "named" && LOCAL_ZONE_TYPE.test((types[i] as { name: string }).name)))
-  // an INTERVAL literal added to one is not computed on here yet (README, "Where it still differs"): left as it was
-  if (!toks.some((t) => isLocal(indexOf(t))) || toks.some((t, k) => isKw(t, "INTERVAL") && toks[k + 1]?.kind === "str")) return toks
+  if (!toks.some((t) => isLocal(indexOf(t)))) return toks
   const out: Array<Tok> = []
   for (const t of toks) {
     if (!isLocal(indexOf(t))) {
@@ -207,39 +213,19 @@ function localZoneOperands(ctx: Frame, toks: ReadonlyArray<Tok>, specs: Readonly
   return localZoneArithmetic(out, (schema, name) => ctx.host.lookupTable(schema, name), intervalOf)
 }
 
-/**
- * `TO_CHAR(v)` of an INTERVAL variable, or `v` an operand of `||`, as `TO_CHAR(CAST(v AS INTERVAL DAY(p) TO SECOND(s)))` (or `YEAR(p) TO MONTH`)
- * at its declared precisions, PL/SQL's defaults DAY(2) TO SECOND(6) and YEAR(2) ("PL/SQL Data Types" takes SQL's
- * INTERVAL types, SQL Language Reference, "INTERVAL DAY TO SECOND Data Type"), so that it prints Oracle's interval
- * form (`+01 02:00:00.000000`, `+01-02`), not the engine's text.
- */
-function intervalToCharOperands(toks: ReadonlyArray<Tok>, types: ReadonlyArray<TypeSpec | undefined>): ReadonlyArray<Tok> {
-  const typeOf = (t: Tok | undefined) => {
-    const type = t?.kind === "bind" && t.value.startsWith("\u0000V") ? types[Number(t.value.slice(2))] : undefined
-    return type?.kind === "named" && /^INTERVAL (DAY|YEAR)\b/.test(type.name) ? type : undefined
-  }
-  if (!toks.some((t) => typeOf(t) !== undefined)) return toks
-  const out: Array<Tok> = []
-  for (let k = 0; k < toks.length; k++) {
-    const t = toks[k]!
-    const toChar = isOp(toks[k - 1], "(") && isKw(toks[k - 2], "TO_CHAR") && isOp(toks[k + 1], ")")
-    // an operand of `||` is converted as TO_CHAR converts it (PL/SQL's implicit conversion to VARCHAR2)
-    const concatenated = !toChar && (isOp(toks[k - 1], "||") || isOp(toks[k + 1], "||"))
-    const type = toChar || concatenated ? typeOf(t) : undefined
-    if (type === undefined) {
-      out.push(t)
-      continue
-    }
-    if (concatenated) out.push(word("TO_CHAR", t.pos), op("(", t.pos))
-    const num = (n: number): Tok => ({ kind: "num", text: String(n), value: String(n), pos: t.pos })
+/** The kind of a bound name for finding interval expressions (interval-text.ts): an INTERVAL variable's with its declared precisions. */
+export const boundKinds = (kinds: ReadonlyArray<ValueKind>, types: ReadonlyArray<TypeSpec | undefined>): KindOfBind => (t) => {
+  const index = t.kind === "bind" && t.value.startsWith("\u0000V") ? Number(t.value.slice(2)) : -1
+  const type = types[index]
+  if (type?.kind === "named" && /^INTERVAL (DAY|YEAR)\b/.test(type.name)) {
     const leading = /^INTERVAL (DAY|YEAR)$/.test(type.name) ? (type.size ?? 2) : 2
-    const target = type.name.startsWith("INTERVAL YEAR")
-      ? [word("INTERVAL", t.pos), word("YEAR", t.pos), op("(", t.pos), num(leading), op(")", t.pos), word("TO", t.pos), word("MONTH", t.pos)]
-      : [word("INTERVAL", t.pos), word("DAY", t.pos), op("(", t.pos), num(leading), op(")", t.pos), word("TO", t.pos), word("SECOND", t.pos), op("(", t.pos), num(type.name === "INTERVAL DAY TO SECOND" ? (type.size ?? 6) : (type.scale ?? 6)), op(")", t.pos)]
-    out.push(word("CAST", t.pos), op("(", t.pos), t, word("AS", t.pos), ...target, op(")", t.pos))
-    if (concatenated) out.push(op(")", t.pos))
+    if (type.name.startsWith("INTERVAL YEAR")) return { kind: "intervalym", leading }
+    return { kind: "intervalds", leading, fraction: type.name === "INTERVAL DAY TO SECOND" ? (type.size ?? 6) : (type.scale ?? 6) }
   }
-  return out
+  const kind = kinds[index]
+  // a TIMESTAMP of up to six fraction digits (one with nanoseconds is computed on in exact storage)
+  if (kind === "datetime" && type?.kind === "named" && type.name === "TIMESTAMP" && (type.size ?? 6) <= 6) return { kind: "timestamp" }
+  return kind === "intervalds" || kind === "intervalym" || kind === "number" || kind === "datetime" ? { kind } : undefined
 }
 
 /**
@@ -317,7 +303,7 @@ export function render(
   const params: Array<DuckDBValue> = []
   const source = rewriteAttributeAccess(rewriteFloatConditions(rewriteDbmsLob(rewriteBuiltinCalls(rewriteJsonSql(hierarchyAndOuterJoins(ctx, withAliasAs(namedTypesOf(ctx.host.db).rewriteConstructors(ctx.host.schema, padCharOperands(rewriteNumericIntervals(toks), (schema, name) => (sql ? ctx.host.lookupTable(schema, name) : undefined), (name) => charVariableType(ctx, name), (_, bind) => ctx.callResults.get(bind.value)?.char === true)))), ctx.host.db.settings.version), ctx.host.schema))), (schema, name) => ctx.host.lookupTable(schema, name))
   const { rewritten: bound, values, specs, kinds, types } = bindNames(ctx, source, sql)
-  const named = intervalToCharOperands(localZoneOperands(ctx, bound, specs, types), types)
+  const named = intervalTextOperands(localZoneOperands(ctx, bound, specs, types), boundKinds(kinds, types))
   // a format model from a bind or variable is known now: the translator takes it as the literal it is for this run
   const rewritten = formatModelsAsLiterals(named, (t) => (t.value.startsWith("\u0000V") ? values[Number(t.value.slice(2))] : undefined))
   // one that is another expression (a column) is evaluated per row: a CASE over the values met (format-model-sites.ts),
@@ -337,6 +323,10 @@ export function render(
   const timestampOfParam: Array<boolean> = []
   // a token the translator renders twice (AT TIME ZONE does) stays one parameter
   const numbered = new Map<Tok, number>()
+  const columns = sql ? intervalColumnsOf(ctx, toks) : undefined
+  // an INTERVAL variable in a statement with exact-storage interval columns is bound as a client's interval is, brought
+  // to the storage of the column it meets (intervals.ts intervalParamsFor)
+  const exactStorage = (columns?.exactIntervalColumns.size ?? 0) > 0
   const { toks: tt, tr } = makeTranslator(withSpaces, {
     bind: (name, tok) => {
       const known = numbered.get(tok)
@@ -346,7 +336,7 @@ export function render(
       kindOfParam[params.length] = kinds[index]
       const raw = index >= 0 ? values[index] : null
       const kind = kinds[index]
-      const value = kind === "datetime" ? datetimeParameter(raw ?? null) : kind === "number" ? numberParameter(raw ?? null) : kind === "intervalds" || kind === "intervalym" ? intervalParameter(raw ?? null, kind) : raw
+      const value = kind === "datetime" ? datetimeParameter(raw ?? null) : kind === "number" ? numberParameter(raw ?? null) : kind === "intervalds" || kind === "intervalym" ? intervalParameter(raw ?? null, kind, exactStorage) : raw
       wallOfParam[params.length] = kinds[index] === "datetime" && typeof value === "string" && parseDatetimeText(value)?.offsetMinutes === undefined
       const type = types[index]
       timestampOfParam[params.length] = type?.kind === "named" && type.name === "TIMESTAMP"
@@ -376,7 +366,7 @@ export function render(
       ? {
         textDatetimeColumns: ctx.host.textDatetimeColumnsOf(toks.map((t) => t.text).join(" ")),
         timestampPrecisions: timestampPrecisionsOf(toks.map((t) => t.text).join(" "), (schema, name) => ctx.host.lookupTable(schema, name)),
-        ...intervalColumnsOf(ctx, toks)
+        ...columns
       }
       : {})
   })

@@ -5,6 +5,7 @@ import { oracleName } from "../translate.ts"
 import { assign, assignBulk, assignRow, notNullTarget } from "./assignment.ts"
 import type { Block, Stmt } from "./ast.ts"
 import { runAutonomously } from "./autonomous.ts"
+import { asCharacter, isCharacterTarget } from "./character-targets.ts"
 import type { Frame, Slot } from "./context.ts"
 import { GotoSignal, LoopContinue, LoopExit, ReturnSignal, YIELD_EVERY, yieldToBreaks } from "./control.ts"
 import { checkFetchedRow, open, openCursor, readerOf } from "./cursors.ts"
@@ -95,7 +96,8 @@ async function statement(ctx: Frame, st: Stmt): Promise<void> {
     case "assign":
       if (st.expr.length === 1 && isKw(st.expr[0], "NULL") && notNullTarget(ctx, st.target)) throw new PlsCompileError(ctx.source, st.expr[0]!.pos, 382, "expression is of wrong type")
       await targetPackage(ctx, st.target)
-      return assign(ctx, st.target, await evaluateValue(ctx, st.expr))
+      // (an interval assigned to a character variable or bind: its text as TO_CHAR gives it)
+      return assign(ctx, st.target, await evaluateValue(ctx, isCharacterTarget(ctx, st.target) ? asCharacter(ctx, st.expr) : st.expr))
     case "block":
       return runBlock(ctx, st.block)
     case "if": {

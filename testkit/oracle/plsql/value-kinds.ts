@@ -6,14 +6,14 @@
  */
 import { DuckDBIntervalValue, DuckDBTimestampValue, type DuckDBValue, intervalValue } from "@duckdb/node-api"
 import { decimalOf, fixedText } from "../decimal.ts"
-import { nanosOfDuckInterval, parseDuckInterval } from "../intervals.ts"
+import { intervalDsBind, intervalYmBind, nanosOfDuckInterval, parseDuckInterval } from "../intervals.ts"
 import { bindSpecType } from "../results.ts"
 import type { BindSpec } from "../statement.ts"
 import type { OraType } from "../type-shapes.ts"
 import type { TypeSpec } from "./ast.ts"
 
 /** The kind of a bound PL/SQL value the translator treats specially; undefined for others. */
-export type ValueKind = "number" | "datetime" | "exactSeconds" | "intervalds" | "intervalym" | "zoned" | undefined
+export type ValueKind = "number" | "datetime" | "timestamp" | "exactSeconds" | "intervalds" | "intervalym" | "zoned" | undefined
 
 const DECIMAL_NUMBER = /^(NUMBER|INTEGER|INT|SMALLINT|PLS_INTEGER|BINARY_INTEGER|SIMPLE_INTEGER|NATURAL|NATURALN|POSITIVE|POSITIVEN|SIGNTYPE|DECIMAL|DEC|NUMERIC|FLOAT|REAL|DOUBLE PRECISION)$/
 const DATETIME = /^(DATE|TIMESTAMP)$/
@@ -26,10 +26,11 @@ export const kindOfType = (type: TypeSpec | undefined): ValueKind =>
 
 /**
  * The kind of a value read from a column of type `type` (a cursor's row, a `%ROWTYPE` field); "zoned" for a TIMESTAMP
- * WITH TIME ZONE column, whose values are text with their offset (computed on as such a variable's: plsql/render.ts).
+ * WITH TIME ZONE column, whose values are text with their offset (computed on as such a variable's: plsql/render.ts),
+ * "timestamp" for a TIMESTAMP one (a datetime whose difference with another is an interval, as a TIMESTAMP variable's).
  */
 export const kindOfColumn = (type: OraType): ValueKind =>
-  type.kind === "number" ? "number" : type.kind === "date" || type.kind === "timestamp" ? "datetime" : type.kind === "intervalds" || type.kind === "intervalym" ? type.kind : type.kind === "timestamptz" ? "zoned" : undefined
+  type.kind === "number" ? "number" : type.kind === "date" ? "datetime" : type.kind === "timestamp" ? "timestamp" : type.kind === "intervalds" || type.kind === "intervalym" ? type.kind : type.kind === "timestamptz" ? "zoned" : undefined
 
 /** The kind of a host bind of `spec`. */
 export const kindOfSpec = (spec: BindSpec | undefined): ValueKind => {
@@ -86,13 +87,15 @@ const NS_PER_DAY = 86_400_000_000_000n
  * An INTERVAL variable's value (the engine's interval text as a query gives it, or a DuckDB INTERVAL) as a typed
  * engine parameter, so that the translator computes on an interval (`v * 1.5`, `d + v`, `EXTRACT(HOUR FROM v)`), not
  * on text: DAY TO SECOND as days and the microseconds of the last day (hours below 24, as EXTRACT reads them), YEAR TO
- * MONTH as months; other values as they are.
+ * MONTH as months; other values as they are. `bound`: as a client's bound interval (intervals.ts), which a statement
+ * with exact-storage interval columns brings to the storage of the column it meets (`WHERE d9 >= v`) before it runs.
  */
-export const intervalParameter = (value: DuckDBValue, kind: "intervalds" | "intervalym"): DuckDBValue => {
+export const intervalParameter = (value: DuckDBValue, kind: "intervalds" | "intervalym", bound = false): DuckDBValue => {
   const parts = value instanceof DuckDBIntervalValue ? value : typeof value === "string" && /\d/.test(value) ? parseDuckInterval(value) : undefined
   if (parts === undefined) return value
-  if (kind === "intervalym") return intervalValue(parts.months + Math.trunc(parts.days / 30), 0, 0n)
+  if (kind === "intervalym") return bound ? intervalYmBind(parts.months + Math.trunc(parts.days / 30)) : intervalValue(parts.months + Math.trunc(parts.days / 30), 0, 0n)
   const nanos = nanosOfDuckInterval(parts.months, parts.days, parts.micros)
+  if (bound) return intervalDsBind(nanos)
   const days = nanos / NS_PER_DAY
   return intervalValue(0, Number(days), (nanos - days * NS_PER_DAY) / 1000n)
 }
