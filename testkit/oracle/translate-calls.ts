@@ -35,10 +35,8 @@ import { exactAggregate } from "./translate-numbers.ts"
 import { textDatetimeExtract, textDatetimeResult, zonedOperand } from "./translate-datetimes.ts"
 import type { TranslatorCore } from "./translate-core.ts"
 import { defaultFormatRead } from "./nls-formats.ts"
+import { characterText, readsDatetimeAsText } from "./datetime-character-contexts.ts"
 
-
-/** Character functions whose text arguments a text datetime is converted for (ident). */
-const CHARACTER_CALLS = new Set(["SUBSTR", "SUBSTRB", "INSTR", "INSTRB", "UPPER", "LOWER", "INITCAP", "TRANSLATE", "LPAD", "RPAD", "LTRIM", "RTRIM", "CONCAT", "REGEXP_SUBSTR", "REGEXP_INSTR", "REGEXP_REPLACE", "REGEXP_COUNT", "REGEXP_LIKE"])
 
 /** The argument indexes of DECODE's results (`DECODE(expr, search, result, ..., default)`) among `count` arguments. */
 export const decodeResults = (count: number): Array<number> => Array.from({ length: count }, (_, k) => k).filter((k) => k > 1 && (k % 2 === 0 || k === count - 1))
@@ -159,13 +157,17 @@ export function ident(tr: TranslatorCore, i: number, to: number): [string, numbe
     const kind = textDatetimeArg(k)
     return kind === undefined ? arg(k) : wallClockOf(arg(k), kind)
   }
-  // a text datetime where a character function takes text: converted as Oracle converts it implicitly, in the
-  // session's NLS format ("Implicit Data Conversion": TIMESTAMP WITH TIME ZONE to VARCHAR2; nls-formats.ts), not
-  // the stored text
-  if (CHARACTER_CALLS.has(v))
+  // a text datetime where a function takes text: converted as Oracle converts it implicitly, in the session's NLS
+  // format ("Implicit Data Conversion": TIMESTAMP WITH TIME ZONE to VARCHAR2; datetime-character-contexts.ts), not
+  // the stored text; so are the results of NVL / NVL2 / DECODE whose type is a character first result's ("NVL": "If
+  // expr1 is character data, then Oracle Database converts expr2 to the data type of expr1"; "NVL2", "DECODE" alike)
+  const results = v === "NVL" ? [0, 1] : v === "NVL2" ? [1, 2] : v === "DECODE" ? decodeResults(parts.length) : []
+  const decider = parts[results[0] ?? -1]
+  const characterResults = decider !== undefined && tr.isCharacterAt(decider[0], decider[1])
+  if (readsDatetimeAsText(v) || characterResults)
     parts.forEach(([a, b], k) => {
-      const text = textDatetimeArg(k) === undefined ? undefined : defaultFormatText(tr, a, b, arg(k))
-      if (text !== undefined) rendered[k] = text
+      if (characterResults && !results.includes(k)) return
+      rendered[k] = characterText(tr, a, b, arg(k))
     })
   // agg(x) KEEP (DENSE_RANK FIRST | LAST ORDER BY ...) [OVER (...)] (keep-aggregates.ts)
   const keep = keepAggregateSql(tr, v, parts, close)
@@ -204,7 +206,7 @@ export function ident(tr: TranslatorCore, i: number, to: number): [string, numbe
       // with a text datetime among the arguments, each as one (Oracle converts them to the first one's type)
       const texts = parts.map((_, k) => arg(k))
       const kinds = parts.map(([a, b], k) => tr.textDatetimeAt(a, b) ?? textDatetimeOfText(texts[k]!))
-      const kind = kinds.includes("zoned") ? "zoned" : kinds.includes("wall") ? "wall" : undefined
+      const kind = characterResults ? undefined : kinds.includes("zoned") ? "zoned" : kinds.includes("wall") ? "wall" : undefined
       const args = texts.map((text) => (kind === undefined ? text : asTextDatetime(text, kind)))
       if (v === "NVL" || kind !== undefined) return [`coalesce(${args.join(", ")})`, close + 1]
       break

@@ -22,6 +22,7 @@ import { textDatetimeAtZone, textDatetimeCaseParts, textDatetimeInsertTargets, t
 import { groupedByInstant, groupedExpression, subqueryDistinctByInstant, subquerySetOperationByInstant, zonedWindowCall } from "./translate-groups.ts"
 import { expression } from "./translate-expression.ts"
 import { ident } from "./translate-calls.ts"
+import { datetimeLikeParts } from "./datetime-character-contexts.ts"
 import type { Part, TextDatetimeKind, TranslateContext } from "./translate-types.ts"
 import type { TranslatorCore } from "./translate-core.ts"
 
@@ -80,7 +81,8 @@ export class Translator extends TranslatorOperands implements TranslatorCore {
       else if (isOp(t, "(")) depth++
       else if (isOp(t, ")")) depth--
       // `f(...) OVER (...)` and `LISTAGG(...) WITHIN GROUP (...)` stay one segment: the call renders its window or order
-      else if (depth === 0 && isSeparator(t) && !isDuckOnlyReservedName(toks, i) && !(isKw(t, "OVER", "WITHIN") && isOp(toks[i - 1], ")")) && !(isKw(t, "GROUP") && isKw(toks[i - 1], "WITHIN"))) {
+      // `REPLACE(` is the function (a separator of `CREATE OR REPLACE` otherwise)
+      else if (depth === 0 && isSeparator(t) && !(isKw(t, "REPLACE") && isOp(toks[i + 1], "(")) && !isDuckOnlyReservedName(toks, i) && !(isKw(t, "OVER", "WITHIN") && isOp(toks[i - 1], ")")) && !(isKw(t, "GROUP") && isKw(toks[i - 1], "WITHIN"))) {
         flushSegment(i)
         // a separator may start a construct of several tokens (FETCH FIRST n ROWS ONLY); one before a parenthesis
         // (`IN (`, `FROM (`) is a keyword, not a call
@@ -96,6 +98,7 @@ export class Translator extends TranslatorOperands implements TranslatorCore {
     textDatetimeAtZone(this, parts)
     textDatetimeInsertTargets(this, parts)
     textDatetimeParts(this, parts)
+    datetimeLikeParts(this, parts)
     this.nestedHeadings(parts)
     return parts
       .map((p) => p.text)

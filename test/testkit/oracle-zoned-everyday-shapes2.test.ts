@@ -1,0 +1,59 @@
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
+import type { Conn } from "./oracle/helpers.ts"
+import { closeConnection, oracledb, openConnection } from "./oracle/helpers.ts"
+
+// More everyday shapes over TIMESTAMP WITH TIME ZONE columns (raw node-oracledb). Where Oracle expects character data it
+// converts such a value to VARCHAR2 in the session's NLS_TIMESTAMP_TZ_FORMAT (SQL Language Reference, "Implicit Data
+// Conversion"); it compares and orders such values by their UTC instants (Database Globalization Support Guide,
+// "Datetime Comparisons").
+describe("Oracle test server: more everyday shapes over zoned timestamps", () => {
+  let server: OracleTestServerHandle
+  let conn: Conn
+  const rows = async (sql: string) => (await conn.execute(sql)).rows
+  const typesOf = (r: { metaData: Array<{ dbType: unknown }> }) => r.metaData.map((m) => m.dbType)
+  beforeAll(async () => {
+    ;({ server, conn } = await openConnection())
+    await conn.execute("CREATE TABLE zes2_ev (id NUMBER, t TIMESTAMP WITH TIME ZONE, v NUMBER, s VARCHAR2(40))")
+    await conn.execute("INSERT INTO zes2_ev VALUES (1, TIMESTAMP '2024-01-01 10:00:00 +00:00', 5, 'x')")
+    await conn.execute("INSERT INTO zes2_ev VALUES (2, TIMESTAMP '2024-06-01 11:30:00 Europe/Berlin', 6, NULL)")
+    await conn.execute("INSERT INTO zes2_ev VALUES (3, TIMESTAMP '2024-01-01 09:30:00 -05:00', 7, 'z')")
+    await conn.commit()
+  })
+  afterAll(() => closeConnection({ server, conn }))
+
+  it("any character function reads a zoned value in the session's NLS_TIMESTAMP_TZ_FORMAT (was the stored text)", async () => {
+    expect(await rows("SELECT REPLACE(t, 'AM', 'h'), REVERSE(t), ASCII(t), TRIM(t), NLS_UPPER(t) FROM zes2_ev WHERE id = 2")).toEqual([
+      ["01-JUN-24 11.30.00.000000 h Europe/Berlin", "nilreB/eporuE MA 000000.00.03.11 42-NUJ-10", 48, "01-JUN-24 11.30.00.000000 AM Europe/Berlin", "01-JUN-24 11.30.00.000000 AM EUROPE/BERLIN"]
+    ])
+    expect(await rows("SELECT LISTAGG(t, '; ') WITHIN GROUP (ORDER BY id) FROM zes2_ev WHERE id < 3")).toEqual([
+      ["01-JAN-24 10.00.00.000000 AM +00:00; 01-JUN-24 11.30.00.000000 AM Europe/Berlin"]
+    ])
+    // the session's format, as altered
+    await conn.execute("ALTER SESSION SET NLS_TIMESTAMP_TZ_FORMAT = 'YYYY-MM-DD HH24:MI TZR'")
+    try {
+      expect(await rows("SELECT REPLACE(t, ' ', '_') FROM zes2_ev ORDER BY id")).toEqual([["2024-01-01_10:00_+00:00"], ["2024-06-01_11:30_Europe/Berlin"], ["2024-01-01_09:30_-05:00"]])
+    } finally {
+      await conn.execute("ALTER SESSION SET NLS_TIMESTAMP_TZ_FORMAT = 'DD-MON-RR HH.MI.SSXFF AM TZR'")
+    }
+  })
+
+  it("LIKE reads a zoned value in the NLS format (matched the stored text)", async () => {
+    expect(await rows("SELECT id FROM zes2_ev WHERE t LIKE '%JUN%'")).toEqual([[2]])
+    expect(await rows("SELECT id FROM zes2_ev WHERE t NOT LIKE '01-JAN-24%' ORDER BY id")).toEqual([[2]])
+    expect(await rows("SELECT id FROM zes2_ev WHERE t LIKE '%AM -05:00' OR id = 2 ORDER BY id")).toEqual([[2], [3]])
+  })
+
+  it("NVL, NVL2 and DECODE with a character first result give VARCHAR2 text of a zoned value (was ORA-01861)", async () => {
+    const r = await conn.execute("SELECT NVL(s, t), NVL2(v, s, t), DECODE(id, 1, s, t) FROM zes2_ev ORDER BY id")
+    expect(typesOf(r)).toEqual([oracledb.DB_TYPE_VARCHAR, oracledb.DB_TYPE_VARCHAR, oracledb.DB_TYPE_VARCHAR])
+    expect(r.rows).toEqual([
+      ["x", "x", "x"],
+      ["01-JUN-24 11.30.00.000000 AM Europe/Berlin", null, "01-JUN-24 11.30.00.000000 AM Europe/Berlin"],
+      ["z", "z", "01-JAN-24 09.30.00.000000 AM -05:00"]
+    ])
+    // the zoned value first: still a TIMESTAMP WITH TIME ZONE
+    const zoned = await conn.execute("SELECT NVL(t, TIMESTAMP '2024-01-01 00:00:00 +00:00') FROM zes2_ev WHERE id = 1")
+    expect(typesOf(zoned)).toEqual([oracledb.DB_TYPE_TIMESTAMP_TZ])
+  })
+})
