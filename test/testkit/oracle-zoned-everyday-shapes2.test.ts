@@ -56,4 +56,22 @@ describe("Oracle test server: more everyday shapes over zoned timestamps", () =>
     const zoned = await conn.execute("SELECT NVL(t, TIMESTAMP '2024-01-01 00:00:00 +00:00') FROM zes2_ev WHERE id = 1")
     expect(typesOf(zoned)).toEqual([oracledb.DB_TYPE_TIMESTAMP_TZ])
   })
+
+  it("PERCENTILE_CONT over zoned values interpolates by instant, and the windowed PERCENTILE_DISC picks by instant, typed TIMESTAMP WITH TIME ZONE (was ORA-00932, or text)", async () => {
+    // instants 10:00Z, 14:30Z (09:30 -05:00) and 2024-06-01 09:30Z (11:30 Europe/Berlin): the middle one's text sorts first
+    const median = await conn.execute("SELECT PERCENTILE_CONT(0.5) WITHIN GROUP (ORDER BY t), TO_CHAR(PERCENTILE_CONT(0.5) WITHIN GROUP (ORDER BY t), 'HH24:MI TZR'), PERCENTILE_CONT(0.25) WITHIN GROUP (ORDER BY t) FROM zes2_ev")
+    expect(typesOf(median)).toEqual([oracledb.DB_TYPE_TIMESTAMP_TZ, oracledb.DB_TYPE_VARCHAR, oracledb.DB_TYPE_TIMESTAMP_TZ])
+    expect(median.rows).toEqual([[new Date("2024-01-01T14:30:00Z"), "09:30 -05:00", new Date("2024-01-01T12:15:00Z")]])
+    expect(await rows("SELECT PERCENTILE_CONT(0.5) WITHIN GROUP (ORDER BY t) FROM zes2_ev WHERE id < 3")).toEqual([[new Date("2024-03-17T09:45:00Z")]])
+    expect(await rows("SELECT PERCENTILE_CONT(0.5) WITHIN GROUP (ORDER BY t) FROM zes2_ev WHERE id > 9")).toEqual([[null]])
+    const windowed = await conn.execute(
+      "SELECT id, PERCENTILE_CONT(0.5) WITHIN GROUP (ORDER BY t) OVER (), PERCENTILE_DISC(0.5) WITHIN GROUP (ORDER BY t) OVER (PARTITION BY CASE WHEN id < 3 THEN 0 ELSE 1 END), TO_CHAR(PERCENTILE_DISC(0.5) WITHIN GROUP (ORDER BY t) OVER (), 'HH24:MI TZR') FROM zes2_ev ORDER BY id"
+    )
+    expect(typesOf(windowed)).toEqual([oracledb.DB_TYPE_NUMBER, oracledb.DB_TYPE_TIMESTAMP_TZ, oracledb.DB_TYPE_TIMESTAMP_TZ, oracledb.DB_TYPE_VARCHAR])
+    expect(windowed.rows).toEqual([
+      [1, new Date("2024-01-01T14:30:00Z"), new Date("2024-01-01T10:00:00Z"), "09:30 -05:00"],
+      [2, new Date("2024-01-01T14:30:00Z"), new Date("2024-01-01T10:00:00Z"), "09:30 -05:00"],
+      [3, new Date("2024-01-01T14:30:00Z"), new Date("2024-01-01T14:30:00Z"), "09:30 -05:00"]
+    ])
+  })
 })

@@ -20,7 +20,7 @@ import { rowLimitingSql } from "./row-limiting.ts"
 import { keepAggregateSql } from "./keep-aggregates.ts"
 import { padSubstrSql } from "./pad-substr.ts"
 import { unicodeEscapeSql } from "./unicode-escapes.ts"
-import { percentileWindowSql } from "./percentile-windows.ts"
+import { datetimeEntry, datetimePercentileSql, percentileWindowSql } from "./percentile-windows.ts"
 import { STATISTIC_AGGREGATES, statisticAggregateSql } from "./statistic-aggregates.ts"
 import { isBlankPaddedColumn } from "./dump-operands.ts"
 import { newerFunctionSql } from "./newer-functions.ts"
@@ -486,12 +486,11 @@ export function ident(tr: TranslatorCore, i: number, to: number): [string, numbe
       // instant (wall clock); NULLs ignored ("PERCENTILE_DISC": "the smallest cumulative distribution value ... that is
       // greater than or equal to" p)
       const datetime = tr.textDatetimeAt(g + 5, exprEnd) ?? textDatetimeOfText(tr.range(g + 5, exprEnd))
-      if (v === "PERCENTILE_DISC" && datetime !== undefined) {
+      // and PERCENTILE_CONT's interpolation between two rows by instant (percentile-windows.ts)
+      if (datetime !== undefined) {
         const x = tr.range(g + 5, exprEnd)
-        const pairs = `list(struct_pack(k := ora_tstz_key(${datetimeArgument(x, datetime)}), v := CAST(${x} AS VARCHAR))) FILTER (WHERE (${x}) IS NOT NULL)`
-        const sorted = toks.slice(exprEnd, groupClose).some((t) => isKw(t, "DESC")) ? `list_reverse_sort(${pairs})` : `list_sort(${pairs})`
-        const picked = `struct_extract(${sorted}[greatest(1, CAST(ceil((${arg(0)}) * len(${sorted})) AS BIGINT))], 'v')`
-        return [asTextDatetime(picked, datetime), groupClose + 1]
+        const entries = `list(${datetimeEntry(x, datetime)}) FILTER (WHERE (${x}) IS NOT NULL)`
+        return [datetimePercentileSql(v, entries, toks.slice(exprEnd, groupClose).some((t) => isKw(t, "DESC")), `CAST(${arg(0)} AS DOUBLE)`, datetime), groupClose + 1]
       }
       if (!tr.exactNumericRange(g + 5, exprEnd)) break
       const order = `CAST(${tr.range(g + 5, exprEnd)} AS DOUBLE) ${tr.range(exprEnd, groupClose)}`
