@@ -74,4 +74,30 @@ describe("Oracle test server: more everyday shapes over zoned timestamps", () =>
       [3, new Date("2024-01-01T14:30:00Z"), new Date("2024-01-01T14:30:00Z"), "09:30 -05:00"]
     ])
   })
+
+  it("SELECT * over a chain of USING / NATURAL joins by a zoned column matches rows by instant (matched the text: no row)", async () => {
+    await conn.execute("CREATE TABLE zes2_a (id NUMBER, t TIMESTAMP WITH TIME ZONE, x NUMBER)")
+    await conn.execute("CREATE TABLE zes2_b (id NUMBER, y NUMBER)")
+    await conn.execute("CREATE TABLE zes2_c (t TIMESTAMP WITH TIME ZONE, z NUMBER, k NUMBER)")
+    await conn.execute("CREATE TABLE zes2_d (k NUMBER, q NUMBER)")
+    // one instant, 10:00 UTC, in three zones
+    await conn.execute("INSERT INTO zes2_a VALUES (1, TIMESTAMP '2024-01-01 10:00:00 +00:00', 1)")
+    await conn.execute("INSERT INTO zes2_b VALUES (1, 2)")
+    await conn.execute("INSERT INTO zes2_c VALUES (TIMESTAMP '2024-01-01 05:00:00 -05:00', 3, 7)")
+    await conn.execute("INSERT INTO zes2_d VALUES (7, 8)")
+    const at10 = new Date("2024-01-01T10:00:00Z")
+    const named = async (sql: string) => {
+      const r = await conn.execute(sql)
+      return [r.metaData.map((m: { name: string }) => m.name), r.rows]
+    }
+    // the SQL standard's order, join by join: the join columns, the left side's others, the right table's others
+    expect(await named("SELECT * FROM zes2_a JOIN zes2_b USING (id) JOIN zes2_c USING (t)")).toEqual([["T", "ID", "X", "Y", "Z", "K"], [[at10, 1, 1, 2, 3, 7]]])
+    expect(await named("SELECT * FROM zes2_a NATURAL JOIN zes2_c NATURAL JOIN zes2_d")).toEqual([["K", "T", "ID", "X", "Z", "Q"], [[7, at10, 1, 1, 3, 8]]])
+    expect(await named("SELECT * FROM zes2_a NATURAL JOIN zes2_c JOIN zes2_d USING (k)")).toEqual([["K", "T", "ID", "X", "Z", "Q"], [[7, at10, 1, 1, 3, 8]]])
+    expect(await rows("SELECT * FROM zes2_a LEFT JOIN zes2_c USING (t) LEFT JOIN zes2_d USING (k)")).toEqual([[7, at10, 1, 1, 3, 8]])
+    expect(await rows("SELECT COUNT(*) FROM (SELECT * FROM zes2_a JOIN zes2_b USING (id) NATURAL JOIN zes2_c NATURAL JOIN zes2_d)")).toEqual([[1]])
+    // without a star too: a NATURAL join after one written as an ON join (was ORA-00933)
+    expect(await rows("SELECT t, x, z, q FROM zes2_a NATURAL JOIN zes2_c NATURAL JOIN zes2_d")).toEqual([[at10, 1, 3, 8]])
+    await conn.rollback()
+  })
 })
