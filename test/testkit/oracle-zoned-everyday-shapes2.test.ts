@@ -100,4 +100,28 @@ describe("Oracle test server: more everyday shapes over zoned timestamps", () =>
     expect(await rows("SELECT t, x, z, q FROM zes2_a NATURAL JOIN zes2_c NATURAL JOIN zes2_d")).toEqual([[at10, 1, 3, 8]])
     await conn.rollback()
   })
+
+  it("MEDIAN, STATS_MODE and ANY_VALUE of zoned values are TIMESTAMP WITH TIME ZONE values by instant (were VARCHAR2 text)", async () => {
+    // 11:00 +01:00 is the first row's instant, 10:00 UTC: the most frequent one
+    await conn.execute("INSERT INTO zes2_ev VALUES (4, TIMESTAMP '2024-01-01 11:00:00 +01:00', 8, NULL)")
+    await conn.execute("INSERT INTO zes2_ev VALUES (5, NULL, 9, NULL)")
+    const r = await conn.execute("SELECT MEDIAN(t), TO_CHAR(MEDIAN(t), 'HH24:MI TZR'), STATS_MODE(t), TO_CHAR(STATS_MODE(t), 'HH24:MI TZR') FROM zes2_ev")
+    expect(typesOf(r)).toEqual([oracledb.DB_TYPE_TIMESTAMP_TZ, oracledb.DB_TYPE_VARCHAR, oracledb.DB_TYPE_TIMESTAMP_TZ, oracledb.DB_TYPE_VARCHAR])
+    // the median halfway between 10:00 and 14:30 UTC
+    expect(r.rows).toEqual([[new Date("2024-01-01T12:15:00Z"), "13:15 +01:00", new Date("2024-01-01T10:00:00Z"), "10:00 +00:00"]])
+    const any = await conn.execute("SELECT ANY_VALUE(t) FROM zes2_ev WHERE id = 2")
+    expect(typesOf(any)).toEqual([oracledb.DB_TYPE_TIMESTAMP_TZ])
+    expect(any.rows).toEqual([[new Date("2024-06-01T09:30:00Z")]])
+    expect(await rows("SELECT id, MEDIAN(t) OVER (PARTITION BY CASE WHEN id < 3 THEN 0 ELSE 1 END) FROM zes2_ev WHERE id < 4 ORDER BY id")).toEqual([
+      [1, new Date("2024-03-17T09:45:00Z")], [2, new Date("2024-03-17T09:45:00Z")], [3, new Date("2024-01-01T14:30:00Z")]
+    ])
+    await conn.rollback()
+  })
+
+  it("`zoned AT LOCAL` is a select item of its own, not one aliased LOCAL (was ORA-00933)", async () => {
+    await conn.execute("ALTER SESSION SET TIME_ZONE = '+02:00'")
+    const r = await conn.execute("SELECT t AT LOCAL, TO_CHAR(t AT LOCAL, 'HH24:MI TZR'), id FROM zes2_ev WHERE id = 1")
+    expect(typesOf(r)).toEqual([oracledb.DB_TYPE_TIMESTAMP_TZ, oracledb.DB_TYPE_VARCHAR, oracledb.DB_TYPE_NUMBER])
+    expect(r.rows).toEqual([[new Date("2024-01-01T10:00:00Z"), "12:00 +02:00", 1]])
+  })
 })

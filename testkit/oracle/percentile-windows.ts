@@ -22,7 +22,9 @@ export const PERCENTILE_MACROS: ReadonlyArray<string> = [
   `ora_percentile_disc_of(l, p) AS l[CAST(greatest(1, ceil(p * len(l))) AS BIGINT)]`,
   `ora_percentile_disc(l, p) AS ora_percentile_disc_of(list_filter(l, ora_pe -> ora_pe IS NOT NULL), p)`,
   // over text datetimes (zoned, TIMESTAMP(7-9)): `l` the sorted structs of their order keys `k` and texts `v`
-  `ora_percentile_cont_tstz(l, p, z) AS CASE WHEN len(l) = 0 THEN NULL ELSE ora_tstz_between(struct_extract(l[CAST(floor(ora_percentile_rn(l, p)) AS BIGINT)], 'v'), struct_extract(l[CAST(ceil(ora_percentile_rn(l, p)) AS BIGINT)], 'v'), z, ora_percentile_rn(l, p) - floor(ora_percentile_rn(l, p))) END`
+  `ora_percentile_cont_tstz(l, p, z) AS CASE WHEN len(l) = 0 THEN NULL ELSE ora_tstz_between(struct_extract(l[CAST(floor(ora_percentile_rn(l, p)) AS BIGINT)], 'v'), struct_extract(l[CAST(ceil(ora_percentile_rn(l, p)) AS BIGINT)], 'v'), z, ora_percentile_rn(l, p) - floor(ora_percentile_rn(l, p))) END`,
+  // STATS_MODE of text datetimes (datetime-aggregates.ts): the first value of the most frequent key
+  `ora_tstz_mode(l) AS struct_extract(list_filter(l, ora_e -> struct_extract(ora_e, 'k') = list_aggregate(list_transform(l, ora_x -> struct_extract(ora_x, 'k')), 'mode'))[1], 'v')`
 ]
 
 /** A text datetime `x` as a struct of its order key (instant or wall clock) and its text, for a list to sort. */

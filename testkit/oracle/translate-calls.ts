@@ -36,6 +36,7 @@ import { textDatetimeExtract, textDatetimeResult, zonedOperand } from "./transla
 import type { TranslatorCore } from "./translate-core.ts"
 import { defaultFormatRead } from "./nls-formats.ts"
 import { characterText, readsDatetimeAsText } from "./datetime-character-contexts.ts"
+import { datetimeAggregateSql } from "./datetime-aggregates.ts"
 
 
 /** The argument indexes of DECODE's results (`DECODE(expr, search, result, ..., default)`) among `count` arguments. */
@@ -172,6 +173,9 @@ export function ident(tr: TranslatorCore, i: number, to: number): [string, numbe
   // agg(x) KEEP (DENSE_RANK FIRST | LAST ORDER BY ...) [OVER (...)] (keep-aggregates.ts)
   const keep = keepAggregateSql(tr, v, parts, close)
   if (keep !== undefined) return keep
+  // MEDIAN / STATS_MODE / ANY_VALUE of a text datetime (datetime-aggregates.ts)
+  const datetimeAggregate = datetimeAggregateSql(tr, v, parts, close)
+  if (datetimeAggregate !== undefined) return datetimeAggregate
   // MIN / MAX / SUM / AVG of an exact interval column (interval-exprs.ts), also as a window function
   const columnType = parts.length === 1 ? tr.intervalTypeAt(parts[0]![0], parts[0]![1]) : undefined
   // ... and SUM / AVG of an exact interval expression (`SUM(ym_col * 2)`), on its stored number
