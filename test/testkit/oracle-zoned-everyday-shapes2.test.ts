@@ -124,4 +124,20 @@ describe("Oracle test server: more everyday shapes over zoned timestamps", () =>
     expect(typesOf(r)).toEqual([oracledb.DB_TYPE_TIMESTAMP_TZ, oracledb.DB_TYPE_VARCHAR, oracledb.DB_TYPE_NUMBER])
     expect(r.rows).toEqual([[new Date("2024-01-01T10:00:00Z"), "12:00 +02:00", 1]])
   })
+
+  it("a parenthesised zoned column, FIRST_VALUE (... IGNORE NULLS) and a CASE / DECODE mixing one with SYSTIMESTAMP reach the client as TIMESTAMP WITH TIME ZONE (were VARCHAR2 text or ORA-00932)", async () => {
+    const paren = await conn.execute("SELECT (t), FIRST_VALUE(t IGNORE NULLS) OVER (ORDER BY id DESC) FROM zes2_ev WHERE (t) = TIMESTAMP '2024-01-01 11:00:00 +01:00'")
+    expect(typesOf(paren)).toEqual([oracledb.DB_TYPE_TIMESTAMP_TZ, oracledb.DB_TYPE_TIMESTAMP_TZ])
+    expect(paren.rows).toEqual([[new Date("2024-01-01T10:00:00Z"), new Date("2024-01-01T10:00:00Z")]])
+    const before = Date.now() - 60_000
+    for (const sql of [
+      "SELECT CASE WHEN id = 1 THEN SYSTIMESTAMP ELSE t END FROM zes2_ev WHERE id IN (1, 2) ORDER BY id",
+      "SELECT DECODE(id, 2, t, 1, SYSTIMESTAMP) FROM zes2_ev WHERE id IN (1, 2) ORDER BY id"
+    ]) {
+      const r = await conn.execute(sql)
+      expect(typesOf(r)).toEqual([oracledb.DB_TYPE_TIMESTAMP_TZ])
+      expect((r.rows[0][0] as Date).getTime()).toBeGreaterThan(before)
+      expect(r.rows[1]).toEqual([new Date("2024-06-01T09:30:00Z")])
+    }
+  })
 })

@@ -190,10 +190,12 @@ export function ident(tr: TranslatorCore, i: number, to: number): [string, numbe
   if (difference !== undefined) return [exactIntervalAggregate(v, arg(0), difference)!, close + 1]
   const aggregate = exactAggregate(tr, v, parts, close)
   if (aggregate !== undefined) return aggregate
-  const exactCall = EXACT_CALLS.has(v) ? exactCallSql(v, parts.map(([a, b], k) => tr.callArgument(a, b, arg(k)))) : undefined
-  // DECODE / NVL2 with exact NUMBER operands (compared as numbers there) may still give a text datetime
+  // DECODE / NVL2 with exact NUMBER operands (compared as numbers there) may still give a text datetime (each result
+  // as text then, SYSTIMESTAMP's too)
   const conditional = v === "DECODE" ? decodeResults(parts.length) : v === "NVL2" ? [1, 2] : undefined
-  if (exactCall !== undefined) return [conditional === undefined ? exactCall : textDatetimeResult(tr, parts, conditional, arg).wrap(exactCall), close + 1]
+  const conditionalResult = conditional === undefined ? undefined : textDatetimeResult(tr, parts, conditional, arg)
+  const exactCall = EXACT_CALLS.has(v) ? exactCallSql(v, parts.map(([a, b], k) => tr.callArgument(a, b, conditional?.includes(k) === true ? conditionalResult!.arg(k) : arg(k)))) : undefined
+  if (exactCall !== undefined) return [conditionalResult === undefined ? exactCall : conditionalResult.wrap(exactCall), close + 1]
   const zoneCall = zoneFunctionSql(v, parts.map((_, k) => arg(k)), (k) => (tr.textDatetimeAt(parts[k]![0], parts[k]![1]) ?? textDatetimeOfText(arg(k))) === "zoned")
   if (zoneCall !== undefined) return [zoneCall, close + 1]
   const binaryCall = binaryConversionSql(v, parts.map((_, k) => arg(k)))
