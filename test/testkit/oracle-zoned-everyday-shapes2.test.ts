@@ -139,5 +139,8 @@ describe("Oracle test server: more everyday shapes over zoned timestamps", () =>
       expect((r.rows[0][0] as Date).getTime()).toBeGreaterThan(before)
       expect(r.rows[1]).toEqual([new Date("2024-06-01T09:30:00Z")])
     }
+    // CURRENT_TIMESTAMP in the session time zone, as alone
+    await conn.execute("ALTER SESSION SET TIME_ZONE = '+03:00'")
+    expect(await rows("SELECT TO_CHAR(CASE WHEN id = 1 THEN CURRENT_TIMESTAMP ELSE t END, 'TZR'), TO_CHAR(CURRENT_TIMESTAMP, 'TZR') FROM zes2_ev WHERE id = 1")).toEqual([["+03:00", "+03:00"]])
   })
 })
