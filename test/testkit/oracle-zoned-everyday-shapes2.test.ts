@@ -143,4 +143,12 @@ describe("Oracle test server: more everyday shapes over zoned timestamps", () =>
     await conn.execute("ALTER SESSION SET TIME_ZONE = '+03:00'")
     expect(await rows("SELECT TO_CHAR(CASE WHEN id = 1 THEN CURRENT_TIMESTAMP ELSE t END, 'TZR'), TO_CHAR(CURRENT_TIMESTAMP, 'TZR') FROM zes2_ev WHERE id = 1")).toEqual([["+03:00", "+03:00"]])
   })
+
+  it("DUMP of a zoned column shows its 13 stored bytes, UTC date and time and zone, Typ=181 (was its text, Typ=1)", async () => {
+    // 2024-01-01 10:00 UTC: century and year + 100, hour + 1, minute + 1, second + 1, fraction 0, offset +00:00 as 20, 60
+    expect(await rows("SELECT DUMP(t), DUMP(t, 16) FROM zes2_ev WHERE id IN (1, 3) ORDER BY id")).toEqual([
+      ["Typ=181 Len=13: 120,124,1,1,11,1,1,0,0,0,0,20,60", "Typ=181 Len=13: 78,7c,1,1,b,1,1,0,0,0,0,14,3c"],
+      ["Typ=181 Len=13: 120,124,1,1,15,31,1,0,0,0,0,15,60", "Typ=181 Len=13: 78,7c,1,1,f,1f,1,0,0,0,0,f,3c"]
+    ])
+  })
 })
