@@ -151,4 +151,13 @@ describe("Oracle test server: more everyday shapes over zoned timestamps", () =>
       ["Typ=181 Len=13: 120,124,1,1,15,31,1,0,0,0,0,15,60", "Typ=181 Len=13: 78,7c,1,1,f,1f,1,0,0,0,0,f,3c"]
     ])
   })
+
+  it("LAG, FIRST_VALUE and MIN / MAX OVER a window of a TIMESTAMP(9) are TIMESTAMP values by wall clock (were VARCHAR2 text)", async () => {
+    await conn.execute("CREATE TABLE zes2_w9 (id NUMBER, t9 TIMESTAMP(9))")
+    await conn.execute("INSERT INTO zes2_w9 VALUES (1, TIMESTAMP '2024-01-01 10:00:00.123456789')")
+    await conn.execute("INSERT INTO zes2_w9 VALUES (2, TIMESTAMP '2024-01-01 09:00:00.000000001')")
+    const r = await conn.execute("SELECT LAG(t9) OVER (ORDER BY id), FIRST_VALUE(t9 IGNORE NULLS) OVER (ORDER BY id), MIN(t9) OVER (), TO_CHAR(MIN(t9) OVER (), 'HH24:MI:SS.FF9') FROM zes2_w9 ORDER BY id")
+    expect(typesOf(r)).toEqual([oracledb.DB_TYPE_TIMESTAMP, oracledb.DB_TYPE_TIMESTAMP, oracledb.DB_TYPE_TIMESTAMP, oracledb.DB_TYPE_VARCHAR])
+    expect(r.rows.map((row: Array<unknown>) => row[3])).toEqual(["09:00:00.000000001", "09:00:00.000000001"])
+  })
 })

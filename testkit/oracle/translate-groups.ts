@@ -7,7 +7,7 @@ import { findTopLevel, isKw, isOp, matchParen, type Tok } from "./lexer.ts"
 import { oracleName } from "./expression-names.ts"
 import { instantGrouping, instantSetOperations, type SetBranch } from "./datetime-groups.ts"
 import { distinctItems, identOut, NOT_ALIAS, selectItemName } from "./translate-literals.ts"
-import { datetimeArgument, textDatetimeExtreme, textDatetimeOfText } from "./translate-datetime-sql.ts"
+import { asTextDatetime, datetimeArgument, textDatetimeExtreme, textDatetimeOfText } from "./translate-datetime-sql.ts"
 import type { TranslatorCore } from "./translate-core.ts"
 import type { TextDatetimeKind } from "./translate-types.ts"
 
@@ -129,10 +129,12 @@ export function zonedWindowCall(tr: TranslatorCore, at: number, text: string, wi
   // `FIRST_VALUE(t IGNORE NULLS)`: the operand before the nulls clause
   const end = isKw(toks[first[1] - 1], "NULLS") && isKw(toks[first[1] - 2], "IGNORE", "RESPECT") ? first[1] - 2 : first[1]
   const operand = tr.range(first[0], end)
-  if ((tr.textDatetimeAt(first[0], end) ?? textDatetimeOfText(operand)) !== "zoned") return undefined
+  // (a TIMESTAMP(7-9) too, by its wall clock)
+  const kind = tr.textDatetimeAt(first[0], end) ?? textDatetimeOfText(operand)
+  if (kind === undefined) return undefined
   if (name === "MIN" || name === "MAX")
-    return `ora_tstz(${name === "MIN" ? "arg_min" : "arg_max"}(CAST(${operand} AS VARCHAR), ora_tstz_key(${datetimeArgument(operand, "zoned")})) ${window}, getvariable('ora_session_tz'))`
-  return `ora_tstz(CAST(${text} ${window} AS VARCHAR), getvariable('ora_session_tz'))`
+    return asTextDatetime(`${name === "MIN" ? "arg_min" : "arg_max"}(CAST(${operand} AS VARCHAR), ora_tstz_key(${datetimeArgument(operand, kind)})) ${window}`, kind)
+  return asTextDatetime(`${text} ${window}`, kind)
 }
 
 
