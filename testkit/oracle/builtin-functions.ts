@@ -21,6 +21,8 @@ import { WriteBuffer } from "./wire.ts"
 import { DuckDBBigIntType, DuckDBBlobType, DuckDBDecimalType, DuckDBVarCharType, decimalValue } from "@duckdb/node-api"
 import { BLOB_RESULT_ALIAS, CLOB_RESULT_ALIAS } from "./types.ts"
 import { EXACT_NUMBER_ALIAS } from "./number-functions.ts"
+import { ZONED_ALIAS } from "./datetime-functions.ts"
+import { oracleBytesOf, parseDatetimeText } from "./datetime.ts"
 import type { Catalog } from "./catalog.ts"
 
 /** How a call is rewritten: the DuckDB name, the defaults of optional trailing arguments, and extra arguments. */
@@ -436,7 +438,10 @@ const dumpFunctions = (): Array<DuckDBScalarFunction> => {
     dump("ora_dump", DOUBLE, () => 2, (v) => numberBytes(String(v))),
     dump("ora_dump", TIMESTAMP_S, () => 12, (v) => datetimeBytes((v as DuckDBTimestampSecondsValue).seconds * 1_000_000n, false)),
     dump("ora_dump", TIMESTAMP, () => 180, (v) => datetimeBytes((v as DuckDBTimestampValue).micros, true)),
-    dump("ora_dump", BLOB, () => 23, bytesOf)
+    dump("ora_dump", BLOB, () => 23, bytesOf),
+    // a TIMESTAMP WITH TIME ZONE value typed as one (translate-calls.ts): its 13 bytes, UTC date and time, fraction and
+    // zone, as Oracle stores and sends them (Typ=181)
+    dump("ora_dump", new DuckDBVarCharType(ZONED_ALIAS), () => 181, (v) => oracleBytesOf(parseDatetimeText(String(v)) ?? { wall: 0n, offsetMinutes: 0 }, true, 9))
   ]
 }
 

@@ -8,7 +8,7 @@
  * zone), '' for TIMESTAMP(7-9) values, which stay wall clocks. Zoned results are typed `VARCHAR` with the alias
  * {@link ZONED_ALIAS}, zoneless ones {@link WALL_ALIAS}, which describe them as TIMESTAMP(9) [WITH TIME ZONE].
  */
-import { BIGINT, BOOLEAN, DuckDBVarCharType, INTERVAL, TIMESTAMP, TIMESTAMPTZ, VARCHAR, timestampTZValue, timestampValue } from "@duckdb/node-api"
+import { BIGINT, BOOLEAN, DOUBLE, DuckDBVarCharType, INTERVAL, TIMESTAMP, TIMESTAMPTZ, VARCHAR, timestampTZValue, timestampValue } from "@duckdb/node-api"
 import type { DuckDBConnection, DuckDBIntervalValue, DuckDBScalarFunction, DuckDBTimestampValue, DuckDBValue } from "@duckdb/node-api"
 import { OraError } from "./errors.ts"
 import { localizedName } from "./date-language.ts"
@@ -66,6 +66,15 @@ const addInterval = (v: DatetimeValue, interval: DuckDBValue | undefined): Datet
   const nanos = BigInt(iv.days) * 86_400_000_000_000n + iv.micros * 1000n
   if (v.offsetMinutes === undefined) return { wall: addToNanos(v.wall, iv.months, nanos) }
   return atInstant(v, addToNanos(utcNanos(v), iv.months, nanos))
+}
+
+/**
+ * The value a fraction `f` of the way from `a` to `b` (by instant, or wall clock for zoneless values), in `a`'s zone:
+ * PERCENTILE_CONT's interpolation between two rows (percentile-windows.ts), to the nanosecond.
+ */
+const interpolated = (a: DatetimeValue, b: DatetimeValue, f: number): DatetimeValue => {
+  const step = ((utcNanos(b) - utcNanos(a)) * BigInt(Math.round(f * 1e9))) / 1_000_000_000n
+  return atInstant(a, utcNanos(a) + step)
 }
 
 /**
@@ -222,6 +231,7 @@ const functions = (): Array<DuckDBScalarFunction> => [
   // arithmetic in UTC time", Database Globalization Support Guide, "Datetime and Interval Arithmetic and Time Zones");
   // a zoneless value's result is a TIMESTAMP (ora_ts_add), as Oracle describes TIMESTAMP + INTERVAL
   fn("ora_tstz_add", [VARCHAR, VARCHAR, INTERVAL], zonedText, ([t, z, i]) => datetimeText(addInterval(valueOf(t, z), i))),
+  fn("ora_tstz_between", [VARCHAR, VARCHAR, VARCHAR, DOUBLE], zonedText, ([a, b, z, f]) => datetimeText(interpolated(valueOf(a, z), valueOf(b, z), Number(f)))),
   fn("ora_ts_add", [VARCHAR, INTERVAL], wallText, ([t, i]) => datetimeText(addInterval(valueOf(t, ""), i))),
   // a DAY TO SECOND(7-9) / YEAR(9) TO MONTH value in its exact storage (intervals.ts) as a datetime ± INTERVAL takes it
   fn("ora_ds_duration", [VARCHAR, BOOLEAN], INTERVAL, ([s, forDate]) => durationOfExactSeconds(String(s), forDate === true)),

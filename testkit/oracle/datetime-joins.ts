@@ -10,8 +10,9 @@
  * Derby's reference, "NATURAL JOIN operation", spells out; **unconfirmed** for Oracle). Handled: an INNER, LEFT, RIGHT or
  * FULL join of two named tables or WITH blocks (with or without aliases; a block's column list names its items) or subqueries (`(SELECT ...) s`, given an alias when they have none; their columns
  * named by their select lists: insert-select-stars.ts), and one whose left side is itself a join of those
- * (`a JOIN b USING (x) JOIN c USING (t)`: each join column taken from the one left table that has it; not with a
- * `SELECT *`); other joins over such columns are left as they are.
+ * (`a JOIN b USING (x) JOIN c USING (t)`: each join column taken from the one left table that has it; with a
+ * `SELECT *` when the whole chain is INNER / LEFT USING or NATURAL joins, its columns listed join by join); other
+ * joins over such columns are left as they are.
  */
 import type { ColumnMeta } from "./catalog.ts"
 import { blockSelectBefore, isKw, isOp, matchParen, type Tok, tokenize } from "./lexer.ts"
@@ -169,6 +170,56 @@ const joinedBy = (sig: ReadonlyArray<Tok>, from: number, to: number, c: string):
   return joined
 }
 
+/** A join of a `SELECT *` chain: the table reference joined, and its USING columns (undefined for NATURAL). */
+interface ChainJoin {
+  readonly ref: TableRef
+  readonly using: ReadonlyArray<string> | undefined
+}
+
+/**
+ * The FROM clause whose FROM keyword is at `from` when it is a table reference followed by INNER or LEFT USING /
+ * NATURAL joins of table references only (up to a clause, a `)` or the end); undefined otherwise.
+ */
+const usingChain = (sig: ReadonlyArray<Tok>, from: number, lookup: TableLookup, blocks: WithBlocks): { readonly first: TableRef; readonly joins: ReadonlyArray<ChainJoin> } | undefined => {
+  const first = refStartingAt(sig, from + 1, lookup, blocks)
+  if (first === undefined) return undefined
+  const joins: Array<ChainJoin> = []
+  let k = first.end
+  while (isKw(sig[k], "NATURAL", "INNER", "LEFT", "OUTER", "JOIN")) {
+    const start = k
+    while (isKw(sig[k], "NATURAL", "INNER", "LEFT", "OUTER")) k++
+    const ref = isKw(sig[k], "JOIN") ? refStartingAt(sig, k + 1, lookup, blocks) : undefined
+    if (ref === undefined) return undefined
+    k = ref.end
+    if (sig.slice(start, k).some((t) => isKw(t, "NATURAL"))) {
+      joins.push({ ref, using: undefined })
+      continue
+    }
+    const close = isKw(sig[k], "USING") && isOp(sig[k + 1], "(") ? matchParen(sig, k + 1) : -1
+    const names = close < 0 ? [] : sig.slice(k + 2, close).filter((t) => !isOp(t, ","))
+    if (close < 0 || names.some((t) => !isName(t))) return undefined
+    joins.push({ ref, using: names.map((t) => t.value) })
+    k = close + 1
+  }
+  const ends = k >= sig.length || isOp(sig[k], ")") || isKw(sig[k], "WHERE", "GROUP", "ORDER", "HAVING", "CONNECT", "START", "FETCH", "OFFSET", "FOR", "UNION", "INTERSECT", "MINUS", "EXCEPT")
+  return ends && joins.length > 0 ? { first, joins } : undefined
+}
+
+/**
+ * The columns `SELECT *` lists over such a chain, as the SQL standard forms them join by join: the join's columns
+ * (the left side's), the left side's other columns, the right table's other columns.
+ */
+const chainStarList = (first: TableRef, joins: ReadonlyArray<ChainJoin>): Array<string> => {
+  const of = (r: TableRef, c: ColumnMeta) => ({ name: c.name, text: `${r.qualifier}.${quoted(c.name)}` })
+  let list = first.columns.map((c) => of(first, c))
+  for (const { ref, using } of joins) {
+    const names = using ?? list.filter((x) => ref.columns.some((c) => c.name === x.name)).map((x) => x.name)
+    const joined = new Set(names)
+    list = [...names.flatMap((n) => list.filter((x) => x.name === n).slice(0, 1)), ...list.filter((x) => !joined.has(x.name)), ...ref.columns.filter((c) => !joined.has(c.name)).map((c) => of(ref, c))]
+  }
+  return list.map((x) => x.text)
+}
+
 interface Rewrite {
   readonly from: number
   readonly to: number
@@ -181,6 +232,8 @@ export const datetimeJoins = (all: ReadonlyArray<Tok>, lookup: TableLookup): Rea
   const sig = all.filter((t) => t.kind !== "ws")
   const blocks = withBlocksOf(sig)
   const rewrites: Array<Rewrite> = []
+  // the `*` select lists spelled out (a chain's once)
+  const spelled = new Set<number>()
   for (let j = 0; j < sig.length; j++) {
     if (!isKw(sig[j], "JOIN")) continue
     let m = j
@@ -221,17 +274,20 @@ export const datetimeJoins = (all: ReadonlyArray<Tok>, lookup: TableLookup): Rea
       else if (isOp(sig[blockEnd], ")") && --depth < 0) break
       if (depth === 0 && (isKw(sig[blockEnd], "UNION", "INTERSECT", "MINUS", "EXCEPT", "JOIN") || isOp(sig[blockEnd], ","))) break
     }
-    // a `*` select list is spelled out; other tables joined after this one would be lost, so not then
+    // a `*` select list is spelled out: over the whole chain of INNER / LEFT USING or NATURAL joins it is one of, once;
+    // other tables joined with this one would be lost, so not then
     const listStart = isKw(sig[select + 1], "DISTINCT", "UNIQUE", "ALL") ? select + 2 : select + 1
     const star = isOp(sig[listStart], "*") && isKw(sig[listStart + 1], "FROM")
-    if (star && (isKw(sig[blockEnd], "JOIN") || isOp(sig[blockEnd], ",") || chain.length > 1)) continue
+    const starChain = star && (isKw(sig[blockEnd], "JOIN") || chain.length > 1) ? usingChain(sig, listStart + 1, lookup, blocks) : undefined
+    if (star && starChain === undefined && (isKw(sig[blockEnd], "JOIN") || isOp(sig[blockEnd], ",") || chain.length > 1)) continue
     const owner = (c: string) => (modifiers.includes("RIGHT") ? right : leftOf(c))
     // a FULL join's column is whichever side has the row (the SQL standard's COALESCE of the two columns)
     const joined = (c: string) => (modifiers.includes("FULL") ? `COALESCE(${leftOf(c).qualifier}.${quoted(c)}, ${right.qualifier}.${quoted(c)})` : `${owner(c).qualifier}.${quoted(c)}`)
     const join = new Set(columns)
     const local: Array<Rewrite> = []
-    if (star) {
-      const list = [
+    if (star && !spelled.has(listStart)) {
+      spelled.add(listStart)
+      const list = starChain !== undefined ? chainStarList(starChain.first, starChain.joins) : [
         ...columns.map((c) => (modifiers.includes("FULL") ? `${joined(c)} AS ${quoted(c)}` : joined(c))),
         ...left.columns.filter((c) => !join.has(c.name)).map((c) => `${left.qualifier}.${quoted(c.name)}`),
         ...right.columns.filter((c) => !join.has(c.name)).map((c) => `${right.qualifier}.${quoted(c.name)}`)
@@ -251,18 +307,28 @@ export const datetimeJoins = (all: ReadonlyArray<Tok>, lookup: TableLookup): Rea
     }
     const condition = columns.map((c) => `${leftOf(c).qualifier}.${quoted(c)} = ${right.qualifier}.${quoted(c)}`).join(" AND ")
     if (natural) local.push({ from: m + modifiers.indexOf("NATURAL"), to: m + modifiers.indexOf("NATURAL") + 1, text: "" })
-    local.push({ from: right.end, to: conditionEnd, text: `${natural ? "" : " "}ON ${condition}` })
-    if (natural) local[local.length - 1] = { from: right.end, to: right.end, text: ` ON ${condition} ` }
+    // parenthesised: a NATURAL join that follows is no part of the condition's last operand
+    local.push(natural ? { from: right.end, to: right.end, text: ` ON (${condition}) ` } : { from: right.end, to: conditionEnd, text: ` ON (${condition})` })
     for (const r of [...chain, right]) if (r.unaliasedAt !== undefined) local.push({ from: r.unaliasedAt, to: r.unaliasedAt + 1, text: `) ${r.qualifier}` })
     rewrites.push(...local)
   }
   if (rewrites.length === 0) return all
-  // rebuild from the significant tokens, each rewrite replacing its range by the tokens of its text
-  const byStart = new Map(rewrites.map((r) => [r.from, r]))
+  // rebuild from the significant tokens, each rewrite replacing its range by the tokens of its text; an insertion
+  // (an empty range: a NATURAL join's ON) goes before a replacement at the same token (the next NATURAL dropped)
+  const inserted = new Map<number, Array<Rewrite>>()
+  for (const r of rewrites) if (r.to === r.from) inserted.set(r.from, [...(inserted.get(r.from) ?? []), r])
+  const replaced = new Map(rewrites.filter((r) => r.to > r.from).map((r) => [r.from, r]))
   const out: Array<Tok> = []
-  for (let k = 0; k < sig.length; ) {
-    const r = byStart.get(k)
-    if (out.length > 0) out.push({ kind: "ws", text: " ", value: " ", pos: sig[k]!.pos })
+  const space = (pos: number) => out.push({ kind: "ws", text: " ", value: " ", pos })
+  for (let k = 0; k <= sig.length; ) {
+    const pos = (sig[k] ?? sig.at(-1)!).pos
+    for (const r of inserted.get(k) ?? []) {
+      if (out.length > 0) space(pos)
+      out.push(...tokenize(r.text).map((t) => ({ ...t, pos })))
+    }
+    if (k === sig.length) break
+    if (out.length > 0) space(pos)
+    const r = replaced.get(k)
     if (r === undefined) {
       out.push(sig[k]!)
       k++
@@ -270,14 +336,8 @@ export const datetimeJoins = (all: ReadonlyArray<Tok>, lookup: TableLookup): Rea
     }
     // a column reference keeps its heading (the column's name as written)
     const heading = r.to === r.from + 1 && isName(sig[k])
-    for (const [n, t] of tokenize(r.text).entries()) out.push({ ...t, pos: sig[k]!.pos, ...(heading ? { heading: n === 0 ? sig[k]!.text.toUpperCase() : "" } : {}) })
-    if (r.to === r.from) {
-      out.push({ kind: "ws", text: " ", value: " ", pos: sig[k]!.pos })
-      out.push(sig[k]!)
-      k++
-    } else k = r.to
+    for (const [n, t] of tokenize(r.text).entries()) out.push({ ...t, pos, ...(heading ? { heading: n === 0 ? sig[k]!.text.toUpperCase() : "" } : {}) })
+    k = r.to
   }
-  const tail = byStart.get(sig.length)
-  if (tail !== undefined) out.push({ kind: "ws", text: " ", value: " ", pos: sig.at(-1)!.pos }, ...tokenize(tail.text).map((t) => ({ ...t, pos: sig.at(-1)!.pos })))
   return out
 }

@@ -15,6 +15,8 @@ const endsWithBareAlias = (part: ReadonlyArray<Tok>): boolean => {
   const prev = part[part.length - 2]
   if (part.length < 2 || prev === undefined || (last?.kind !== "ident" && last?.kind !== "qident")) return false
   if (isKw(prev, "AS", "TO") || isOp(prev, ".") || (prev.kind === "op" && !isOp(prev, ")"))) return false
+  // `datetime AT LOCAL` (SQL Language Reference, "Datetime Expressions")
+  if (isKw(prev, "AT") && isKw(last, "LOCAL")) return false
   if (last.kind === "ident" && NOT_ALIAS.has(last.value)) {
     if (!UNITS.has(last.value)) return false
     // the unit of `INTERVAL 'n' DAY`

@@ -20,7 +20,7 @@ import { rowLimitingSql } from "./row-limiting.ts"
 import { keepAggregateSql } from "./keep-aggregates.ts"
 import { padSubstrSql } from "./pad-substr.ts"
 import { unicodeEscapeSql } from "./unicode-escapes.ts"
-import { percentileWindowSql } from "./percentile-windows.ts"
+import { datetimeEntry, datetimePercentileSql, percentileWindowSql } from "./percentile-windows.ts"
 import { STATISTIC_AGGREGATES, statisticAggregateSql } from "./statistic-aggregates.ts"
 import { isBlankPaddedColumn } from "./dump-operands.ts"
 import { newerFunctionSql } from "./newer-functions.ts"
@@ -35,10 +35,9 @@ import { exactAggregate } from "./translate-numbers.ts"
 import { textDatetimeExtract, textDatetimeResult, zonedOperand } from "./translate-datetimes.ts"
 import type { TranslatorCore } from "./translate-core.ts"
 import { defaultFormatRead } from "./nls-formats.ts"
+import { characterText, readsDatetimeAsText } from "./datetime-character-contexts.ts"
+import { datetimeAggregateSql } from "./datetime-aggregates.ts"
 
-
-/** Character functions whose text arguments a text datetime is converted for (ident). */
-const CHARACTER_CALLS = new Set(["SUBSTR", "SUBSTRB", "INSTR", "INSTRB", "UPPER", "LOWER", "INITCAP", "TRANSLATE", "LPAD", "RPAD", "LTRIM", "RTRIM", "CONCAT", "REGEXP_SUBSTR", "REGEXP_INSTR", "REGEXP_REPLACE", "REGEXP_COUNT", "REGEXP_LIKE"])
 
 /** The argument indexes of DECODE's results (`DECODE(expr, search, result, ..., default)`) among `count` arguments. */
 export const decodeResults = (count: number): Array<number> => Array.from({ length: count }, (_, k) => k).filter((k) => k > 1 && (k % 2 === 0 || k === count - 1))
@@ -159,17 +158,24 @@ export function ident(tr: TranslatorCore, i: number, to: number): [string, numbe
     const kind = textDatetimeArg(k)
     return kind === undefined ? arg(k) : wallClockOf(arg(k), kind)
   }
-  // a text datetime where a character function takes text: converted as Oracle converts it implicitly, in the
-  // session's NLS format ("Implicit Data Conversion": TIMESTAMP WITH TIME ZONE to VARCHAR2; nls-formats.ts), not
-  // the stored text
-  if (CHARACTER_CALLS.has(v))
+  // a text datetime where a function takes text: converted as Oracle converts it implicitly, in the session's NLS
+  // format ("Implicit Data Conversion": TIMESTAMP WITH TIME ZONE to VARCHAR2; datetime-character-contexts.ts), not
+  // the stored text; so are the results of NVL / NVL2 / DECODE whose type is a character first result's ("NVL": "If
+  // expr1 is character data, then Oracle Database converts expr2 to the data type of expr1"; "NVL2", "DECODE" alike)
+  const results = v === "NVL" ? [0, 1] : v === "NVL2" ? [1, 2] : v === "DECODE" ? decodeResults(parts.length) : []
+  const decider = parts[results[0] ?? -1]
+  const characterResults = decider !== undefined && tr.isCharacterAt(decider[0], decider[1])
+  if (readsDatetimeAsText(v) || characterResults)
     parts.forEach(([a, b], k) => {
-      const text = textDatetimeArg(k) === undefined ? undefined : defaultFormatText(tr, a, b, arg(k))
-      if (text !== undefined) rendered[k] = text
+      if (characterResults && !results.includes(k)) return
+      rendered[k] = characterText(tr, a, b, arg(k))
     })
   // agg(x) KEEP (DENSE_RANK FIRST | LAST ORDER BY ...) [OVER (...)] (keep-aggregates.ts)
   const keep = keepAggregateSql(tr, v, parts, close)
   if (keep !== undefined) return keep
+  // MEDIAN / STATS_MODE / ANY_VALUE of a text datetime (datetime-aggregates.ts)
+  const datetimeAggregate = datetimeAggregateSql(tr, v, parts, close)
+  if (datetimeAggregate !== undefined) return datetimeAggregate
   // MIN / MAX / SUM / AVG of an exact interval column (interval-exprs.ts), also as a window function
   const columnType = parts.length === 1 ? tr.intervalTypeAt(parts[0]![0], parts[0]![1]) : undefined
   // ... and SUM / AVG of an exact interval expression (`SUM(ym_col * 2)`), on its stored number
@@ -188,10 +194,12 @@ export function ident(tr: TranslatorCore, i: number, to: number): [string, numbe
   }
   const aggregate = exactAggregate(tr, v, parts, close)
   if (aggregate !== undefined) return aggregate
-  const exactCall = EXACT_CALLS.has(v) ? exactCallSql(v, parts.map(([a, b], k) => tr.callArgument(a, b, arg(k)))) : undefined
-  // DECODE / NVL2 with exact NUMBER operands (compared as numbers there) may still give a text datetime
+  // DECODE / NVL2 with exact NUMBER operands (compared as numbers there) may still give a text datetime (each result
+  // as text then, SYSTIMESTAMP's too)
   const conditional = v === "DECODE" ? decodeResults(parts.length) : v === "NVL2" ? [1, 2] : undefined
-  if (exactCall !== undefined) return [conditional === undefined ? exactCall : textDatetimeResult(tr, parts, conditional, arg).wrap(exactCall), close + 1]
+  const conditionalResult = conditional === undefined ? undefined : textDatetimeResult(tr, parts, conditional, arg)
+  const exactCall = EXACT_CALLS.has(v) ? exactCallSql(v, parts.map(([a, b], k) => tr.callArgument(a, b, conditional?.includes(k) === true ? conditionalResult!.arg(k) : arg(k)))) : undefined
+  if (exactCall !== undefined) return [conditionalResult === undefined ? exactCall : conditionalResult.wrap(exactCall), close + 1]
   const zoneCall = zoneFunctionSql(v, parts.map((_, k) => arg(k)), (k) => (tr.textDatetimeAt(parts[k]![0], parts[k]![1]) ?? textDatetimeOfText(arg(k))) === "zoned")
   if (zoneCall !== undefined) return [zoneCall, close + 1]
   const binaryCall = binaryConversionSql(v, parts.map((_, k) => arg(k)))
@@ -208,7 +216,7 @@ export function ident(tr: TranslatorCore, i: number, to: number): [string, numbe
       // with a text datetime among the arguments, each as one (Oracle converts them to the first one's type)
       const texts = parts.map((_, k) => arg(k))
       const kinds = parts.map(([a, b], k) => tr.textDatetimeAt(a, b) ?? textDatetimeOfText(texts[k]!))
-      const kind = kinds.includes("zoned") ? "zoned" : kinds.includes("wall") ? "wall" : undefined
+      const kind = characterResults ? undefined : kinds.includes("zoned") ? "zoned" : kinds.includes("wall") ? "wall" : undefined
       const args = texts.map((text) => (kind === undefined ? text : asTextDatetime(text, kind)))
       if (v === "NVL" || kind !== undefined) return [`coalesce(${args.join(", ")})`, close + 1]
       break
@@ -395,6 +403,8 @@ export function ident(tr: TranslatorCore, i: number, to: number): [string, numbe
       if (p0 === undefined || parts.length !== 5) break
       if (tr.exactColumnAt(p0[0], p0[1]) !== undefined) return [`ora_dump(ora_number(${arg(0)}), ${arg(1)}, ${arg(2)}, ${arg(3)}, ${arg(4)})`, close + 1]
       if (isBlankPaddedColumn(tr, p0[0], p0[1])) return [`ora_dump(${arg(0)}, ${arg(1)}, ${arg(2)}, ${arg(3)}, TRUE)`, close + 1]
+      // of a zoned column: its Typ=181 bytes, not its stored text (expressions Oracle types otherwise, Typ=188)
+      if (tr.columnNameAt(p0[0], p0[1]) !== undefined && tr.textDatetimeAt(p0[0], p0[1]) === "zoned") return [`ora_dump(${asTextDatetime(arg(0), "zoned")}, ${arg(1)}, ${arg(2)}, ${arg(3)}, ${arg(4)})`, close + 1]
       break
     }
     case "LENGTHB":
@@ -488,12 +498,11 @@ export function ident(tr: TranslatorCore, i: number, to: number): [string, numbe
       // instant (wall clock); NULLs ignored ("PERCENTILE_DISC": "the smallest cumulative distribution value ... that is
       // greater than or equal to" p)
       const datetime = tr.textDatetimeAt(g + 5, exprEnd) ?? textDatetimeOfText(tr.range(g + 5, exprEnd))
-      if (v === "PERCENTILE_DISC" && datetime !== undefined) {
+      // and PERCENTILE_CONT's interpolation between two rows by instant (percentile-windows.ts)
+      if (datetime !== undefined) {
         const x = tr.range(g + 5, exprEnd)
-        const pairs = `list(struct_pack(k := ora_tstz_key(${datetimeArgument(x, datetime)}), v := CAST(${x} AS VARCHAR))) FILTER (WHERE (${x}) IS NOT NULL)`
-        const sorted = toks.slice(exprEnd, groupClose).some((t) => isKw(t, "DESC")) ? `list_reverse_sort(${pairs})` : `list_sort(${pairs})`
-        const picked = `struct_extract(${sorted}[greatest(1, CAST(ceil((${arg(0)}) * len(${sorted})) AS BIGINT))], 'v')`
-        return [asTextDatetime(picked, datetime), groupClose + 1]
+        const entries = `list(${datetimeEntry(x, datetime)}) FILTER (WHERE (${x}) IS NOT NULL)`
+        return [datetimePercentileSql(v, entries, toks.slice(exprEnd, groupClose).some((t) => isKw(t, "DESC")), `CAST(${arg(0)} AS DOUBLE)`, datetime), groupClose + 1]
       }
       if (!tr.exactNumericRange(g + 5, exprEnd)) break
       const order = `CAST(${tr.range(g + 5, exprEnd)} AS DOUBLE) ${tr.range(exprEnd, groupClose)}`

@@ -6,7 +6,7 @@
 import { isKw, isOp, type Tok } from "./lexer.ts"
 import { oracleName } from "./expression-names.ts"
 import { clausesOf, COMPARISONS, distinctItems, identOut, selectItemName } from "./translate-literals.ts"
-import { asTextDatetime, datetimeArgument, textDatetimeOfText, wallClockOf, zoneArgument } from "./translate-datetime-sql.ts"
+import { asTextDatetime, datetimeArgument, inSessionZone, textDatetimeOfText, wallClockOf, zoneArgument } from "./translate-datetime-sql.ts"
 import type { TranslatorCore } from "./translate-core.ts"
 import type { Part, TextDatetimeKind, ZonedOperand } from "./translate-types.ts"
 
@@ -46,9 +46,12 @@ export function textDatetimeCaseParts(tr: TranslatorCore, parts: Array<Part>): v
       else if (depth === 1 && !q.separator && parts[end - 1]!.separator && isKw(tr.toks[parts[end - 1]!.from], "THEN", "ELSE")) results.push(q)
     }
     const first = results.find((q) => !(q.to === q.from + 1 && isKw(tr.toks[q.from], "NULL")))
-    const kind = first === undefined || end >= parts.length ? undefined : tr.textDatetimeOfPart(first)
+    // SYSTIMESTAMP / CURRENT_TIMESTAMP first: a TIMESTAMP WITH TIME ZONE too, text when another result is zoned text
+    const nativeZoned = first !== undefined && first.to === first.from + 1 && isKw(tr.toks[first.from], "SYSTIMESTAMP", "CURRENT_TIMESTAMP") && results.some((q) => tr.textDatetimeOfPart(q) === "zoned")
+    const kind = first === undefined || end >= parts.length ? undefined : nativeZoned ? "zoned" : tr.textDatetimeOfPart(first)
     if (kind === undefined) continue
-    for (const q of results) q.text = `CAST(${q.text} AS VARCHAR)`
+    // CURRENT_TIMESTAMP in the session time zone, as it shows alone
+    for (const q of results) q.text = `CAST(${q.to === q.from + 1 && isKw(tr.toks[q.from], "CURRENT_TIMESTAMP") && kind === "zoned" ? inSessionZone(q.text) : q.text} AS VARCHAR)`
     parts[j]!.text = kind === "zoned" ? `ora_tstz(CAST(${parts[j]!.text}` : `ora_ts(CAST(${parts[j]!.text}`
     parts[end]!.text = `${parts[end]!.text} AS VARCHAR)${kind === "zoned" ? `, ${zoneArgument(kind)}` : ""})`
   }

@@ -7,7 +7,7 @@ import { findTopLevel, isKw, isOp, matchParen, type Tok } from "./lexer.ts"
 import { oracleName } from "./expression-names.ts"
 import { instantGrouping, instantSetOperations, type SetBranch } from "./datetime-groups.ts"
 import { distinctItems, identOut, NOT_ALIAS, selectItemName } from "./translate-literals.ts"
-import { datetimeArgument, textDatetimeExtreme, textDatetimeOfText } from "./translate-datetime-sql.ts"
+import { asTextDatetime, datetimeArgument, textDatetimeExtreme, textDatetimeOfText } from "./translate-datetime-sql.ts"
 import type { TranslatorCore } from "./translate-core.ts"
 import type { TextDatetimeKind } from "./translate-types.ts"
 
@@ -126,11 +126,15 @@ export function zonedWindowCall(tr: TranslatorCore, at: number, text: string, wi
   if (toks[at]!.kind !== "ident" || !isOp(toks[at + 1], "(") || !["LAG", "LEAD", "FIRST_VALUE", "LAST_VALUE", "NTH_VALUE", "MIN", "MAX"].includes(name)) return undefined
   const first = tr.args(at + 1).parts[0]
   if (first === undefined || toks.slice(first[0], first[1]).some((t) => t.kind === "bind")) return undefined
-  const operand = tr.range(first[0], first[1])
-  if ((tr.textDatetimeAt(first[0], first[1]) ?? textDatetimeOfText(operand)) !== "zoned") return undefined
+  // `FIRST_VALUE(t IGNORE NULLS)`: the operand before the nulls clause
+  const end = isKw(toks[first[1] - 1], "NULLS") && isKw(toks[first[1] - 2], "IGNORE", "RESPECT") ? first[1] - 2 : first[1]
+  const operand = tr.range(first[0], end)
+  // (a TIMESTAMP(7-9) too, by its wall clock)
+  const kind = tr.textDatetimeAt(first[0], end) ?? textDatetimeOfText(operand)
+  if (kind === undefined) return undefined
   if (name === "MIN" || name === "MAX")
-    return `ora_tstz(${name === "MIN" ? "arg_min" : "arg_max"}(CAST(${operand} AS VARCHAR), ora_tstz_key(${datetimeArgument(operand, "zoned")})) ${window}, getvariable('ora_session_tz'))`
-  return `ora_tstz(CAST(${text} ${window} AS VARCHAR), getvariable('ora_session_tz'))`
+    return asTextDatetime(`${name === "MIN" ? "arg_min" : "arg_max"}(CAST(${operand} AS VARCHAR), ora_tstz_key(${datetimeArgument(operand, kind)})) ${window}`, kind)
+  return asTextDatetime(`${text} ${window}`, kind)
 }
 
 

@@ -22,6 +22,8 @@ import { textDatetimeAtZone, textDatetimeCaseParts, textDatetimeInsertTargets, t
 import { groupedByInstant, groupedExpression, subqueryDistinctByInstant, subquerySetOperationByInstant, zonedWindowCall } from "./translate-groups.ts"
 import { expression } from "./translate-expression.ts"
 import { ident } from "./translate-calls.ts"
+import { datetimeLikeParts } from "./datetime-character-contexts.ts"
+import { asTextDatetime } from "./translate-datetime-sql.ts"
 import type { Part, TextDatetimeKind, TranslateContext } from "./translate-types.ts"
 import type { TranslatorCore } from "./translate-core.ts"
 
@@ -60,7 +62,7 @@ export class Translator extends TranslatorOperands implements TranslatorCore {
       const alias = this.toks[end - 1]
       const text =
         isOp(toks[segStart], "(") && matchParen(toks, segStart) === end - 1
-          ? (subquerySetOperationByInstant(this, segStart)?.[0] ?? `(${this.range(segStart + 1, end - 1)})`)
+          ? (subquerySetOperationByInstant(this, segStart)?.[0] ?? `(${this.parenthesisedColumn(segStart + 1, end - 1) ?? this.range(segStart + 1, end - 1)})`)
           : isOp(toks[segStart], "(") && isKw(toks[segStart + 1], "SELECT", "WITH") && matchParen(toks, segStart) === end - 2 && (alias?.kind === "ident" || alias?.kind === "qident") && !NOT_ALIAS.has(alias.value)
             ? `${subquerySetOperationByInstant(this, segStart)?.[0] ?? `(${this.range(segStart + 1, end - 2)})`} ${identOut(alias)}`
           : caseEnd === end
@@ -80,7 +82,8 @@ export class Translator extends TranslatorOperands implements TranslatorCore {
       else if (isOp(t, "(")) depth++
       else if (isOp(t, ")")) depth--
       // `f(...) OVER (...)` and `LISTAGG(...) WITHIN GROUP (...)` stay one segment: the call renders its window or order
-      else if (depth === 0 && isSeparator(t) && !isDuckOnlyReservedName(toks, i) && !(isKw(t, "OVER", "WITHIN") && isOp(toks[i - 1], ")")) && !(isKw(t, "GROUP") && isKw(toks[i - 1], "WITHIN"))) {
+      // `REPLACE(` is the function (a separator of `CREATE OR REPLACE` otherwise)
+      else if (depth === 0 && isSeparator(t) && !(isKw(t, "REPLACE") && isOp(toks[i + 1], "(")) && !isDuckOnlyReservedName(toks, i) && !(isKw(t, "OVER", "WITHIN") && isOp(toks[i - 1], ")")) && !(isKw(t, "GROUP") && isKw(toks[i - 1], "WITHIN"))) {
         flushSegment(i)
         // a separator may start a construct of several tokens (FETCH FIRST n ROWS ONLY); one before a parenthesis
         // (`IN (`, `FROM (`) is a keyword, not a call
@@ -96,6 +99,7 @@ export class Translator extends TranslatorOperands implements TranslatorCore {
     textDatetimeAtZone(this, parts)
     textDatetimeInsertTargets(this, parts)
     textDatetimeParts(this, parts)
+    datetimeLikeParts(this, parts)
     this.nestedHeadings(parts)
     return parts
       .map((p) => p.text)
@@ -126,6 +130,23 @@ export class Translator extends TranslatorOperands implements TranslatorCore {
       if (p.text.length === 0 || aliased || this.columnNameAt(p.from, p.to) !== undefined || isOp(last, "*") || / AS (?:"(?:[^"]|"")*"|[A-Za-z_][\w$#]*)$/.test(p.text)) continue
       p.text = `${p.text} AS ${quoteDuck(encodeName(headingOf(toks.slice(p.from, p.to))))}`
     }
+  }
+
+  /**
+   * A text datetime column in parentheses that is a select item of its own, `SELECT (t)` (tokens [from, to) inside the
+   * parentheses): typed as its kind, so that it is described as one.
+   */
+  parenthesisedColumn(from: number, to: number): string | undefined {
+    const kind = this.columnNameAt(from, to) === undefined ? undefined : this.textDatetimeAt(from, to)
+    if (kind === undefined) return undefined
+    for (let k = from - 2, depth = 0; k >= 0; k--) {
+      const t = this.toks[k]!
+      if (isOp(t, ")")) depth++
+      else if (isOp(t, "(") && --depth < 0) return undefined
+      else if (depth === 0 && isKw(t, "SELECT")) return asTextDatetime(this.range(from, to), kind)
+      else if (depth === 0 && isKw(t, "FROM", "WHERE", "BY", "HAVING", "ON", "SET", "VALUES", "INTO", "USING", "RETURNING", "RETURN", "UNION", "INTERSECT", "MINUS", "EXCEPT", "CONNECT", "START", "SETS")) return undefined
+    }
+    return undefined
   }
 
   /** `expression alias` (a select item aliased without AS), when the expression alone is one `expression` rewrites. */
