@@ -102,7 +102,7 @@ const queryAfterWith = (sig: ReadonlyArray<Tok>, at: number): number => {
  * The column names of the statement's WITH block `name` (`WITH name [(cols)] AS (SELECT ...)`): its column list, or
  * its query's select list's names; undefined when the statement has no such block or an item has no name.
  */
-const withBlockColumns = (sig: ReadonlyArray<Tok>, name: string, lookup: TableLookup): Array<string> | undefined => {
+export const withBlockColumns = (sig: ReadonlyArray<Tok>, name: string, lookup: TableLookup): Array<string> | undefined => {
   for (let k = 1; k < sig.length; k++) {
     if (!(isKw(sig[k - 1], "WITH") || isOp(sig[k - 1], ",")) || !isName(sig[k]) || sig[k]!.value !== name) continue
     const list = isOp(sig[k + 1], "(") ? matchParen(sig, k + 1) : k

@@ -13,6 +13,7 @@ import { datetimeInsertSelects, sessionZoneWrites } from "./datetime-writes.ts"
 import { rewriteFloatConditions } from "./float-conditions.ts"
 import { padCharOperands } from "./char-operands.ts"
 import { rewriteHierarchical } from "./hierarchical.ts"
+import { rewritePivotClauses } from "./pivot-clauses.ts"
 import { rewriteConversionErrors } from "./conversion-errors.ts"
 import { intervalColumnTypesOf } from "./interval-exprs.ts"
 import { intervalLiteralTargets } from "./interval-writes.ts"
@@ -92,7 +93,7 @@ const multisetElements = (sql: string, columns: TranslationContext["columns"]) =
 }
 
 /**
- * The token rewrites every query gets before its translation (outer joins written with (+), hierarchical queries,
+ * The token rewrites every query gets before its translation (PIVOT / UNPIVOT, outer joins written with (+), hierarchical queries,
  * JSON_TABLE, SQL/XML, SQL/JSON, built-in calls, DBMS_LOB functions, float conditions, object attribute access): also
  * those of the query of a CREATE VIEW / CREATE TABLE ... AS.
  */
@@ -100,7 +101,7 @@ export const queryTokenRewrites = (ctx: TranslationContext, sql: string, source:
   const lookup = ctx.lookupTable
   const columns = ctx.columns
   const collections = columns.columnsOf(sql, (t) => t.named?.kind === "table" || t.named?.kind === "varray")
-  return rewriteAttributeAccess(rewriteFloatConditions(rewriteDbmsLob(rewriteBuiltinCalls(rewriteConversionErrors(rewriteJsonSql(rewriteXmlSql(rewriteJsonTables(rewriteCollectionColumns(rewriteHierarchical(rewriteOuterJoinPlus(rewriteApplyJoins(withoutListaggOverflow(rewriteNullTreatment(withAliasAs(withRowLimitPositions(withRowLimitBlocks(rewriteMultisetConditions(padCharOperands(rewriteRownum(rewriteFunctionAliases(rewriteReusedAliases(source, lookup))), (schema, name) => lookup(schema, name), undefined, specs === undefined ? undefined : (n) => specs[n]?.dty === Dty.CHAR), collections, multisetElements(sql, columns)))))))), lookup), lookup), lookup)), columns.columnsOf(sql, (t) => t.named?.kind === "xmltype")), ctx.db.settings.version, columns.columnsOfKind(sql, "json"), columns.jsonCheckedColumnsOf(sql))), ctx.schema))), (schema, name) => lookup(schema, name), objectColumnTypeOf(ctx.db, ctx.schema))
+  return rewriteAttributeAccess(rewriteFloatConditions(rewriteDbmsLob(rewriteBuiltinCalls(rewriteConversionErrors(rewriteJsonSql(rewriteXmlSql(rewriteJsonTables(rewriteCollectionColumns(rewriteHierarchical(rewriteOuterJoinPlus(rewriteApplyJoins(withoutListaggOverflow(rewriteNullTreatment(withAliasAs(withRowLimitPositions(withRowLimitBlocks(rewriteMultisetConditions(padCharOperands(rewriteRownum(rewriteFunctionAliases(rewriteReusedAliases(rewritePivotClauses(source, lookup), lookup))), (schema, name) => lookup(schema, name), undefined, specs === undefined ? undefined : (n) => specs[n]?.dty === Dty.CHAR), collections, multisetElements(sql, columns)))))))), lookup), lookup), lookup)), columns.columnsOf(sql, (t) => t.named?.kind === "xmltype")), ctx.db.settings.version, columns.columnsOfKind(sql, "json"), columns.jsonCheckedColumnsOf(sql))), ctx.schema))), (schema, name) => lookup(schema, name), objectColumnTypeOf(ctx.db, ctx.schema))
 }
 
 /**
