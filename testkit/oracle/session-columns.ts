@@ -11,6 +11,7 @@ import { jsonCheckedColumns } from "./json-checks.ts"
 import { isKw, isOp, significant, tokenize, type Tok } from "./lexer.ts"
 import { withBoundedAliases, withExactAliases } from "./number-aliases.ts"
 import { LEVEL_COLUMN } from "./hierarchical.ts"
+import { rewritePivotClauses } from "./pivot-clauses.ts"
 import { type BinaryKind, type ExactIntervalKind, type ExactIntervals, oracleName, type QueryShape, type TextDatetimeKind } from "./translate.ts"
 import type { OraType, ValueKind } from "./types.ts"
 import { withZonedAliases } from "./zoned-aliases.ts"
@@ -33,7 +34,8 @@ export class StatementColumns {
     const out = new Set(this.columnsOf(sql, (t) => t.kind === "number" && t.duck === "VARCHAR"))
     // and those the statement itself declares (CHECK constraints of CREATE TABLE / ALTER TABLE ADD name them)
     // TABLE(t.collection) is read as the JSON_TABLE it becomes (collection-columns.ts)
-    const toks = significant(rewriteCollectionColumns(tokenize(sql), this.lookupTable))
+    // (and PIVOT / UNPIVOT as the subqueries they become: pivot-clauses.ts)
+    const toks = significant(rewritePivotClauses(rewriteCollectionColumns(tokenize(sql), this.lookupTable), this.lookupTable))
     if (isKw(toks[0], "CREATE", "ALTER"))
       toks.forEach((t, k) => {
         if ((t.kind === "ident" || t.kind === "qident") && isKw(toks[k + 1], "NUMBER") && !isOp(toks[k + 2], "(")) out.add(oracleName(t))
