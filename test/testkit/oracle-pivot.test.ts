@@ -80,7 +80,7 @@ describe("Oracle test server: PIVOT and UNPIVOT", () => {
     expect(pairs.rows).toEqual([["N", "X", 1, 10, 1], ["N", "X", 1, 20, 2], ["N", "Y", 2, 1, 1], ["N", "Y", 2, 2, 2]])
   })
 
-  it("reports Oracle's errors for a non-constant IN value, duplicate column names and PIVOT XML", async () => {
+  it("reports Oracle's errors for a non-constant IN value, duplicate column names, mixed types and PIVOT XML", async () => {
     const code = async (sql: string, binds: Array<unknown> = []) => oraCode(await failure(() => conn.execute(sql, binds)))
     expect(await code("SELECT * FROM (SELECT region, qtr, amt FROM sales) PIVOT (SUM(amt) FOR qtr IN (region))")).toBe("ORA-56901")
     expect(await code("SELECT * FROM (SELECT region, qtr, amt FROM sales) PIVOT (SUM(amt) FOR qtr IN (:1))", [1])).toBe("ORA-56901")
@@ -88,6 +88,9 @@ describe("Oracle test server: PIVOT and UNPIVOT", () => {
     expect(await code("SELECT * FROM (SELECT region, qtr, amt FROM sales) PIVOT (SUM(amt), COUNT(*) FOR qtr IN (1, 2))")).toBe("ORA-00918")
     expect(await code("SELECT * FROM (SELECT region, qtr, amt FROM sales) PIVOT (SUM(amt) FOR qtr IN (1 AS q, 2 AS q))")).toBe("ORA-00918")
     expect(await code("SELECT * FROM sales UNPIVOT (v FOR region IN (amt, units))")).toBe("ORA-00918")
+    // UNPIVOT of a number and a character column into one, or of number and text names
+    expect(await code("SELECT * FROM sales UNPIVOT (v FOR k IN (amt, region))")).toBe("ORA-01790")
+    expect(await code("SELECT * FROM sales UNPIVOT (v FOR k IN (amt AS 'A', units AS 2))")).toBe("ORA-01790")
     expect(await code("SELECT * FROM (SELECT region, qtr, amt FROM sales) PIVOT XML (SUM(amt) FOR qtr IN (1))")).toBe("ORA-03001")
   })
 })

@@ -28,6 +28,7 @@ const quoted = (name: string): string => `"${name.replace(/"/g, '""')}"`
 const ambiguous = () => new OraError(918, "column ambiguously defined")
 const missingKeyword = () => new OraError(905, "missing keyword")
 const missingRightParen = () => new OraError(907, "missing right parenthesis")
+const sameDatatype = () => new OraError(1790, "expression must have same datatype as corresponding expression")
 /** ORA-56901: a pivot or unpivot value must be a constant. */
 const nonConstant = () => new OraError(56901, "non-constant expression is not allowed for pivot|unpivot values")
 /** Words a constant IN value may hold besides literals (datetime / interval literals, NULL). */
@@ -196,6 +197,12 @@ const unpivotQuery = (toks: ReadonlyArray<Tok>, open: number, close: number, sou
   checkUnique([...kept, ...nameHeadings, ...valueHeadings])
   // a name column of text literals is VARCHAR2 as long as its longest value (Oracle describes it so)
   const textWidth = nameHeadings.map((_, n) => (branches.every((b) => b.literals[n]!.startsWith("'")) ? Math.max(...branches.map((b) => b.literals[n]!.length - 2), 1) : undefined))
+  // a number and a character column (or literal) in one column: ORA-01790, as for the UNION ALL it is
+  // (set-operation-types.ts; Database Error Messages, ORA-01790)
+  const family = (kind: string | undefined) => (kind === "number" || kind === "float" || kind === "double" ? "number" : kind === "varchar" || kind === "nvarchar" ? "text" : kind)
+  const mixed = (kinds: ReadonlyArray<string | undefined>) => kinds.includes("number") && kinds.includes("text")
+  if (valueHeadings.some((_, n) => mixed(branches.map((b) => family(sourceColumns.find((s) => s.name === oracleName(b.readColumns[n]!))?.type?.kind))))) throw sameDatatype()
+  if (nameHeadings.some((_, n) => mixed(branches.map((b) => (b.literals[n]!.startsWith("'") ? "text" : /^[-+]?[\d.]/.test(b.literals[n]!) ? "number" : undefined))))) throw sameDatatype()
   // NUMBER columns of different declared types unpivoted into one column: a NUMBER (Oracle's result type; DuckDB
   // would otherwise unite an exact NUMBER's text with a DECIMAL as text)
   const typeOf = (c: Tok) => sourceColumns.find((s) => s.name === oracleName(c))?.type
