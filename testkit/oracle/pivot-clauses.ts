@@ -17,7 +17,7 @@
 import { ora, OraError } from "./errors.ts"
 import { oracleName } from "./expression-names.ts"
 import { withBlockColumns } from "./insert-select-stars.ts"
-import { isKw, isOp, matchParen, significant, splitTopLevel, type Tok, tokenize } from "./lexer.ts"
+import { findTopLevel, isKw, isOp, matchParen, significant, splitTopLevel, type Tok, tokenize } from "./lexer.ts"
 import type { TableMeta } from "./catalog.ts"
 import type { TableLookup } from "./query-blocks.ts"
 import type { OraType } from "./types.ts"
@@ -130,7 +130,7 @@ const referenced = (range: ReadonlyArray<Tok>, columns: ReadonlyArray<string>): 
 const pivotQuery = (toks: ReadonlyArray<Tok>, open: number, close: number, source: ReadonlyArray<Tok>, sourceColumns: SourceColumns): Array<Piece> => {
   const columns = sourceColumns.map((c) => c.name)
   const body = toks.slice(open + 1, close)
-  const forAt = body.findIndex((t, k) => isKw(t, "FOR") && splitTopLevel(body.slice(0, k)).length > 0 && body.slice(0, k).reduce((d, x) => d + (isOp(x, "(") ? 1 : isOp(x, ")") ? -1 : 0), 0) === 0)
+  const forAt = findTopLevel(body, 0, body.length, (t) => isKw(t, "FOR"))
   if (forAt <= 0) throw missingKeyword()
   const aggregates = splitTopLevel(body.slice(0, forAt)).map((agg) => {
     if (!isName(agg[0]) || !isOp(agg[1], "(")) throw new OraError(56902, "expect aggregate function inside pivot operation")
@@ -168,7 +168,7 @@ const pivotQuery = (toks: ReadonlyArray<Tok>, open: number, close: number, sourc
   }
   checkUnique(names)
   const group = grouping.map(quoted).join(", ")
-  const list: Array<Piece> = grouping.length > 0 ? [group, ...items] : [items.slice(1)].flat()
+  const list = grouping.length > 0 ? [group, ...items] : items.slice(1)
   return ["(SELECT ", ...list, " FROM ", source, grouping.length > 0 ? ` GROUP BY ${group})` : ")"]
 }
 
