@@ -53,6 +53,7 @@ describe("Oracle test server: PIVOT and UNPIVOT", () => {
 
   it("filters and orders the pivoted rows, and pivots in a WITH block, a subquery, a view and INSERT ... SELECT", async () => {
     expect((await query("WITH d AS (SELECT region, qtr, units FROM sales) SELECT * FROM d PIVOT (MAX(units) FOR qtr IN (1 AS one)) WHERE one > 1 ORDER BY one DESC")).rows).toEqual([["S", 3]])
+    expect((await query("SELECT * FROM (SELECT region, qtr FROM sales) PIVOT (LISTAGG(region, '+') WITHIN GROUP (ORDER BY region DESC) AS r FOR qtr IN (1 AS q1, 2 AS q2))")).rows).toEqual([["S+S+N", "N"]])
     expect((await query("SELECT region FROM sales WHERE region IN (SELECT region FROM (SELECT region, qtr FROM sales) PIVOT (COUNT(*) FOR qtr IN (2 AS two)) WHERE two > 0) ORDER BY 1")).rows).toEqual([["N"], ["N"]])
     await conn.execute("CREATE VIEW by_region AS SELECT * FROM (SELECT qtr, region FROM sales) PIVOT (COUNT(*) FOR region IN ('N', 'S'))")
     const view = await query("SELECT * FROM by_region ORDER BY qtr")

@@ -135,10 +135,12 @@ const pivotQuery = (toks: ReadonlyArray<Tok>, open: number, close: number, sourc
   const aggregates = splitTopLevel(body.slice(0, forAt)).map((agg) => {
     if (!isName(agg[0]) || !isOp(agg[1], "(")) throw new OraError(56902, "expect aggregate function inside pivot operation")
     const argsClose = matchParen(agg, 1)
-    const rest = agg.slice(argsClose + 1)
+    // LISTAGG's / an ordered-set aggregate's WITHIN GROUP (ORDER BY ...) stays after the call
+    const within = isKw(agg[argsClose + 1], "WITHIN") && isKw(agg[argsClose + 2], "GROUP") && isOp(agg[argsClose + 3], "(") ? matchParen(agg, argsClose + 3) : argsClose
+    const rest = agg.slice(within + 1)
     const alias = isKw(rest[0], "AS") ? rest[1] : rest[0]
     if (rest.length > (isKw(rest[0], "AS") ? 2 : 1) || (alias !== undefined && !isName(alias))) throw missingRightParen()
-    return { fn: agg[0], args: agg.slice(2, argsClose), alias: alias === undefined ? undefined : oracleName(alias) }
+    return { fn: agg[0], args: agg.slice(2, argsClose), within: agg.slice(argsClose + 1, within + 1), alias: alias === undefined ? undefined : oracleName(alias) }
   })
   const { names: forColumns, next } = nameList(body, forAt + 1)
   if (!isKw(body[next], "IN") || !isOp(body[next + 1], "(") || matchParen(body, next + 1) !== body.length - 1) throw missingKeyword()
@@ -163,7 +165,7 @@ const pivotQuery = (toks: ReadonlyArray<Tok>, open: number, close: number, sourc
       const distinct = isKw(agg.args[0], "DISTINCT", "ALL") ? [agg.args[0]!] : []
       const [first = [], ...others] = splitTopLevel(agg.args.slice(distinct.length))
       const measure: Piece = first.length === 1 && isOp(first[0], "*") ? "1" : first
-      items.push(", ", [agg.fn], "(", distinct, " CASE WHEN ", ...condition, " THEN ", measure, " END", ...others.flatMap((o) => [", ", o]), `) AS ${quoted(name)}`)
+      items.push(", ", [agg.fn], "(", distinct, " CASE WHEN ", ...condition, " THEN ", measure, " END", ...others.flatMap((o) => [", ", o]), ") ", agg.within, ` AS ${quoted(name)}`)
     }
   }
   checkUnique(names)
