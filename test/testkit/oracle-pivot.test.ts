@@ -81,6 +81,14 @@ describe("Oracle test server: PIVOT and UNPIVOT", () => {
     expect(pairs.rows).toEqual([["N", "X", 1, 10, 1], ["N", "X", 1, 20, 2], ["N", "Y", 2, 1, 1], ["N", "Y", 2, 2, 2]])
   })
 
+  it("runs in PL/SQL's SQL too: a cursor FOR loop over an UNPIVOT, SELECT INTO from a PIVOT column", async () => {
+    const out = { dir: oracledb.BIND_OUT, type: oracledb.NUMBER }
+    const loop = await conn.execute("DECLARE n NUMBER := 0; BEGIN FOR r IN (SELECT * FROM sales UNPIVOT (v FOR k IN (amt, units))) LOOP n := n + r.v; END LOOP; :o := n; END;", { o: out })
+    expect(loop.outBinds).toEqual({ o: 71.5 })
+    const into = await conn.execute(`BEGIN SELECT "'N'" INTO :o FROM (SELECT region, amt FROM sales) PIVOT (SUM(amt) FOR region IN ('N')); END;`, { o: out })
+    expect(into.outBinds).toEqual({ o: 30 })
+  })
+
   it("reports Oracle's errors for a non-constant IN value, duplicate column names, mixed types and PIVOT XML", async () => {
     const code = async (sql: string, binds: Array<unknown> = []) => oraCode(await failure(() => conn.execute(sql, binds)))
     expect(await code("SELECT * FROM (SELECT region, qtr, amt FROM sales) PIVOT (SUM(amt) FOR qtr IN (region))")).toBe("ORA-56901")

@@ -22,6 +22,7 @@ import { findTopLevel, isKw, isOp, matchParen, type Tok } from "../lexer.ts"
 import { rewriteDbmsLob } from "../lob-functions.ts"
 import { rewriteAttributeAccess } from "../object-attributes.ts"
 import { rewriteOuterJoinPlus } from "../outer-join-plus.ts"
+import { rewritePivotClauses } from "../pivot-clauses.ts"
 import { rowidOf } from "../row-locks.ts"
 import { StatementColumns } from "../session-columns.ts"
 import { withAliasAs } from "../select-aliases-as.ts"
@@ -272,10 +273,10 @@ function charVariableType(ctx: Frame, name: string): OraType | undefined {
   return charType(resolved.name.startsWith("N") ? "NCHAR" : "CHAR", resolved.size, resolved.chars === true)
 }
 
-/** CONNECT BY and (+) rewritten as for SQL statements (hierarchical.ts, outer-join-plus.ts). */
+/** PIVOT / UNPIVOT, CONNECT BY and (+) rewritten as for SQL statements (pivot-clauses.ts, hierarchical.ts, outer-join-plus.ts). */
 function hierarchyAndOuterJoins(ctx: Frame, toks: ReadonlyArray<Tok>): ReadonlyArray<Tok> {
   const lookup = (schema: string | undefined, name: string) => ctx.host.lookupTable(schema, name)
-  return rewriteHierarchical(rewriteOuterJoinPlus(toks, lookup), lookup)
+  return rewriteHierarchical(rewriteOuterJoinPlus(rewritePivotClauses(toks, lookup), lookup), lookup)
 }
 
 /**
