@@ -6,13 +6,15 @@
  * (a table, view, WITH block or parenthesised subquery), so that they are described with their declared types; a
  * source whose columns are not known here is left to the engine as written.
  *
- * Column names as Oracle gives them: an IN value's alias, else the value's text (`'A'` with its quotes, `10`; the
- * values of a multi-column item joined by `_`), followed by `_` and the aggregate's alias when it has one (so two
- * aggregates without alias name the same columns: ORA-00918). An UNPIVOT name column holds the IN item's literal, else
- * the column's name (`'AMT'`; those of a multi-column item joined by `_`), as VARCHAR2; EXCLUDE NULLS (the default)
- * drops the rows whose unpivoted columns are all null. Oracle's own expansion of a PIVOT into such CASE aggregates is
- * shown on AskTOM ("How does PIVOT work internally", Chris Saxon); the naming follows the SELECT reference's examples
- * and "pivot and unpivot queries in 11g" (oracle-developer.net). PIVOT XML is not done (ORA-03001).
+ * Column names as Oracle gives them: an IN value's alias, else the value's text (`'A'` with its quotes, `10`),
+ * followed by `_` and the aggregate's alias when it has one (so two aggregates without alias name the same columns:
+ * ORA-00918). An UNPIVOT name column holds the IN item's literal, else the column's name (the text AMT), as VARCHAR2;
+ * EXCLUDE NULLS (the default) drops the rows whose unpivoted columns are all null. **Unconfirmed:** the name of an
+ * unaliased multi-column item, here its values (PIVOT) or column names (UNPIVOT) joined by `_`. Oracle's own expansion
+ * of a PIVOT into such CASE aggregates (COUNT counting the matching rows, 0 for none) is shown on AskTOM
+ * (https://asktom.oracle.com/pls/asktom/f?p=100:11:0::::P11_QUESTION_ID:9534472200346974607); the naming follows
+ * "pivot and unpivot queries in 11g" (http://www.oracle-developer.net/display.php?id=506). PIVOT XML is not done
+ * (ORA-03001).
  */
 import { ora, OraError } from "./errors.ts"
 import { oracleName } from "./expression-names.ts"
