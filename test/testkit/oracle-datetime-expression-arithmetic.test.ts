@@ -21,6 +21,8 @@ describe("Oracle test server: datetime arithmetic on DATE / TIMESTAMP expression
     await conn.execute(
       "INSERT INTO dte VALUES (DATE '2024-01-01', DATE '2024-01-05', DATE '2024-01-10', 1, TIMESTAMP '2024-01-02 00:00:00.5', TIMESTAMP '2024-01-03 12:00:00.25')"
     )
+    await conn.execute("CREATE TABLE dte_tz (x NUMBER, tz TIMESTAMP WITH TIME ZONE, s VARCHAR2(10))")
+    await conn.execute("INSERT INTO dte_tz VALUES (1, TIMESTAMP '2024-01-02 00:00:00 +02:00', 'abc')")
   })
   afterAll(() => closeConnection({ server, conn }))
 
@@ -70,5 +72,31 @@ describe("Oracle test server: datetime arithmetic on DATE / TIMESTAMP expression
       { o: { dir: oracledb.BIND_OUT, type: oracledb.STRING, maxSize: 100 } }
     )
     expect((r.outBinds as { o: string }).o).toBe("2024-01-03 00:00:00 2024-01-01 00:00:00")
+  })
+
+  it("PL/SQL: TO_CHAR and || of a cursor row's INTERVAL field print Oracle's interval text at the column's precisions (were the engine's `1 day 11:59:59.75`)", async () => {
+    await conn.execute("CREATE TABLE dte_iv (i INTERVAL DAY(3) TO SECOND(2), y INTERVAL YEAR(3) TO MONTH)")
+    await conn.execute("INSERT INTO dte_iv VALUES (INTERVAL '1 02:00:00.5' DAY TO SECOND, INTERVAL '1-2' YEAR TO MONTH)")
+    const out = { o: { dir: oracledb.BIND_OUT, type: oracledb.STRING, maxSize: 200 } }
+    const text = async (block: string) => ((await conn.execute(block, out)).outBinds as { o: string }).o
+    // a TIMESTAMP difference is described as INTERVAL DAY(9) TO SECOND(6) (oracle-timestamp-difference.test.ts)
+    expect(await text("DECLARE CURSOR cur IS SELECT ts2 - ts d FROM dte; BEGIN FOR r IN cur LOOP :o := TO_CHAR(r.d); END LOOP; END;")).toBe("+000000001 11:59:59.750000")
+    expect(await text("BEGIN FOR r IN (SELECT i, y FROM dte_iv) LOOP :o := TO_CHAR(r.i) || '|' || TO_CHAR(r.y) || '|' || r.i; END LOOP; END;")).toBe("+001 02:00:00.50|+001-02|+001 02:00:00.50")
+  })
+
+  it("DECODE whose first result is NULL is a VARCHAR2: a zoned later result in the session's NLS format (was TIMESTAMP WITH TIME ZONE)", async () => {
+    // "If the first result is null, then Oracle converts the return value to the data type VARCHAR2" (SQL Language
+    // Reference, "DECODE": https://docs.oracle.com/en/database/oracle/oracle-database/23/sqlrf/DECODE.html)
+    const r = await conn.execute("SELECT DECODE(x, 1, NULL, tz), DECODE(x, 2, NULL, tz) FROM dte_tz")
+    expect(typeNames(r)).toEqual(["VARCHAR2", "VARCHAR2"])
+    expect(r.rows).toEqual([[null, "02-JAN-24 12.00.00.000000 AM +02:00"]])
+  })
+
+  it("COALESCE of a character first argument and a datetime is ORA-00932 (was ORA-01861, or the DATE converted)", async () => {
+    // COALESCE converts only numeric arguments; the others must be of one data type family (SQL Language Reference,
+    // "COALESCE": https://docs.oracle.com/en/database/oracle/oracle-database/23/sqlrf/COALESCE.html); NVL converts
+    expect((await failure(() => conn.execute("SELECT COALESCE(s, tz) FROM dte_tz"))).message).toMatch(/^ORA-00932: inconsistent datatypes: expected CHAR got TIMESTAMP WITH TIME ZONE/)
+    expect(oraCode(await failure(() => conn.execute("SELECT COALESCE(s, d) FROM dte, dte_tz")))).toBe("ORA-00932")
+    expect((await conn.execute("SELECT NVL(s, tz) FROM dte_tz")).rows).toEqual([["abc"]])
   })
 })
