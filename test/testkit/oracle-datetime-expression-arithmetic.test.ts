@@ -50,6 +50,13 @@ describe("Oracle test server: datetime arithmetic on DATE / TIMESTAMP expression
     expect(w.rows).toEqual([[4, day("2024-01-06T00:00:00")]])
   })
 
+  it("TRUNC / ROUND of an aggregate or CASE giving a DATE or TIMESTAMP is a DATE (was ORA-00932, the number TRUNC)", async () => {
+    const r = await conn.execute("SELECT TRUNC(MAX(ts)) - MIN(a), ROUND(MAX(d)) - MIN(a), (SELECT TRUNC(MAX(ts)) FROM dte) - MIN(a) FROM dte")
+    expect(typeNames(r)).toEqual(["NUMBER", "NUMBER", "NUMBER"])
+    expect(r.rows).toEqual([[1, 4, 1]])
+    expect((await conn.execute("SELECT TRUNC(CASE WHEN x = 1 THEN ts END) FROM dte")).rows).toEqual([[day("2024-01-02T00:00:00")]])
+  })
+
   it("a TIMESTAMP scalar subquery minus a TIMESTAMP is an INTERVAL DAY TO SECOND (was ORA-00932)", async () => {
     const r = await conn.execute("SELECT ts2 - (SELECT MAX(ts) FROM dte), (SELECT MAX(ts) FROM dte) - ts2 FROM dte", [], {
       fetchTypeHandler: (m: { dbType?: unknown }) => (m.dbType === oracledb.DB_TYPE_INTERVAL_DS ? { type: oracledb.DB_TYPE_INTERVAL_DS } : undefined)

@@ -534,7 +534,8 @@ export function ident(tr: TranslatorCore, i: number, to: number): [string, numbe
       const unitOf: Record<string, string> = { YYYY: "year", YEAR: "year", Y: "year", YY: "year", RRRR: "year", Q: "quarter", MM: "month", MON: "month", MONTH: "month", RM: "month", WW: "week", IW: "week", DD: "day", DDD: "day", J: "day", HH: "hour", HH12: "hour", HH24: "hour", MI: "minute" }
       const fmt = fmtTok?.kind === "str" ? unitOf[fmtTok.value.toUpperCase()] : undefined
       // the argument is a date when its first operand is one (`hired`, `hired + 1`, `SYSDATE - 7`)
-      const dateArg = p0 !== undefined && p0[1] - p0[0] >= 1 && isDateUnit(toks, p0[0], Math.min(p0[1], tr.unitEnd(p0[0], p0[1])), tr.ctx.dateColumns)
+      // (or a DATE / TIMESTAMP expression: `TRUNC(MAX(ts))`, `ROUND((SELECT MAX(d) FROM t))`, datetime-operand-types.ts)
+      const dateArg = p0 !== undefined && p0[1] - p0[0] >= 1 && (isDateUnit(toks, p0[0], Math.min(p0[1], tr.unitEnd(p0[0], p0[1])), tr.ctx.dateColumns) || tr.datetimeOperandAt(p0[0], p0[1]) !== undefined)
       // of a text datetime, its own wall clock (TRUNC returns a DATE, SQL Language Reference, "TRUNC (date)")
       const textKind = p0 === undefined ? undefined : (tr.textDatetimeAt(p0[0], p0[1]) ?? textDatetimeOfText(arg(0)))
       const operand = textKind === undefined ? `CAST(${arg(0)} AS TIMESTAMP)` : wallClockOf(arg(0), textKind)
