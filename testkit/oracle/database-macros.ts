@@ -51,7 +51,7 @@ export const databaseMacros = (p: MacroParameters): ReadonlyArray<string> => [
   `ora_div(a, b) AS CASE WHEN b = 0 THEN error('ORA-01476: divisor is equal to zero') ELSE a / b END`,
   `ora_mod(a, b) AS CASE WHEN b = 0 THEN a ELSE a % b END`,
   JSON_VALUE_MACRO,
-  `ora_date_add(d, n) AS CAST(CAST(d AS TIMESTAMP) + to_microseconds(CAST(round(n * 86400000000) AS BIGINT)) AS TIMESTAMP_S)`,
+  `ora_date_add(d, n) AS CAST(date_trunc('second', CAST(d AS TIMESTAMP)) + to_microseconds(CAST(round(n * 86400000000) AS BIGINT)) AS TIMESTAMP_S)`,
   // datetime ± interval: a YEAR TO MONTH part landing on a day its month lacks is ORA-01839, where DuckDB clamps to the
   // month's last day (SQL Language Reference, "Datetime/Interval Arithmetic": the result must be an actual datetime)
   `ora_datetime_add(d, iv) AS CASE WHEN datepart('year', iv) * 12 + datepart('month', iv) <> 0 AND day(d + to_months(datepart('year', iv) * 12 + datepart('month', iv))) <> day(d) THEN error('ORA-01839: date not valid for month specified') ELSE d + iv END`,

@@ -15,6 +15,7 @@ import { rewritePivotClauses } from "./pivot-clauses.ts"
 import { type BinaryKind, type ExactIntervalKind, type ExactIntervals, oracleName, type QueryShape, type TextDatetimeKind } from "./translate.ts"
 import type { OraType, ValueKind } from "./types.ts"
 import { withZonedAliases } from "./zoned-aliases.ts"
+import { withDatetimeAliases } from "./datetime-operand-types.ts"
 import { timestampPrecisionsOf } from "./timestamp-precisions.ts"
 
 /** Resolves a table name as the session sees it. */
@@ -26,7 +27,21 @@ export class StatementColumns {
 
   /** DATE/TIMESTAMP column names of the tables a statement mentions (identifier match against the catalog). */
   dateColumnsOf(sql: string): ReadonlySet<string> {
-    return this.columnsOf(sql, (t) => ["date", "timestamp", "timestamptz", "timestampltz"].includes(t.kind))
+    const out = new Set(this.columnsOf(sql, (t) => ["date", "timestamp", "timestamptz", "timestampltz"].includes(t.kind)))
+    // and the names the statement's subqueries and WITH blocks give DATE / TIMESTAMP expressions
+    const aliases = this.datetimeAliasesOf(sql)
+    for (const name of [...aliases.days, ...aliases.timestamps]) out.add(name)
+    return out
+  }
+
+  /** DATE column names of the tables a statement mentions and the names its subqueries give DATE expressions. */
+  dayColumnsOf(sql: string): ReadonlySet<string> {
+    return this.datetimeAliasesOf(sql).days
+  }
+
+  private datetimeAliasesOf(sql: string) {
+    const timestamps = this.columnsOf(sql, (t) => t.kind === "timestamp" && t.duck !== "VARCHAR")
+    return withDatetimeAliases(significant(tokenize(sql)), this.columnsOfKind(sql, "date"), timestamps)
   }
 
   /** Names of the NUMBER columns without precision (stored as exact decimal text) of the tables a statement mentions. */

@@ -131,7 +131,7 @@ export const bindNumberingTranslator = (ctx: TranslationContext, source: Readonl
     exactIntervals: columns.exactIntervalsOf(sql),
     exactIntervalColumns: columns.exactIntervalColumnsOf(sql),
     intervalColumnTypes: intervalColumnTypesOf(sql, (schema, name) => lookup(schema, name)),
-    dayColumns: columns.columnsOfKind(sql, "date"),
+    dayColumns: columns.dayColumnsOf(sql),
     intervalColumns: columns.columnsOf(sql, (t) => t.kind === "intervalds" || t.kind === "intervalym"),
     localZoneColumns: columns.columnsOfKind(sql, "timestampltz"),
     timestampPrecisions: columns.timestampPrecisionsOf(sql),

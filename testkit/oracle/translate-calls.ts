@@ -9,6 +9,7 @@ import { datetimeModelError, datetimeModelValid, toCharByType } from "./to-char-
 import { withFractionDigits } from "./fraction-precision.ts"
 import { dateLanguageOfParameter, SESSION_DATE_LANGUAGE } from "./date-language.ts"
 import { ora, OraError } from "./errors.ts"
+import { coalesceFamilyCheck } from "./coalesce-families.ts"
 import { regexpCall } from "./regexp-functions.ts"
 import { isKw, isOp, matchParen, sqlString } from "./lexer.ts"
 import { encodeName, quoteDuck } from "./names.ts"
@@ -164,7 +165,9 @@ export function ident(tr: TranslatorCore, i: number, to: number): [string, numbe
   // expr1 is character data, then Oracle Database converts expr2 to the data type of expr1"; "NVL2", "DECODE" alike)
   const results = v === "NVL" ? [0, 1] : v === "NVL2" ? [1, 2] : v === "DECODE" ? decodeResults(parts.length) : []
   const decider = parts[results[0] ?? -1]
-  const characterResults = decider !== undefined && tr.isCharacterAt(decider[0], decider[1])
+  // (DECODE's first result NULL: "Oracle converts the return value to the data type VARCHAR2", SQL Language Reference, "DECODE")
+  const nullFirst = v === "DECODE" && decider !== undefined && decider[1] === decider[0] + 1 && isKw(toks[decider[0]], "NULL")
+  const characterResults = decider !== undefined && (nullFirst || tr.isCharacterAt(decider[0], decider[1]))
   if (readsDatetimeAsText(v) || characterResults)
     parts.forEach(([a, b], k) => {
       if (characterResults && !results.includes(k)) return
@@ -196,7 +199,7 @@ export function ident(tr: TranslatorCore, i: number, to: number): [string, numbe
   if (aggregate !== undefined) return aggregate
   // DECODE / NVL2 with exact NUMBER operands (compared as numbers there) may still give a text datetime (each result
   // as text then, SYSTIMESTAMP's too)
-  const conditional = v === "DECODE" ? decodeResults(parts.length) : v === "NVL2" ? [1, 2] : undefined
+  const conditional = v === "DECODE" ? (nullFirst ? [] : decodeResults(parts.length)) : v === "NVL2" ? [1, 2] : undefined
   const conditionalResult = conditional === undefined ? undefined : textDatetimeResult(tr, parts, conditional, arg)
   const exactCall = EXACT_CALLS.has(v) ? exactCallSql(v, parts.map(([a, b], k) => tr.callArgument(a, b, conditional?.includes(k) === true ? conditionalResult!.arg(k) : arg(k)))) : undefined
   if (exactCall !== undefined) return [conditionalResult === undefined ? exactCall : conditionalResult.wrap(exactCall), close + 1]
@@ -216,6 +219,7 @@ export function ident(tr: TranslatorCore, i: number, to: number): [string, numbe
       // with a text datetime among the arguments, each as one (Oracle converts them to the first one's type)
       const texts = parts.map((_, k) => arg(k))
       const kinds = parts.map(([a, b], k) => tr.textDatetimeAt(a, b) ?? textDatetimeOfText(texts[k]!))
+      if (v === "COALESCE") coalesceFamilyCheck(tr, parts, kinds)
       const kind = characterResults ? undefined : kinds.includes("zoned") ? "zoned" : kinds.includes("wall") ? "wall" : undefined
       const args = texts.map((text) => (kind === undefined ? text : asTextDatetime(text, kind)))
       if (v === "NVL" || kind !== undefined) return [`coalesce(${args.join(", ")})`, close + 1]
@@ -228,7 +232,7 @@ export function ident(tr: TranslatorCore, i: number, to: number): [string, numbe
     }
     case "DECODE": {
       if (parts.length < 3) throw new OraError(938, "not enough arguments for function")
-      const result = textDatetimeResult(tr, parts, decodeResults(parts.length), arg)
+      const result = textDatetimeResult(tr, parts, nullFirst ? [] : decodeResults(parts.length), arg)
       // a zoned expression or search value: compared by instant, as Oracle compares them
       const searches = [0, ...Array.from({ length: Math.floor((parts.length - 1) / 2) }, (_, n) => 1 + 2 * n)]
       const byInstant = searches.some((n) => (tr.textDatetimeAt(parts[n]![0], parts[n]![1]) ?? textDatetimeOfText(arg(n))) === "zoned")
@@ -530,7 +534,8 @@ export function ident(tr: TranslatorCore, i: number, to: number): [string, numbe
       const unitOf: Record<string, string> = { YYYY: "year", YEAR: "year", Y: "year", YY: "year", RRRR: "year", Q: "quarter", MM: "month", MON: "month", MONTH: "month", RM: "month", WW: "week", IW: "week", DD: "day", DDD: "day", J: "day", HH: "hour", HH12: "hour", HH24: "hour", MI: "minute" }
       const fmt = fmtTok?.kind === "str" ? unitOf[fmtTok.value.toUpperCase()] : undefined
       // the argument is a date when its first operand is one (`hired`, `hired + 1`, `SYSDATE - 7`)
-      const dateArg = p0 !== undefined && p0[1] - p0[0] >= 1 && isDateUnit(toks, p0[0], Math.min(p0[1], tr.unitEnd(p0[0], p0[1])), tr.ctx.dateColumns)
+      // (or a DATE / TIMESTAMP expression: `TRUNC(MAX(ts))`, `ROUND((SELECT MAX(d) FROM t))`, datetime-operand-types.ts)
+      const dateArg = p0 !== undefined && p0[1] - p0[0] >= 1 && (isDateUnit(toks, p0[0], Math.min(p0[1], tr.unitEnd(p0[0], p0[1])), tr.ctx.dateColumns) || tr.datetimeOperandAt(p0[0], p0[1]) !== undefined)
       // of a text datetime, its own wall clock (TRUNC returns a DATE, SQL Language Reference, "TRUNC (date)")
       const textKind = p0 === undefined ? undefined : (tr.textDatetimeAt(p0[0], p0[1]) ?? textDatetimeOfText(arg(0)))
       const operand = textKind === undefined ? `CAST(${arg(0)} AS TIMESTAMP)` : wallClockOf(arg(0), textKind)

@@ -131,6 +131,8 @@ export function expression(tr: TranslatorCore, from: number, to: number): string
     const fsp = tr.declaredFractionAt(i, end) ?? timestampPrecisionAt(toks, i, end)
     // a call the translator renders as a DATE (TRUNC / ROUND of a date, CAST to DATE: DuckDB's TIMESTAMP_S)
     const dateResult = isDateResult(text)
+    // a scalar subquery, CASE, DECODE, NVL, MAX ... of a DATE or TIMESTAMP (datetime-operand-types.ts)
+    const operandKind = datetime === undefined ? tr.datetimeOperandAt(i, end) : undefined
     // a parenthesised TIMESTAMP ± INTERVAL (`b - (a + INTERVAL '1' HOUR)`): a TIMESTAMP, which a difference takes as one
     const shiftedTimestamp = isOp(t, "(") && /^\(ora_datetime_add\(/.test(text) && (() => {
       const op = findTopLevel(toks, i + 1, end - 1, (x) => isOp(x, "+") || isOp(x, "-"))
@@ -146,10 +148,10 @@ export function expression(tr: TranslatorCore, from: number, to: number): string
       // instants subtracted (Globalization Support Guide, "Datetime and Interval Arithmetic and Time Zones"), which is
       // the session's wall clock of now minus the TIMESTAMP
       ...(end === i + 1 && isKw(t, "SYSTIMESTAMP", "CURRENT_TIMESTAMP") ? { sessionWall: "ora_localtimestamp()" } : {}),
-      text, date: isDateUnit(toks, i, end, tr.ctx.dateColumns) || dateBind || dateResult || shiftedTimestamp, interval, yearMonth, timestamp: tr.isTimestampAt(i, end) || tr.bindIs(tr.ctx.timestampBind, i, end) || shiftedTimestamp,
+      text, date: isDateUnit(toks, i, end, tr.ctx.dateColumns) || dateBind || dateResult || shiftedTimestamp || operandKind !== undefined, interval, yearMonth, timestamp: tr.isTimestampAt(i, end) || tr.bindIs(tr.ctx.timestampBind, i, end) || shiftedTimestamp || operandKind === "timestamp",
       binary: binaryKindOf(toks, i, end, tr.ctx.binaryColumns) ?? tr.binaryBindAt(i, end), exact,
       numeric: tr.exactNumericRange(i, end), ...(datetime !== undefined ? { datetime } : {}), ...(exactInterval !== undefined ? { exactInterval } : {}),
-      day: tr.isDayAt(i, end) || dateResult, character: tr.isCharacterAt(i, end),
+      day: tr.isDayAt(i, end) || dateResult || operandKind === "date", character: tr.isCharacterAt(i, end),
       // (also a NUMBER(p,s) column, whose DuckDB text keeps the scale's zeros: `1.50`, TO_CHAR's `1.5`)
       numberText: (end === i + 1 && t.kind === "num" && !/[fFdD]$/.test(t.text)) || /^\(+ora_(?:date_diff|div)\(/.test(text) ||
         (column !== undefined && tr.ctx.boundedNumberColumns?.has(column) === true && tr.ctx.characterColumns?.has(column) !== true),

@@ -10,10 +10,11 @@ import { type CallArgument, CHECKED_RANGE, EXACT_RESULT, isExactNumeric } from "
 import { binaryKindOf } from "./expression-names.ts"
 import { exactIntervalOfText } from "./interval-exprs.ts"
 import { parseOracleType, type OraType } from "./types.ts"
-import { distinctItems, isDateLiteralEnd, isDateWord, numberLiteral, timestampLiteral } from "./translate-literals.ts"
+import { distinctItems, isDateLiteralEnd, isDateUnit, isDateWord, numberLiteral, timestampLiteral } from "./translate-literals.ts"
 import { textDatetimeOfText } from "./translate-datetime-sql.ts"
 import { isZonedValue } from "./zoned-aliases.ts"
 import { blockPrecisionOf } from "./timestamp-precisions.ts"
+import { type DatetimeOperand, datetimeOperandOf, operandStartBefore } from "./datetime-operand-types.ts"
 import type { ExactIntervalKind, Part, TextDatetimeKind, TranslateContext } from "./translate-types.ts"
 
 /** Calls whose result is a text datetime when their argument mentions one (see closesDatetimeCall). */
@@ -160,6 +161,11 @@ export class TranslatorOperands {
           this.bindIs(this.ctx.dateBind, i - 1, i) || this.bindIs(this.ctx.dateBind, i + 1, i + 2))
       )
         return true
+      // an operand a DATE or TIMESTAMP only by its operands (`(SELECT MAX(d) FROM t) + 1`, `CASE ... END - d`)
+      if (depth === 0 && (isOp(t, "+") || isOp(t, "-")) && i > from && i + 1 < to) {
+        const start = operandStartBefore(toks, i, from)
+        if ((start >= from && this.datetimeOperandAt(start, i) !== undefined) || this.datetimeOperandAt(i + 1, this.unitEnd(i + 1, to)) !== undefined) return true
+      }
       // a call giving a DATE (TRUNC / ROUND of a date, CAST to DATE: `TRUNC(SYSDATE) - 7`) or a text datetime
       // (`MAX(t) - MIN(t)` of zoned values): computed by expression(), which knows both by their translation
       if (depth === 0 && t.kind === "op" && (t.value === "+" || t.value === "-") && (this.closesDatetimeCall(i - 1) || [i + 1, i + 2].some((k) => isOp(toks[k], "(") && this.closesDatetimeCall(matchParen(toks, k)))))
@@ -252,6 +258,16 @@ export class TranslatorOperands {
     }
     const name = this.columnNameAt(from, to)
     return name === undefined ? undefined : this.ctx.textDatetimeColumns?.get(name)
+  }
+
+  /** The zoneless datetime tokens [from, to) give when their operands tell it (datetime-operand-types.ts). */
+  datetimeOperandAt(from: number, to: number): DatetimeOperand | undefined {
+    return datetimeOperandOf(this.toks, from, to, (a, b) => {
+      if (this.textDatetimeAt(a, b) !== undefined || this.isLocalZoneColumn(a, b)) return null
+      if (this.isTimestampAt(a, b)) return "timestamp"
+      if (isDateUnit(this.toks, a, b, this.ctx.dateColumns)) return "date"
+      return this.columnNameAt(a, b) !== undefined ? null : undefined
+    })
   }
 
   /** True when tokens [from, to) are a reference to an interval column. */

@@ -111,11 +111,17 @@ export const recordElementAt = (toks: Expr): readonly [number, number] | undefin
  */
 export class FieldKinds extends Map<string, ValueKind> {
   readonly fractions = new Map<string, number>()
+  /** The INTERVAL fields' column types, whose precisions TO_CHAR prints (plsql/interval-text.ts). */
+  readonly intervals = new Map<string, TypeSpec>()
 }
 
 /** The field kinds of a record whose fields are the columns `columns` (a query's or a table's). */
 export const columnKinds = (columns: ReadonlyArray<{ readonly name: string; readonly type: OraType }>): ReadonlyMap<string, ValueKind> => {
   const out = new FieldKinds(columns.map((c) => [c.name, kindOfColumn(c.type)]))
   for (const c of columns) if (c.type.kind === "timestamp" || c.type.kind === "timestamptz" || c.type.kind === "timestampltz") out.fractions.set(c.name, c.type.scale)
+  for (const c of columns) {
+    if (c.type.kind === "intervalds") out.intervals.set(c.name, { kind: "named", name: "INTERVAL DAY", size: c.type.precision, scale: c.type.scale })
+    if (c.type.kind === "intervalym") out.intervals.set(c.name, { kind: "named", name: "INTERVAL YEAR", size: c.type.precision })
+  }
   return out
 }

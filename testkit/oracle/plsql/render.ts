@@ -94,6 +94,12 @@ const fieldFraction = (ctx: Frame, source: Expr, k: number, width: number): numb
   return found?.record.kinds instanceof FieldKinds ? found.record.kinds.fractions.get(found.field) : undefined
 }
 
+/** The column type of the INTERVAL field `r.f` at `k` of a record read from columns (a cursor row's), whose precisions TO_CHAR prints. */
+const fieldInterval = (ctx: Frame, source: Expr, k: number, width: number): TypeSpec | undefined => {
+  const found = fieldOf(ctx, source, k, width)
+  return found?.record.kinds instanceof FieldKinds ? found.record.kinds.intervals.get(found.field) : undefined
+}
+
 /** The record and field name of a record variable's field `r.f` (`r.e.f`) at `k`. */
 const fieldOf = (ctx: Frame, source: Expr, k: number, width: number): { readonly record: PlsqlRecord; readonly field: string } | undefined => {
   if (width < 3 || width % 2 === 0 || !isOp(source[k + 1], ".")) return undefined
@@ -161,6 +167,7 @@ export function bindNames(ctx: Frame, source: Expr, sql: boolean): { rewritten: 
       kinds[values.length] = "datetime"
       types[values.length] = TIMESTAMP_TYPE
     }
+    if ((kinds[values.length] === "intervalds" || kinds[values.length] === "intervalym") && types[values.length] === undefined) types[values.length] = fieldInterval(ctx, source, k, found.width)
     // an INTERVAL DAY TO SECOND with nanoseconds is computed on in exact storage, every digit kept
     const seconds = exactSecondsOfBind(found.value)
     if (seconds !== undefined) kinds[values.length] = "exactSeconds"
