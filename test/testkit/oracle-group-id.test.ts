@@ -19,7 +19,7 @@ describe("Oracle test server: GROUP_ID of repeated grouping sets", () => {
   it("numbers the second (region) set of GROUPING SETS ((region), (region), ()) 1 (was: 0 for every row)", async () => {
     const r = await conn.execute("SELECT region, SUM(amount) total, GROUP_ID() gid FROM gid_sales GROUP BY GROUPING SETS ((region), (region), ()) ORDER BY region, gid")
     expect(r.rows).toEqual([["east", 30, 0], ["east", 30, 1], ["west", 5, 0], ["west", 5, 1], [null, 35, 0]])
-    expect(r.metaData?.map((m) => m.name)).toEqual(["REGION", "TOTAL", "GID"])
+    expect(r.metaData?.map((m: { name: string }) => m.name)).toEqual(["REGION", "TOTAL", "GID"])
   })
 
   it("numbers the repeats a column before its ROLLUP makes, and HAVING GROUP_ID() = 0 leaves them out (was: 0 for every row)", async () => {
