@@ -103,7 +103,8 @@ export const rewriteGroupIds = (toks: ReadonlyArray<Tok>): ReadonlyArray<Tok> =>
     out.splice(e.from, e.to - e.from + 1, ...e.toks)
     limit = e.from
   }
-  return out
+  // tokens without whitespace (a PL/SQL block's statement) stay so
+  return toks.some((t) => t.kind === "ws") ? out : out.filter((t) => t.kind !== "ws")
 }
 
 /** The SELECT opening the query block holding significant index `at`, or -1. */
