@@ -6,7 +6,7 @@ import { closeConnection, failure, openConnection, oraCode, oracledb } from "./o
 // DBMS_PREPROCESSOR.PRINT_POST_PROCESSED_SOURCE prints, through DBMS_OUTPUT, what conditional compilation made of a
 // stored unit (the text it was compiled from) or of a unit's source given as a string (PL/SQL Packages and Types
 // Reference, DBMS_PREPROCESSOR); the lines the directives left blank are not printed.
-describe("Oracle test server: DBMS_PREPROCESSOR.PRINT_POST_PROCESSED_SOURCE", () => {
+describe("Oracle test server: DBMS_PREPROCESSOR", () => {
   let server: OracleTestServerHandle
   let conn: Conn
   beforeAll(async () => {
@@ -38,6 +38,29 @@ describe("Oracle test server: DBMS_PREPROCESSOR.PRINT_POST_PROCESSED_SOURCE", ()
     await conn.execute("ALTER SESSION SET PLSQL_CCFLAGS = 'level:2'")
     const block = "BEGIN DBMS_PREPROCESSOR.PRINT_POST_PROCESSED_SOURCE('BEGIN\n$IF $$level > 1 $THEN\n  x := $$level;\n$END\n  NULL;\nEND;'); END;"
     expect(await printed(block)).toEqual(["BEGIN", "  x := 2;", "  NULL;", "END;"])
+    await conn.execute("ALTER SESSION SET PLSQL_CCFLAGS = ''")
+  })
+
+  it("GET_POST_PROCESSED_SOURCE returns the lines as SOURCE_LINES_T, the blanked ones kept, each but the last with its line feed (was: PLS-00201)", async () => {
+    await conn.execute("ALTER SESSION SET PLSQL_CCFLAGS = 'fast:FALSE'")
+    const r = await conn.execute(
+      `DECLARE l DBMS_PREPROCESSOR.SOURCE_LINES_T; v VARCHAR2(4000);
+BEGIN
+  l := DBMS_PREPROCESSOR.GET_POST_PROCESSED_SOURCE('BEGIN
+$IF $$fast $THEN
+  NULL;
+$ELSE
+  x := 1;
+$END
+END;');
+  FOR i IN 1 .. l.COUNT LOOP
+    v := v || i || '[' || TRIM(REPLACE(l(i), CHR(10))) || ']' || CASE WHEN INSTR(l(i), CHR(10)) > 0 THEN '~' END;
+  END LOOP;
+  :v := v;
+END;`,
+      { v: { dir: oracledb.BIND_OUT, type: oracledb.STRING, maxSize: 4000 } }
+    )
+    expect((r.outBinds as { v: string }).v).toBe("1[BEGIN]~2[]~3[]~4[]~5[x := 1;]~6[]~7[END;]")
     await conn.execute("ALTER SESSION SET PLSQL_CCFLAGS = ''")
   })
 
