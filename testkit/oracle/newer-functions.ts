@@ -7,8 +7,8 @@
  *   here, as CAST to BOOLEAN does (Oracle's code for it **unconfirmed**).
  * - TO_UTC_TIMESTAMP_TZ(iso): the ISO 8601 text `YYYY-MM-DD` or `YYYY-MM-DDThh:mm:ss[.s{1,6}][Z|±hh:mm]` (without a
  *   zone: UTC) as a TIMESTAMP WITH TIME ZONE normalised to UTC; another text fails ORA-01861 (code **unconfirmed**).
- * - GROUP_ID(): 0, which it is for every group unless GROUP BY names one grouping set twice (Oracle numbers the
- *   repeats 1, 2, ...: not modelled, the engine gives each repeat's rows with GROUP_ID 0).
+ * - GROUP_ID(): 0, which it is for every group unless GROUP BY names one grouping set twice (the repeats are
+ *   numbered 1, 2, ... by group-ids.ts, which rewrites such a query first).
  */
 import { BOOLEAN, DOUBLE, VARCHAR } from "@duckdb/node-api"
 import type { DuckDBScalarFunction } from "@duckdb/node-api"

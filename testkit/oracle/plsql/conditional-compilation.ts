@@ -263,7 +263,8 @@ export const preprocessUnit = (source: string, unit: CompiledUnit, ccflags: stri
       const endTok = toks[directiveAt(toks, at)!.next - 1]!
       if (kept === undefined) blank(start, endOf(endTok))
       else {
-        blank(start, toks[kept.from]!.pos)
+        // the kept branch starts right after $THEN / $ELSE: a comment opening it stays
+        blank(start, endOf(toks[kept.from - 1]!))
         walk(kept.from, kept.to)
         blank(toks[kept.to]!.pos, endOf(endTok))
       }

@@ -10,7 +10,7 @@ import type { Expr, Stmt } from "./ast.ts"
 import type { Frame, Slot } from "./context.ts"
 import { collectionTarget, recordElements, recordType } from "./conversion.ts"
 import { compiledSql, openQuery } from "./embedded-sql.ts"
-import { forUpdateOfOneTable } from "./current-of.ts"
+import { forUpdateQuery } from "./current-of.ts"
 import { PlsCompileError, predefined } from "./errors.ts"
 import { evaluate } from "./expressions.ts"
 import { valueOf } from "./names.ts"
@@ -77,7 +77,7 @@ export async function openCursor(ctx: Frame, slot: Extract<Slot, { k: "cursor" }
   const outer = ctx.scope
   ctx.scope = { names, ...(outer === undefined ? {} : { parent: outer }) }
   try {
-    const withRowid = forUpdateOfOneTable(slot.decl.query)
+    const withRowid = forUpdateQuery(slot.decl.query) ? "tables" : false
     slot.reader = new RowReader(await compiledSql(ctx, slot.decl.query, () => openQuery(ctx, slot.decl.query, withRowid, "fetch")), ctx.host)
   } finally {
     ctx.scope = outer

@@ -31,21 +31,27 @@ const bufferOf = (host: PlsqlHost): OutputBuffer => {
 
 const text = (v: unknown): string => (v === null || v === undefined ? "" : String(v))
 
+/** Adds `s` to the session's current output line, ending it with `endLine` (PUT, PUT_LINE; nothing when disabled). */
+const writeOutput = (b: OutputBuffer, s: string, endLine: boolean): void => {
+  if (b.reading) {
+    b.lines = []
+    b.reading = false
+  }
+  if (!b.enabled) return
+  b.partial += s
+  if (endLine) {
+    b.lines.push(b.partial)
+    b.partial = ""
+  }
+}
+
+/** DBMS_OUTPUT.PUT_LINE(line) for another built-in package (DBMS_PREPROCESSOR.PRINT_POST_PROCESSED_SOURCE). */
+export const putLine = (host: PlsqlHost, line: string): void => writeOutput(bufferOf(host), line, true)
+
 /** DBMS_OUTPUT.ENABLE / DISABLE / PUT / PUT_LINE / NEW_LINE / GET_LINE. */
 export const dbmsOutput: BuiltinPackage = async (ctx, procedure, args) => {
   const b = bufferOf(ctx.host)
-  const write = (s: string, endLine: boolean) => {
-    if (b.reading) {
-      b.lines = []
-      b.reading = false
-    }
-    if (!b.enabled) return
-    b.partial += s
-    if (endLine) {
-      b.lines.push(b.partial)
-      b.partial = ""
-    }
-  }
+  const write = (s: string, endLine: boolean) => writeOutput(b, s, endLine)
   switch (procedure) {
     case "ENABLE":
       for (const a of args) await ctx.evaluate(a)

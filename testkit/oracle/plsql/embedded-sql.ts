@@ -121,7 +121,7 @@ const sequenceRows = (ctx: Frame, toks: Expr): Expr => rewriteSequenceRowTokens(
  * format model that is an expression (format-model-sites.ts) meets its values on a first reading of all the rows, run
  * again until it meets no new one, before the query is opened.
  */
-export function openQuery(ctx: Frame, statement: Expr, withRowid: boolean | "lobs" | DerivedLobRows = false, locking: ForUpdateLocking = "open"): Promise<BlockQueryResult> {
+export function openQuery(ctx: Frame, statement: Expr, withRowid: boolean | "lobs" | "tables" | DerivedLobRows = false, locking: ForUpdateLocking = "open"): Promise<BlockQueryResult> {
   // a statement derived-lob-rows.ts rewrote: its hidden row id items are its last columns
   if (typeof withRowid === "object") return settleFormatValues(async () => hidingDerivedLobRows(await openQueryOnce(ctx, statement, false, locking), withRowid))
   return settleFormatValues(() => openQueryOnce(ctx, statement, withRowid, locking))
@@ -135,7 +135,7 @@ export function openQuery(ctx: Frame, statement: Expr, withRowid: boolean | "lob
  */
 export type ForUpdateLocking = "open" | "fetch" | "none"
 
-async function openQueryOnce(ctx: Frame, statement: Expr, wanted: boolean | "lobs", locking: ForUpdateLocking): Promise<BlockQueryResult> {
+async function openQueryOnce(ctx: Frame, statement: Expr, wanted: boolean | "lobs" | "tables", locking: ForUpdateLocking): Promise<BlockQueryResult> {
   const query = resolveSynonymTokens(ctx.host.db, ctx.host.schema, sequenceRows(ctx, statement))
   checkMutating(ctx.host, query, (schema, name) => ctx.host.lookupTable(schema, name))
   ctx.host.checkStatementAccess(query)
@@ -156,6 +156,8 @@ async function openQueryOnce(ctx: Frame, statement: Expr, wanted: boolean | "lob
   }
   let withRowid = rendered.lobTables ?? wanted === true
   const { params, shape } = rendered
+  // a FOR UPDATE cursor's row ids, by table, for WHERE CURRENT OF (plsql/current-of.ts)
+  const rowidTables = wanted === "tables" && shape !== undefined && rendered.lobTables !== undefined ? { rowidTables: rendered.lobTables.map((k) => shape.from[k]!), ...(shape.lock !== undefined && { rowLock: shape.lock }) } : {}
   let sql = perRowSequenceValues(rendered.sql)
   // FOR UPDATE (SELECT INTO, a cursor's OPEN) locks the rows as a client's query does, all of them before the first
   // fetch: "the database locks all rows in the result set when you open the cursor" (PL/SQL Language Reference,
@@ -190,13 +192,13 @@ async function openQueryOnce(ctx: Frame, statement: Expr, wanted: boolean | "lob
       read.cursor.close()
     }
   }
-  if (calls === undefined) return { ...(await ctx.host.queryDuck(sql, params, shape, withRowid, dictionary)), ...(claimFetchedRow !== undefined && { claimFetchedRow }) }
+  if (calls === undefined) return { ...(await ctx.host.queryDuck(sql, params, shape, withRowid, dictionary)), ...(claimFetchedRow !== undefined && { claimFetchedRow }), ...rowidTables }
   let result: QueryResult | undefined
   const cursor = await calls.settle(
     async () => (result = await ctx.host.queryDuck(sql, params, shape, withRowid, dictionary)).cursor,
     (fn, args) => ctx.callFromSql(fn, args)
   )
-  return { ...result!, cursor, ...(claimFetchedRow !== undefined && { claimFetchedRow }) }
+  return { ...result!, cursor, ...(claimFetchedRow !== undefined && { claimFetchedRow }), ...rowidTables }
 }
 
 /** `alias.col.f(args)` of object columns as calls of their types' methods (object-methods.ts). */

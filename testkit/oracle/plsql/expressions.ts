@@ -3,6 +3,7 @@
  * collection constructor, anything else as `SELECT expr` on the engine; calls of local and stored functions in an
  * expression are made first and their values bound.
  */
+import { getPostProcessedSource } from "./dbms-preprocessor.ts"
 import { settleFormatValues } from "../format-model-sites.ts"
 import type { DuckDBValue } from "@duckdb/node-api"
 import { OraError } from "../errors.ts"
@@ -154,6 +155,16 @@ async function calleeAt(ctx: Frame, expr: Expr, k: number, sql: boolean, keepSto
   const method = packaged === undefined && lockFunction === undefined ? await objectMethodCall(ctx, expr, k) : undefined
   if (method !== undefined) return method
   if (lockFunction !== undefined) return { end: lockFunction.end, run: async (args) => (await dbmsLockFunction(ctx, lockFunction.name, args)) ?? null }
+  if (isKw(t, "DBMS_PREPROCESSOR") && isOp(expr[k + 1], ".") && isKw(expr[k + 2], "GET_POST_PROCESSED_SOURCE") && isOp(expr[k + 3], "(") && !isOp(expr[k - 1], ".") && lookup(ctx, "DBMS_PREPROCESSOR") === undefined) {
+    return {
+      end: k + 2,
+      run: async (args) => {
+        const values: Array<unknown> = []
+        for (const a of args) values.push(await evaluate(ctx, a))
+        return getPostProcessedSource(ctx.host, values)
+      }
+    }
+  }
   // SQLERRM(n) of PL/SQL; "A SQL statement cannot invoke SQLERRM" (PL/SQL Language Reference, "SQLERRM Function")
   if (!sql && isKw(t, "SQLERRM") && isOp(expr[k + 1], "(") && !isOp(expr[k - 1], ".") && lookup(ctx, "SQLERRM") === undefined) {
     return {

@@ -26,6 +26,8 @@ export interface PlsqlHost {
   /** The session's V$SESSION entry (its application attributes: application-info.ts). */
   readonly info: SessionInfo
   readonly schema: string
+  /** The session's PLSQL_CCFLAGS setting (ALTER SESSION), which conditional compilation reads. */
+  readonly plsqlCcflags: string
   commit(): Promise<void>
   rollback(): Promise<void>
   mapError(e: unknown): OraError

@@ -10,6 +10,7 @@ import { dbmsSql } from "./dbms-sql.ts"
 import { dbmsStats } from "./dbms-stats.ts"
 import { dbmsStandard } from "./dbms-standard.ts"
 import { dbmsMview } from "./dbms-mview.ts"
+import { dbmsPreprocessor } from "./dbms-preprocessor.ts"
 
 /** Packages by name (also reachable as SYS.name). */
 export const PACKAGES: ReadonlyMap<string, BuiltinPackage> = new Map([
@@ -23,7 +24,8 @@ export const PACKAGES: ReadonlyMap<string, BuiltinPackage> = new Map([
   ["DBMS_LOCK", dbmsLock],
   ["DBMS_STATS", dbmsStats],
   ["DBMS_MVIEW", dbmsMview],
-  ["DBMS_SNAPSHOT", dbmsMview]
+  ["DBMS_SNAPSHOT", dbmsMview],
+  ["DBMS_PREPROCESSOR", dbmsPreprocessor]
 ])
 
 /** The package whose procedures are callable without the package name (STANDARD / DBMS_STANDARD). */

@@ -13,16 +13,21 @@ import type { PlsCompileError } from "./errors.ts"
 interface Preprocessed {
   readonly written: string
   readonly error: PlsCompileError | undefined
+  /** The PLSQL_CCFLAGS it was compiled with (ALTER ... COMPILE REUSE SETTINGS compiles with them again). */
+  readonly flags: string
 }
 
 const byDatabase = new WeakMap<OracleDatabase, Map<string, Preprocessed>>()
 
-/** Records that CREATE statement `compiled` is what conditional compilation made of `written`. */
-export const notePreprocessed = (db: OracleDatabase, compiled: string, written: string, error: PlsCompileError | undefined): void => {
+/** Records that CREATE statement `compiled` is what conditional compilation made of `written` under `flags`. */
+export const notePreprocessed = (db: OracleDatabase, compiled: string, written: string, error: PlsCompileError | undefined, flags: string): void => {
   let known = byDatabase.get(db)
   if (known === undefined) byDatabase.set(db, (known = new Map()))
-  known.set(compiled, { written, error })
+  known.set(compiled, { written, error, flags })
 }
+
+/** The PLSQL_CCFLAGS the unit stored as `source` was compiled with; undefined when its source held no directive. */
+export const compiledFlagsOf = (db: OracleDatabase, source: string): string | undefined => byDatabase.get(db)?.get(source)?.flags
 
 /** The CREATE statement a unit's stored `source` was written as (itself when it held no directive). */
 export const sourceAsWritten = (db: OracleDatabase, source: string): string => byDatabase.get(db)?.get(source)?.written ?? source
@@ -43,6 +48,22 @@ export const preprocessStatement = (db: OracleDatabase, sql: string, schema: str
   if (unit.type === "ANONYMOUS BLOCK") return preprocess(sql, unit, ccflags, version)
   const { text, error } = preprocessUnit(sql, unit, ccflags, version)
   if (error !== undefined && !STORED_INVALID.has(unit.type)) throw error
-  if (text !== sql) notePreprocessed(db, text, sql, error)
+  if (text !== sql) notePreprocessed(db, text, sql, error, ccflags)
+  return text
+}
+
+/**
+ * The CREATE OR REPLACE statement that compiles stored `source` again from its source as written under PLSQL_CCFLAGS
+ * `ccflags` (ALTER ... COMPILE), remembered as {@link preprocessStatement} remembers a CREATE; undefined when the
+ * source held no directive (compiling it again gives the same text).
+ */
+export const recompiledStatement = (db: OracleDatabase, source: string, schema: string, ccflags: string): string | undefined => {
+  const written = byDatabase.get(db)?.get(source)?.written
+  if (written === undefined) return undefined
+  const statement = written.replace(/^\s*CREATE\s+(?:OR\s+REPLACE\s+)?/i, "CREATE OR REPLACE ")
+  const unit = compiledUnitOf(significant(tokenize(statement)), schema)
+  const version = Number(versionInfo(db.settings.version).version.split(".")[0])
+  const { text, error } = preprocessUnit(statement, unit, ccflags, version)
+  notePreprocessed(db, text, written, error, ccflags)
   return text
 }

@@ -30,6 +30,7 @@ import type { BindSpec } from "../statement.ts"
 import { padCharOperands } from "../char-operands.ts"
 import { isBlankPadded } from "../char-writes.ts"
 import { makeTranslator, oracleName, type QueryShape, translateQuery } from "../translate.ts"
+import { rewriteGroupIds } from "../group-ids.ts"
 import type { Expr, TypeSpec } from "./ast.ts"
 import { intervalBindKind, type IntervalBindKind, isLocalZoneBind, localZoneArithmetic } from "../local-zone-arithmetic.ts"
 import { PlsqlCollection } from "./collections.ts"
@@ -286,6 +287,10 @@ function hierarchyAndOuterJoins(ctx: Frame, toks: ReadonlyArray<Tok>): ReadonlyA
   return rewriteHierarchical(rewriteOuterJoinPlus(rewritePivotClauses(toks, lookup), lookup), lookup)
 }
 
+/** The FROM tables (indexes) whose row ids a query can select: its one table, or a join's tables (not views, subqueries). */
+const rowidTablesOf = (ctx: Frame, shape: QueryShape): Array<number> =>
+  shape.from.length === 1 ? [0] : shape.from.flatMap((ref, k) => (ref.query === undefined && ctx.host.lookupTable(ref.schema, ref.table)?.kind === "TABLE" ? [k] : []))
+
 /**
  * Renders tokens as DuckDB SQL, the PL/SQL names they use bound as parameters. `sql` marks a SQL statement, whose
  * table columns hide variables of the same name.
@@ -295,8 +300,11 @@ export function render(
   toks: Expr,
   asQuery: boolean,
   sql: boolean,
-  /** Row ids selected last: `true` the single FROM table's, "lobs" those of the tables whose LOB columns the query reads. */
-  withRowid: boolean | "lobs" = false
+  /**
+   * Row ids selected last: `true` the single FROM table's, "lobs" those of the tables whose LOB columns the query reads,
+   * "tables" every FROM table's (a FOR UPDATE cursor's, for WHERE CURRENT OF: plsql/current-of.ts).
+   */
+  withRowid: boolean | "lobs" | "tables" = false
 ): {
   sql: string
   params: Array<DuckDBValue>
@@ -309,7 +317,7 @@ export function render(
   lobRowids?: ReadonlyArray<string>
 } {
   const params: Array<DuckDBValue> = []
-  const source = rewriteAttributeAccess(rewriteFloatConditions(rewriteDbmsLob(rewriteBuiltinCalls(rewriteJsonSql(hierarchyAndOuterJoins(ctx, withAliasAs(namedTypesOf(ctx.host.db).rewriteConstructors(ctx.host.schema, padCharOperands(rewriteNumericIntervals(toks), (schema, name) => (sql ? ctx.host.lookupTable(schema, name) : undefined), (name) => charVariableType(ctx, name), (_, bind) => ctx.callResults.get(bind.value)?.char === true)))), ctx.host.db.settings.version), ctx.host.schema))), (schema, name) => ctx.host.lookupTable(schema, name))
+  const source = rewriteAttributeAccess(rewriteFloatConditions(rewriteDbmsLob(rewriteBuiltinCalls(rewriteJsonSql(hierarchyAndOuterJoins(ctx, withAliasAs(namedTypesOf(ctx.host.db).rewriteConstructors(ctx.host.schema, padCharOperands(rewriteNumericIntervals(rewriteGroupIds(toks)), (schema, name) => (sql ? ctx.host.lookupTable(schema, name) : undefined), (name) => charVariableType(ctx, name), (_, bind) => ctx.callResults.get(bind.value)?.char === true)))), ctx.host.db.settings.version), ctx.host.schema))), (schema, name) => ctx.host.lookupTable(schema, name))
   const { rewritten: bound, values, specs, kinds, types } = bindNames(ctx, source, sql)
   const named = intervalTextOperands(localZoneOperands(ctx, bound, specs, types), boundKinds(kinds, types))
   // a format model from a bind or variable is known now: the translator takes it as the literal it is for this run
@@ -382,7 +390,7 @@ export function render(
     // withRowid: each row's DuckDB row id selected last (a LOB locator's row, plsql/embedded-sql.ts)
     const q = translateQuery(tt, tr, withRowid === true)
     // "lobs": as a client's query, one row id per table whose LOB columns it reads, a join's too (sqlsession.ts)
-    const lobTables = withRowid === "lobs" ? new StatementColumns((schema, name) => ctx.host.lookupTable(schema, name)).lobTablesOf(tt, q.shape) : []
+    const lobTables = withRowid === "lobs" ? new StatementColumns((schema, name) => ctx.host.lookupTable(schema, name)).lobTablesOf(tt, q.shape) : withRowid === "tables" ? rowidTablesOf(ctx, q.shape) : []
     const lobRowids = lobTables.length > 0 ? lobTables.map((k) => rowidOf(q.shape.from, q.shape.from[k]!)) : withRowid === true ? ["rowid"] : []
     const withLobRowids = lobTables.length > 0 ? translateQuery(tt, tr, lobRowids).sql : q.sql
     const translate = (rowids: ReadonlyArray<string>, extra: ReadonlyArray<string>) => translateQuery(tt, tr, rowids, extra).sql

@@ -2,12 +2,17 @@
 import type { DuckDBValue } from "@duckdb/node-api"
 import type { ColumnVector } from "../../engine/index.ts"
 import type { QueryResult } from "../statement.ts"
+import type { FromRef, RowLockClause } from "../translate-types.ts"
 import type { OraType } from "../type-shapes.ts"
 import type { PlsqlHost } from "./host.ts"
 import { kindOfColumn, numberOfText } from "./value-kinds.ts"
 
-/** A block's query result (`claimFetchedRow`: a cursor FOR UPDATE SKIP LOCKED locks each row as it is fetched). */
-export type BlockQueryResult = QueryResult
+/**
+ * A block's query result (`claimFetchedRow`: a cursor FOR UPDATE SKIP LOCKED locks each row as it is fetched); a FOR
+ * UPDATE cursor's `rowidTables` are the FROM tables whose row ids {@link RowReader.rowids} holds, in that order, and
+ * `rowLock` its FOR UPDATE clause (WHERE CURRENT OF: plsql/current-of.ts).
+ */
+export type BlockQueryResult = QueryResult & { readonly rowidTables?: ReadonlyArray<FromRef>; readonly rowLock?: RowLockClause }
 
 /** Rows of an open cursor, one at a time. */
 export class RowReader {

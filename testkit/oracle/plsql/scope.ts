@@ -1,4 +1,5 @@
 /** A frame's scopes: the names its blocks declare, found innermost first, and where a statement is (its line). */
+import { SOURCE_LINES_T } from "./source-lines.ts"
 import type { Tok } from "../lexer.ts"
 import { oracleName } from "../translate.ts"
 import type { Frame, Slot } from "./context.ts"
@@ -32,6 +33,8 @@ export function labelled(ctx: Frame, label: string, name: string): Slot | undefi
 
 /** `pkg.name` of a package the session already has an instance of (expressions name it after inlineCalls made it). */
 export function packageVariable(ctx: Frame, pkg: string, name: string): Slot | undefined {
+  // DBMS_PREPROCESSOR.SOURCE_LINES_T, a built-in package's type
+  if (pkg === "DBMS_PREPROCESSOR" && name === "SOURCE_LINES_T" && findPackage(ctx.host, undefined, pkg) === undefined) return { k: "type", type: SOURCE_LINES_T }
   const def = findPackage(ctx.host, undefined, pkg)
   if (def === undefined || !def.publicNames.has(name)) return undefined
   const instance = instancesOf(ctx.host).get(`${def.owner}.${def.name}`)
