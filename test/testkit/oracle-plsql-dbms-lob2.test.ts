@@ -42,7 +42,7 @@ describe("Oracle test server: DBMS_LOB temporary LOBs, READ, APPEND, COPY, OPEN 
     expect(s.outBinds.c).toBe(expected)
   })
 
-  it("the OUT bind itself as the temporary LOB, and FREETEMPORARY leaves an invalid locator (ORA-06502 / ORA-22275 on use)", async () => {
+  it("the OUT bind itself as the temporary LOB, and FREETEMPORARY leaves an invalid locator (ORA-06502 / ORA-22275 on use), a NULL LOB's functions are NULL", async () => {
     const r = await env.a.execute("BEGIN DBMS_LOB.CREATETEMPORARY(:c, FALSE); DBMS_LOB.WRITEAPPEND(:c, 3, 'abc'); DBMS_LOB.APPEND(:c, TO_CLOB('def')); END;", {
       c: { dir: oracledb.BIND_OUT, type: oracledb.STRING, maxSize: 100 }
     })
@@ -52,6 +52,12 @@ describe("Oracle test server: DBMS_LOB temporary LOBs, READ, APPEND, COPY, OPEN 
     expect(e.message).toContain("ORA-22275")
     const never = await failure(() => env.a.execute("DECLARE c CLOB; BEGIN DBMS_LOB.WRITEAPPEND(c, 1, 'x'); END;"))
     expect(never.message).toContain("ORA-22275")
+    // a NULL LOB's GETLENGTH, SUBSTR, INSTR and ISTEMPORARY are NULL
+    const n = await env.a.execute(
+      "DECLARE c CLOB; b BLOB; BEGIN :x := NVL(TO_CHAR(DBMS_LOB.GETLENGTH(c)), 'n') || NVL(DBMS_LOB.SUBSTR(c, 1, 1), 'n') || NVL(TO_CHAR(DBMS_LOB.INSTR(b, HEXTORAW('01'))), 'n') || NVL(TO_CHAR(DBMS_LOB.ISTEMPORARY(c)), 'n'); END;",
+      { x: textOut }
+    )
+    expect(n.outBinds.x).toBe("nnnn")
   })
 
   it("APPEND of a 300 KB temporary into a row's locator selected FOR UPDATE, read back; a row not locked refuses it (ORA-22920)", async () => {

@@ -35,13 +35,22 @@ export const DBMS_LOB_CONSTANTS: ReadonlyMap<string, number> = new Map([
 const CHUNK_SIZE = 8132
 
 const FUNCTIONS = new Set(["ISTEMPORARY", "ISOPEN", "GETCHUNKSIZE", "COMPARE"])
+/** SQL's functions (lob-functions.ts), made here only on a NULL variable, whose untyped NULL SQL cannot resolve. */
+const SQL_FUNCTIONS = new Set(["GETLENGTH", "SUBSTR", "INSTR"])
 
-/** `[SYS.]DBMS_LOB.f(` at `k` for a function of this module: its name and the index of its name token. */
-export const dbmsLobCallAt = (expr: Expr, k: number): { readonly name: string; readonly end: number } | undefined => {
+/**
+ * `[SYS.]DBMS_LOB.f(` at `k` for a function of this module, or GETLENGTH / SUBSTR / INSTR of a NULL variable
+ * (NULL, as DBMS_LOB documents for a NULL LOB): its name and the index of its name token.
+ */
+export const dbmsLobCallAt = (ctx: CallContext, expr: Expr, k: number): { readonly name: string; readonly end: number } | undefined => {
   const at = isKw(expr[k], "SYS") && isOp(expr[k + 1], ".") && !isOp(expr[k - 1], ".") ? k + 2 : k
   if (!isKw(expr[at], "DBMS_LOB") || (at === k && isOp(expr[k - 1], ".")) || !isOp(expr[at + 1], ".") || !isOp(expr[at + 3], "(")) return undefined
   const name = expr[at + 2]?.value.toUpperCase()
-  return name !== undefined && FUNCTIONS.has(name) ? { name, end: at + 2 } : undefined
+  if (name === undefined) return undefined
+  if (FUNCTIONS.has(name)) return { name, end: at + 2 }
+  const first = expr[at + 4]
+  const nullVariable = first !== undefined && (isOp(expr[at + 5], ",") || isOp(expr[at + 5], ")")) && ctx.valueOf([first]) === null
+  return SQL_FUNCTIONS.has(name) && nullVariable ? { name, end: at + 2 } : undefined
 }
 
 /** The variable or bind an argument names, undefined for any other expression. */
@@ -77,10 +86,10 @@ export const dbmsLobFunction = async (ctx: CallContext, name: string, args: Read
     const [x, y] = [lobValue(a), lobValue(b)]
     return order(slice(x, o1 - 1, o1 - 1 + amount), slice(y, o2 - 1, o2 - 1 + amount))
   }
-  if (args.length !== 1) throw wrongArguments(name)
+  if (args.length !== 1 && !SQL_FUNCTIONS.has(name)) throw wrongArguments(name)
   const locator = named(ctx, args[0]!)
   const value = locator?.value ?? (await ctx.evaluate(args[0]!))
-  if (value === null) return null
+  if (value === null || SQL_FUNCTIONS.has(name)) return null
   switch (name) {
     case "ISTEMPORARY":
       // a LOB an expression computes (TO_CLOB, a concatenation) is a temporary one

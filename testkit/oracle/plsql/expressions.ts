@@ -150,7 +150,7 @@ const returnsChar = (returns: TypeSpec | string | undefined): boolean =>
 /** The call of a local, packaged, stored or DBMS_LOCK function or an object method starting at `expr[k]`; undefined when none starts there. */
 async function calleeAt(ctx: Frame, expr: Expr, k: number, sql: boolean, keepStored: boolean, columns: () => Set<string>): Promise<Callee | undefined> {
   const t = expr[k]!
-  const lobFunction = sql ? undefined : dbmsLobCallAt(expr, k)
+  const lobFunction = sql ? undefined : dbmsLobCallAt(ctx, expr, k)
   if (lobFunction !== undefined) return { end: lobFunction.end, run: (args) => dbmsLobFunction(ctx, lobFunction.name, args) }
   const packaged = await packagedFunction(ctx, expr, k)
   const lockFunction = builtinLockCall(expr, k)
