@@ -61,16 +61,19 @@ describe("Oracle test server: DBMS_LOB temporary LOBs, READ, APPEND, COPY, OPEN 
   })
 
   it("APPEND of a 300 KB temporary into a row's locator selected FOR UPDATE, read back; a row not locked refuses it (ORA-22920)", async () => {
-    await env.a.execute(
+    const r = await env.a.execute(
       `DECLARE t CLOB; d CLOB; BEGIN
          DBMS_LOB.CREATETEMPORARY(t, TRUE);
          FOR i IN 0 .. 9 LOOP DBMS_LOB.WRITEAPPEND(t, 30720, SUBSTR(:p, i * 30720 + 1, 30720)); END LOOP;
          SELECT doc INTO d FROM dl_doc WHERE id = 1 FOR UPDATE;
          DBMS_LOB.APPEND(d, t);
          DBMS_LOB.FREETEMPORARY(t);
+         :t := DBMS_LOB.ISTEMPORARY(d);
        END;`,
-      { p: lobText }
+      { p: lobText, t: { dir: oracledb.BIND_OUT, type: oracledb.NUMBER } }
     )
+    // a table row's locator is no temporary LOB
+    expect(r.outBinds.t).toBe(0)
     await env.a.commit()
     const rows = (await env.b.execute("SELECT id, doc FROM dl_doc WHERE id = 1", [], asData)).rows
     expect(rows[0][1].length).toBe(5 + lobText.length)
@@ -101,6 +104,12 @@ describe("Oracle test server: DBMS_LOB temporary LOBs, READ, APPEND, COPY, OPEN 
     )
     expect(r.outBinds.n).toBe(Math.ceil(lobBytes.length / 32767))
     expect(Buffer.compare(r.outBinds.b, lobBytes)).toBe(0)
+    // a BLOB OUT bind made a temporary BLOB in place
+    const b = await env.a.execute("BEGIN DBMS_LOB.CREATETEMPORARY(:b, TRUE); DBMS_LOB.WRITEAPPEND(:b, 2, HEXTORAW('0102')); DBMS_LOB.APPEND(:b, TO_BLOB(HEXTORAW('03'))); END;", {
+      b: { dir: oracledb.BIND_OUT, type: oracledb.BLOB }
+    })
+    expect(await b.outBinds.b.getData()).toEqual(Buffer.from([1, 2, 3]))
+    b.outBinds.b.destroy()
   })
 
   it("READ sets the amount it read; amount or offset out of range is ORA-21560; a buffer too small is ORA-06502", async () => {

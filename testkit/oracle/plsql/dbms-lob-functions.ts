@@ -10,6 +10,7 @@ import { argumentsByName, wrongArguments } from "./arguments.ts"
 import type { Expr } from "./ast.ts"
 import type { CallContext } from "./context.ts"
 import { isTemporaryLob, locatorKey } from "./lob-locators.ts"
+import { isCursorValue } from "./row-reader.ts"
 
 /** DBMS_LOB.LOBMAXSIZE, the largest amount or offset (2^64 - 1: held as the nearest double). */
 export const LOBMAXSIZE = 18446744073709551615
@@ -56,7 +57,7 @@ export const dbmsLobCallAt = (ctx: CallContext, expr: Expr, k: number): { readon
 /** The variable or bind an argument names, undefined for any other expression. */
 const named = (ctx: CallContext, a: Expr): { readonly key: string; readonly value: DuckDBValue } | undefined => {
   const value = a.length === 1 ? ctx.valueOf(a) : undefined
-  return value === undefined || typeof value === "object" && value !== null && "columns" in value ? undefined : { key: locatorKey(a[0]!), value: value as DuckDBValue }
+  return value === undefined || isCursorValue(value) ? undefined : { key: locatorKey(a[0]!), value }
 }
 
 /** -1, 0 or 1 as `a` sorts before, equal to or after `b` (characters' code units, bytes). */
