@@ -158,5 +158,16 @@ describe("Oracle test server: DBMS_LOB temporary LOBs, READ, APPEND, COPY, OPEN 
       { x: { dir: oracledb.BIND_INOUT, type: oracledb.STRING, maxSize: 200 } }
     )
     expect(r.outBinds.x).toBe("caé 4 5 0 C3A921 4 3")
+    // named notation, as the everyday BLOB-to-CLOB helper writes it
+    const n = await env.a.execute(
+      `DECLARE c CLOB; d INTEGER := 1; s INTEGER := 1; ctx INTEGER := DBMS_LOB.DEFAULT_LANG_CTX; w INTEGER; BEGIN
+         DBMS_LOB.CREATETEMPORARY(lob_loc => c, cache => TRUE);
+         DBMS_LOB.CONVERTTOCLOB(dest_lob => c, src_blob => TO_BLOB(HEXTORAW('4F4B')), amount => DBMS_LOB.LOBMAXSIZE, dest_offset => d,
+           src_offset => s, blob_csid => DBMS_LOB.DEFAULT_CSID, lang_context => ctx, warning => w);
+         :x := c || d || s || w;
+       END;`,
+      { x: textOut }
+    )
+    expect(n.outBinds.x).toBe("OK330")
   })
 })
