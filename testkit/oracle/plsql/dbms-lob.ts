@@ -143,7 +143,9 @@ export const dbmsLob: BuiltinPackage = async (ctx, procedure, args) => {
       const locator = locatorOf(ctx, procedure, args[0])
       if (locator.value === null) throw invalidLocator()
       const source = ctx.lobs.get(locator.key)
-      if (source?.opened === undefined) throw new OraError(22289, "cannot perform operation on an unopened file or LOB")
+      // https://docs.oracle.com/en/error-help/db/ora-22289 ("cannot perform string operation ..."): the string is
+      // the operation; which word Oracle puts there for CLOSE is not documented
+      if (source?.opened === undefined) throw new OraError(22289, "cannot perform CLOSE operation on an unopened file or LOB")
       const { opened: _, ...closed } = source
       ctx.lobs.set(locator.key, closed)
       return true
