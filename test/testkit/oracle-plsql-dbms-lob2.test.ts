@@ -112,6 +112,17 @@ describe("Oracle test server: DBMS_LOB temporary LOBs, READ, APPEND, COPY, OPEN 
     b.outBinds.b.destroy()
   })
 
+  it("a stored function returning the CLOB it builds in a temporary, from SQL and PL/SQL; a procedure's OUT CLOB parameter", async () => {
+    await env.a.execute(
+      "CREATE OR REPLACE FUNCTION dl_mk(n NUMBER) RETURN CLOB IS c CLOB; BEGIN DBMS_LOB.CREATETEMPORARY(c, TRUE); FOR i IN 1 .. n LOOP DBMS_LOB.WRITEAPPEND(c, 2, 'ab'); END LOOP; RETURN c; END;"
+    )
+    await env.a.execute("CREATE OR REPLACE PROCEDURE dl_mkp(c OUT CLOB) IS BEGIN DBMS_LOB.CREATETEMPORARY(c, TRUE); DBMS_LOB.WRITEAPPEND(c, 2, 'xy'); DBMS_LOB.APPEND(c, TO_CLOB('z')); END;")
+    const q = await env.a.execute("SELECT dl_mk(3) AS doc FROM dual", [], asData)
+    expect(q.rows).toEqual([["ababab"]])
+    const r = await env.a.execute("DECLARE c CLOB; BEGIN dl_mkp(c); c := c || dl_mk(1); DBMS_LOB.WRITEAPPEND(c, 1, '!'); :x := c || DBMS_LOB.GETLENGTH(c); END;", { x: textOut })
+    expect(r.outBinds.x).toBe("xyzab!6")
+  })
+
   it("READ sets the amount it read; amount or offset out of range is ORA-21560; a buffer too small is ORA-06502", async () => {
     const out = { x: textOut }
     const r = await env.a.execute("DECLARE c CLOB := 'abcdefgh'; b VARCHAR2(10); a INTEGER := 10; BEGIN DBMS_LOB.READ(c, a, 6, b); :x := a || ':' || b; END;", out)
