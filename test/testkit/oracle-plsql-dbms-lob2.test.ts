@@ -149,6 +149,15 @@ describe("Oracle test server: DBMS_LOB temporary LOBs, READ, APPEND, COPY, OPEN 
     expect(r.outBinds.x).toBe("[  world]10 0 -1 0 1 1")
   })
 
+  it("COMPARE in a client's query compares LOB columns with LOB values, with its amount and offsets", async () => {
+    const r = await env.b.execute(
+      "SELECT id, DBMS_LOB.COMPARE(doc, TO_CLOB('two')), DBMS_LOB.COMPARE(doc, 'xtwo', 3, 1, 2), DBMS_LOB.COMPARE(doc, doc, 0) FROM dl_doc WHERE DBMS_LOB.COMPARE(doc, TO_CLOB('two')) = 0"
+    )
+    expect(r.rows).toEqual([[2, 0, 0, null]])
+    const b = await env.b.execute("SELECT DBMS_LOB.COMPARE(TO_BLOB(HEXTORAW('0102')), TO_BLOB(HEXTORAW('0103'))) FROM dual")
+    expect(b.rows).toEqual([[-1]])
+  })
+
   it("OPEN twice is ORA-22293, CLOSE of a LOB not open is ORA-22289, a write to a LOB opened read-only is ORA-22294", async () => {
     expect(oraCode(await failure(() => env.a.execute("DECLARE c CLOB := 'a'; BEGIN DBMS_LOB.OPEN(c, DBMS_LOB.LOB_READONLY); DBMS_LOB.OPEN(c, DBMS_LOB.LOB_READONLY); END;")))).toBe("ORA-22293")
     expect(oraCode(await failure(() => env.a.execute("DECLARE c CLOB := 'a'; BEGIN DBMS_LOB.CLOSE(c); END;")))).toBe("ORA-22289")
