@@ -1,7 +1,8 @@
 /**
  * The DBMS_LOB functions SQL can call on LOB values (Oracle Database PL/SQL Packages and Types Reference, DBMS_LOB):
  * GETLENGTH (characters of a CLOB, bytes of a BLOB), SUBSTR(lob, amount = 32767, offset = 1) and INSTR(lob,
- * pattern, offset = 1, nth = 1), as DuckDB scalar functions over the stored values (CLOB as VARCHAR, BLOB as BLOB).
+ * pattern, offset = 1, nth = 1), COMPARE(lob_1, lob_2, amount = all, offset_1 = 1, offset_2 = 1: 0 when equal, -1 or 1
+ * as the first differing unit or the shorter range sorts first, NULL for an amount or offset below 1), as DuckDB scalar functions over the stored values (CLOB as VARCHAR, BLOB as BLOB).
  * `DBMS_LOB.name(` is rewritten to `ora_lob_name(` with the defaults filled in, before translation. CLOB lengths and
  * offsets count UTF-16 code units, as Oracle does for CLOBs of an AL32UTF8 database (held in UCS-2).
  */
@@ -16,7 +17,9 @@ import { isKw, isOp, matchParen, splitTopLevel, tokenize, type Tok } from "./lex
 const DEFAULTS: Readonly<Record<string, ReadonlyArray<string>>> = {
   GETLENGTH: [],
   SUBSTR: ["32767", "1"],
-  INSTR: ["1", "1"]
+  INSTR: ["1", "1"],
+  // DBMS_LOB.LOBMAXSIZE is 2^64 - 1; BIGINT's largest covers any LOB the server holds
+  COMPARE: ["9223372036854775807", "1", "1"]
 }
 
 /** `DBMS_LOB.f(args)` → `ora_lob_f(args, defaults...)` for the functions of {@link DEFAULTS}. */
@@ -34,7 +37,7 @@ export const rewriteDbmsLob = (toks: ReadonlyArray<Tok>): ReadonlyArray<Tok> => 
     if (close < 0) throw new OraError(907, "missing right parenthesis")
     const given = splitTopLevel(toks.slice(k + 4, close)).filter((a) => a.some((x) => x.kind !== "ws")).length
     const defaults = DEFAULTS[name.value]!
-    const required = name.value === "INSTR" ? 2 : 1
+    const required = name.value === "INSTR" || name.value === "COMPARE" ? 2 : 1
     const needed = defaults.length - Math.max(0, given - required)
     const filler = defaults.slice(defaults.length - Math.max(0, needed)).map((d) => `, ${d}`).join("")
     const generated = (sql: string, heading?: string) => tokenize(sql).map((x, n) => ({ ...x, pos: t.pos, heading: n === 0 && heading !== undefined ? heading : "" }))
@@ -52,6 +55,16 @@ const checked = (n: DuckDBValue | undefined, what: string): number => {
   const v = Number(n)
   if (!Number.isInteger(v) || v < 1) throw new OraError(21560, `argument ${what} is null, invalid, or out of range`)
   return v
+}
+
+/** COMPARE of the ranges `amount` long from `o1` of `a` and from `o2` of `b` (1-based); NULL for an invalid argument. */
+const compareRanges = (a: string | Buffer, b: string | Buffer, amount: DuckDBValue, o1: DuckDBValue, o2: DuckDBValue): DuckDBValue => {
+  const [n, x, y] = [Number(amount), Number(o1), Number(o2)]
+  if (![n, x, y].every((v) => Number.isInteger(v) && v >= 1)) return null
+  const p = a.slice(x - 1, x - 1 + n)
+  const q = b.slice(y - 1, y - 1 + n)
+  const c = typeof p === "string" ? (p === q ? 0 : p < (q as string) ? -1 : 1) : Buffer.compare(p, q as Buffer)
+  return BigInt(Math.sign(c))
 }
 
 /** The position of the nth occurrence of `pattern` in `s` from `offset` (1-based), 0 when there is none. */
@@ -72,7 +85,15 @@ const BLOB_ALIAS = new DuckDBBlobType(BLOB_RESULT_ALIAS)
 
 /** The functions, by the names {@link rewriteDbmsLob} gives them, each also over the LOB alias types. */
 const functions = (): Array<DuckDBScalarFunction> =>
-  signatures().flatMap(([name, args, result, body]) => [fn(name, args, result, body), fn(name, [args[0] === BLOB ? BLOB_ALIAS : CLOB_ALIAS, ...args.slice(1)], result, body)])
+  signatures().flatMap(([name, args, result, body]) => {
+    const alias = args[0] === BLOB ? BLOB_ALIAS : CLOB_ALIAS
+    // COMPARE's second argument is a LOB too: each of the two may be a TO_CLOB / TO_BLOB result
+    const seconds = name === "ora_lob_compare" ? [args[1]!, alias] : [args[1]]
+    return seconds.flatMap((second) => {
+      const rest = second === undefined ? args.slice(1) : [second, ...args.slice(2)]
+      return [fn(name, [args[0]!, ...rest], result, body), fn(name, [alias, ...rest], result, body)]
+    })
+  })
 
 type Signature = [string, Array<DuckDBType>, DuckDBType, (args: ReadonlyArray<DuckDBValue>) => DuckDBValue]
 
@@ -100,6 +121,8 @@ const signatures = (): Array<Signature> => [
     }
   ],
   ["ora_lob_instr", [VARCHAR, VARCHAR, BIGINT, BIGINT], BIGINT, ([s, p, offset, nth]) => BigInt(nthIndex(String(s), String(p), checked(offset, "offset"), checked(nth, "nth")))],
+  ["ora_lob_compare", [VARCHAR, VARCHAR, BIGINT, BIGINT, BIGINT], BIGINT, ([a, b, n, x, y]) => compareRanges(String(a), String(b), n ?? null, x ?? null, y ?? null)],
+  ["ora_lob_compare", [BLOB, BLOB, BIGINT, BIGINT, BIGINT], BIGINT, ([a, b, n, x, y]) => compareRanges(Buffer.from(bytesOf(a)), Buffer.from(bytesOf(b)), n ?? null, x ?? null, y ?? null)],
   ["ora_lob_instr", [BLOB, BLOB, BIGINT, BIGINT], BIGINT, ([b, p, offset, nth]) => BigInt(nthIndex(Buffer.from(bytesOf(b)), Buffer.from(bytesOf(p)), checked(offset, "offset"), checked(nth, "nth")))]
 ]
 

@@ -29,6 +29,10 @@ export interface LobSource {
    * join), or one a DML RETURNING INTO returned (returning-lobs.ts).
    */
   readonly row?: StatementLobSource & { readonly rowid: bigint }
+  /** A temporary LOB (DBMS_LOB.CREATETEMPORARY): writable, belongs to no row. */
+  readonly temporary?: true
+  /** Opened by DBMS_LOB.OPEN, in this mode, until DBMS_LOB.CLOSE. */
+  readonly opened?: "readonly" | "readwrite"
 }
 
 /**
@@ -53,37 +57,43 @@ export const lobSourcesOf = (
   return out
 }
 
-const argumentError = (what: string) => new OraError(21560, `argument ${what} is null, invalid, or out of range`)
+/** ORA-21560, DBMS_LOB's INVALID_ARGUMENT. */
+export const argumentError = (what: string): OraError => new OraError(21560, `argument ${what} is null, invalid, or out of range`)
 
-const whole = (v: DuckDBValue, what: string): number => {
+/** A whole number of characters or bytes (ORA-21560 for NULL or a negative one). */
+export const whole = (v: DuckDBValue, what: string): number => {
   const n = Number(v)
   if (v === null || !Number.isInteger(n) || n < 0) throw argumentError(what)
   return n
 }
 
 /** A LOB variable's value as text or bytes (an empty LOB is ''). */
-type LobValue = { readonly kind: "clob"; readonly text: string } | { readonly kind: "blob"; readonly bytes: Buffer }
+export type LobValue = { readonly kind: "clob"; readonly text: string } | { readonly kind: "blob"; readonly bytes: Buffer }
 
-const lobValue = (v: DuckDBValue): LobValue => {
+/** A LOB variable's value as text or bytes. */
+export const lobValue = (v: DuckDBValue): LobValue => {
   if (v instanceof DuckDBBlobValue) return { kind: "blob", bytes: Buffer.from(v.bytes) }
   if (v instanceof Uint8Array) return { kind: "blob", bytes: Buffer.from(v) }
   return { kind: "clob", text: v === null ? "" : String(v) }
 }
 
-const bufferOf = (lob: LobValue, v: DuckDBValue): LobValue =>
+/** A buffer argument as `lob`'s kind (a BLOB's RAW given as hex text too). */
+export const bufferOf = (lob: LobValue, v: DuckDBValue): LobValue =>
   lob.kind === "blob"
     ? { kind: "blob", bytes: v instanceof DuckDBBlobValue ? Buffer.from(v.bytes) : v instanceof Uint8Array ? Buffer.from(v) : Buffer.from(String(v ?? ""), "hex") }
     : { kind: "clob", text: v === null ? "" : String(v) }
 
-const lengthOf = (v: LobValue) => (v.kind === "clob" ? v.text.length : v.bytes.length)
-const slice = (v: LobValue, from: number, to?: number): LobValue =>
+/** Characters of a CLOB, bytes of a BLOB. */
+export const lengthOf = (v: LobValue): number => (v.kind === "clob" ? v.text.length : v.bytes.length)
+/** The units from `from` to `to` (0-based, end excluded). */
+export const slice = (v: LobValue, from: number, to?: number): LobValue =>
   v.kind === "clob" ? { kind: "clob", text: v.text.slice(from, to) } : { kind: "blob", bytes: v.bytes.subarray(from, to) }
 const concat = (kind: LobValue["kind"], parts: ReadonlyArray<LobValue>): LobValue =>
   kind === "clob" ? { kind, text: parts.map((p) => (p.kind === "clob" ? p.text : "")).join("") } : { kind, bytes: Buffer.concat(parts.map((p) => (p.kind === "blob" ? p.bytes : Buffer.alloc(0)))) }
 const filler = (kind: LobValue["kind"], n: number): LobValue => (kind === "clob" ? { kind, text: " ".repeat(n) } : { kind, bytes: Buffer.alloc(n) })
 
 /** `buffer`'s first `amount` units written into `lob` at 1-based `offset` (the gap past the end filled). */
-const written = (lob: LobValue, amount: number, offset: number, buffer: LobValue): LobValue => {
+export const written = (lob: LobValue, amount: number, offset: number, buffer: LobValue): LobValue => {
   if (offset < 1) throw argumentError("offset")
   if (amount > lengthOf(buffer)) throw argumentError("amount")
   const at = offset - 1
@@ -119,14 +129,17 @@ export const dbmsLobWrite = (name: string, current: DuckDBValue, args: ReadonlyA
     default:
       return undefined
   }
-  return next.kind === "clob" ? next.text : new DuckDBBlobValue(next.bytes)
+  return valueOfLob(next)
 }
+
+/** A LOB value as the variable holds it (CLOB text, BLOB bytes). */
+export const valueOfLob = (v: LobValue): DuckDBValue => (v.kind === "clob" ? v.text : new DuckDBBlobValue(v.bytes))
 
 /**
  * ORA-22920 for a write through a locator whose row the block's transaction does not hold (`rowLocked`: whether it
  * holds a row id's row, lob-row-locks.ts) and did not select FOR UPDATE, or that came from no row.
  */
 export const requireLocked = (source: LobSource | undefined, rowLocked: (row: NonNullable<LobSource["row"]>) => boolean): LobSource => {
-  if (source === undefined || !(source.locked || (source.row !== undefined && rowLocked(source.row)))) throw new OraError(22920, "row containing the LOB value is not locked")
+  if (source === undefined || !(source.locked || source.temporary === true || (source.row !== undefined && rowLocked(source.row)))) throw new OraError(22920, "row containing the LOB value is not locked")
   return source
 }

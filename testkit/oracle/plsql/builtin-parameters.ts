@@ -1,7 +1,7 @@
 /**
  * Named notation (`p => value`) in calls of built-in package procedures whose modules take their arguments by
  * position: the formal parameters' names, as the PL/SQL Packages and Types Reference lists them (DBMS_OUTPUT,
- * DBMS_APPLICATION_INFO, DBMS_SESSION, DBMS_LOCK), put the named arguments in place.
+ * DBMS_APPLICATION_INFO, DBMS_SESSION, DBMS_LOCK, DBMS_LOB), put the named arguments in place.
  */
 import { isOp } from "../lexer.ts"
 import { oracleName } from "../translate.ts"
@@ -24,7 +24,20 @@ const PARAMETERS: ReadonlyMap<string, ReadonlyArray<string>> = new Map([
   ["DBMS_SESSION.SET_IDENTIFIER", ["CLIENT_ID"]],
   ["DBMS_SESSION.SET_CONTEXT", ["NAMESPACE", "ATTRIBUTE", "VALUE", "USERNAME", "CLIENT_ID"]],
   ["DBMS_LOCK.SLEEP", ["SECONDS"]],
-  ["DBMS_LOCK.ALLOCATE_UNIQUE", ["LOCKNAME", "LOCKHANDLE", "EXPIRATION_SECS"]]
+  ["DBMS_LOCK.ALLOCATE_UNIQUE", ["LOCKNAME", "LOCKHANDLE", "EXPIRATION_SECS"]],
+  ["DBMS_LOB.APPEND", ["DEST_LOB", "SRC_LOB"]],
+  ["DBMS_LOB.CLOSE", ["LOB_LOC"]],
+  ["DBMS_LOB.COPY", ["DEST_LOB", "SRC_LOB", "AMOUNT", "DEST_OFFSET", "SRC_OFFSET"]],
+  ["DBMS_LOB.CREATETEMPORARY", ["LOB_LOC", "CACHE", "DUR"]],
+  ["DBMS_LOB.FREETEMPORARY", ["LOB_LOC"]],
+  ["DBMS_LOB.OPEN", ["LOB_LOC", "OPEN_MODE"]],
+  ["DBMS_LOB.READ", ["LOB_LOC", "AMOUNT", "OFFSET", "BUFFER"]],
+  ["DBMS_LOB.WRITE", ["LOB_LOC", "AMOUNT", "OFFSET", "BUFFER"]],
+  ["DBMS_LOB.WRITEAPPEND", ["LOB_LOC", "AMOUNT", "BUFFER"]],
+  ["DBMS_LOB.TRIM", ["LOB_LOC", "NEWLEN"]],
+  ["DBMS_LOB.ERASE", ["LOB_LOC", "AMOUNT", "OFFSET"]],
+  ["DBMS_LOB.CONVERTTOCLOB", ["DEST_LOB", "SRC_BLOB", "AMOUNT", "DEST_OFFSET", "SRC_OFFSET", "BLOB_CSID", "LANG_CONTEXT", "WARNING"]],
+  ["DBMS_LOB.CONVERTTOBLOB", ["DEST_LOB", "SRC_CLOB", "AMOUNT", "DEST_OFFSET", "SRC_OFFSET", "BLOB_CSID", "LANG_CONTEXT", "WARNING"]]
 ])
 
 const isNamed = (a: Expr): boolean => a.length >= 3 && (a[0]!.kind === "ident" || a[0]!.kind === "qident") && isOp(a[1], "=>")

@@ -33,6 +33,8 @@ export interface CallContext {
   runDml(toks: Expr): Promise<number>
   /** Cursors passed to DBMS_SQL.RETURN_RESULT, in order. */
   readonly implicit: Array<QueryResult>
+  /** The LOB type a variable or bind is declared with (DBMS_LOB.CREATETEMPORARY's new LOB: lob-locators.ts). */
+  lobKindOf(target: Expr): "clob" | "blob"
   /** LOB variables' rows, for the DBMS_LOB writes (plsql-lobs.ts). */
   readonly lobs: Map<string, LobSource>
   /** "OWNER.PACKAGE" of the package whose subprogram is running, if one is (DBMS_SESSION.SET_CONTEXT's trust). */

@@ -13,6 +13,7 @@ import { synonymTarget } from "../synonym-resolution.ts"
 import { oracleName } from "../translate.ts"
 import type { Expr, TypeSpec } from "./ast.ts"
 import { PlsqlCollection } from "./collections.ts"
+import { dbmsLobCallAt, dbmsLobFunction } from "./dbms-lob-functions.ts"
 import { dbmsLockFunction } from "./dbms-lock.ts"
 import type { Collection, Frame, Value } from "./context.ts"
 import { coerce } from "./conversion.ts"
@@ -150,6 +151,8 @@ const returnsChar = (returns: TypeSpec | string | undefined): boolean =>
 /** The call of a local, packaged, stored or DBMS_LOCK function or an object method starting at `expr[k]`; undefined when none starts there. */
 async function calleeAt(ctx: Frame, expr: Expr, k: number, sql: boolean, keepStored: boolean, columns: () => Set<string>): Promise<Callee | undefined> {
   const t = expr[k]!
+  const lobFunction = sql ? undefined : dbmsLobCallAt(ctx, expr, k)
+  if (lobFunction !== undefined) return { end: lobFunction.end, run: (args) => dbmsLobFunction(ctx, lobFunction.name, args) }
   const packaged = await packagedFunction(ctx, expr, k)
   const lockFunction = builtinLockCall(expr, k)
   const method = packaged === undefined && lockFunction === undefined ? await objectMethodCall(ctx, expr, k) : undefined

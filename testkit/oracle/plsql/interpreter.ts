@@ -21,6 +21,7 @@ import { assign } from "./assignment.ts"
 import { LoopContinue, LoopExit, ReturnSignal } from "./control.ts"
 import { runDml } from "./embedded-sql.ts"
 import { evaluate, evaluateValue } from "./expressions.ts"
+import { declaredLobKind } from "./lob-locators.ts"
 import { valueOf } from "./names.ts"
 import type { RowReader } from "./row-reader.ts"
 import { argumentValue, resultKind } from "./sql-functions.ts"
@@ -69,6 +70,10 @@ export class Interpreter implements Frame {
 
   assign(target: Expr, value: Value): void {
     assign(this, target, value)
+  }
+
+  lobKindOf(target: Expr): "clob" | "blob" {
+    return declaredLobKind(this, target)
   }
 
   runDml(toks: Expr): Promise<number> {

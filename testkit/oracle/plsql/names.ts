@@ -10,6 +10,7 @@ import type { Expr } from "./ast.ts"
 import { BIND_ARRAY, collectionOfBind, type CollectionType, initialized, PlsqlCollection } from "./collections.ts"
 import type { Collection, Frame, PlsqlValue, Value } from "./context.ts"
 import { collectionType } from "./conversion.ts"
+import { DBMS_LOB_CONSTANTS } from "./dbms-lob-functions.ts"
 import { DBMS_LOCK_CONSTANTS } from "./dbms-lock.ts"
 import { dbmsUtilityValue } from "./dbms-utility.ts"
 import { PlsCompileError, valueError } from "./errors.ts"
@@ -184,6 +185,10 @@ export function nameValue(ctx: Frame, toks: Expr, at: number): { value: Value; w
   }
   if (slot === undefined && name === "DBMS_LOCK" && isOp(next, ".") && !isOp(toks[at + 3], "(")) {
     const constant = DBMS_LOCK_CONSTANTS.get(toks[at + 2]?.value ?? "")
+    if (constant !== undefined) return { value: constant, width: 3 }
+  }
+  if (slot === undefined && name === "DBMS_LOB" && isOp(next, ".") && !isOp(toks[at + 3], "(")) {
+    const constant = DBMS_LOB_CONSTANTS.get(toks[at + 2]?.value ?? "")
     if (constant !== undefined) return { value: constant, width: 3 }
   }
   if (slot === undefined && name === "DBMS_UTILITY" && isOp(next, ".")) {
