@@ -30,7 +30,10 @@ describe("Oracle test server: DML error logging (LOG ERRORS, DBMS_ERRLOG)", () =
       "INSERT INTO el_src VALUES (2, 'toolong', 20)",
       "INSERT INTO el_src VALUES (3, NULL, 30)",
       "INSERT INTO el_src VALUES (4, 'd', -1)",
-      "INSERT INTO el_src VALUES (5, 'e', 50)"
+      "INSERT INTO el_src VALUES (5, 'e', 50)",
+      "CREATE TABLE el_child (emp NUMBER REFERENCES el_emp)",
+      "CREATE TABLE el_dept (dno NUMBER PRIMARY KEY, dname VARCHAR2(10))",
+      "CREATE VIEW el_emp_dept AS SELECT e.id, e.name, e.sal, d.dname FROM el_emp e JOIN el_dept d ON e.sal = d.dno"
     ]) await conn.execute(sql)
     await conn.commit()
   })
@@ -93,11 +96,19 @@ describe("Oracle test server: DML error logging (LOG ERRORS, DBMS_ERRLOG)", () =
     expect(await logged()).toEqual([[12899, "U", "upd", "3", "ccc"]])
     expect(await rows("SELECT ora_err_rowid$ FROM err$_el_emp")).toEqual(await rows("SELECT ROWIDTOCHAR(ROWID) FROM el_emp WHERE id = 3"))
     // a child row keeps one parent from being deleted
-    await conn.execute("CREATE TABLE el_child (emp NUMBER REFERENCES el_emp)")
     await conn.execute("INSERT INTO el_child VALUES (2)")
     expect((await conn.execute("DELETE FROM el_emp WHERE id >= 2 LOG ERRORS ('del') REJECT LIMIT 10")).rowsAffected).toBe(1)
     expect(await rows("SELECT id FROM el_emp ORDER BY id")).toEqual([[1], [2]])
     expect(await rows("SELECT ora_err_number$, ora_err_optyp$, id FROM err$_el_emp WHERE ora_err_tag$ = 'del'")).toEqual([[2292, "D", "2"]])
+    await conn.rollback()
+  })
+
+  it("through a join view an INSERT logs into its written table's log; a statement's own error is raised, not logged", async () => {
+    expect((await conn.execute("INSERT INTO el_emp_dept (id, name) SELECT id, name FROM el_src WHERE id <= 2 LOG ERRORS INTO err$_el_emp REJECT LIMIT UNLIMITED")).rowsAffected).toBe(1)
+    expect(await rows("SELECT id, name FROM el_emp")).toEqual([[1, "a"]])
+    expect(await logged()).toEqual([[12899, "I", null, "2", "toolong"]])
+    expect(await message("INSERT INTO el_emp (id, nosuch) SELECT id, name FROM el_src LOG ERRORS REJECT LIMIT UNLIMITED")).toMatch(/^ORA-00904/)
+    expect(await rows("SELECT COUNT(*) FROM err$_el_emp")).toEqual([[1]])
     await conn.rollback()
   })
 })

@@ -137,16 +137,23 @@ export const errorLogged = (oracleSql: string, lookup: Lookup): ErrorLogged | un
   return { ...base, verb: isKw(verb, "UPDATE") ? "UPDATE" : "DELETE", columns: target.columns.map((c) => c.name), from, where }
 }
 
+/**
+ * Whether `e` is the statement's own error rather than a row's, which Oracle raises without logging: a parse or
+ * name error (ORA-00900 .. ORA-00999, ORA-00942), missing privileges (ORA-01031), ORA-03001.
+ */
+const isStatementError = (e: OraError) => (e.code >= 900 && e.code <= 999) || e.code === 942 || e.code === 1031 || e.code === 3001
+
 /** Runs `logged`: whole first, row by row when that fails, each failing row logged; its row count. */
 export const runErrorLogged = async (host: ErrorLoggingHost, logged: ErrorLogged, rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>, specs: ReadonlyArray<BindSpec>, opts: ExecuteOptions): Promise<StatementResult> => {
   try {
     return await host.atomically(() => host.execute(logged.sql, rows, specs, opts))
   } catch (e) {
-    if (!(e instanceof OraError)) throw e
+    if (!(e instanceof OraError) || isStatementError(e)) throw e
   }
   // the logging statements run so far, run again when the statement fails after all
   const written: Array<{ sql: string; binds: boolean }> = []
   const logRow = async (e: OraError, sql: string, binds: boolean, fallback: string) => {
+    if (isStatementError(e)) throw e
     try {
       await host.atomically(() => host.execute(sql, binds ? rows : [[]], binds ? specs : [], opts))
       written.push({ sql, binds })
@@ -191,6 +198,7 @@ export const runErrorLogged = async (host: ErrorLoggingHost, logged: ErrorLogged
         }
         return dml(count)
       }
+      if (logged.target.kind === "VIEW") throw new OraError(3001, "unimplemented feature: LOG ERRORS of an UPDATE or DELETE through a view whose rows fail")
       // UPDATE / DELETE: the table's rows one by one in ROWID order, each written alone when the statement's
       // condition holds for it (a deleted row leaves the order: the next is at the same position)
       if (rows.some((r) => r.length > 0)) throw new OraError(3001, "unimplemented feature: LOG ERRORS of an UPDATE or DELETE with binds")
