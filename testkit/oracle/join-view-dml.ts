@@ -31,7 +31,7 @@ type Lookup = (schema: string | undefined, name: string) => TableMeta | undefine
 export type KeysOf = (meta: TableMeta) => ReadonlyArray<ReadonlyArray<string>> | undefined
 
 /** A join view's column: the table (index into `tables`) and column it is, or an expression. */
-type JoinColumn = { readonly table: number; readonly column: string } | { readonly expr: true }
+type JoinColumn = { readonly table: number; readonly column: string; readonly shared?: ReadonlyArray<number> } | { readonly expr: true }
 
 /** A join view: its tables in FROM order, its columns, and which tables are key-preserved. */
 export interface JoinView {
@@ -54,11 +54,13 @@ export const joinView = (meta: TableMeta, toks: ReadonlyArray<Tok>, from: number
   const source = toks.slice(from + 1, whereAt < 0 ? toks.length : whereAt)
   if (!source.some((t) => isOp(t, ",") || isKw(t, "JOIN"))) return undefined
   const unimplemented = (what: string) => ora.unimplemented(`DML through a join view ${what}`)
-  if (source.some((t) => isKw(t, "CROSS", "NATURAL", "USING", "LATERAL", "APPLY"))) throw unimplemented("with this kind of join")
+  if (source.some((t) => isKw(t, "CROSS", "LATERAL", "APPLY"))) throw unimplemented("with this kind of join")
   const tables: Array<{ alias: string; meta: TableMeta; keys: ReadonlyArray<ReadonlyArray<string>> }> = []
   // the tables on the null-supplying side of an outer join: never key-preserved
   const nullSupplying = new Set<number>()
   const conditions: Array<ReadonlyArray<Tok>> = []
+  // NATURAL JOIN / JOIN ... USING (columns): the right table's columns equated with the same columns on its left
+  const sharedColumns: Array<{ readonly right: number; readonly first: number; readonly columns: ReadonlyArray<string> | "natural"; outer?: string | undefined }> = []
   // `[schema.]table [alias]`: the table and its alias
   const table = (ref: ReadonlyArray<Tok>) => {
     if (ref.some((t) => isOp(t, "("))) throw unimplemented("over a subquery")
@@ -82,9 +84,20 @@ export const joinView = (meta: TableMeta, toks: ReadonlyArray<Tok>, from: number
         if (isKw(joined[j + 1], "OUTER")) j++
         continue
       }
+      if (isKw(t, "NATURAL")) {
+        sharedColumns.push({ right: first + outer.length + 1, first, columns: "natural" })
+        continue
+      }
+      if (isKw(t, "USING") && isOp(joined[j + 1], "(")) {
+        const close = matchParen(joined, j + 1)
+        sharedColumns.push({ right: first + outer.length, first, columns: splitTopLevel(joined.slice(j + 2, close)).map((c) => oracleName(c[0]!)) })
+        j = close
+        continue
+      }
       if (isKw(t, "JOIN") && !isKw(joined[j - 1], "LEFT", "RIGHT", "FULL", "OUTER")) outer.push(undefined)
       item.push(t)
     }
+    for (const shared of sharedColumns) if (shared.first === first) shared.outer = outer[shared.right - first - 1]
     outer.forEach((kind, n) => {
       // the n-th JOIN brings in table first + n + 1
       const right = first + n + 1
@@ -116,8 +129,23 @@ export const joinView = (meta: TableMeta, toks: ReadonlyArray<Tok>, from: number
     }
   }
   if (whereAt >= 0) conditions.push(toks.slice(whereAt + 1))
+  // the equalities between two tables' columns among the conditions' top-level AND terms
+  const equated = new Set<string>()
+  const sharedOwners = new Map<string, Array<number>>()
+  for (const shared of sharedColumns) {
+    const right = tables[shared.right]!
+    const names = shared.columns === "natural" ? right.meta.columns.map((c) => c.name) : shared.columns
+    for (const c of names) {
+      const left = tables.flatMap((t, i) => (i >= shared.first && i < shared.right && t.meta.columns.some((m) => m.name === c) ? [i] : []))
+      if (left.length === 0) continue
+      equated.add(`${shared.right}.${c}`)
+      for (const i of left) equated.add(`${i}.${c}`)
+      const preserved = shared.outer === undefined ? [...left, shared.right] : shared.outer === "LEFT" ? left : shared.outer === "RIGHT" ? [shared.right] : []
+      sharedOwners.set(c, [...new Set([...(sharedOwners.get(c) ?? []), ...preserved])])
+    }
+  }
   // a column reference `[alias.]column` as (table, column)
-  const columnOf = (ref: ReadonlyArray<Tok>): { table: number; column: string } | undefined => {
+  const columnOf = (ref: ReadonlyArray<Tok>): { table: number; column: string; shared?: ReadonlyArray<number> } | undefined => {
     if (ref.length === 3 && isName(ref[0]) && isOp(ref[1], ".") && isName(ref[2])) {
       const i = tables.findIndex((t) => t.alias === oracleName(ref[0]!))
       const c = oracleName(ref[2]!)
@@ -126,10 +154,12 @@ export const joinView = (meta: TableMeta, toks: ReadonlyArray<Tok>, from: number
     if (ref.length !== 1 || !isName(ref[0])) return undefined
     const c = oracleName(ref[0]!)
     const owners = tables.flatMap((t, i) => (t.meta.columns.some((m) => m.name === c) ? [i] : []))
-    return owners.length === 1 ? { table: owners[0]!, column: c } : undefined
+    if (owners.length === 1) return { table: owners[0]!, column: c }
+    // the column a NATURAL / USING join shares: equal in its tables (of an outer join, its preserved side's), so it
+    // matches each one's rows by key
+    const shared = sharedOwners.get(c)
+    return shared !== undefined && shared.length > 0 && shared.every((i) => owners.includes(i)) ? { table: shared[0]!, column: c, shared } : undefined
   }
-  // the equalities between two tables' columns among the conditions' top-level AND terms
-  const equated = new Set<string>()
   for (const condition of conditions) {
     const terms: Array<ReadonlyArray<Tok>> = [[]]
     let depth = 0
@@ -206,7 +236,8 @@ export const writeThroughJoinView = (sql: string, sig: ReadonlyArray<Tok>, meta:
     for (const n of names) {
       const c = view.columns.get(n)
       if (c === undefined) throw ora.invalidIdentifier(n)
-      if ("expr" in c) throw VIRTUAL_COLUMN()
+      // a column a NATURAL / USING join shares is taken as no one table's (Oracle's answer **unconfirmed**)
+      if ("expr" in c || c.shared !== undefined) throw VIRTUAL_COLUMN()
       written.add(c.table)
     }
     if ([...written].some((i) => !view.keyPreserved.has(i))) throw NOT_KEY_PRESERVED()
@@ -227,9 +258,11 @@ export const writeThroughJoinView = (sql: string, sig: ReadonlyArray<Tok>, meta:
   const q = aliasTok === undefined ? quote(meta.name) : aliasTok.text
   const viewRef = `${quote(meta.owner)}.${quote(meta.name)} ${q}`
   const keyMatch = (i: number) => {
-    const key = view.tables[i]!.keys.find((columns) => columns.every((col) => [...view.columns.values()].some((v) => "table" in v && v.table === i && v.column === col)))
+    // a view column is table i's column `col`, or the column a NATURAL / USING join shares with it
+    const shows = (v: JoinColumn, col: string) => "table" in v && v.column === col && (v.table === i || v.shared?.includes(i) === true)
+    const key = view.tables[i]!.keys.find((columns) => columns.every((col) => [...view.columns.values()].some((v) => shows(v, col))))
     if (key === undefined) throw ora.unimplemented("DML through a join view that does not show its written table's key")
-    const viewName = (col: string) => [...view.columns.entries()].find(([, v]) => "table" in v && v.table === i && v.column === col)![0]
+    const viewName = (col: string) => [...view.columns.entries()].find(([, v]) => shows(v, col))![0]
     return key.map((col) => `${q}.${quote(viewName(col))} = "ORA$KP".${quote(col)}`).join(" AND ")
   }
   const from = nameEnd + (aliasTok === undefined ? 0 : 1)
