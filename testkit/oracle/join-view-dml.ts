@@ -9,7 +9,7 @@
  * key-preserved table").
  *
  * Taken here: a view whose FROM joins tables or simple views of one table (KeysOf) by commas, [INNER] JOIN ... ON or LEFT / RIGHT / FULL [OUTER]
- * JOIN ... ON (or `(+)` in its WHERE), with plain or renamed columns. A table on the null-supplying side of an outer
+ * JOIN ... ON (or `(+)` in its WHERE), NATURAL JOIN or JOIN ... USING (the shared columns equated), with plain or renamed columns. A table on the null-supplying side of an outer
  * join is never key-preserved ("the empno column in the result of the join can have nulls": Administrator's Guide,
  * "Updating Views That Involve Outer Joins"); the preserved side is as in an inner join. The statement is rewritten
  * onto the key-preserved table: an INSERT names its columns, an UPDATE or DELETE reaches its rows the view shows
