@@ -37,6 +37,9 @@ describe("Oracle test server: join views with NATURAL and USING joins", () => {
       "CREATE VIEW jm_using AS SELECT e.id, e.name, d.dname FROM jm_emp e JOIN jm_dept d USING (dno)",
       "CREATE VIEW jm_using_pay AS SELECT id, e.name, e.dno, p.sal FROM jm_emp e INNER JOIN jm_pay p USING (id)",
       "CREATE VIEW jm_three AS SELECT id, e.name, d.dname, p.sal FROM jm_emp e JOIN jm_dept d USING (dno) JOIN jm_pay p USING (id)",
+      "CREATE VIEW jm_sub AS SELECT e.id, e.name, s.dname FROM jm_emp e JOIN (SELECT dno, dname FROM jm_dept WHERE dno > 0) s ON e.dno = s.dno",
+      "CREATE VIEW jm_sub_comma AS SELECT e.id, e.name, s.dept_name FROM jm_emp e, (SELECT dno dept_no, dname dept_name FROM jm_dept) s WHERE e.dno = s.dept_no",
+      "CREATE VIEW jm_sub_nokey AS SELECT e.id, e.name, s.dname FROM jm_emp e JOIN (SELECT dname FROM jm_dept) s ON e.name = s.dname",
       "CREATE VIEW jm_natural_left AS SELECT id, e.name, p.sal FROM jm_emp e LEFT JOIN jm_pay p USING (id)"
     ]) await conn.execute(sql)
     await conn.commit()
@@ -76,6 +79,19 @@ describe("Oracle test server: join views with NATURAL and USING joins", () => {
     expect((await conn.execute("UPDATE jm_natural_left SET name = 'n' WHERE sal IS NULL")).rowsAffected).toBe(1)
     expect(await message("UPDATE jm_natural_left SET sal = 1")).toBe("ORA-01779: cannot modify a column which maps to a non key-preserved table")
     expect(await emps()).toEqual([[1, "a", 10], [2, "b", 20], [3, "n", 10]])
+    await conn.rollback()
+  })
+
+  it("a join over a subquery of one table: its keys are those of its table it shows", async () => {
+    // the subquery shows the department's key, the employee joined on it: the employee is key-preserved
+    expect((await conn.execute("UPDATE jm_sub SET name = dname WHERE id = 1")).rowsAffected).toBe(1)
+    expect((await conn.execute("UPDATE jm_sub_comma SET name = 'c' || dept_name WHERE dept_name = 'twenty'")).rowsAffected).toBe(1)
+    expect(await message("UPDATE jm_sub SET dname = 'x'")).toBe("ORA-01779: cannot modify a column which maps to a non key-preserved table")
+    expect((await conn.execute("DELETE FROM jm_sub_comma WHERE id = 3")).rowsAffected).toBe(1)
+    expect(await emps()).toEqual([[1, "ten", 10], [2, "ctwenty", 20]])
+    // joined on no key of the subquery: the employee's rows may repeat, nothing is key-preserved
+    expect(await message("UPDATE jm_sub_nokey SET name = 'x'")).toBe("ORA-01779: cannot modify a column which maps to a non key-preserved table")
+    expect(await message("DELETE FROM jm_sub_nokey")).toBe("ORA-01752: cannot delete from view without exactly one key-preserved table")
     await conn.rollback()
   })
 })

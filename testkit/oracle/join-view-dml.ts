@@ -9,7 +9,8 @@
  * key-preserved table").
  *
  * Taken here: a view whose FROM joins tables or simple views of one table (KeysOf) by commas, [INNER] JOIN ... ON or LEFT / RIGHT / FULL [OUTER]
- * JOIN ... ON (or `(+)` in its WHERE), NATURAL JOIN or JOIN ... USING (the shared columns equated), with plain or renamed columns. A table on the null-supplying side of an outer
+ * JOIN ... ON (or `(+)` in its WHERE), NATURAL JOIN or JOIN ... USING (the shared columns equated), with plain or renamed columns; a
+ * subquery of one table among them counts with the keys of its table it shows, and is read only. A table on the null-supplying side of an outer
  * join is never key-preserved ("the empno column in the result of the join can have nulls": Administrator's Guide,
  * "Updating Views That Involve Outer Joins"); the preserved side is as in an inner join. The statement is rewritten
  * onto the key-preserved table: an INSERT names its columns, an UPDATE or DELETE reaches its rows the view shows
@@ -21,6 +22,7 @@ import { ora, OraError } from "./errors.ts"
 import { oracleName } from "./expression-names.ts"
 import { findTopLevel, isKw, isOp, matchParen, splitTopLevel, type Tok } from "./lexer.ts"
 import type { TableMeta } from "./catalog.ts"
+import { charType } from "./types.ts"
 
 type Lookup = (schema: string | undefined, name: string) => TableMeta | undefined
 
@@ -35,7 +37,8 @@ type JoinColumn = { readonly table: number; readonly column: string; readonly sh
 
 /** A join view: its tables in FROM order, its columns, and which tables are key-preserved. */
 export interface JoinView {
-  readonly tables: ReadonlyArray<{ readonly alias: string; readonly meta: TableMeta; readonly keys: ReadonlyArray<ReadonlyArray<string>> }>
+  /** `subquery`: an inline view `(SELECT ... FROM table ...) alias`, read for its keys and never written here. */
+  readonly tables: ReadonlyArray<{ readonly alias: string; readonly meta: TableMeta; readonly keys: ReadonlyArray<ReadonlyArray<string>>; readonly subquery?: boolean }>
   readonly columns: ReadonlyMap<string, JoinColumn>
   readonly keyPreserved: ReadonlySet<number>
 }
@@ -55,7 +58,7 @@ export const joinView = (meta: TableMeta, toks: ReadonlyArray<Tok>, from: number
   if (!source.some((t) => isOp(t, ",") || isKw(t, "JOIN"))) return undefined
   const unimplemented = (what: string) => ora.unimplemented(`DML through a join view ${what}`)
   if (source.some((t) => isKw(t, "CROSS", "LATERAL", "APPLY"))) throw unimplemented("with this kind of join")
-  const tables: Array<{ alias: string; meta: TableMeta; keys: ReadonlyArray<ReadonlyArray<string>> }> = []
+  const tables: Array<{ alias: string; meta: TableMeta; keys: ReadonlyArray<ReadonlyArray<string>>; subquery?: boolean }> = []
   // the tables on the null-supplying side of an outer join: never key-preserved
   const nullSupplying = new Set<number>()
   const conditions: Array<ReadonlyArray<Tok>> = []
@@ -63,6 +66,21 @@ export const joinView = (meta: TableMeta, toks: ReadonlyArray<Tok>, from: number
   const sharedColumns: Array<{ readonly right: number; readonly first: number; readonly columns: ReadonlyArray<string> | "natural"; outer?: string | undefined }> = []
   // `[schema.]table [alias]`: the table and its alias
   const table = (ref: ReadonlyArray<Tok>) => {
+    if (isOp(ref[0], "(") && isKw(ref[1], "SELECT")) {
+      // an inline view: a simple view of one table under its alias, its keys those of its table it shows
+      const close = matchParen(ref, 0)
+      const inner = ref.slice(1, close)
+      const alias = ref[ref.length - 1]!
+      const innerFrom = findTopLevel(inner, 1, inner.length, (t) => isKw(t, "FROM"))
+      if (close === ref.length - 1 || !isName(alias) || innerFrom < 0) throw unimplemented("over this subquery")
+      const names = splitTopLevel(inner.slice(1, innerFrom)).map((item) => item[item.length - 1]!)
+      if (names.some((n) => !isName(n))) throw unimplemented("over this subquery")
+      const sub: TableMeta = { owner: meta.owner, name: oracleName(alias), kind: "VIEW", columns: names.map((n) => ({ name: oracleName(n), type: charType("VARCHAR2", 4000), nullable: true, defaultText: null })), constraints: [], objectId: 0, created: new Date(0), viewText: inner.map((t) => t.text).join(" ") }
+      const keys = keysOf(sub)
+      if (keys === undefined) throw unimplemented("over this subquery")
+      tables.push({ alias: sub.name, meta: sub, keys, subquery: true })
+      return
+    }
     if (ref.some((t) => isOp(t, "("))) throw unimplemented("over a subquery")
     const qualified = isOp(ref[1], ".")
     const [schema, name] = qualified ? [oracleName(ref[0]!), oracleName(ref[2]!)] : [undefined, oracleName(ref[0]!)]
@@ -242,7 +260,9 @@ export const writeThroughJoinView = (sql: string, sig: ReadonlyArray<Tok>, meta:
     }
     if ([...written].some((i) => !view.keyPreserved.has(i))) throw NOT_KEY_PRESERVED()
     if (written.size > 1) throw TWO_TABLES()
-    return [...written][0]!
+    const i = [...written][0]!
+    if (view.tables[i]!.subquery === true) throw ora.unimplemented("DML writing the table of a subquery through a join view")
+    return i
   }
   const target = (i: number) => `${quote(view.tables[i]!.meta.owner)}.${quote(view.tables[i]!.meta.name)}`
   const baseColumn = (n: string) => quote((view.columns.get(n) as { column: string }).column)
@@ -271,6 +291,7 @@ export const writeThroughJoinView = (sql: string, sig: ReadonlyArray<Tok>, meta:
   if (isKw(verb, "DELETE")) {
     if (view.keyPreserved.size !== 1) throw new OraError(1752, "cannot delete from view without exactly one key-preserved table")
     const i = [...view.keyPreserved][0]!
+    if (view.tables[i]!.subquery === true) throw ora.unimplemented("DML writing the table of a subquery through a join view")
     return { sql: `DELETE FROM ${target(i)} "ORA$KP" WHERE EXISTS (SELECT 1 FROM ${viewRef} WHERE ${keyMatch(i)}${condition})${returning(i)}`, base: view.tables[i]!.meta }
   }
   // UPDATE v SET c = e, ...: each value computed over the view's row
