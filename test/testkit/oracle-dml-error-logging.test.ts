@@ -84,6 +84,11 @@ describe("Oracle test server: DML error logging (LOG ERRORS, DBMS_ERRLOG)", () =
     expect((await conn.execute("INSERT INTO el_emp VALUES (7, 'h', 80) LOG ERRORS ('dup') REJECT LIMIT 1")).rowsAffected).toBe(0)
     expect((await conn.execute("INSERT INTO el_emp (id, name) VALUES (8, 'h') LOG ERRORS REJECT LIMIT UNLIMITED")).rowsAffected).toBe(1)
     expect(await logged()).toEqual([[1, "I", "dup", "7", "h"]])
+    // executeMany: each bind row a row of its own, the failing one logged with its values
+    const many = await conn.executeMany("INSERT INTO el_emp VALUES (:1, :2, :3) LOG ERRORS ('many') REJECT LIMIT UNLIMITED", [[10, "x", 1], [11, "long", 1], [12, "z", 1]])
+    expect(many.rowsAffected).toBe(2)
+    expect(await rows("SELECT id FROM el_emp WHERE id >= 10 ORDER BY id")).toEqual([[10], [12]])
+    expect(await rows("SELECT ora_err_number$, id, name FROM err$_el_emp WHERE ora_err_tag$ = 'many'")).toEqual([[12899, "11", "long"]])
     expect(await message("INSERT INTO el_src VALUES (9, 'x', 1) LOG ERRORS")).toMatch(/^ORA-00942/)
     expect(await message("INSERT INTO el_emp VALUES (9, 'x', 1) LOG ERRORS INTO no_such_log")).toMatch(/^ORA-00942/)
     await conn.rollback()

@@ -151,15 +151,16 @@ export const runErrorLogged = async (host: ErrorLoggingHost, logged: ErrorLogged
     if (!(e instanceof OraError) || isStatementError(e)) throw e
   }
   // the logging statements run so far, run again when the statement fails after all
-  const written: Array<{ sql: string; binds: boolean }> = []
-  const logRow = async (e: OraError, sql: string, binds: boolean, fallback: string) => {
+  // (each with the bind rows it runs with, undefined for none)
+  const written: Array<{ sql: string; binds: ReadonlyArray<ReadonlyArray<DuckDBValue>> | undefined }> = []
+  const logRow = async (e: OraError, sql: string, binds: ReadonlyArray<ReadonlyArray<DuckDBValue>> | undefined, fallback: string) => {
     if (isStatementError(e)) throw e
     try {
-      await host.atomically(() => host.execute(sql, binds ? rows : [[]], binds ? specs : [], opts))
+      await host.atomically(() => host.execute(sql, binds ?? [[]], binds === undefined ? [] : specs, opts))
       written.push({ sql, binds })
     } catch {
       await host.execute(fallback, [[]], [], opts)
-      written.push({ sql: fallback, binds: false })
+      written.push({ sql: fallback, binds: undefined })
     }
     if (written.length > logged.limit) throw e
   }
@@ -174,12 +175,17 @@ export const runErrorLogged = async (host: ErrorLoggingHost, logged: ErrorLogged
       let count = 0
       if (logged.verb === "INSERT") {
         if (logged.values !== undefined) {
-          await host.atomically(() => host.execute(logged.sql, rows, specs, opts)).catch(async (e: unknown) => {
-            if (!(e instanceof OraError)) throw e
-            const values = logged.values!.trim().replace(/^\(/, "").replace(/\)$/, "")
-            await logRow(e, `${into(allLogged ? logged.columns : [])} VALUES (${fixed(e, "I", "NULL")}${allLogged ? `, ${values}` : ""})`, allLogged, `${into([])} VALUES (${fixed(e, "I", "NULL")})`)
-          })
-          return dml(0)
+          // each bind row (of an executeMany) a row of its own
+          for (const row of rows.length === 0 ? [[]] : rows) {
+            try {
+              count += ((await host.atomically(() => host.execute(logged.sql, [row], specs, opts))) as DmlResult).rowCount
+            } catch (e) {
+              if (!(e instanceof OraError)) throw e
+              const values = logged.values!.trim().replace(/^\(/, "").replace(/\)$/, "")
+              await logRow(e, `${into(allLogged ? logged.columns : [])} VALUES (${fixed(e, "I", "NULL")}${allLogged ? `, ${values}` : ""})`, allLogged ? [row] : undefined, `${into([])} VALUES (${fixed(e, "I", "NULL")})`)
+            }
+          }
+          return dml(count)
         }
         const insertCols = `INSERT INTO ${tableName(logged.target)} (${logged.columns.map(quote).join(", ")})`
         const binds = rows.some((r) => r.length > 0)
@@ -193,7 +199,7 @@ export const runErrorLogged = async (host: ErrorLoggingHost, logged: ErrorLogged
             count += r.rowCount
           } catch (e) {
             if (!(e instanceof OraError)) throw e
-            await logRow(e, `${into(allLogged ? logged.columns : [])} SELECT ${fixed(e, "I", "NULL")}${allLogged ? `, "ORA$ROW".*` : ""} FROM (${row}) "ORA$ROW"`, binds && allLogged, `${into([])} VALUES (${fixed(e, "I", "NULL")})`)
+            await logRow(e, `${into(allLogged ? logged.columns : [])} SELECT ${fixed(e, "I", "NULL")}${allLogged ? `, "ORA$ROW".*` : ""} FROM (${row}) "ORA$ROW"`, binds && allLogged ? rows : undefined, `${into([])} VALUES (${fixed(e, "I", "NULL")})`)
           }
         }
         return dml(count)
@@ -219,14 +225,14 @@ export const runErrorLogged = async (host: ErrorLoggingHost, logged: ErrorLogged
           if (logged.verb === "UPDATE" && e.code === 1) throw e
           position++
           const values = allLogged ? `, ${logged.columns.map(quote).join(", ")}` : ""
-          await logRow(e, `${into(allLogged ? logged.columns : [])} SELECT ${fixed(e, optyp, "ROWIDTOCHAR(ROWID)")}${values} FROM ${tableName(logged.target)} WHERE ROWID = ${rowAt}`, false, `${into([])} VALUES (${fixed(e, optyp, "NULL")})`)
+          await logRow(e, `${into(allLogged ? logged.columns : [])} SELECT ${fixed(e, optyp, "ROWIDTOCHAR(ROWID)")}${values} FROM ${tableName(logged.target)} WHERE ROWID = ${rowAt}`, undefined, `${into([])} VALUES (${fixed(e, optyp, "NULL")})`)
         }
       }
       return dml(count)
     })
   } catch (e) {
     // the statement undone: its log entries kept
-    if (written.length > logged.limit) for (const w of written) await host.execute(w.sql, w.binds ? rows : [[]], w.binds ? specs : [], opts)
+    if (written.length > logged.limit) for (const w of written) await host.execute(w.sql, w.binds ?? [[]], w.binds === undefined ? [] : specs, opts)
     throw e
   }
 }
