@@ -9,18 +9,20 @@
  * key-preserved table").
  *
  * Taken here: a view whose FROM joins tables or simple views of one table (KeysOf) by commas, [INNER] JOIN ... ON or LEFT / RIGHT / FULL [OUTER]
- * JOIN ... ON (or `(+)` in its WHERE), with plain or renamed columns. A table on the null-supplying side of an outer
+ * JOIN ... ON (or `(+)` in its WHERE), NATURAL JOIN or JOIN ... USING (the shared columns equated), with plain or renamed columns; a
+ * subquery of one table among them counts with the keys of its table it shows, and is read only. A table on the null-supplying side of an outer
  * join is never key-preserved ("the empno column in the result of the join can have nulls": Administrator's Guide,
  * "Updating Views That Involve Outer Joins"); the preserved side is as in an inner join. The statement is rewritten
  * onto the key-preserved table: an INSERT names its columns, an UPDATE or DELETE reaches its rows the view shows
  * through the view itself (`EXISTS (SELECT 1 FROM view WHERE key = row's key AND condition)`), an UPDATE's values
  * computed over the view's row, a RETURNING clause's columns the written table's. A view not showing the written
- * table's key, MERGE, LOG ERRORS and RETURNING another table's column are ORA-03001.
+ * table's key, MERGE and RETURNING another table's column are ORA-03001.
  */
 import { ora, OraError } from "./errors.ts"
 import { oracleName } from "./expression-names.ts"
 import { findTopLevel, isKw, isOp, matchParen, splitTopLevel, type Tok } from "./lexer.ts"
 import type { TableMeta } from "./catalog.ts"
+import { charType } from "./types.ts"
 
 type Lookup = (schema: string | undefined, name: string) => TableMeta | undefined
 
@@ -31,11 +33,12 @@ type Lookup = (schema: string | undefined, name: string) => TableMeta | undefine
 export type KeysOf = (meta: TableMeta) => ReadonlyArray<ReadonlyArray<string>> | undefined
 
 /** A join view's column: the table (index into `tables`) and column it is, or an expression. */
-type JoinColumn = { readonly table: number; readonly column: string } | { readonly expr: true }
+type JoinColumn = { readonly table: number; readonly column: string; readonly shared?: ReadonlyArray<number> } | { readonly expr: true }
 
 /** A join view: its tables in FROM order, its columns, and which tables are key-preserved. */
 export interface JoinView {
-  readonly tables: ReadonlyArray<{ readonly alias: string; readonly meta: TableMeta; readonly keys: ReadonlyArray<ReadonlyArray<string>> }>
+  /** `subquery`: an inline view `(SELECT ... FROM table ...) alias`, read for its keys and never written here. */
+  readonly tables: ReadonlyArray<{ readonly alias: string; readonly meta: TableMeta; readonly keys: ReadonlyArray<ReadonlyArray<string>>; readonly subquery?: boolean }>
   readonly columns: ReadonlyMap<string, JoinColumn>
   readonly keyPreserved: ReadonlySet<number>
 }
@@ -54,13 +57,30 @@ export const joinView = (meta: TableMeta, toks: ReadonlyArray<Tok>, from: number
   const source = toks.slice(from + 1, whereAt < 0 ? toks.length : whereAt)
   if (!source.some((t) => isOp(t, ",") || isKw(t, "JOIN"))) return undefined
   const unimplemented = (what: string) => ora.unimplemented(`DML through a join view ${what}`)
-  if (source.some((t) => isKw(t, "CROSS", "NATURAL", "USING", "LATERAL", "APPLY"))) throw unimplemented("with this kind of join")
-  const tables: Array<{ alias: string; meta: TableMeta; keys: ReadonlyArray<ReadonlyArray<string>> }> = []
+  if (source.some((t) => isKw(t, "CROSS", "LATERAL", "APPLY"))) throw unimplemented("with this kind of join")
+  const tables: Array<{ alias: string; meta: TableMeta; keys: ReadonlyArray<ReadonlyArray<string>>; subquery?: boolean }> = []
   // the tables on the null-supplying side of an outer join: never key-preserved
   const nullSupplying = new Set<number>()
   const conditions: Array<ReadonlyArray<Tok>> = []
+  // NATURAL JOIN / JOIN ... USING (columns): the right table's columns equated with the same columns on its left
+  const sharedColumns: Array<{ readonly right: number; readonly first: number; readonly columns: ReadonlyArray<string> | "natural"; outer?: string | undefined }> = []
   // `[schema.]table [alias]`: the table and its alias
   const table = (ref: ReadonlyArray<Tok>) => {
+    if (isOp(ref[0], "(") && isKw(ref[1], "SELECT")) {
+      // an inline view: a simple view of one table under its alias, its keys those of its table it shows
+      const close = matchParen(ref, 0)
+      const inner = ref.slice(1, close)
+      const alias = ref[ref.length - 1]!
+      const innerFrom = findTopLevel(inner, 1, inner.length, (t) => isKw(t, "FROM"))
+      if (close === ref.length - 1 || !isName(alias) || innerFrom < 0) throw unimplemented("over this subquery")
+      const names = splitTopLevel(inner.slice(1, innerFrom)).map((item) => item[item.length - 1]!)
+      if (names.some((n) => !isName(n))) throw unimplemented("over this subquery")
+      const sub: TableMeta = { owner: meta.owner, name: oracleName(alias), kind: "VIEW", columns: names.map((n) => ({ name: oracleName(n), type: charType("VARCHAR2", 4000), nullable: true, defaultText: null })), constraints: [], objectId: 0, created: new Date(0), viewText: inner.map((t) => t.text).join(" ") }
+      const keys = keysOf(sub)
+      if (keys === undefined) throw unimplemented("over this subquery")
+      tables.push({ alias: sub.name, meta: sub, keys, subquery: true })
+      return
+    }
     if (ref.some((t) => isOp(t, "("))) throw unimplemented("over a subquery")
     const qualified = isOp(ref[1], ".")
     const [schema, name] = qualified ? [oracleName(ref[0]!), oracleName(ref[2]!)] : [undefined, oracleName(ref[0]!)]
@@ -82,9 +102,20 @@ export const joinView = (meta: TableMeta, toks: ReadonlyArray<Tok>, from: number
         if (isKw(joined[j + 1], "OUTER")) j++
         continue
       }
+      if (isKw(t, "NATURAL")) {
+        sharedColumns.push({ right: first + outer.length + 1, first, columns: "natural" })
+        continue
+      }
+      if (isKw(t, "USING") && isOp(joined[j + 1], "(")) {
+        const close = matchParen(joined, j + 1)
+        sharedColumns.push({ right: first + outer.length, first, columns: splitTopLevel(joined.slice(j + 2, close)).map((c) => oracleName(c[0]!)) })
+        j = close
+        continue
+      }
       if (isKw(t, "JOIN") && !isKw(joined[j - 1], "LEFT", "RIGHT", "FULL", "OUTER")) outer.push(undefined)
       item.push(t)
     }
+    for (const shared of sharedColumns) if (shared.first === first) shared.outer = outer[shared.right - first - 1]
     outer.forEach((kind, n) => {
       // the n-th JOIN brings in table first + n + 1
       const right = first + n + 1
@@ -116,8 +147,23 @@ export const joinView = (meta: TableMeta, toks: ReadonlyArray<Tok>, from: number
     }
   }
   if (whereAt >= 0) conditions.push(toks.slice(whereAt + 1))
+  // the equalities between two tables' columns among the conditions' top-level AND terms
+  const equated = new Set<string>()
+  const sharedOwners = new Map<string, Array<number>>()
+  for (const shared of sharedColumns) {
+    const right = tables[shared.right]!
+    const names = shared.columns === "natural" ? right.meta.columns.map((c) => c.name) : shared.columns
+    for (const c of names) {
+      const left = tables.flatMap((t, i) => (i >= shared.first && i < shared.right && t.meta.columns.some((m) => m.name === c) ? [i] : []))
+      if (left.length === 0) continue
+      equated.add(`${shared.right}.${c}`)
+      for (const i of left) equated.add(`${i}.${c}`)
+      const preserved = shared.outer === undefined ? [...left, shared.right] : shared.outer === "LEFT" ? left : shared.outer === "RIGHT" ? [shared.right] : []
+      sharedOwners.set(c, [...new Set([...(sharedOwners.get(c) ?? []), ...preserved])])
+    }
+  }
   // a column reference `[alias.]column` as (table, column)
-  const columnOf = (ref: ReadonlyArray<Tok>): { table: number; column: string } | undefined => {
+  const columnOf = (ref: ReadonlyArray<Tok>): { table: number; column: string; shared?: ReadonlyArray<number> } | undefined => {
     if (ref.length === 3 && isName(ref[0]) && isOp(ref[1], ".") && isName(ref[2])) {
       const i = tables.findIndex((t) => t.alias === oracleName(ref[0]!))
       const c = oracleName(ref[2]!)
@@ -126,10 +172,12 @@ export const joinView = (meta: TableMeta, toks: ReadonlyArray<Tok>, from: number
     if (ref.length !== 1 || !isName(ref[0])) return undefined
     const c = oracleName(ref[0]!)
     const owners = tables.flatMap((t, i) => (t.meta.columns.some((m) => m.name === c) ? [i] : []))
-    return owners.length === 1 ? { table: owners[0]!, column: c } : undefined
+    if (owners.length === 1) return { table: owners[0]!, column: c }
+    // the column a NATURAL / USING join shares: equal in its tables (of an outer join, its preserved side's), so it
+    // matches each one's rows by key
+    const shared = sharedOwners.get(c)
+    return shared !== undefined && shared.length > 0 && shared.every((i) => owners.includes(i)) ? { table: shared[0]!, column: c, shared } : undefined
   }
-  // the equalities between two tables' columns among the conditions' top-level AND terms
-  const equated = new Set<string>()
   for (const condition of conditions) {
     const terms: Array<ReadonlyArray<Tok>> = [[]]
     let depth = 0
@@ -193,7 +241,8 @@ export const joinView = (meta: TableMeta, toks: ReadonlyArray<Tok>, from: number
 export const writeThroughJoinView = (sql: string, sig: ReadonlyArray<Tok>, meta: TableMeta, view: JoinView, at: number, nameEnd: number, aliasTok: Tok | undefined): { readonly sql: string; readonly base: TableMeta } => {
   const verb = sig[0]!
   const end = (t: Tok) => t.pos + t.text.length
-  if (isKw(verb, "MERGE") || sig.some((t) => isKw(t, "LOG"))) throw ora.unimplemented("MERGE or LOG ERRORS through a join view")
+  // LOG ERRORS never reaches here: dml-error-logging.ts takes it off first
+  if (isKw(verb, "MERGE")) throw ora.unimplemented("MERGE through a join view")
   // RETURNING ... INTO: cut off here, its names made the written table's columns at the end
   const returningAt = findTopLevel(sig, nameEnd, sig.length, (t) => isKw(t, "RETURNING", "RETURN"))
   const stop = returningAt < 0 ? sig.length : returningAt
@@ -205,12 +254,15 @@ export const writeThroughJoinView = (sql: string, sig: ReadonlyArray<Tok>, meta:
     for (const n of names) {
       const c = view.columns.get(n)
       if (c === undefined) throw ora.invalidIdentifier(n)
-      if ("expr" in c) throw VIRTUAL_COLUMN()
+      // a column a NATURAL / USING join shares is taken as no one table's (Oracle's answer **unconfirmed**)
+      if ("expr" in c || c.shared !== undefined) throw VIRTUAL_COLUMN()
       written.add(c.table)
     }
     if ([...written].some((i) => !view.keyPreserved.has(i))) throw NOT_KEY_PRESERVED()
     if (written.size > 1) throw TWO_TABLES()
-    return [...written][0]!
+    const i = [...written][0]!
+    if (view.tables[i]!.subquery === true) throw ora.unimplemented("DML writing the table of a subquery through a join view")
+    return i
   }
   const target = (i: number) => `${quote(view.tables[i]!.meta.owner)}.${quote(view.tables[i]!.meta.name)}`
   const baseColumn = (n: string) => quote((view.columns.get(n) as { column: string }).column)
@@ -226,9 +278,11 @@ export const writeThroughJoinView = (sql: string, sig: ReadonlyArray<Tok>, meta:
   const q = aliasTok === undefined ? quote(meta.name) : aliasTok.text
   const viewRef = `${quote(meta.owner)}.${quote(meta.name)} ${q}`
   const keyMatch = (i: number) => {
-    const key = view.tables[i]!.keys.find((columns) => columns.every((col) => [...view.columns.values()].some((v) => "table" in v && v.table === i && v.column === col)))
+    // a view column is table i's column `col`, or the column a NATURAL / USING join shares with it
+    const shows = (v: JoinColumn, col: string) => "table" in v && v.column === col && (v.table === i || v.shared?.includes(i) === true)
+    const key = view.tables[i]!.keys.find((columns) => columns.every((col) => [...view.columns.values()].some((v) => shows(v, col))))
     if (key === undefined) throw ora.unimplemented("DML through a join view that does not show its written table's key")
-    const viewName = (col: string) => [...view.columns.entries()].find(([, v]) => "table" in v && v.table === i && v.column === col)![0]
+    const viewName = (col: string) => [...view.columns.entries()].find(([, v]) => shows(v, col))![0]
     return key.map((col) => `${q}.${quote(viewName(col))} = "ORA$KP".${quote(col)}`).join(" AND ")
   }
   const from = nameEnd + (aliasTok === undefined ? 0 : 1)
@@ -237,6 +291,7 @@ export const writeThroughJoinView = (sql: string, sig: ReadonlyArray<Tok>, meta:
   if (isKw(verb, "DELETE")) {
     if (view.keyPreserved.size !== 1) throw new OraError(1752, "cannot delete from view without exactly one key-preserved table")
     const i = [...view.keyPreserved][0]!
+    if (view.tables[i]!.subquery === true) throw ora.unimplemented("DML writing the table of a subquery through a join view")
     return { sql: `DELETE FROM ${target(i)} "ORA$KP" WHERE EXISTS (SELECT 1 FROM ${viewRef} WHERE ${keyMatch(i)}${condition})${returning(i)}`, base: view.tables[i]!.meta }
   }
   // UPDATE v SET c = e, ...: each value computed over the view's row

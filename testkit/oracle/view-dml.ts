@@ -24,6 +24,7 @@ import { findTopLevel, isKw, isOp, matchParen, significant, splitTopLevel, token
 import type { TableMeta } from "./catalog.ts"
 import { type JoinView, joinView, writeThroughJoinView } from "./join-view-dml.ts"
 import { checkViewColumnNames } from "./view-column-names.ts"
+import { type ErrorLogged, errorLogged, runErrorLogged } from "./dml-error-logging.ts"
 import { stripTerminator, type BindSpec, type ExecuteOptions, type StatementResult } from "./statement.ts"
 
 /** How a view was created: WITH READ ONLY, WITH CHECK OPTION. */
@@ -188,6 +189,8 @@ export interface ViewWrite {
   readonly base: TableMeta
   /** A query counting the base table's rows outside the view: an INSERT or UPDATE must not add to them. */
   readonly outsideRows?: string
+  /** A statement with an error logging clause, run row by row when it fails (dml-error-logging.ts). */
+  readonly errorLogged?: ErrorLogged
 }
 
 /**
@@ -195,6 +198,9 @@ export interface ViewWrite {
  * is no view (or a view with INSTEAD OF triggers); throws ORA-42399 / ORA-01732 / ORA-01733 (or ORA-03001) as above.
  */
 export const writeThroughView = (db: object, oracleSql: string, lookup: Lookup, hasInsteadOfTriggers: (view: TableMeta) => boolean): ViewWrite | undefined => {
+  // LOG ERRORS: the statement without it runs (through the view it writes, if it does) and its failing rows are logged
+  const logged = errorLogged(oracleSql, lookup)
+  if (logged !== undefined) return { sql: logged.sql, view: logged.target, base: logged.target, errorLogged: logged }
   const sql = stripTerminator(oracleSql)
   const sig = significant(tokenize(sql))
   const verb = sig[0]
@@ -330,6 +336,7 @@ export interface ViewWriteHost {
 
 /** Runs `write` (as rewritten onto the base table); ORA-01402, the statement undone, when it leaves rows outside a WITH CHECK OPTION view. */
 export const runThroughView = (host: ViewWriteHost, write: ViewWrite, rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>, specs: ReadonlyArray<BindSpec>, opts: ExecuteOptions): Promise<StatementResult> => {
+  if (write.errorLogged !== undefined) return runErrorLogged(host, write.errorLogged, rows, specs, opts)
   const outside = write.outsideRows
   if (outside === undefined) return host.execute(write.sql, rows, specs, opts)
   return host.atomically(async () => {

@@ -1,6 +1,7 @@
 /** The built-in packages the interpreter provides, by name (one module each). */
 import type { BuiltinPackage } from "./context.ts"
 import { dbmsApplicationInfo } from "./dbms-application-info.ts"
+import { dbmsErrlog } from "./dbms-errlog.ts"
 import { dbmsLob } from "./dbms-lob.ts"
 import { dbmsLock } from "./dbms-lock.ts"
 import { dbmsOutput } from "./dbms-output.ts"
@@ -25,7 +26,8 @@ export const PACKAGES: ReadonlyMap<string, BuiltinPackage> = new Map([
   ["DBMS_STATS", dbmsStats],
   ["DBMS_MVIEW", dbmsMview],
   ["DBMS_SNAPSHOT", dbmsMview],
-  ["DBMS_PREPROCESSOR", dbmsPreprocessor]
+  ["DBMS_PREPROCESSOR", dbmsPreprocessor],
+  ["DBMS_ERRLOG", dbmsErrlog]
 ])
 
 /** The package whose procedures are callable without the package name (STANDARD / DBMS_STANDARD). */
