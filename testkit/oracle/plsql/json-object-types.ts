@@ -1,0 +1,325 @@
+/**
+ * The PL/SQL JSON object types JSON_ELEMENT_T, JSON_OBJECT_T, JSON_ARRAY_T and JSON_SCALAR_T (PL/SQL Packages and
+ * Types Reference, "JSON Data Structures"; their in-memory JSON: json-dom.ts): in an expression `T.parse(text)`,
+ * the constructors `JSON_OBJECT_T([text])` / `JSON_ARRAY_T([text])`, `TREAT(e AS T)` and a variable, each followed
+ * by member function calls (`o.get_object('a').get_string('b')`); as a statement the member procedures `put`,
+ * `put_null`, `remove`, `rename_key`, `append`, `append_null` of a variable.
+ *
+ * A member function meeting a value of the wrong kind (get_number of a string, a missing key or index) returns NULL:
+ * "By default, if an error occurs when you call a member method for your JSON array (or object), NULL is returned"
+ * (Steven Feuerstein, "Working With JSON Arrays in PL/SQL", stevenfeuersteinonplsql.blogspot.com, 2019). A method
+ * of a NULL instance is ORA-30625 "method dispatch on NULL SELF argument is disallowed", as for any object type.
+ */
+import type { DuckDBValue } from "@duckdb/node-api"
+import { OraError } from "../errors.ts"
+import { isKw, isOp, splitTopLevel, type Tok } from "../lexer.ts"
+import { namedTypesOf } from "../named-types.ts"
+import type { JsonNode } from "../oson.ts"
+import { oracleName } from "../translate.ts"
+import type { Expr } from "./ast.ts"
+import type { Frame, Value } from "./context.ts"
+import { PlsCompileError } from "./errors.ts"
+import { cloneDom, domOf, type JsonDom, type JsonTypeName, jsonTypeOf, parseJsonDom, PlsqlJson, serializeDom } from "./json-dom.ts"
+import { closingParen } from "./names.ts"
+import { PlsqlCollection } from "./collections.ts"
+import { collectionTypeOfNamed } from "./schema-collections.ts"
+import { lookup } from "./scope.ts"
+import { numberOfText } from "./value-kinds.ts"
+
+const JSON_TYPES: ReadonlySet<string> = new Set(["JSON_ELEMENT_T", "JSON_OBJECT_T", "JSON_ARRAY_T", "JSON_SCALAR_T"])
+
+const isName = (t: Tok | undefined): t is Tok => t !== undefined && (t.kind === "ident" || t.kind === "qident")
+
+/** The JSON object type a variable is declared with (`v JSON_OBJECT_T`, `v SYS.JSON_OBJECT_T`); undefined for any other. */
+const declaredJsonType = (ctx: Frame, name: string): JsonTypeName | undefined => {
+  const slot = lookup(ctx, name)
+  return slot?.k === "var" ? jsonTypeOf(slot.type) : undefined
+}
+
+/** A member function call of a chain: its name token and its arguments. */
+interface Step {
+  readonly name: Tok
+  readonly args: ReadonlyArray<Expr>
+}
+
+/** How a chain starts: a static `parse`, a constructor, a TREAT, or a variable; its JSON object type. */
+type Primary =
+  | { readonly k: "parse" | "construct"; readonly type: JsonTypeName; readonly args: ReadonlyArray<Expr> }
+  | { readonly k: "treat"; readonly type: JsonTypeName; readonly operand: Expr }
+  | { readonly k: "var"; readonly type: JsonTypeName; readonly name: Tok }
+
+const argsOf = (expr: Expr, open: number, close: number): ReadonlyArray<Expr> => (close > open + 1 ? splitTopLevel(expr.slice(open + 1, close)) : [])
+
+/** The primary of a chain starting at `k` and the index of its last token; undefined when none starts there. */
+const primaryAt = (ctx: Frame, expr: Expr, k: number): { primary: Primary; last: number; nameEnd: number } | undefined => {
+  const t = expr[k]
+  if (!isName(t) || isOp(expr[k - 1], ".")) return undefined
+  const name = oracleName(t)
+  if (JSON_TYPES.has(name) && lookup(ctx, name) === undefined) {
+    const type = name as JsonTypeName
+    if (isOp(expr[k + 1], ".") && isName(expr[k + 2]) && oracleName(expr[k + 2]!) === "PARSE" && isOp(expr[k + 3], "(")) {
+      const close = closingParen(expr, k + 3)
+      return { primary: { k: "parse", type, args: argsOf(expr, k + 3, close) }, last: close, nameEnd: k + 2 }
+    }
+    if (isOp(expr[k + 1], "(") && (type === "JSON_OBJECT_T" || type === "JSON_ARRAY_T")) {
+      const close = closingParen(expr, k + 1)
+      return { primary: { k: "construct", type, args: argsOf(expr, k + 1, close) }, last: close, nameEnd: k }
+    }
+    return undefined
+  }
+  if (isKw(t, "TREAT") && isOp(expr[k + 1], "(")) {
+    const close = closingParen(expr, k + 1)
+    const target = expr[close - 1]
+    if (!isKw(expr[close - 2], "AS") || !isName(target) || !JSON_TYPES.has(oracleName(target))) return undefined
+    return { primary: { k: "treat", type: oracleName(target) as JsonTypeName, operand: expr.slice(k + 2, close - 2) }, last: close, nameEnd: k }
+  }
+  const declared = isOp(expr[k + 1], ".") ? declaredJsonType(ctx, name) : undefined
+  return declared === undefined ? undefined : { primary: { k: "var", type: declared, name: t }, last: k, nameEnd: k }
+}
+
+/**
+ * A call of the JSON object types at `k` of a PL/SQL expression (see the module comment): the index of the token the
+ * name of its last call ends at (its arguments follow in parentheses) and how to run it; undefined for anything else.
+ */
+export function jsonTypeCall(ctx: Frame, expr: Expr, k: number): { readonly end: number; readonly run: () => Promise<Value> } | undefined {
+  const start = primaryAt(ctx, expr, k)
+  if (start === undefined) return undefined
+  const steps: Array<Step> = []
+  let at = start.last
+  while (isOp(expr[at + 1], ".") && isName(expr[at + 2])) {
+    const name = expr[at + 2]!
+    const close = isOp(expr[at + 3], "(") ? closingParen(expr, at + 3) : at + 2
+    steps.push({ name, args: close > at + 2 ? argsOf(expr, at + 3, close) : [] })
+    at = close
+  }
+  if (start.primary.k === "var" && steps.length === 0) return undefined
+  const last = steps[steps.length - 1]
+  const end = last === undefined ? start.nameEnd : expr.indexOf(last.name, start.last)
+  return {
+    end,
+    run: async () => {
+      let value: Value = await primaryValue(ctx, start.primary)
+      let type: JsonTypeName | undefined = start.primary.type
+      for (const step of steps) {
+        if (type === undefined) throw new PlsCompileError(ctx.source, step.name.pos, 302, `component '${oracleName(step.name)}' must be declared`)
+        const result = await memberFunction(ctx, type, value, step)
+        value = result.value
+        type = result.type
+      }
+      return value
+    }
+  }
+}
+
+/** The value a chain's primary stands for. */
+async function primaryValue(ctx: Frame, p: Primary): Promise<Value> {
+  switch (p.k) {
+    case "var":
+      return ctx.evaluateValue([p.name])
+    case "treat": {
+      const v = await ctx.evaluateValue(p.operand)
+      // TREAT of an instance of another type is NULL (SQL Language Reference, "TREAT")
+      return v instanceof PlsqlJson && (p.type === "JSON_ELEMENT_T" || v.typeName === p.type) ? v : null
+    }
+    case "parse":
+    case "construct": {
+      if (p.k === "construct" && p.args.length === 0) return new PlsqlJson(p.type === "JSON_OBJECT_T" ? { kind: "object", fields: [] } : { kind: "array", items: [] })
+      const v = await ctx.evaluateValue(p.args[0]!)
+      if (v === null) return null
+      // JSON_OBJECT_T(e JSON_ELEMENT_T): the same instance, of the subtype
+      if (v instanceof PlsqlJson) return v.typeName === p.type ? v : raise(40587, "invalid JSON type")
+      return new PlsqlJson(parseJsonDom(String(v), p.type))
+    }
+  }
+}
+
+const raise = (code: number, text: string): never => {
+  throw new OraError(code, text)
+}
+
+/** The JSON scalar of a node, when it is one. */
+const scalarOf = (d: JsonDom | undefined): JsonNode | undefined => (d?.kind === "scalar" ? d.node : undefined)
+
+/** A scalar node as VARCHAR2 (get_string): a string's text, a number's digits, true / false; NULL for JSON null and containers. */
+const stringOf = (d: JsonDom | undefined): DuckDBValue => {
+  const n = scalarOf(d)
+  if (n === undefined || n.kind === "null") return null
+  if (n.kind === "string") return n.value
+  if (n.kind === "number") return n.text
+  if (n.kind === "boolean") return n.value ? "true" : "false"
+  const text = serializeDom(d!)
+  return text.startsWith('"') ? (JSON.parse(text) as string) : text
+}
+
+/** A scalar node as NUMBER (get_number): a number, or a string of a number; NULL otherwise. */
+const numberOf = (d: JsonDom | undefined): DuckDBValue => {
+  const n = scalarOf(d)
+  if (n?.kind === "number") return numberOfText(n.text)
+  if (n?.kind === "double" || n?.kind === "float") return n.value
+  if (n?.kind === "string" && /^\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*$/.test(n.value)) return numberOfText(n.value.trim())
+  return null
+}
+
+/** A scalar node as BOOLEAN (get_boolean): true / false, or the strings "true" / "false"; NULL otherwise. */
+const booleanOf = (d: JsonDom | undefined): DuckDBValue => {
+  const n = scalarOf(d)
+  if (n?.kind === "boolean") return n.value
+  if (n?.kind === "string" && (n.value === "true" || n.value === "false")) return n.value === "true"
+  return null
+}
+
+/** The child of an object by key or of an array by 0-based position. */
+const childOf = (d: JsonDom, key: DuckDBValue): JsonDom | undefined => {
+  if (key === null) return undefined
+  if (d.kind === "object") return d.fields.find(([k]) => k === String(key))?.[1]
+  if (d.kind === "array") return d.items[Number(key)]
+  return undefined
+}
+
+const element = (d: JsonDom | undefined, as?: JsonTypeName): Value => (d === undefined || (as !== undefined && new PlsqlJson(d).typeName !== as) ? null : new PlsqlJson(d))
+
+/** What `JSON_KEY_LIST` holds: the keys of an object, in order (SYS.JSON_KEY_LIST, VARRAY(32767) OF VARCHAR2(4000)). */
+const keyList = (ctx: Frame, d: JsonDom): Value => {
+  const named = namedTypesOf(ctx.host.db).lookup(ctx.host.schema, "SYS", "JSON_KEY_LIST")
+  const type = named === undefined ? undefined : collectionTypeOfNamed(named)
+  if (type === undefined) return null
+  const list = new PlsqlCollection<DuckDBValue>(type)
+  if (d.kind === "object") for (const [k] of d.fields) list.push(k)
+  return list as Value
+}
+
+/** The member functions every JSON object type has (JSON_ELEMENT_T's), by name: the result and its JSON object type. */
+const ELEMENT_FUNCTIONS: Record<string, (d: JsonDom) => Value> = {
+  TO_STRING: (d) => serializeDom(d),
+  STRINGIFY: (d) => serializeDom(d),
+  TO_CLOB: (d) => serializeDom(d),
+  TO_NUMBER: (d) => numberOf(d),
+  TO_BOOLEAN: (d) => booleanOf(d),
+  IS_OBJECT: (d) => d.kind === "object",
+  IS_ARRAY: (d) => d.kind === "array",
+  IS_SCALAR: (d) => d.kind === "scalar",
+  IS_STRING: (d) => scalarOf(d)?.kind === "string",
+  IS_NUMBER: (d) => ["number", "double", "float"].includes(scalarOf(d)?.kind ?? ""),
+  IS_BOOLEAN: (d) => scalarOf(d)?.kind === "boolean",
+  IS_NULL: (d) => scalarOf(d)?.kind === "null",
+  GET_SIZE: (d) => (d.kind === "object" ? d.fields.length : d.kind === "array" ? d.items.length : 1)
+}
+
+/** The member functions with a key (JSON_OBJECT_T) or position (JSON_ARRAY_T) argument, by name. */
+const CHILD_FUNCTIONS: Record<string, (child: JsonDom | undefined) => Value> = {
+  GET: (c) => element(c),
+  GET_STRING: stringOf,
+  GET_CLOB: stringOf,
+  GET_NUMBER: numberOf,
+  GET_BOOLEAN: booleanOf
+}
+
+/** The JSON object type of the result of a member function that returns one. */
+const RESULT_TYPES: Record<string, JsonTypeName> = { GET: "JSON_ELEMENT_T", GET_OBJECT: "JSON_OBJECT_T", GET_ARRAY: "JSON_ARRAY_T", CLONE: "JSON_ELEMENT_T" }
+
+/** Runs member function `step` of an instance of `type`: its value and, when it is an instance, its JSON object type. */
+async function memberFunction(ctx: Frame, type: JsonTypeName, self: Value, step: Step): Promise<{ value: Value; type: JsonTypeName | undefined }> {
+  const method = oracleName(step.name)
+  const onChild = type === "JSON_OBJECT_T" || type === "JSON_ARRAY_T" ? CHILD_FUNCTIONS[method] : undefined
+  const objectOnly = type === "JSON_OBJECT_T" && ["GET_OBJECT", "GET_ARRAY", "HAS", "GET_KEYS"].includes(method)
+  const known = ELEMENT_FUNCTIONS[method] !== undefined || onChild !== undefined || objectOnly || method === "CLONE"
+  if (!known) throw new PlsCompileError(ctx.source, step.name.pos, 302, `component '${method}' must be declared`)
+  if (!(self instanceof PlsqlJson)) throw new OraError(30625, "method dispatch on NULL SELF argument is disallowed")
+  const d = self.dom
+  const resultType = RESULT_TYPES[method] === "JSON_ELEMENT_T" && method === "CLONE" ? type : RESULT_TYPES[method]
+  if (method === "CLONE") return { value: new PlsqlJson(cloneDom(d)), type: resultType }
+  if (method === "GET_KEYS") return { value: keyList(ctx, d), type: undefined }
+  const fn = ELEMENT_FUNCTIONS[method]
+  if (fn !== undefined && step.args.length === 0) return { value: fn(d), type: undefined }
+  if (step.args.length !== 1) throw new PlsCompileError(ctx.source, step.name.pos, 306, `wrong number or types of arguments in call to '${method}'`)
+  const child = childOf(d, await ctx.evaluate(step.args[0]!))
+  if (method === "HAS") return { value: child !== undefined, type: undefined }
+  if (method === "GET_OBJECT") return { value: element(child, "JSON_OBJECT_T"), type: resultType }
+  if (method === "GET_ARRAY") return { value: element(child, "JSON_ARRAY_T"), type: resultType }
+  return { value: onChild!(child), type: resultType }
+}
+
+/** A PL/SQL value as a JSON node to put into an object or array: an instance's JSON as a copy, a scalar as itself. */
+const domOfValue = (v: unknown): JsonDom => {
+  if (v instanceof PlsqlJson) return cloneDom(v.dom)
+  if (v === null || v === undefined) return { kind: "scalar", node: { kind: "null" } }
+  if (typeof v === "boolean") return { kind: "scalar", node: { kind: "boolean", value: v } }
+  if (typeof v === "number" || typeof v === "bigint") return { kind: "scalar", node: { kind: "number", text: String(v) } }
+  return domOf({ kind: "string", value: String(v) })
+}
+
+/**
+ * `v.p(args)` as a statement, `v` a variable of a JSON object type and `p` one of its member procedures: changes the
+ * instance in place; false for any other call.
+ */
+export async function jsonProcedureCall(ctx: Frame, parts: ReadonlyArray<string>, args: ReadonlyArray<Expr>, at: Tok): Promise<boolean> {
+  if (parts.length !== 2) return false
+  const type = declaredJsonType(ctx, parts[0]!)
+  if (type === undefined) return false
+  const method = parts[1]!
+  const object = type === "JSON_OBJECT_T" ? OBJECT_PROCEDURES[method] : undefined
+  const array = type === "JSON_ARRAY_T" ? ARRAY_PROCEDURES[method] : undefined
+  const arity = object?.arity ?? array?.arity
+  if (arity === undefined) throw new PlsCompileError(ctx.source, at.pos, 302, `component '${method}' must be declared`)
+  if (args.length < arity[0] || args.length > arity[1]) throw new PlsCompileError(ctx.source, at.pos, 306, `wrong number or types of arguments in call to '${method}'`)
+  const self = await ctx.evaluateValue([{ kind: "ident", text: parts[0]!, value: parts[0]!, pos: at.pos }])
+  if (!(self instanceof PlsqlJson)) throw new OraError(30625, "method dispatch on NULL SELF argument is disallowed")
+  const values: Array<unknown> = []
+  for (const a of args) values.push(await ctx.evaluateValue(a))
+  if (self.dom.kind === "object" && object !== undefined) object.run(self.dom, values)
+  else if (self.dom.kind === "array" && array !== undefined) array.run(self.dom, values)
+  return true
+}
+
+type ObjectDom = Extract<JsonDom, { kind: "object" }>
+type ArrayDom = Extract<JsonDom, { kind: "array" }>
+
+/** `put(key, value)` of an object: replaces the key's value where it stands, or adds the key at the end. */
+const putField = (d: ObjectDom, key: unknown, value: JsonDom): void => {
+  if (key === null || key === undefined) return
+  const at = d.fields.findIndex(([k]) => k === String(key))
+  if (at < 0) d.fields.push([String(key), value])
+  else d.fields[at] = [String(key), value]
+}
+
+/** JSON_OBJECT_T's member procedures: their least and most arguments and what they do. */
+const OBJECT_PROCEDURES: Record<string, { readonly arity: readonly [number, number]; readonly run: (d: ObjectDom, args: ReadonlyArray<unknown>) => void }> = {
+  PUT: { arity: [2, 2], run: (d, [k, v]) => putField(d, k, domOfValue(v)) },
+  PUT_NULL: { arity: [1, 1], run: (d, [k]) => putField(d, k, domOfValue(null)) },
+  REMOVE: {
+    arity: [1, 1],
+    run: (d, [k]) => {
+      const at = d.fields.findIndex(([key]) => key === String(k))
+      if (at >= 0) d.fields.splice(at, 1)
+    }
+  },
+  RENAME_KEY: {
+    arity: [2, 2],
+    run: (d, [from, to]) => {
+      const at = d.fields.findIndex(([key]) => key === String(from))
+      if (at >= 0 && to !== null) d.fields[at] = [String(to), d.fields[at]![1]]
+    }
+  }
+}
+
+/** JSON_ARRAY_T's member procedures: positions from 0; `put(i, v[, overwrite])` inserts before i unless it overwrites. */
+const ARRAY_PROCEDURES: Record<string, { readonly arity: readonly [number, number]; readonly run: (d: ArrayDom, args: ReadonlyArray<unknown>) => void }> = {
+  APPEND: { arity: [1, 1], run: (d, [v]) => void d.items.push(domOfValue(v)) },
+  APPEND_NULL: { arity: [0, 0], run: (d) => void d.items.push(domOfValue(null)) },
+  PUT: { arity: [2, 3], run: (d, [i, v, overwrite]) => putItem(d, i, domOfValue(v), overwrite === true) },
+  PUT_NULL: { arity: [1, 2], run: (d, [i, overwrite]) => putItem(d, i, domOfValue(null), overwrite === true) },
+  REMOVE: {
+    arity: [1, 1],
+    run: (d, [i]) => {
+      const at = Number(i)
+      if (i !== null && at >= 0 && at < d.items.length) d.items.splice(at, 1)
+    }
+  }
+}
+
+const putItem = (d: ArrayDom, i: unknown, value: JsonDom, overwrite: boolean): void => {
+  if (i === null) return
+  const at = Math.max(0, Number(i))
+  if (at >= d.items.length) d.items.push(value)
+  else d.items.splice(at, overwrite ? 1 : 0, value)
+}
