@@ -2,8 +2,9 @@
  * The in-memory JSON of the PL/SQL JSON object types (JSON_ELEMENT_T, JSON_OBJECT_T, JSON_ARRAY_T, JSON_SCALAR_T;
  * their methods: json-object-types.ts): a mutable tree that `parse` builds and `to_string` serializes. A variable of
  * one of the types holds a PlsqlJson, a reference to a node of such a tree: `b := a` and `a.get(k)` refer to the
- * same node, so a `put` through one is seen through the other; `clone` makes a copy (JSON Developer's Guide, "PL/SQL
- * Object Types for JSON": instances are mutable in-memory JSON; not checked against a real database here).
+ * same node, so a `put` through one is seen through the other, and `clone` makes a copy: "By default JSON related
+ * PL/SQL types have reference semantics" (an `append` to `jsn.get_array('ary')` shows in `jsn`:
+ * https://renenyffenegger.ch/notes/development/databases/Oracle/installed/types/json/reference-semantics).
  */
 import { OraError } from "../errors.ts"
 import { fromExtendedJson } from "../extended-json.ts"

@@ -10,14 +10,14 @@
  * (Steven Feuerstein, "Working With JSON Arrays in PL/SQL", stevenfeuersteinonplsql.blogspot.com, 2019). A method
  * of a NULL instance is ORA-30625 "method dispatch on NULL SELF argument is disallowed", as for any object type.
  */
-import type { DuckDBValue } from "@duckdb/node-api"
+import { DuckDBDateValue, DuckDBTimestampValue, type DuckDBValue } from "@duckdb/node-api"
 import { OraError } from "../errors.ts"
 import { isKw, isOp, splitTopLevel, type Tok } from "../lexer.ts"
 import { namedTypesOf } from "../named-types.ts"
 import type { JsonNode } from "../oson.ts"
 import { oracleName } from "../translate.ts"
 import type { Expr } from "./ast.ts"
-import type { Frame, Value } from "./context.ts"
+import type { Frame, Slot, Value } from "./context.ts"
 import { PlsCompileError } from "./errors.ts"
 import { cloneDom, domOf, type JsonDom, type JsonTypeName, jsonTypeOf, parseJsonDom, PlsqlJson, serializeDom } from "./json-dom.ts"
 import { closingParen } from "./names.ts"
@@ -47,6 +47,7 @@ type Primary =
   | { readonly k: "parse" | "construct"; readonly type: JsonTypeName; readonly args: ReadonlyArray<Expr> }
   | { readonly k: "treat"; readonly type: JsonTypeName; readonly operand: Expr }
   | { readonly k: "var"; readonly type: JsonTypeName; readonly name: Tok }
+  | { readonly k: "call"; readonly type: JsonTypeName; readonly slot: Extract<Slot, { k: "subprogram" }>; readonly args: ReadonlyArray<Expr> }
 
 const argsOf = (expr: Expr, open: number, close: number): ReadonlyArray<Expr> => (close > open + 1 ? splitTopLevel(expr.slice(open + 1, close)) : [])
 
@@ -72,6 +73,13 @@ const primaryAt = (ctx: Frame, expr: Expr, k: number): { primary: Primary; last:
     const target = expr[close - 1]
     if (!isKw(expr[close - 2], "AS") || !isName(target) || !JSON_TYPES.has(oracleName(target))) return undefined
     return { primary: { k: "treat", type: oracleName(target) as JsonTypeName, operand: expr.slice(k + 2, close - 2) }, last: close, nameEnd: k }
+  }
+  // `f(args).m`: a local function returning an instance
+  const slot = isOp(expr[k + 1], "(") ? lookup(ctx, name) : undefined
+  const returns = slot?.k === "subprogram" && typeof slot.sub.returns === "object" ? jsonTypeOf(slot.sub.returns) : undefined
+  if (slot?.k === "subprogram" && returns !== undefined) {
+    const close = closingParen(expr, k + 1)
+    return isOp(expr[close + 1], ".") ? { primary: { k: "call", type: returns, slot, args: argsOf(expr, k + 1, close) }, last: close, nameEnd: k } : undefined
   }
   const declared = isOp(expr[k + 1], ".") ? declaredJsonType(ctx, name) : undefined
   return declared === undefined ? undefined : { primary: { k: "var", type: declared, name: t }, last: k, nameEnd: k }
@@ -116,6 +124,8 @@ async function primaryValue(ctx: Frame, p: Primary): Promise<Value> {
   switch (p.k) {
     case "var":
       return ctx.evaluateValue([p.name])
+    case "call":
+      return ctx.callLocal(p.slot, p.args)
     case "treat": {
       const v = await ctx.evaluateValue(p.operand)
       // TREAT of an instance of another type is NULL (SQL Language Reference, "TREAT")
@@ -168,6 +178,20 @@ const booleanOf = (d: JsonDom | undefined): DuckDBValue => {
   return null
 }
 
+/**
+ * A scalar node as DATE (get_date, its time cut off: "The time component in the DATE value of the get_Date function
+ * is truncated", PL/SQL Packages and Types Reference 23, "JSON Data Structures") or TIMESTAMP (get_timestamp): a
+ * string of an ISO 8601 date and time; NULL otherwise.
+ */
+const datetimeOf = (d: JsonDom | undefined, dateOnly: boolean): DuckDBValue => {
+  const n = scalarOf(d)
+  const m = n?.kind === "string" ? /^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}:\d{2}:\d{2}(?:\.\d{1,6})?))?Z?$/.exec(n.value) : null
+  if (m === null) return null
+  const at = Date.parse(`${m[1]}T${dateOnly ? "00:00:00" : (m[2] ?? "00:00:00")}Z`)
+  const fraction = dateOnly ? "" : (/\.(\d+)/.exec(m[2] ?? "")?.[1] ?? "")
+  return Number.isNaN(at) ? null : new DuckDBTimestampValue(BigInt(Math.floor(at / 1000)) * 1_000_000n + BigInt(fraction.padEnd(6, "0") || "0"))
+}
+
 /** The child of an object by key or of an array by 0-based position. */
 const childOf = (d: JsonDom, key: DuckDBValue): JsonDom | undefined => {
   if (key === null) return undefined
@@ -211,7 +235,9 @@ const CHILD_FUNCTIONS: Record<string, (child: JsonDom | undefined) => Value> = {
   GET_STRING: stringOf,
   GET_CLOB: stringOf,
   GET_NUMBER: numberOf,
-  GET_BOOLEAN: booleanOf
+  GET_BOOLEAN: booleanOf,
+  GET_DATE: (c) => datetimeOf(c, true),
+  GET_TIMESTAMP: (c) => datetimeOf(c, false)
 }
 
 /** The JSON object type of the result of a member function that returns one. */
@@ -245,6 +271,9 @@ const domOfValue = (v: unknown): JsonDom => {
   if (v === null || v === undefined) return { kind: "scalar", node: { kind: "null" } }
   if (typeof v === "boolean") return { kind: "scalar", node: { kind: "boolean", value: v } }
   if (typeof v === "number" || typeof v === "bigint") return { kind: "scalar", node: { kind: "number", text: String(v) } }
+  // a DATE / TIMESTAMP as its ISO 8601 text, as to_string shows it
+  if (v instanceof DuckDBTimestampValue) return { kind: "scalar", node: { kind: "string", value: isoText(v.micros) } }
+  if (v instanceof DuckDBDateValue) return { kind: "scalar", node: { kind: "string", value: isoText(BigInt(v.days) * 86_400_000_000n) } }
   return domOf({ kind: "string", value: String(v) })
 }
 
@@ -315,6 +344,14 @@ const ARRAY_PROCEDURES: Record<string, { readonly arity: readonly [number, numbe
       if (i !== null && at >= 0 && at < d.items.length) d.items.splice(at, 1)
     }
   }
+}
+
+/** A timestamp's microseconds since 1970 as ISO 8601 text (`2020-01-02T10:11:12`, a fraction when it has one). */
+const isoText = (micros: bigint): string => {
+  const seconds = micros / 1_000_000n - (micros % 1_000_000n < 0n ? 1n : 0n)
+  const fraction = micros - seconds * 1_000_000n
+  const text = new Date(Number(seconds) * 1000).toISOString().slice(0, 19)
+  return fraction === 0n ? text : `${text}.${String(fraction).padStart(6, "0").replace(/0+$/, "")}`
 }
 
 const putItem = (d: ArrayDom, i: unknown, value: JsonDom, overwrite: boolean): void => {
