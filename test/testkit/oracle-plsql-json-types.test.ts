@@ -217,4 +217,18 @@ describe("Oracle test server: PL/SQL JSON object types", () => {
     )
     expect(x).toBe("object 2024-03-05 00:00:00 2024-03-05 10:11:12")
   })
+
+  it("a member procedure of a chained result changes the tree in place; in a stored procedure too", async () => {
+    await conn.execute(
+      `CREATE OR REPLACE PROCEDURE pj_tag(doc IN OUT VARCHAR2) IS
+         o JSON_OBJECT_T := JSON_OBJECT_T.parse(doc);
+       BEGIN
+         o.get_object('meta').put('tagged', TRUE);
+         o.get_array('list').append(3);
+         doc := o.to_string;
+       END;`
+    )
+    const r = await conn.execute(`BEGIN :x := '{"meta":{},"list":[1,2]}'; pj_tag(:x); END;`, { x: { dir: oracledb.BIND_INOUT, type: oracledb.STRING, maxSize: 4000 } })
+    expect((r.outBinds as { x: unknown }).x).toBe('{"meta":{"tagged":true},"list":[1,2,3]}')
+  })
 })

@@ -285,19 +285,38 @@ export async function jsonProcedureCall(ctx: Frame, parts: ReadonlyArray<string>
   if (parts.length !== 2) return false
   const type = declaredJsonType(ctx, parts[0]!)
   if (type === undefined) return false
-  const method = parts[1]!
+  const self = await ctx.evaluateValue([{ kind: "ident", text: parts[0]!, value: parts[0]!, pos: at.pos }])
+  await memberProcedure(ctx, type, self, parts[1]!, args, at)
+  return true
+}
+
+/**
+ * `e.p(args);` with `e` a chain of calls returning an instance (`o.get_object('a').put('b', 1);`): member procedure
+ * `p` of the instance, changed in place (and with it the tree it belongs to); PLS-00302 when `e` returns none.
+ */
+export async function chainedProcedureCall(ctx: Frame, self: Expr, method: string, args: ReadonlyArray<Expr>, at: Tok): Promise<void> {
+  const call = jsonTypeCall(ctx, self, 0)
+  const ends = call === undefined ? -1 : isOp(self[call.end + 1], "(") ? closingParen(self, call.end + 1) : call.end
+  if (call === undefined || ends !== self.length - 1) {
+    throw new PlsCompileError(ctx.source, at.pos, 302, `component '${method}' must be declared`)
+  }
+  const value = await call.run()
+  const type = value instanceof PlsqlJson ? value.typeName : "JSON_ELEMENT_T"
+  await memberProcedure(ctx, type, value, method, args, at)
+}
+
+/** Runs member procedure `method` of an instance of `type`. */
+async function memberProcedure(ctx: Frame, type: JsonTypeName, self: Value, method: string, args: ReadonlyArray<Expr>, at: Tok): Promise<void> {
   const object = type === "JSON_OBJECT_T" ? OBJECT_PROCEDURES[method] : undefined
   const array = type === "JSON_ARRAY_T" ? ARRAY_PROCEDURES[method] : undefined
   const arity = object?.arity ?? array?.arity
   if (arity === undefined) throw new PlsCompileError(ctx.source, at.pos, 302, `component '${method}' must be declared`)
   if (args.length < arity[0] || args.length > arity[1]) throw new PlsCompileError(ctx.source, at.pos, 306, `wrong number or types of arguments in call to '${method}'`)
-  const self = await ctx.evaluateValue([{ kind: "ident", text: parts[0]!, value: parts[0]!, pos: at.pos }])
   if (!(self instanceof PlsqlJson)) throw new OraError(30625, "method dispatch on NULL SELF argument is disallowed")
   const values: Array<unknown> = []
   for (const a of args) values.push(await ctx.evaluateValue(a))
   if (self.dom.kind === "object" && object !== undefined) object.run(self.dom, values)
   else if (self.dom.kind === "array" && array !== undefined) array.run(self.dom, values)
-  return true
 }
 
 type ObjectDom = Extract<JsonDom, { kind: "object" }>
