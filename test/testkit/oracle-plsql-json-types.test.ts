@@ -231,4 +231,21 @@ describe("Oracle test server: PL/SQL JSON object types", () => {
     const r = await conn.execute(`BEGIN :x := '{"meta":{},"list":[1,2]}'; pj_tag(:x); END;`, { x: { dir: oracledb.BIND_INOUT, type: oracledb.STRING, maxSize: 4000 } })
     expect((r.outBinds as { x: unknown }).x).toBe('{"meta":{"tagged":true},"list":[1,2,3]}')
   })
+
+  it("put of a NUMBER variable with more digits than a double keeps is a JSON number; of a DATE variable its ISO 8601 text", async () => {
+    const x = await run(
+      `DECLARE
+         o JSON_OBJECT_T := JSON_OBJECT_T();
+         big NUMBER := 12345678901234567890.5;
+         at_time DATE := TO_DATE('2021-02-03 04:05:06', 'YYYY-MM-DD HH24:MI:SS');
+         midnight DATE := DATE '2020-01-03';
+       BEGIN
+         o.put('big', big);
+         o.put('at', at_time);
+         o.put('day', midnight);
+         :x := o.to_string || ' ' || CASE WHEN o.get('big').is_number THEN 'number' END;
+       END;`
+    )
+    expect(x).toBe('{"big":12345678901234567890.5,"at":"2021-02-03T04:05:06","day":"2020-01-03T00:00:00"} number')
+  })
 })

@@ -13,6 +13,7 @@
 import { DuckDBDateValue, DuckDBTimestampValue, type DuckDBValue } from "@duckdb/node-api"
 import { OraError } from "../errors.ts"
 import { isKw, isOp, splitTopLevel, type Tok } from "../lexer.ts"
+import { jsonNumberText } from "../json-functions.ts"
 import { namedTypesOf } from "../named-types.ts"
 import type { JsonNode } from "../oson.ts"
 import { oracleName } from "../translate.ts"
@@ -24,7 +25,7 @@ import { closingParen } from "./names.ts"
 import { PlsqlCollection } from "./collections.ts"
 import { collectionTypeOfNamed } from "./schema-collections.ts"
 import { lookup } from "./scope.ts"
-import { numberOfText } from "./value-kinds.ts"
+import { kindOfType, numberOfText } from "./value-kinds.ts"
 
 const JSON_TYPES: ReadonlySet<string> = new Set(["JSON_ELEMENT_T", "JSON_OBJECT_T", "JSON_ARRAY_T", "JSON_SCALAR_T"])
 
@@ -265,9 +266,30 @@ async function memberFunction(ctx: Frame, type: JsonTypeName, self: Value, step:
   return { value: onChild!(child), type: resultType }
 }
 
+/** A value typed by its variable: a NUMBER held as exact decimal text, a DATE / TIMESTAMP held as text. */
+class Typed {
+  constructor(
+    readonly kind: "number" | "datetime",
+    readonly text: string
+  ) {}
+}
+
+/**
+ * An argument's value, a variable's NUMBER held as exact decimal text and DATE / TIMESTAMP held as text marked as
+ * such (put stores them as a JSON number and as ISO 8601 text, not as strings like a VARCHAR2's).
+ */
+const typedValue = (ctx: Frame, arg: Expr, v: Value): unknown => {
+  if (typeof v !== "string" || arg.length !== 1 || !isName(arg[0])) return v
+  const slot = lookup(ctx, oracleName(arg[0]))
+  const kind = slot?.k === "var" ? kindOfType(slot.type) : undefined
+  return kind === "number" || kind === "datetime" ? new Typed(kind, v) : v
+}
+
 /** A PL/SQL value as a JSON node to put into an object or array: an instance's JSON as a copy, a scalar as itself. */
 const domOfValue = (v: unknown): JsonDom => {
   if (v instanceof PlsqlJson) return cloneDom(v.dom)
+  if (v instanceof Typed && v.kind === "number") return { kind: "scalar", node: { kind: "number", text: jsonNumberText(v.text) } }
+  if (v instanceof Typed) return { kind: "scalar", node: { kind: "string", value: /^\d{4}-\d{2}-\d{2}$/.test(v.text) ? `${v.text}T00:00:00` : v.text.replace(" ", "T") } }
   if (v === null || v === undefined) return { kind: "scalar", node: { kind: "null" } }
   if (typeof v === "boolean") return { kind: "scalar", node: { kind: "boolean", value: v } }
   if (typeof v === "number" || typeof v === "bigint") return { kind: "scalar", node: { kind: "number", text: String(v) } }
@@ -314,7 +336,7 @@ async function memberProcedure(ctx: Frame, type: JsonTypeName, self: Value, meth
   if (args.length < arity[0] || args.length > arity[1]) throw new PlsCompileError(ctx.source, at.pos, 306, `wrong number or types of arguments in call to '${method}'`)
   if (!(self instanceof PlsqlJson)) throw new OraError(30625, "method dispatch on NULL SELF argument is disallowed")
   const values: Array<unknown> = []
-  for (const a of args) values.push(await ctx.evaluateValue(a))
+  for (const a of args) values.push(typedValue(ctx, a, await ctx.evaluateValue(a)))
   if (self.dom.kind === "object" && object !== undefined) object.run(self.dom, values)
   else if (self.dom.kind === "array" && array !== undefined) array.run(self.dom, values)
 }
