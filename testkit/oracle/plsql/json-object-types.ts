@@ -213,7 +213,7 @@ const keyList = (ctx: Frame, d: JsonDom): Value => {
   return list as Value
 }
 
-/** The member functions every JSON object type has (JSON_ELEMENT_T's), by name: the result and its JSON object type. */
+/** The member functions without arguments every JSON object type has (JSON_ELEMENT_T's), by name. */
 const ELEMENT_FUNCTIONS: Record<string, (d: JsonDom) => Value> = {
   TO_STRING: (d) => serializeDom(d),
   STRINGIFY: (d) => serializeDom(d),
@@ -242,7 +242,7 @@ const CHILD_FUNCTIONS: Record<string, (child: JsonDom | undefined) => Value> = {
 }
 
 /** The JSON object type of the result of a member function that returns one. */
-const RESULT_TYPES: Record<string, JsonTypeName> = { GET: "JSON_ELEMENT_T", GET_OBJECT: "JSON_OBJECT_T", GET_ARRAY: "JSON_ARRAY_T", CLONE: "JSON_ELEMENT_T" }
+const RESULT_TYPES: Record<string, JsonTypeName> = { GET: "JSON_ELEMENT_T", GET_OBJECT: "JSON_OBJECT_T", GET_ARRAY: "JSON_ARRAY_T" }
 
 /** Runs member function `step` of an instance of `type`: its value and, when it is an instance, its JSON object type. */
 async function memberFunction(ctx: Frame, type: JsonTypeName, self: Value, step: Step): Promise<{ value: Value; type: JsonTypeName | undefined }> {
@@ -253,8 +253,9 @@ async function memberFunction(ctx: Frame, type: JsonTypeName, self: Value, step:
   if (!known) throw new PlsCompileError(ctx.source, step.name.pos, 302, `component '${method}' must be declared`)
   if (!(self instanceof PlsqlJson)) throw new OraError(30625, "method dispatch on NULL SELF argument is disallowed")
   const d = self.dom
-  const resultType = RESULT_TYPES[method] === "JSON_ELEMENT_T" && method === "CLONE" ? type : RESULT_TYPES[method]
-  if (method === "CLONE") return { value: new PlsqlJson(cloneDom(d)), type: resultType }
+  const resultType = RESULT_TYPES[method]
+  // clone returns an instance of the type it is called on
+  if (method === "CLONE") return { value: new PlsqlJson(cloneDom(d)), type }
   if (method === "GET_KEYS") return { value: keyList(ctx, d), type: undefined }
   const fn = ELEMENT_FUNCTIONS[method]
   if (fn !== undefined && step.args.length === 0) return { value: fn(d), type: undefined }
