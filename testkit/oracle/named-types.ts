@@ -96,7 +96,9 @@ const sdoGeometry = register({
 // SYS.ODCIVARCHAR2LIST VARRAY(32767) OF VARCHAR2(4000), SYS.ODCIDATELIST VARRAY(32767) OF DATE (Data Cartridge
 // Developer's Guide, "Extensibility Constants, Types, and Mappings")
 const odciList = (name: string, element: OraType) => register({ schema: "SYS", name, oid: fixedOid(`SYS.${name}`), kind: "varray", attributes: [], element: { scalar: element }, limit: 32767 })
-const odciLists = [odciList("ODCINUMBERLIST", NUMBER), odciList("ODCIVARCHAR2LIST", charType("VARCHAR2", 4000)), odciList("ODCIDATELIST", parseOracleType("DATE")!)]
+// and SYS.JSON_KEY_LIST VARRAY(32767) OF VARCHAR2(4000), what JSON_OBJECT_T.get_keys returns (PL/SQL Packages and
+// Types Reference, "JSON Data Structures": "JSON_KEY_LIST Type")
+const odciLists = [odciList("ODCINUMBERLIST", NUMBER), odciList("ODCIVARCHAR2LIST", charType("VARCHAR2", 4000)), odciList("ODCIDATELIST", parseOracleType("DATE")!), odciList("JSON_KEY_LIST", charType("VARCHAR2", 4000))]
 const xmlType = register({ schema: "SYS", name: "XMLTYPE", oid: fixedOid("SYS.XMLTYPE"), kind: "xmltype", attributes: [], element: undefined, limit: 0 })
 
 /** Types every schema sees through public synonyms. */

@@ -8,6 +8,7 @@ import { BIND_ARRAY, bindArrayOf, collectionOfBind, type CollectionType, initial
 import type { Collection, Frame, PlsqlValue, Value } from "./context.ts"
 import { coerce, coerceField, collectionTarget, declaredFieldType, collectionType, collectionVar, fieldType, newElementRecord, recordElements, recordOfRow, recordType, retype } from "./conversion.ts"
 import { PlsCompileError, valueError } from "./errors.ts"
+import { PlsqlJson } from "./json-dom.ts"
 import { evaluate } from "./expressions.ts"
 import { closingParen, subscript } from "./names.ts"
 import { objectTypeOf, writeAttribute } from "./object-values.ts"
@@ -86,6 +87,8 @@ export function assign(ctx: Frame, target: Expr, value: Value): void {
       ctx.binds.assigned.add(idx)
       return
     }
+    // an instance of a PL/SQL JSON object type has no SQL type a bind could carry
+    if (value instanceof PlsqlJson) throw new PlsCompileError(ctx.source, t.pos, 382, "expression is of wrong type")
     const c = value instanceof PlsqlCollection ? value : undefined
     if (c !== undefined && c.keys().some((k) => c.get(k) instanceof PlsqlRecord)) throw ora.unimplemented("a collection of records as a bind value")
     // a schema collection goes out as its stored text (a DbObject bind), any other as an array bind's elements

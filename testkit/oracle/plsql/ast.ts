@@ -129,7 +129,14 @@ export type Stmt = At &
         readonly execute?: Extract<Stmt, { k: "execute" }>
       }
     | { readonly k: "raise"; readonly name?: string }
-    | { readonly k: "call"; readonly name: ReadonlyArray<string>; readonly nameTok: Tok; readonly args: ReadonlyArray<Expr> }
+    | {
+        readonly k: "call"
+        readonly name: ReadonlyArray<string>
+        readonly nameTok: Tok
+        readonly args: ReadonlyArray<Expr>
+        /** `e.p(args);` of a method of what expression `e` returns (`o.get_object('a').put('b', 1);`): e, and `p` as name. */
+        readonly self?: Expr
+      }
     | { readonly k: "block"; readonly block: Block }
   )
 

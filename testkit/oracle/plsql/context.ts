@@ -10,6 +10,7 @@ import type { BindSpec, QueryResult } from "../statement.ts"
 import type { Block, Decl, Expr, Subprogram, TypeSpec } from "./ast.ts"
 import type { CollectionType, PlsqlCollection } from "./collections.ts"
 import type { PlsqlException, UserException } from "./errors.ts"
+import type { PlsqlJson } from "./json-dom.ts"
 import type { PlsqlHost } from "./host.ts"
 import type { PlsqlRecord, RecordType } from "./records.ts"
 import type { RowReader } from "./row-reader.ts"
@@ -47,8 +48,8 @@ export type BuiltinPackage = (ctx: CallContext, procedure: string, args: Readonl
 /** A collection variable's value. */
 export type Collection = PlsqlCollection<DuckDBValue | PlsqlRecord>
 
-/** What a PL/SQL variable holds: a scalar or cursor, a record, a collection. */
-export type Value = PlsqlValue | PlsqlRecord | Collection
+/** What a PL/SQL variable holds: a scalar or cursor, a record, a collection, an instance of a JSON object type. */
+export type Value = PlsqlValue | PlsqlRecord | Collection | PlsqlJson
 
 /** A name declared in a block. */
 export type Slot =
@@ -112,6 +113,8 @@ export interface Frame extends CallContext {
   assign(target: Expr, value: Value): void
   /** Runs a block: its declarations, then its statements with its handlers around them (statements.ts). */
   runBlock(block: Block, init?: (names: Map<string, Slot>) => void): Promise<void>
+  /** Evaluates an expression of the block to any PL/SQL value (a record, collection or JSON object type instance too). */
+  evaluateValue(expr: Expr): Promise<Value>
   /** Runs a local or package subprogram (subprograms.ts). */
   callLocal(slot: Extract<Slot, { k: "subprogram" }>, args: ReadonlyArray<Expr>): Promise<Value>
   /** Runs a stored procedure or function (subprograms.ts). */

@@ -7,6 +7,7 @@ import { coerce, collectionType, declaredFieldType, recordType, resolveType } fr
 import { emptyRecord } from "./cursors.ts"
 import { PlsCompileError } from "./errors.ts"
 import { evaluate, evaluateValue } from "./expressions.ts"
+import { jsonTypeOf } from "./json-dom.ts"
 import { packageMember } from "./package-instances.ts"
 import { PlsqlRecord, type RecordType } from "./records.ts"
 import { toSchemaCollection } from "./schema-collections.ts"
@@ -57,7 +58,7 @@ export async function declare(ctx: Frame, names: Map<string, Slot>, d: Decl): Pr
       if (collection !== undefined) value = d.init !== undefined ? toSchemaCollection(ctx, collection, await evaluateValue(ctx, d.init)) : collection.kind === "assoc" ? new PlsqlCollection(collection) : null
       else if (record !== undefined) value = d.init !== undefined ? coerce(ctx, type, await evaluateValue(ctx, d.init)) : await newRecord(ctx, record, d.pos)
       else if (type.kind === "rowtypeOf") value = d.init !== undefined ? coerce(ctx, type, await evaluateValue(ctx, d.init)) : await emptyRecord(ctx, type.of, d.pos)
-      else if (d.init !== undefined) value = coerce(ctx, type, await evaluate(ctx, d.init))
+      else if (d.init !== undefined) value = coerce(ctx, type, await (jsonTypeOf(type) !== undefined ? evaluateValue : evaluate)(ctx, d.init))
       names.set(d.name, { k: "var", value, type, constant: d.constant })
     }
   }

@@ -21,6 +21,8 @@ import { PlsCompileError, sqlerrmOf, valueError } from "./errors.ts"
 import { fastEvaluate } from "./fast-eval.ts"
 import { inlineMultisets } from "./multisets.ts"
 import { closingParen, nameValue } from "./names.ts"
+import { PlsqlJson } from "./json-dom.ts"
+import { jsonTypeCall } from "./json-object-types.ts"
 import { objectMethodCall } from "./object-methods.ts"
 import { declaredInPackage, packagedFunction } from "./package-instances.ts"
 import { PlsqlRecord } from "./records.ts"
@@ -35,7 +37,7 @@ import { kindOfType, type ValueKind } from "./value-kinds.ts"
 /** Evaluates an expression (a single literal or name directly, anything else as `SELECT expr`). */
 export async function evaluate(ctx: Frame, expr: Expr): Promise<DuckDBValue> {
   const v = await evaluateValue(ctx, expr)
-  if (isCursorValue(v) || v instanceof PlsqlRecord || v instanceof PlsqlCollection) throw new PlsCompileError(ctx.source, expr[0]?.pos ?? 0, 382, "expression is of wrong type")
+  if (isCursorValue(v) || v instanceof PlsqlRecord || v instanceof PlsqlCollection || v instanceof PlsqlJson) throw new PlsCompileError(ctx.source, expr[0]?.pos ?? 0, 382, "expression is of wrong type")
   return v
 }
 
@@ -151,6 +153,8 @@ const returnsChar = (returns: TypeSpec | string | undefined): boolean =>
 /** The call of a local, packaged, stored or DBMS_LOCK function or an object method starting at `expr[k]`; undefined when none starts there. */
 async function calleeAt(ctx: Frame, expr: Expr, k: number, sql: boolean, keepStored: boolean, columns: () => Set<string>): Promise<Callee | undefined> {
   const t = expr[k]!
+  const json = jsonTypeCall(ctx, expr, k)
+  if (json !== undefined) return json
   const lobFunction = sql ? undefined : dbmsLobCallAt(ctx, expr, k)
   if (lobFunction !== undefined) return { end: lobFunction.end, run: (args) => dbmsLobFunction(ctx, lobFunction.name, args) }
   const packaged = await packagedFunction(ctx, expr, k)

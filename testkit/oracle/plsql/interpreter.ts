@@ -60,6 +60,10 @@ export class Interpreter implements Frame {
     return evaluate(this, expr)
   }
 
+  evaluateValue(expr: Expr): Promise<Value> {
+    return evaluateValue(this, expr)
+  }
+
   evaluateText(expr: Expr): Promise<DuckDBValue> {
     return evaluate(this, asCharacter(this, expr))
   }

@@ -14,6 +14,7 @@ import { DBMS_LOB_CONSTANTS } from "./dbms-lob-functions.ts"
 import { DBMS_LOCK_CONSTANTS } from "./dbms-lock.ts"
 import { dbmsUtilityValue } from "./dbms-utility.ts"
 import { PlsCompileError, valueError } from "./errors.ts"
+import { PlsqlJson } from "./json-dom.ts"
 import { fastEvaluate } from "./fast-eval.ts"
 import { objectTypeOf, readAttributes } from "./object-values.ts"
 import { PlsqlRecord } from "./records.ts"
@@ -201,7 +202,7 @@ export function nameValue(ctx: Frame, toks: Expr, at: number): { value: Value; w
 /** The value a variable or bind names as it is (a cursor too), undefined when the expression is no such name. */
 export function valueOf(ctx: Frame, expr: Expr): PlsqlValue | undefined {
   const found = expr.length > 0 ? nameValue(ctx, expr, 0) : undefined
-  if (found === undefined || found.width !== expr.length || found.value instanceof PlsqlRecord || found.value instanceof PlsqlCollection) return undefined
+  if (found === undefined || found.width !== expr.length || found.value instanceof PlsqlRecord || found.value instanceof PlsqlCollection || found.value instanceof PlsqlJson) return undefined
   return found.value
 }
 

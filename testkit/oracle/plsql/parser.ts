@@ -415,9 +415,28 @@ class Parser extends DeclarationParser {
       name.push(this.name())
     }
     const args = this.args()
+    if (isOp(this.tok, ".")) return this.chainedCall(start, pos)
     if (!isOp(this.tok, ";")) this.fail([":=", ".", "(", ";"])
     this.i++
     return { pos, k: "call", name, nameTok, args }
+  }
+
+  /** `e.p(args);` whose `e` is a call (`o.get_object('a').put('b', 1);`): p a member procedure of what e returns. */
+  private chainedCall(start: number, pos: number): Stmt {
+    let dot = this.i
+    let method: Tok = this.tok!
+    let args: Array<Expr> = []
+    let name = ""
+    while (isOp(this.tok, ".")) {
+      dot = this.i
+      this.i++
+      method = this.tok!
+      name = this.name()
+      args = this.args()
+    }
+    if (!isOp(this.tok, ";")) this.fail([":=", ".", "(", ";"])
+    this.i++
+    return { pos, k: "call", name: [name], nameTok: method, args, self: this.toks.slice(start, dot) }
   }
 }
 

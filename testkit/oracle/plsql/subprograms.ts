@@ -19,6 +19,7 @@ import { coerce, collectionType, resolveType } from "./conversion.ts"
 import { PlsCompileError, PlsqlException } from "./errors.ts"
 import { outParameterValue } from "./declarations.ts"
 import { evaluateValue } from "./expressions.ts"
+import { chainedProcedureCall, jsonProcedureCall } from "./json-object-types.ts"
 import { objectProcedureCall } from "./object-methods.ts"
 import { packageMember, packageOwning } from "./package-instances.ts"
 import { typeSpec } from "./declaration-parser.ts"
@@ -127,6 +128,8 @@ export async function call(ctx: Frame, st: Extract<Stmt, { k: "call" }>): Promis
     const pkg = PACKAGES.get(parts[0]!)
     if (pkg !== undefined && (await pkg(ctx, parts[1]!, positionalBuiltinArguments(parts[0]!, parts[1]!, st.args)))) return
   }
+  if (st.self !== undefined) return chainedProcedureCall(ctx, st.self, st.name[0]!, st.args, st.nameTok)
+  if (await jsonProcedureCall(ctx, parts, st.args, st.nameTok)) return
   if (await objectProcedureCall(ctx, parts, st.args, st.nameTok)) return
   const member = parts.length >= 2 && lookup(ctx, parts[0]!) === undefined ? await packageMember(ctx, parts.slice(0, -1), parts[parts.length - 1]!, st.nameTok) : undefined
   if (member?.k === "subprogram") {

@@ -385,6 +385,8 @@ export const compileUnit = (db: OracleDatabase, schema: string, source: string, 
   // an unqualified procedure call: a local subprogram, RAISE_APPLICATION_ERROR, or a stored procedure (or synonym of one)
   const call = (scope: Names, st: Extract<Stmt, { k: "call" }>) => {
     st.args.forEach((a) => expression(scope, a, st.pos))
+    // a member procedure of what an expression returns (`o.get_object('a').put(...)`): the expression's names
+    if (st.self !== undefined) return expression(scope, st.self, st.pos)
     const head = st.name[0]!
     if (st.name.length === 2 && !declares(scope, head) && packagesOf(db).has(`${schema}.${head}`)) deps.set(`${SPECIFICATION_KEY}${schema}.${head}`, tableSignature(db, `${SPECIFICATION_KEY}${schema}.${head}`))
     if (st.name.length !== 1) return
