@@ -190,4 +190,27 @@ describe("Oracle test server: DBMS_LOB temporary LOBs, READ, APPEND, COPY, OPEN 
     )
     expect(n.outBinds.x).toBe("OK330")
   })
+
+  it("a locator variable given another value no longer writes its table row; given another row's locator it writes that row", async () => {
+    await env.a.execute("INSERT INTO dl_doc VALUES (3, 'three')")
+    await env.a.execute("INSERT INTO dl_doc VALUES (4, 'four')")
+    await env.a.commit()
+    const r = await env.a.execute(
+      `DECLARE d CLOB; e CLOB; BEGIN
+         SELECT doc INTO d FROM dl_doc WHERE id = 3 FOR UPDATE;
+         d := 'fresh';
+         DBMS_LOB.WRITEAPPEND(d, 4, '-new');
+         :d := d;
+         SELECT doc INTO e FROM dl_doc WHERE id = 4 FOR UPDATE;
+         d := e;
+         DBMS_LOB.WRITEAPPEND(d, 4, '-via');
+       END;`,
+      { d: textOut }
+    )
+    expect(r.outBinds.d).toBe("fresh-new")
+    await env.a.commit()
+    const rows = (await env.b.execute("SELECT id, doc FROM dl_doc WHERE id IN (3, 4) ORDER BY id", [], asData)).rows
+    // row 3 keeps its text: d held a temporary LOB when it was written
+    expect(rows).toEqual([[3, "three"], [4, "four-via"]])
+  })
 })

@@ -40,3 +40,17 @@ export const declaredLobKind = (ctx: Frame, target: Expr): "clob" | "blob" => {
   const slot = lookup(ctx, oracleName(t))
   return slot?.k === "var" && slot.type?.kind === "named" && slot.type.name === "BLOB" ? "blob" : "clob"
 }
+
+/**
+ * After `target := expr`: a variable or bind given another value no longer holds the table row's locator it held
+ * (its DBMS_LOB writes go to the new, temporary value, not to that row); given another locator variable, it holds
+ * that one's row, as a copied locator points to the same LOB (SecureFiles and Large Objects Developer's Guide, "LOB
+ * Locators").
+ */
+export const reassignedLocator = (ctx: Frame, target: Expr, expr: Expr): void => {
+  if (target.length !== 1 || ctx.lobs.size === 0) return
+  const key = locatorKey(target[0]!)
+  const from = expr.length === 1 && (expr[0]!.kind === "ident" || expr[0]!.kind === "qident" || expr[0]!.kind === "bind") ? ctx.lobs.get(locatorKey(expr[0]!)) : undefined
+  if (from !== undefined) ctx.lobs.set(key, from)
+  else ctx.lobs.delete(key)
+}

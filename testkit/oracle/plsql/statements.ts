@@ -19,6 +19,7 @@ import { packageMember, targetPackage } from "./package-instances.ts"
 import { pipeRow } from "./pipelined.ts"
 import { columnKinds, PlsqlRecord } from "./records.ts"
 import { RowReader } from "./row-reader.ts"
+import { reassignedLocator } from "./lob-locators.ts"
 import { line, lookup } from "./scope.ts"
 import { call } from "./subprograms.ts"
 
@@ -97,7 +98,8 @@ async function statement(ctx: Frame, st: Stmt): Promise<void> {
       if (st.expr.length === 1 && isKw(st.expr[0], "NULL") && notNullTarget(ctx, st.target)) throw new PlsCompileError(ctx.source, st.expr[0]!.pos, 382, "expression is of wrong type")
       await targetPackage(ctx, st.target)
       // (an interval assigned to a character variable or bind: its text as TO_CHAR gives it)
-      return assign(ctx, st.target, await evaluateValue(ctx, isCharacterTarget(ctx, st.target) ? asCharacter(ctx, st.expr) : st.expr))
+      assign(ctx, st.target, await evaluateValue(ctx, isCharacterTarget(ctx, st.target) ? asCharacter(ctx, st.expr) : st.expr))
+      return reassignedLocator(ctx, st.target, st.expr)
     case "block":
       return runBlock(ctx, st.block)
     case "if": {
