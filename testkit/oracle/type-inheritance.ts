@@ -105,3 +105,39 @@ export const sentType = (t: NamedType, value: JsonNode, known: Iterable<NamedTyp
   for (const c of known) if (`${c.schema}.${c.name}` === name && isSubtypeOf(c, t)) return c
   return t
 }
+
+/**
+ * The type whose body runs member method `method` for an instance of `t`: t when it declares the method (its own or
+ * OVERRIDING), else its nearest supertype that does, as a subtype inherits its supertype's methods
+ * (Object-Relational Developer's Guide, "Inheriting, Overloading, and Overriding Methods").
+ */
+export const implementingType = (t: NamedType, method: string, isFunction: boolean): NamedType | undefined => {
+  for (let c: NamedType | undefined = t; c !== undefined; c = c.supertype) if (c.methods?.some((m) => m.kind === "MEMBER" && m.isFunction === isFunction && m.name === method)) return c
+  return undefined
+}
+
+/** The most specific type of an object value held as stored text, a subtype of `t` among `known`; `t` otherwise. */
+export const mostSpecificType = (t: NamedType, stored: unknown, known: Iterable<NamedType>): NamedType => {
+  if (typeof stored !== "string" || !inHierarchy(t) || !stored.includes(TYPE_KEY)) return t
+  try {
+    return sentType(t, fromExtendedJson(stored), known)
+  } catch {
+    return t
+  }
+}
+
+/**
+ * The subtypes of `t` among `known` whose instances run another body's `method` than t's do (dynamic dispatch: "the
+ * version of the method that is executed is the one defined for the most specific type of the instance"), each with
+ * the type whose body runs it.
+ */
+export const overridingSubtypes = (t: NamedType, method: string, known: Iterable<NamedType>): Array<{ readonly sub: NamedType; readonly runs: NamedType }> => {
+  const own = implementingType(t, method, true)
+  const out: Array<{ sub: NamedType; runs: NamedType }> = []
+  for (const sub of known) {
+    if (sub === t || sub.kind !== "object" || !isSubtypeOf(sub, t)) continue
+    const runs = implementingType(sub, method, true)
+    if (runs !== undefined && runs !== own) out.push({ sub, runs })
+  }
+  return out
+}
