@@ -29,7 +29,13 @@ interface Operand {
   readonly column?: { readonly table: StatementTable; readonly name: string; readonly qualified: string }
 }
 
-const comparisonMethod = (type: NamedType) => type.methods?.find((m) => m.comparison !== undefined)
+/** The type declaring the MAP or ORDER method objects of `type` compare by: its own, or the one it inherits. */
+const comparisonOwner = (type: NamedType): NamedType => {
+  for (let c: NamedType | undefined = type; c !== undefined; c = c.supertype) if (c.methods?.some((m) => m.comparison !== undefined)) return c
+  return type
+}
+
+const comparisonMethod = (type: NamedType) => comparisonOwner(type).methods?.find((m) => m.comparison !== undefined)
 
 const noOrder = () => new OraError(22950, "cannot ORDER objects without MAP or ORDER method")
 
@@ -63,7 +69,7 @@ export const rewriteObjectComparisons = (toks: ReadonlyArray<Tok>, tables: () =>
     return table !== undefined && type?.kind === "object" ? { start: n, end, type, column: { table, name, qualified: `"${qualifier}"."${name}"` } } : undefined
   }
   const textOf = (o: Operand) => toks.slice(sig[o.start], sig[o.end - 1]! + 1).map((t) => t.text).join("")
-  const mapped = (o: Operand, method: string) => `"${o.type.name}"."${method}"(${textOf(o)})`
+  const mapped = (o: Operand, method: string) => `"${comparisonOwner(o.type).name}"."${method}"(${textOf(o)})`
   /** The object operands of type `type` of the parenthesised list opening at `n`, and where it ends; undefined for another list. */
   const objectList = (n: number, type: NamedType): { items: Array<Operand>; end: number } | undefined => {
     if (!isOp(at(n), "(")) return undefined
@@ -97,7 +103,7 @@ export const rewriteObjectComparisons = (toks: ReadonlyArray<Tok>, tables: () =>
         checkAttributeComparison(left.type)
         continue
       }
-      const text = method.comparison === "MAP" ? `${mapped(left, method.name)} ${op} ${mapped(right, method.name)}` : `"${left.type.name}"."${method.name}"(${textOf(left)}, ${textOf(right)}) ${op} 0`
+      const text = method.comparison === "MAP" ? `${mapped(left, method.name)} ${op} ${mapped(right, method.name)}` : `"${comparisonOwner(left.type).name}"."${method.name}"(${textOf(left)}, ${textOf(right)}) ${op} 0`
       edits.push({ from: left.start, to: right.end, text })
       n = right.end - 1
       continue
@@ -115,7 +121,7 @@ export const rewriteObjectComparisons = (toks: ReadonlyArray<Tok>, tables: () =>
       const text =
         method.comparison === "MAP"
           ? `${mapped(inList, method.name)} ${negated ? "NOT " : ""}IN (${list.items.map((o) => mapped(o, method.name)).join(", ")})`
-          : `${negated ? "NOT " : ""}(${list.items.map((o) => `"${o.type.name}"."${method.name}"(${textOf(inList)}, ${textOf(o)}) = 0`).join(" OR ")})`
+          : `${negated ? "NOT " : ""}(${list.items.map((o) => `"${comparisonOwner(o.type).name}"."${method.name}"(${textOf(inList)}, ${textOf(o)}) = 0`).join(" OR ")})`
       edits.push({ from: inList.start, to: list.end, text })
       n = list.end - 1
       continue
@@ -251,7 +257,7 @@ const rankedByOrder = (o: Operand, method: string): string | undefined => {
   if (!table?.owner || !table.name) return undefined
   const text = o.column!.qualified
   const other = `ora_ox."${o.column!.name}"`
-  return `CASE WHEN ${text} IS NULL THEN NULL ELSE (SELECT COUNT(*) FROM "${table.owner}"."${table.name}" ora_ox WHERE ${other} IS NOT NULL AND "${o.type.name}"."${method}"(${other}, ${text}) < 0) END`
+  return `CASE WHEN ${text} IS NULL THEN NULL ELSE (SELECT COUNT(*) FROM "${table.owner}"."${table.name}" ora_ox WHERE ${other} IS NOT NULL AND "${comparisonOwner(o.type).name}"."${method}"(${other}, ${text}) < 0) END`
 }
 
 /** The significant tokens starting the items of the comma-separated list starting at `n` (up to a clause word or a closing parenthesis). */
