@@ -54,7 +54,7 @@ export const rewriteSubstitution = (toks: ReadonlyArray<Tok>, ctx: SubstitutionC
     const t = out[i]!
     if (isKw(t, "TREAT", "SYS_TYPEID") && isOp(out[next(out, i)], "(") && !isOp(out[prev(out, i)], ".")) {
       const edit = isKw(t, "TREAT") ? treatAt(out, i, ctx) : typeIdAt(out, i, ctx)
-      out.splice(i, edit.end - i + 1, ...edit.with)
+      if (edit !== undefined) out.splice(i, edit.end - i + 1, ...edit.with)
     } else if (isKw(t, "IS")) {
       const edit = isOfAt(out, i, ctx)
       if (edit !== undefined) out.splice(edit.from, edit.end - edit.from + 1, ...edit.with)
@@ -78,18 +78,24 @@ const ofType = (x: ReadonlyArray<Tok>, s: NamedType, only: boolean, chain: Reado
   return [...generated("json_contains(coalesce(json_extract(", pos), ...x, ...generated(`, '$[#-1]."${TYPE_KEY}"'), ${sqlText(JSON.stringify(chain))}), ${sqlText(JSON.stringify(name))})`, pos)]
 }
 
-/** The type named at `k` (`[schema.]name`, after an optional REF): the type and the index of its last token. */
-const typeNameAt = (toks: ReadonlyArray<Tok>, k: number, ctx: SubstitutionContext): { type: NamedType; end: number } => {
+/** The object type named at `k` (`[schema.]name`, after an optional REF) and the index of its last token; undefined for another name. */
+const objectTypeAt = (toks: ReadonlyArray<Tok>, k: number, ctx: SubstitutionContext): { type: NamedType; end: number } | undefined => {
   let n = isKw(toks[k], "REF") ? next(toks, k) : k
   if (isOp(toks[next(toks, n)], ".")) n = next(toks, next(toks, n))
   const name = toks[n]
   const type = isName(name) ? ctx.objectType(nameOf(name)) : undefined
-  if (type === undefined) throw new OraError(902, "invalid datatype")
-  return { type, end: n }
+  return type === undefined ? undefined : { type, end: n }
 }
 
-/** `TREAT(x AS s)[.attr...]` at `i`: the tokens replacing it up to `end`. */
-const treatAt = (toks: ReadonlyArray<Tok>, i: number, ctx: SubstitutionContext): { end: number; with: Array<Tok> } => {
+/** {@link objectTypeAt}, ORA-00902 when the name is no object type. */
+const typeNameAt = (toks: ReadonlyArray<Tok>, k: number, ctx: SubstitutionContext): { type: NamedType; end: number } => {
+  const named = objectTypeAt(toks, k, ctx)
+  if (named === undefined) throw new OraError(902, "invalid datatype")
+  return named
+}
+
+/** `TREAT(x AS s)[.attr...]` at `i`: the tokens replacing it up to `end`; undefined when s is no object type (`AS JSON`). */
+const treatAt = (toks: ReadonlyArray<Tok>, i: number, ctx: SubstitutionContext): { end: number; with: Array<Tok> } | undefined => {
   const open = next(toks, i)
   const close = matchParen(toks, open)
   if (close < 0) throw new OraError(907, "missing right parenthesis")
@@ -101,7 +107,8 @@ const treatAt = (toks: ReadonlyArray<Tok>, i: number, ctx: SubstitutionContext):
   }
   if (as < 0) throw new OraError(905, "missing keyword")
   const x = toks.slice(open + 1, as)
-  const { type } = typeNameAt(toks, next(toks, as), ctx)
+  const type = objectTypeAt(toks, next(toks, as), ctx)?.type
+  if (type === undefined) return undefined
   const pos = toks[i]!.pos
   const value = [...generated("CASE WHEN (", pos), ...x, ...generated(") IS NOT NULL AND ", pos), ...ofType(x, type, false, defaultChain(x, ctx), pos), ...generated(" THEN ", pos), ...x, ...generated(" END", pos)]
   const chain = ctx.chainAt(toks, close)
