@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
 import type { Conn } from "./oracle/helpers.ts"
-import { closeConnection, failure, openConnection, oraCode } from "./oracle/helpers.ts"
+import { closeConnection, failure, openConnection, oraCode, oracledb } from "./oracle/helpers.ts"
 
 let server: OracleTestServerHandle
 let conn: Conn
@@ -79,5 +79,17 @@ describe("Oracle test server: substitutable object columns (raw node-oracledb)",
     expect(oraCode(await failure(() => conn.execute("INSERT INTO os_t VALUES (6, os_other('Eve', 1980))")))).toBe("ORA-00932")
     expect(oraCode(await failure(() => conn.execute("UPDATE os_t SET p = os_other('Eve', 1980) WHERE id = 1")))).toBe("ORA-00932")
     expect((await conn.execute("SELECT COUNT(*) FROM os_t")).rows).toEqual([[4]])
+  })
+
+  it("TREAT, IS OF and SYS_TYPEID in a PL/SQL block's SQL", async () => {
+    const r = await conn.execute(
+      `DECLARE n NUMBER; BEGIN
+         SELECT TREAT(t.p AS os_student).school INTO :school FROM os_t t WHERE t.id = 3;
+         SELECT COUNT(*) INTO n FROM os_t t WHERE t.p IS OF (ONLY os_student);
+         :n := n;
+       END;`,
+      { school: { dir: oracledb.BIND_OUT, type: oracledb.STRING }, n: { dir: oracledb.BIND_OUT, type: oracledb.NUMBER } }
+    )
+    expect(r.outBinds).toEqual({ school: "ETH", n: 1 })
   })
 })
