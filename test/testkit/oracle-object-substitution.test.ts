@@ -81,15 +81,18 @@ describe("Oracle test server: substitutable object columns (raw node-oracledb)",
     expect((await conn.execute("SELECT COUNT(*) FROM os_t")).rows).toEqual([[4]])
   })
 
-  it("TREAT, IS OF and SYS_TYPEID in a PL/SQL block's SQL", async () => {
+  it("TREAT and IS OF in a PL/SQL block's SQL and expressions", async () => {
+    const out = (type: number) => ({ dir: oracledb.BIND_OUT, type })
     const r = await conn.execute(
-      `DECLARE n NUMBER; BEGIN
+      `DECLARE n NUMBER; v os_person := os_student('Ann', 2002, 'UCL'); BEGIN
          SELECT TREAT(t.p AS os_student).school INTO :school FROM os_t t WHERE t.id = 3;
          SELECT COUNT(*) INTO n FROM os_t t WHERE t.p IS OF (ONLY os_student);
          :n := n;
+         :isof := CASE WHEN v IS OF (os_student) THEN 'Y' ELSE 'N' END;
+         :treated := TREAT(v AS os_student).school;
        END;`,
-      { school: { dir: oracledb.BIND_OUT, type: oracledb.STRING }, n: { dir: oracledb.BIND_OUT, type: oracledb.NUMBER } }
+      { school: out(oracledb.STRING), n: out(oracledb.NUMBER), isof: out(oracledb.STRING), treated: out(oracledb.STRING) }
     )
-    expect(r.outBinds).toEqual({ school: "ETH", n: 1 })
+    expect(r.outBinds).toEqual({ school: "ETH", n: 1, isof: "Y", treated: "UCL" })
   })
 })
