@@ -35,7 +35,9 @@ describe("Oracle test server: inherited and overriding member methods (raw node-
   afterAll(() => closeConnection({ server, conn }))
 
   it("SQL: a supertype column holding a subtype instance calls the subtype's override", async () => {
-    expect((await conn.execute("SELECT t.id, t.p.show() FROM ov_t t ORDER BY t.id")).rows).toEqual([
+    const shown = await conn.execute("SELECT t.id, t.p.show() FROM ov_t t ORDER BY t.id")
+    expect(shown.metaData.map((c: { name: string }) => c.name)).toEqual(["ID", "T.P.SHOW()"])
+    expect(shown.rows).toEqual([
       [1, "person Bob"],
       [2, "student Joe of MIT"]
     ])

@@ -5,6 +5,7 @@
  * "Inheriting, Overloading, and Overriding Methods"), read from the instance's type element (type-inheritance.ts):
  * `CASE <most specific type> WHEN 'S.SUB' THEN "SUB"."F"(alias.col, args) ... ELSE "T"."F"(alias.col, args) END`.
  */
+import { headingOf } from "../expression-names.ts"
 import { matchParen, tokenize, type Tok } from "../lexer.ts"
 import type { NamedType } from "../type-shapes.ts"
 import { implementingType, overridingSubtypes, TYPE_KEY } from "../type-inheritance.ts"
@@ -36,5 +37,8 @@ export const dispatchedCall = (
   const out = [...gen("CASE coalesce(json_extract_string("), ...value, ...gen(`, '$[#-1]."${TYPE_KEY}"[0]'), '${declared.schema}.${declared.name}')`)]
   for (const { sub, runs } of overriding) out.push(...gen(` WHEN '${sub.schema}.${sub.name}' THEN `), ...call(runs))
   out.push(...gen(" ELSE "), ...call(own), ...gen(" END"))
-  return { edit: { from: sig[n]!, to: close, with: out }, next: sig.indexOf(close) }
+  // the item is headed by the call as written (`T.P.SHOW()`), as without dispatch
+  const heading = headingOf(toks.slice(sig[n]!, close + 1).filter((t) => t.kind !== "ws"))
+  const headed = out.map((t, k) => ({ ...t, heading: k === 0 ? heading : "" }))
+  return { edit: { from: sig[n]!, to: close, with: headed }, next: sig.indexOf(close) }
 }
