@@ -19,7 +19,7 @@ import { attributeChainAt, attributeExtraction } from "./object-attributes.ts"
 import type { MethodSpec } from "./type-shapes.ts"
 import { type Attribute, type Member, type NamedType, packImage, supportedMember, typeDescriptor, unpackImage, writeDbObject, xmlImage } from "./pickle.ts"
 import type { BindSpec, PlsqlResult, QueryResult, ResultColumn } from "./statement.ts"
-import { declaredNotFinal, underClause } from "./type-inheritance.ts"
+import { declaredNotFinal, inHierarchy, newTypeId, sentType, typeTag, underClause, withTypeTag } from "./type-inheritance.ts"
 import { charType, Dty, numberType, parseOracleType, rawType, type OraType } from "./types.ts"
 import type { ReadBuffer, WriteBuffer } from "./wire.ts"
 
@@ -183,7 +183,9 @@ export class NamedTypes {
         attributes.push({ name: identName(attrName), member: this.member(schema, part.slice(1)) })
       }
       if (attributes.length === 0) throw compilationError()
-      const inheritance = { ...(under === undefined ? {} : { supertype: under.parent }), ...(declaredNotFinal(sig, close) ? { notFinal: true as const } : {}) }
+      const notFinal = declaredNotFinal(sig, close)
+      const typeId = newTypeId(under?.parent, notFinal, this.all())
+      const inheritance = { ...(under === undefined ? {} : { supertype: under.parent }), ...(notFinal ? { notFinal: true as const } : {}), ...(typeId === undefined ? {} : { typeId }) }
       type = { schema: owner, name, oid, kind: "object", attributes, element: undefined, limit: 0, ...(methods.length > 0 ? { methods } : {}), ...inheritance }
     } else if (isKw(sig[k], "VARRAY") || (isKw(sig[k], "VARYING") && isKw(sig[k + 1], "ARRAY"))) {
       if (isKw(sig[k], "VARYING")) k++
@@ -316,7 +318,8 @@ export class NamedTypes {
         if (whole) out.push(...this.rewrite(schema, arg, true))
         else out.push(at("ident", "ora_json_item"), at("op", "("), ...convertedArgument(memberAt(type, k), this.rewrite(schema, arg, true), t.pos, type.kind === "object" ? type.attributes[k]?.name : undefined), at("op", ")"))
       })
-      out.push(at("op", ","), at("str", "']'"), at("op", ")"))
+      // an instance of a hierarchy's type ends with the element naming its type (type-inheritance.ts typeTag)
+      out.push(at("op", ","), at("str", inHierarchy(type) ? `',${typeTag(type)}]'` : "']'"), at("op", ")"))
       i = close
       // an unaliased item is headed by the call as written (`NUMTAB(1,2)`), not by the engine text it became
       const heading = chain === undefined ? headingOf(toks.slice(from, close + 1).filter((x) => x.kind !== "ws")) : undefined
@@ -465,7 +468,8 @@ export const writeNamedValue = (w: WriteBuffer, t: NamedType, stored: string | n
   if (t.kind === "xmltype") return writeDbObject(w, t, xmlImage(stored))
   const value = fromExtendedJson(stored)
   if (value.kind === "null") return writeDbObject(w, t, null)
-  writeDbObject(w, t, packImage(t, value, dbTzOffsetMinutes))
+  const sent = sentType(t, value, typesByOid.values())
+  writeDbObject(w, sent, packImage(sent, value, dbTzOffsetMinutes))
 }
 
 /** Writes an OUT bind value of the named type the bind's metadata names (by OID). */
@@ -487,7 +491,7 @@ export const readNamedBind = (r: ReadBuffer): DuckDBValue => {
   if (image === null || toid === null) return null
   const type = typesByOid.get(Buffer.from(toid).subarray(4, 20).toString("hex"))
   if (type === undefined) throw new OraError(22303, "type not found")
-  return toExtendedJson(unpackImage(type, image))
+  return toExtendedJson(withTypeTag(type, unpackImage(type, image)))
 }
 
 // ------------------------------------------------------------------------------------------------ type description

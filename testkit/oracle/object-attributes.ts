@@ -13,6 +13,7 @@
 import { ora, OraError } from "./errors.ts"
 import { isKw, isOp, matchParen, splitTopLevel, tokenize, type Tok } from "./lexer.ts"
 import type { ColumnMeta, TableMeta } from "./catalog.ts"
+import { rewriteSubstitution } from "./object-substitution.ts"
 import type { NamedType } from "./pickle.ts"
 import type { OraType } from "./types.ts"
 
@@ -154,7 +155,8 @@ export const attributeExtraction = (
  * Rewrites `alias.column.attribute...` references to object columns into typed JSON extraction (see the module
  * comment); raises ORA-00904 for a table name used as the qualifier or a name that is no attribute.
  */
-export const rewriteAttributeAccess = (toks: ReadonlyArray<Tok>, lookup: LookupTable, lookupType?: LookupType): ReadonlyArray<Tok> => {
+export const rewriteAttributeAccess = (source: ReadonlyArray<Tok>, lookup: LookupTable, lookupType?: LookupType): ReadonlyArray<Tok> => {
+  const toks = lookupType === undefined ? source : substitutions(source, lookup, lookupType)
   const sig = significant(toks)
   const chains: Array<{ from: number; to: number; names: Array<Tok> }> = []
   for (let n = 0; n < sig.length; n++) {
@@ -204,4 +206,23 @@ export const attributeChainAt = (toks: ReadonlyArray<Tok>, close: number): { nam
   let after = end + 1
   while (toks[after]?.kind === "ws") after++
   return names.length === 0 || isOp(toks[after], "(") ? undefined : { names, end }
+}
+
+/** TREAT, IS OF and SYS_TYPEID of object values (object-substitution.ts), with this module's helpers. */
+const substitutions = (toks: ReadonlyArray<Tok>, lookup: LookupTable, lookupType: LookupType): ReadonlyArray<Tok> => {
+  let aliases: Map<string, TableMeta> | undefined
+  const declaredType = (expr: ReadonlyArray<Tok>): NamedType | undefined => {
+    aliases ??= aliasedTables(toks, significant(toks), lookup, lookupType)
+    const names = expr.filter((t, k) => (k % 2 === 0 ? isName(t) : isOp(t, "."))).length === expr.length && expr.length % 2 === 1 ? expr.filter(isName) : []
+    const [first, column, ...attrs] = names.map((t) => t.value)
+    const meta = column === undefined ? [...aliases.values()].find((m) => m.columns.some((c) => c.name === first)) : aliases.get(first ?? "")
+    let type = meta?.columns.find((c) => c.name === (column ?? first))?.type.named
+    for (const a of attrs) {
+      const member = type?.attributes.find((x) => x.name === a)?.member
+      type = member !== undefined && "named" in member ? member.named : undefined
+    }
+    return type?.kind === "object" ? type : undefined
+  }
+  const objectType = (name: string): NamedType | undefined => (lookupType(name)?.named?.kind === "object" ? lookupType(name)!.named : undefined)
+  return rewriteSubstitution(toks, { objectType, declaredType, extract: attributeExtraction, chainAt: attributeChainAt })
 }

@@ -29,7 +29,13 @@ interface Operand {
   readonly column?: { readonly table: StatementTable; readonly name: string; readonly qualified: string }
 }
 
-const comparisonMethod = (type: NamedType) => type.methods?.find((m) => m.comparison !== undefined)
+/** The type declaring the MAP or ORDER method objects of `type` compare by: its own, or the one it inherits. */
+const comparisonOwner = (type: NamedType): NamedType => {
+  for (let c: NamedType | undefined = type; c !== undefined; c = c.supertype) if (c.methods?.some((m) => m.comparison !== undefined)) return c
+  return type
+}
+
+const comparisonMethod = (type: NamedType) => comparisonOwner(type).methods?.find((m) => m.comparison !== undefined)
 
 const noOrder = () => new OraError(22950, "cannot ORDER objects without MAP or ORDER method")
 
@@ -63,7 +69,7 @@ export const rewriteObjectComparisons = (toks: ReadonlyArray<Tok>, tables: () =>
     return table !== undefined && type?.kind === "object" ? { start: n, end, type, column: { table, name, qualified: `"${qualifier}"."${name}"` } } : undefined
   }
   const textOf = (o: Operand) => toks.slice(sig[o.start], sig[o.end - 1]! + 1).map((t) => t.text).join("")
-  const mapped = (o: Operand, method: string) => `"${o.type.name}"."${method}"(${textOf(o)})`
+  const mapped = (o: Operand, method: string) => `"${comparisonOwner(o.type).name}"."${method}"(${textOf(o)})`
   /** The object operands of type `type` of the parenthesised list opening at `n`, and where it ends; undefined for another list. */
   const objectList = (n: number, type: NamedType): { items: Array<Operand>; end: number } | undefined => {
     if (!isOp(at(n), "(")) return undefined
@@ -83,7 +89,7 @@ export const rewriteObjectComparisons = (toks: ReadonlyArray<Tok>, tables: () =>
     if (o !== undefined) byEnd.set(o.end, o)
   }
   if (byEnd.size === 0) return toks
-  const edits: Array<{ from: number; to: number; text: string }> = []
+  const edits: Array<Edit> = []
   for (let n = 0; n < sig.length; n++) {
     const t = at(n)!
     const op = COMPARISONS.find((o) => isOp(t, o))
@@ -97,7 +103,7 @@ export const rewriteObjectComparisons = (toks: ReadonlyArray<Tok>, tables: () =>
         checkAttributeComparison(left.type)
         continue
       }
-      const text = method.comparison === "MAP" ? `${mapped(left, method.name)} ${op} ${mapped(right, method.name)}` : `"${left.type.name}"."${method.name}"(${textOf(left)}, ${textOf(right)}) ${op} 0`
+      const text = method.comparison === "MAP" ? `${mapped(left, method.name)} ${op} ${mapped(right, method.name)}` : `"${comparisonOwner(left.type).name}"."${method.name}"(${textOf(left)}, ${textOf(right)}) ${op} 0`
       edits.push({ from: left.start, to: right.end, text })
       n = right.end - 1
       continue
@@ -115,7 +121,7 @@ export const rewriteObjectComparisons = (toks: ReadonlyArray<Tok>, tables: () =>
       const text =
         method.comparison === "MAP"
           ? `${mapped(inList, method.name)} ${negated ? "NOT " : ""}IN (${list.items.map((o) => mapped(o, method.name)).join(", ")})`
-          : `${negated ? "NOT " : ""}(${list.items.map((o) => `"${o.type.name}"."${method.name}"(${textOf(inList)}, ${textOf(o)}) = 0`).join(" OR ")})`
+          : `${negated ? "NOT " : ""}(${list.items.map((o) => `"${comparisonOwner(o.type).name}"."${method.name}"(${textOf(inList)}, ${textOf(o)}) = 0`).join(" OR ")})`
       edits.push({ from: inList.start, to: list.end, text })
       n = list.end - 1
       continue
@@ -130,6 +136,15 @@ export const rewriteObjectComparisons = (toks: ReadonlyArray<Tok>, tables: () =>
           if (ordering) throw noOrder()
           checkAttributeComparison(o.type)
         } else if (ordering && method.comparison === "MAP") edits.push({ from: o.start, to: o.end, text: mapped(o, method.name) })
+        else if (method.comparison === "MAP" && !isKw(t, "BY")) {
+          const grouped = distinctByMap(toks, sig, n, operandAt, (x) => { const m = comparisonMethod(x.type); return m?.comparison === "MAP" ? mapped(x, m.name) : undefined }, textOf)
+          edits.push(...grouped)
+          if (grouped.length > 0) break
+        } else if (method.comparison === "MAP") {
+          // GROUP BY the MAP value; the object itself selected as one of its group's (ANY_VALUE)
+          edits.push({ from: o.start, to: o.end, text: mapped(o, method.name) })
+          edits.push(...groupedSelections(toks, sig, n, operandAt, textOf(o), textOf))
+        }
         else if (ordering) {
           const ranked = rankedByOrder(o, method.name)
           if (ranked !== undefined) edits.push({ from: o.start, to: o.end, text: ranked })
@@ -139,11 +154,96 @@ export const rewriteObjectComparisons = (toks: ReadonlyArray<Tok>, tables: () =>
   }
   if (edits.length === 0) return toks
   const out = [...toks]
-  for (const e of edits.reverse()) {
-    const pos = out[sig[e.from]!]!.pos
-    out.splice(sig[e.from]!, sig[e.to - 1]! + 1 - sig[e.from]!, ...tokenize(e.text).map((g) => ({ ...g, pos })))
+  for (const e of edits.sort((a, b) => a.from - b.from || a.to - b.to).reverse()) {
+    // an edit with from === to inserts before that token (or at the end)
+    const at = sig[e.from] ?? toks.length
+    const pos = out[at]?.pos ?? out[sig[e.from - 1]!]!.pos
+    const made = tokenize(e.text).map((g, k) => ({ ...g, pos, ...(k === 0 && e.heading !== undefined ? { heading: e.heading, constructs: e.constructs } : k > 0 && e.heading !== undefined ? { heading: "" } : {}) }))
+    out.splice(at, e.from === e.to ? 0 : sig[e.to - 1]! + 1 - at, ...made)
   }
   return out
+}
+
+/** A rewrite of significant tokens `from` to `to` (exclusive); a heading and described type for a select item it makes. */
+interface Edit {
+  readonly from: number
+  readonly to: number
+  readonly text: string
+  readonly heading?: string
+  readonly constructs?: NamedType
+}
+
+/** `ANY_VALUE(o)` for select item `o`: one of its group's objects, headed and described as the column. */
+const anyValue = (o: Operand, text: string, toks: ReadonlyArray<Tok>, sig: ReadonlyArray<number>): Edit => ({
+  from: o.start,
+  to: o.end,
+  text: `ANY_VALUE(${text})`,
+  heading: oracleName(toks[sig[o.end - 1]!]!),
+  constructs: o.type
+})
+
+/** The significant index of the SELECT of the query block whose clause word is at `n`. */
+const selectOf = (toks: ReadonlyArray<Tok>, sig: ReadonlyArray<number>, n: number): number | undefined => {
+  for (let m = n - 1, depth = 0; m >= 0; m--) {
+    const t = toks[sig[m]!]
+    if (isOp(t, ")")) depth++
+    else if (isOp(t, "(") && --depth < 0) return undefined
+    else if (depth === 0 && isKw(t, "SELECT")) return m
+  }
+  return undefined
+}
+
+/** The select items of the GROUP BY's block (BY at `n`) that are the grouped object `text`: as ANY_VALUE of it. */
+const groupedSelections = (toks: ReadonlyArray<Tok>, sig: ReadonlyArray<number>, n: number, operandAt: (m: number) => Operand | undefined, text: string, textOf: (o: Operand) => string): Array<Edit> => {
+  const select = selectOf(toks, sig, n)
+  if (select === undefined) return []
+  const first = isKw(toks[sig[select + 1] ?? -1], "DISTINCT", "UNIQUE", "ALL") ? select + 2 : select + 1
+  return listItems(toks, sig, first).flatMap((m) => {
+    const o = operandAt(m)
+    return o !== undefined && itemEnds(toks, sig, o.end) && textOf(o) === text ? [anyValue(o, text, toks, sig)] : []
+  })
+}
+
+/**
+ * `SELECT DISTINCT items ...` (DISTINCT at `n`) with an object item of a type with a MAP method, as Oracle compares
+ * such objects by their MAP values: `SELECT items ... GROUP BY <items, objects by their MAP value>`, the objects
+ * selected as ANY_VALUE; nothing when the block groups already.
+ */
+const distinctByMap = (
+  toks: ReadonlyArray<Tok>,
+  sig: ReadonlyArray<number>,
+  n: number,
+  operandAt: (m: number) => Operand | undefined,
+  mappedOf: (o: Operand) => string | undefined,
+  textOf: (o: Operand) => string
+): Array<Edit> => {
+  let end = n + 1
+  for (let depth = 0; end < sig.length; end++) {
+    const t = toks[sig[end]!]
+    if (isOp(t, "(")) depth++
+    else if (isOp(t, ")") && --depth < 0) break
+    else if (depth === 0 && isKw(t, "GROUP", "HAVING")) return []
+    else if (depth === 0 && isKw(t, "UNION", "INTERSECT", "MINUS", "EXCEPT", "ORDER", "FETCH", "OFFSET", "FOR")) break
+  }
+  const items = listItems(toks, sig, n + 1)
+  const edits: Array<Edit> = [{ from: n, to: n + 1, text: "" }]
+  const keys: Array<string> = []
+  items.forEach((m, k) => {
+    const o = operandAt(m)
+    const mapped = o !== undefined && itemEnds(toks, sig, o.end) ? mappedOf(o) : undefined
+    if (o !== undefined && mapped !== undefined) {
+      edits.push(anyValue(o, textOf(o), toks, sig))
+      keys.push(mapped)
+      return
+    }
+    // the item's expression, without its alias
+    const stop = k + 1 < items.length ? items[k + 1]! - 1 : sig.findIndex((x, j) => j > m && isKw(toks[x], "FROM"))
+    let last = stop - 1
+    if (last > m && (toks[sig[last]!]!.kind === "ident" || toks[sig[last]!]!.kind === "qident") && !isOp(toks[sig[last - 1]!], ".")) last -= isKw(toks[sig[last - 1]!], "AS") ? 2 : 1
+    keys.push(toks.slice(sig[m], sig[last]! + 1).map((t) => t.text).join(""))
+  })
+  if (edits.length === 1) return []
+  return [...edits, { from: end, to: end, text: ` GROUP BY ${keys.join(", ")} ` }]
 }
 
 /**
@@ -157,7 +257,7 @@ const rankedByOrder = (o: Operand, method: string): string | undefined => {
   if (!table?.owner || !table.name) return undefined
   const text = o.column!.qualified
   const other = `ora_ox."${o.column!.name}"`
-  return `CASE WHEN ${text} IS NULL THEN NULL ELSE (SELECT COUNT(*) FROM "${table.owner}"."${table.name}" ora_ox WHERE ${other} IS NOT NULL AND "${o.type.name}"."${method}"(${other}, ${text}) < 0) END`
+  return `CASE WHEN ${text} IS NULL THEN NULL ELSE (SELECT COUNT(*) FROM "${table.owner}"."${table.name}" ora_ox WHERE ${other} IS NOT NULL AND "${comparisonOwner(o.type).name}"."${method}"(${other}, ${text}) < 0) END`
 }
 
 /** The significant tokens starting the items of the comma-separated list starting at `n` (up to a clause word or a closing parenthesis). */

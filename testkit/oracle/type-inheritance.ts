@@ -5,6 +5,8 @@
  * (PLS-00590 "attempting to create a subtype UNDER a FINAL type") or of no object type is a compilation error.
  */
 import { OraError } from "./errors.ts"
+import { fromExtendedJson } from "./extended-json.ts"
+import type { JsonNode } from "./oson.ts"
 import { isKw, isOp, type Tok } from "./lexer.ts"
 import type { NamedType } from "./type-shapes.ts"
 
@@ -29,4 +31,113 @@ export const underClause = (sig: ReadonlyArray<Tok>, k: number, lookup: (owner: 
 export const declaredNotFinal = (sig: ReadonlyArray<Tok>, close: number): boolean => {
   for (let k = close + 1; k < sig.length; k++) if (isKw(sig[k], "NOT") && isKw(sig[k + 1], "FINAL")) return true
   return false
+}
+
+/** Whether `t` belongs to a type hierarchy (NOT FINAL, or created UNDER another type): its values carry their type. */
+export const inHierarchy = (t: NamedType): boolean => t.kind === "object" && (t.supertype !== undefined || t.notFinal === true)
+
+/** `t` and its supertypes, most specific first, as `SCHEMA.NAME`. */
+export const typeChain = (t: NamedType): Array<string> => {
+  const out: Array<string> = []
+  for (let c: NamedType | undefined = t; c !== undefined; c = c.supertype) out.push(`${c.schema}.${c.name}`)
+  return out
+}
+
+/** Whether `sub` is `t` or one of its subtypes. */
+export const isSubtypeOf = (sub: NamedType, t: NamedType): boolean => {
+  for (let c: NamedType | undefined = sub; c !== undefined; c = c.supertype) if (c === t || (c.schema === t.schema && c.name === t.name)) return true
+  return false
+}
+
+/**
+ * The typeid SYS_TYPEID returns for a new type of a hierarchy: "01" for its root, then the next number of the
+ * hierarchy, in hexadecimal (SQL Language Reference, "SYS_TYPEID": persons of types person_t, employee_t and
+ * part_time_emp_t show 01, 02, 03; "All final root object types ... have a null typeid").
+ */
+export const newTypeId = (supertype: NamedType | undefined, notFinal: boolean, all: ReadonlyArray<NamedType>): string | undefined => {
+  if (supertype === undefined) return notFinal ? "01" : undefined
+  const root = rootOf(supertype)
+  const taken = all.filter((t) => t.typeId !== undefined && rootOf(t) === root).map((t) => parseInt(t.typeId!, 16))
+  return (Math.max(0, ...taken) + 1).toString(16).toUpperCase().padStart(2, "0")
+}
+
+const rootOf = (t: NamedType): NamedType => (t.supertype === undefined ? t : rootOf(t.supertype))
+
+/** The key of the trailing element that names a stored instance's most specific type (see {@link typeTag}). */
+export const TYPE_KEY = "$oraType"
+/** The key of the trailing element's typeid (SYS_TYPEID). */
+export const TYPE_ID_KEY = "$typeId"
+
+/**
+ * The JSON text of the element a stored instance of a hierarchy type ends with, after its attribute values: its type
+ * and supertypes, most specific first, and its typeid. A column or attribute of type t may hold instances of t's
+ * subtypes ("Substituting Types in a Type Hierarchy", Object-Relational Developer's Guide), whose attributes come
+ * after t's, so t's attributes keep their positions and only this element tells the instance's type.
+ */
+export const typeTag = (t: NamedType): string => JSON.stringify({ [TYPE_KEY]: typeChain(t), ...(t.typeId === undefined ? {} : { [TYPE_ID_KEY]: t.typeId }) })
+
+/** The value tree of an instance of `t` with its type element appended when `t` is in a hierarchy. */
+export const withTypeTag = (t: NamedType, value: JsonNode): JsonNode => {
+  if (!inHierarchy(t) || value.kind !== "array" || storedTypeName(value) !== undefined) return value
+  return { kind: "array", items: [...value.items, fromExtendedJson(typeTag(t))] }
+}
+
+/** The most specific type a stored instance's trailing type element names (`SCHEMA.NAME`), if it has one. */
+export const storedTypeName = (value: JsonNode): string | undefined => {
+  const last = value.kind === "array" ? value.items.at(-1) : undefined
+  if (last?.kind !== "object") return undefined
+  const chain = last.fields.find(([k]) => k === TYPE_KEY)?.[1]
+  const first = chain?.kind === "array" ? chain.items[0] : undefined
+  return first?.kind === "string" ? first.value : undefined
+}
+
+/**
+ * The type a stored value of a column or attribute of type `t` is sent as: the subtype its type element names, when
+ * it is one of `t`'s (`known`: the registered types), else `t`. The image then holds the subtype's attributes, `t`'s
+ * first, under the subtype's TOID. node-oracledb thin decodes a fetched object by the column's type, not by the TOID
+ * (lib/thin/protocol/messages/withData.js processColumnData: `new ThinDbObjectImpl(objType, obj.packedData)` with
+ * objType the column's fetchInfo.dbTypeClass; the TOID is only kept in `toid`), so it shows `t`'s attributes of the
+ * instance and ignores the rest of the image.
+ */
+export const sentType = (t: NamedType, value: JsonNode, known: Iterable<NamedType>): NamedType => {
+  const name = inHierarchy(t) ? storedTypeName(value) : undefined
+  if (name === undefined || name === `${t.schema}.${t.name}`) return t
+  for (const c of known) if (`${c.schema}.${c.name}` === name && isSubtypeOf(c, t)) return c
+  return t
+}
+
+/**
+ * The type whose body runs member method `method` for an instance of `t`: t when it declares the method (its own or
+ * OVERRIDING), else its nearest supertype that does, as a subtype inherits its supertype's methods
+ * (Object-Relational Developer's Guide, "Inheriting, Overloading, and Overriding Methods").
+ */
+export const implementingType = (t: NamedType, method: string, isFunction: boolean): NamedType | undefined => {
+  for (let c: NamedType | undefined = t; c !== undefined; c = c.supertype) if (c.methods?.some((m) => m.kind === "MEMBER" && m.isFunction === isFunction && m.name === method)) return c
+  return undefined
+}
+
+/** The most specific type of an object value held as stored text, a subtype of `t` among `known`; `t` otherwise. */
+export const mostSpecificType = (t: NamedType, stored: unknown, known: Iterable<NamedType>): NamedType => {
+  if (typeof stored !== "string" || !inHierarchy(t) || !stored.includes(TYPE_KEY)) return t
+  try {
+    return sentType(t, fromExtendedJson(stored), known)
+  } catch {
+    return t
+  }
+}
+
+/**
+ * The subtypes of `t` among `known` whose instances run another body's `method` than t's do (dynamic dispatch: "the
+ * version of the method that is executed is the one defined for the most specific type of the instance"), each with
+ * the type whose body runs it.
+ */
+export const overridingSubtypes = (t: NamedType, method: string, known: Iterable<NamedType>): Array<{ readonly sub: NamedType; readonly runs: NamedType }> => {
+  const own = implementingType(t, method, true)
+  const out: Array<{ sub: NamedType; runs: NamedType }> = []
+  for (const sub of known) {
+    if (sub === t || sub.kind !== "object" || !isSubtypeOf(sub, t)) continue
+    const runs = implementingType(sub, method, true)
+    if (runs !== undefined && runs !== own) out.push({ sub, runs })
+  }
+  return out
 }

@@ -78,6 +78,8 @@ export interface NamedType {
   readonly supertype?: NamedType
   /** An OBJECT type declared NOT FINAL: subtypes may be created under it. */
   readonly notFinal?: true
+  /** The typeid SYS_TYPEID returns for instances of a hierarchy's type (type-inheritance.ts newTypeId). */
+  readonly typeId?: string
 }
 
 /** A method an OBJECT type declares: `MEMBER | STATIC | CONSTRUCTOR | MAP MEMBER | ORDER MEMBER  FUNCTION | PROCEDURE name`. */

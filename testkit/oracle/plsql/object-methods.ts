@@ -26,6 +26,8 @@ import { packageMember } from "./package-instances.ts"
 import { lookup } from "./scope.ts"
 import { findPackage } from "./stored-packages.ts"
 import { CONSTRUCTOR_NAME, nullAttributes, typeBodiesOf } from "./type-bodies.ts"
+import { dispatchedCall } from "./method-dispatch.ts"
+import { implementingType, mostSpecificType } from "../type-inheritance.ts"
 
 const isName = (t: Tok | undefined): t is Tok => t !== undefined && (t.kind === "ident" || t.kind === "qident")
 
@@ -67,9 +69,10 @@ export async function objectMethodCall(ctx: Frame, expr: Expr, k: number): Promi
   if (slot?.k === "var" && isOp(expr[k + 1], ".") && isName(expr[k + 2]) && !isOp(expr[k + 3], ".")) {
     const type = objectTypeOf(ctx, slot.type)
     const method = oracleName(expr[k + 2]!)
-    const declared = type?.methods?.find((m) => m.kind === "MEMBER" && m.isFunction && m.name === method)
-    if (type === undefined || declared === undefined || type.attributes.some((a) => a.name === method)) return undefined
-    return { end: k + 2, run: async (args) => ctx.callLocal(await methodSlot(ctx, type, method, expr[k + 2]!), [[t], ...args]) }
+    if (type === undefined || implementingType(type, method, true) === undefined || type.attributes.some((a) => a.name === method)) return undefined
+    // the body of the value's most specific type, or of the supertype it inherits the method from
+    const runs = () => implementingType(mostSpecificType(type, slot.value, namedTypesOf(ctx.host.db).all()), method, true) ?? type
+    return { end: k + 2, run: async (args) => ctx.callLocal(await methodSlot(ctx, runs(), method, expr[k + 2]!), [[t], ...args]) }
   }
   if (slot !== undefined || isOp(expr[k + 1], ".") || !isOp(expr[k + 1], "(")) return undefined
   const type = namedTypesOf(ctx.host.db).lookup(ctx.host.schema, undefined, name)
@@ -99,12 +102,11 @@ export async function objectProcedureCall(ctx: Frame, parts: ReadonlyArray<strin
   if (parts.length !== 2) return false
   const slot = lookup(ctx, parts[0]!)
   const type = slot?.k === "var" ? objectTypeOf(ctx, slot.type) : undefined
-  const method = type?.methods?.find((m) => m.kind === "MEMBER" && m.name === parts[1])
-  if (type === undefined || method === undefined) return false
   // a member function called as a statement (PLS-00221) is left to the caller's check
-  if (method.isFunction) return false
+  const runs = type === undefined || slot?.k !== "var" ? undefined : implementingType(mostSpecificType(type, slot.value, namedTypesOf(ctx.host.db).all()), parts[1]!, false)
+  if (runs === undefined) return false
   const self: Tok = { kind: "qident", text: `"${parts[0]}"`, value: parts[0]!, pos: at.pos }
-  await ctx.callLocal(await methodSlot(ctx, type, parts[1]!, at), [[self], ...args])
+  await ctx.callLocal(await methodSlot(ctx, runs, parts[1]!, at), [[self], ...args])
   return true
 }
 
@@ -149,12 +151,20 @@ export const rewriteSqlMethodCalls = (
     if (n + 5 >= sig.length) continue
     if (!isName(at(n)) || isOp(at(n - 1), ".") || !isOp(at(n + 1), ".") || !isName(at(n + 2)) || !isOp(at(n + 3), ".") || !isName(at(n + 4)) || !isOp(at(n + 5), "(")) continue
     aliases ??= aliasedTables(toks, sig, lookupTable)
-    const type = aliases.get(at(n)!.value)?.columns.find((c) => c.name === at(n + 2)!.value)?.type.named
+    const declaredType = aliases.get(at(n)!.value)?.columns.find((c) => c.name === at(n + 2)!.value)?.type.named
     const method = oracleName(at(n + 4)!)
-    if (type?.kind !== "object" || !type.methods?.some((m) => m.kind === "MEMBER" && m.isFunction && m.name === method)) continue
+    // the method of the column's type or the supertype it inherits it from (type-inheritance.ts)
+    const type = declaredType?.kind === "object" ? implementingType(declaredType, method, true) : undefined
+    if (declaredType === undefined || type === undefined) continue
     const pos = at(n)!.pos
     const op = (text: string): Tok => ({ kind: "op", text, value: text, pos })
     const empty = isOp(at(n + 6), ")")
+    const dispatch = dispatchedCall(toks, sig, n, declaredType, method, namedTypesOf(db).all())
+    if (dispatch !== undefined) {
+      edits.push(dispatch.edit)
+      n = dispatch.next
+      continue
+    }
     edits.push({
       from: sig[n]!,
       to: sig[n + 5]!,

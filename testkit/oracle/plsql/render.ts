@@ -17,7 +17,7 @@ import { intervalColumnTypesOf } from "../interval-exprs.ts"
 import { rewriteNumericIntervals } from "../numeric-intervals.ts"
 import { exactSecondsOfBind } from "../intervals.ts"
 import { rewriteJsonSql } from "../json-sql.ts"
-import { namedTypesOf } from "../named-types.ts"
+import { namedTypesOf, objectColumnTypeOf } from "../named-types.ts"
 import { findTopLevel, isKw, isOp, matchParen, type Tok } from "../lexer.ts"
 import { rewriteDbmsLob } from "../lob-functions.ts"
 import { rewriteAttributeAccess } from "../object-attributes.ts"
@@ -317,7 +317,7 @@ export function render(
   lobRowids?: ReadonlyArray<string>
 } {
   const params: Array<DuckDBValue> = []
-  const source = rewriteAttributeAccess(rewriteFloatConditions(rewriteDbmsLob(rewriteBuiltinCalls(rewriteJsonSql(hierarchyAndOuterJoins(ctx, withAliasAs(namedTypesOf(ctx.host.db).rewriteConstructors(ctx.host.schema, padCharOperands(rewriteNumericIntervals(rewriteGroupIds(toks)), (schema, name) => (sql ? ctx.host.lookupTable(schema, name) : undefined), (name) => charVariableType(ctx, name), (_, bind) => ctx.callResults.get(bind.value)?.char === true)))), ctx.host.db.settings.version), ctx.host.schema))), (schema, name) => ctx.host.lookupTable(schema, name))
+  const source = rewriteAttributeAccess(rewriteFloatConditions(rewriteDbmsLob(rewriteBuiltinCalls(rewriteJsonSql(hierarchyAndOuterJoins(ctx, withAliasAs(namedTypesOf(ctx.host.db).rewriteConstructors(ctx.host.schema, padCharOperands(rewriteNumericIntervals(rewriteGroupIds(toks)), (schema, name) => (sql ? ctx.host.lookupTable(schema, name) : undefined), (name) => charVariableType(ctx, name), (_, bind) => ctx.callResults.get(bind.value)?.char === true)))), ctx.host.db.settings.version), ctx.host.schema))), (schema, name) => ctx.host.lookupTable(schema, name), objectColumnTypeOf(ctx.host.db, ctx.host.schema))
   const { rewritten: bound, values, specs, kinds, types } = bindNames(ctx, source, sql)
   const named = intervalTextOperands(localZoneOperands(ctx, bound, specs, types), boundKinds(kinds, types))
   // a format model from a bind or variable is known now: the translator takes it as the literal it is for this run

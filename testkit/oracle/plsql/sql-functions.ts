@@ -293,7 +293,8 @@ const rewriteCalls = (
     const id = `${++nextSite}`
     made.push(id)
     sites.set(id, { fn, results: new Map(), missing: new Map(), final: false })
-    const heading = sig.slice(j, nameAt + 1).map((i) => toks[i]!).map((x) => (x.kind === "qident" ? x.value : x.text.toUpperCase())).join("")
+    // a call a rewrite made inside a select item it heads itself (plsql/method-dispatch.ts) keeps the heading it was given
+    const heading = toks[sig[j]!]!.heading ?? sig.slice(j, nameAt + 1).map((i) => toks[i]!).map((x) => (x.kind === "qident" ? x.value : x.text.toUpperCase())).join("")
     const kind = resultKind(fn.returns)
     const pos = t.pos
     const site: Tok = { kind: "str", text: `'${id}'`, value: id, pos, heading: "" }

@@ -167,6 +167,8 @@ const methodsOf = (all: ReadonlyArray<Tok>, sig: ReadonlyArray<number>, from: nu
   const out: Array<Method> = []
   for (let n = from; n < sig.length; n++) {
     let k = n
+    // `[NOT] OVERRIDING | FINAL | INSTANTIABLE` before a method (blanked with its other keywords)
+    while (isKw(at(k), "OVERRIDING", "FINAL", "INSTANTIABLE") || (isKw(at(k), "NOT") && isKw(at(k + 1), "OVERRIDING", "FINAL", "INSTANTIABLE"))) k++
     if (isKw(at(k), "MAP", "ORDER") && isKw(at(k + 1), "MEMBER")) k++
     if (!isKw(at(k), "MEMBER", "STATIC", "CONSTRUCTOR") || !isKw(at(k + 1), "FUNCTION", "PROCEDURE") || !isName(at(k + 2))) continue
     const nameAt = k + 2
