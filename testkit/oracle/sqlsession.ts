@@ -8,8 +8,8 @@
  * (session-errors.ts), the locks its statements take (session-locking.ts); DDL runs in ddl.ts, row-lock waits in
  * row-locks.ts.
  */
-import { executeRuns, formatBindRuns, inlineFormatBindTokens, inlineFormatBinds } from "./format-model-binds.ts"
-import { dynamicFormatModels, hasFormatExpressions, MAY_HAVE_FORMAT, peekingSql, probeFormatValuesOnce, type SequenceStates, settleFormatSites } from "./format-model-sites.ts"
+import { executeRuns, formatBindRuns, inlineFormatBinds } from "./format-model-binds.ts"
+import { hasFormatExpressions, MAY_HAVE_FORMAT } from "./format-model-sites.ts"
 import { callFromSql, rowsOfQuery } from "./plsql/interpreter.ts"
 import { tableTriggers, type Trigger } from "./plsql/trigger-definitions.ts"
 import { withTableCollectionRows, withTableCollections } from "./plsql/client-table-collections.ts"
@@ -19,58 +19,48 @@ import { isMultiTableInsert, runMultiTableInsert } from "./multi-table-insert.ts
 import { runRowsWithTriggers, type TriggerSession } from "./plsql/triggers.ts"
 import { runTriggeredRows } from "./trigger-restarts.ts"
 import { setRole } from "./role-statements.ts"
-import { storedFunctionCalls, type StatementCalls, writeProbe } from "./plsql/sql-functions.ts"
+import { writeProbe } from "./plsql/sql-functions.ts"
 import { packageNamedType } from "./plsql/package-type-binds.ts"
-import { callableFromSql, packagesOf } from "./plsql/stored-packages.ts"
-import { namedResultOf, rewriteSqlMethodCalls } from "./plsql/object-methods.ts"
 import { inlineWithFunctions } from "./plsql/with-functions.ts"
 import { takeCompileWarning } from "./plsql/compile-errors.ts"
 import type { DuckDBType, DuckDBValue } from "@duckdb/node-api"
-import type { AppendTarget, BulkRows, ColumnInfo, Cursor, Session as EngineSession } from "../engine/index.ts"
+import type { AppendTarget, BulkRows, ColumnInfo, Session as EngineSession } from "../engine/index.ts"
 import { type BatchTarget, BatchTargets } from "./bulk-insert.ts"
 import type { TableMeta } from "./catalog.ts"
-import { type OracleDatabase, type SessionInfo, versionInfo } from "./database.ts"
+import { type OracleDatabase, type SessionInfo } from "./database.ts"
 import { columnTypeError, parseTimeError } from "./statement-checks.ts"
 import { definesQuery, engineFunctionNames, unknownFunctionError } from "./function-names.ts"
 import { ora, OraError } from "./errors.ts"
 import { anyIntervalBinds, hasIntervalBinds } from "./intervals.ts"
-import { isKw, isOp, significant, tokenize, type Tok } from "./lexer.ts"
-import { rewriteRowSubqueries } from "./row-subqueries.ts"
+import { isKw, significant, tokenize, type Tok } from "./lexer.ts"
 import { Ddl } from "./ddl.ts"
 import { checkUncheckedForeignKeys, hasUncheckedForeignKeys } from "./novalidate-foreign-keys.ts"
-import { engineStatement, rowidOf, RowLockWaits } from "./row-locks.ts"
+import { engineStatement, RowLockWaits } from "./row-locks.ts"
 import { SessionLocking } from "./session-locking.ts"
-import { derivedLobRows, withDerivedLobRows } from "./derived-lob-rows.ts"
 import type { Requester } from "./privileges.ts"
 import { keyedTable, keysWrittenBy } from "./key-locks.ts"
 import { bindSpecType, describeColumns } from "./results.ts"
-import { intervalLiteralTargets } from "./interval-writes.ts"
-import { intervalBindKind, isLocalZoneBind, localZoneArithmetic } from "./local-zone-arithmetic.ts"
-import { datetimeJoins } from "./datetime-joins.ts"
 import { describeTypeBlock, namedTypesOf } from "./named-types.ts"
 import { runPlsql } from "./plsql.ts"
 import { DEFAULT_NLS_FORMATS, type NlsFormats } from "./nls-formats.ts"
 import { type BindSpec, classify, type DmlResult, type ExecuteOptions, type QueryResult, type ResultColumn, returningClause } from "./statement.ts"
 import { type StatementResult, stripTerminator } from "./statement.ts"
-import { oracleName, translateQuery, type QueryShape } from "./translate.ts"
+import { type QueryShape } from "./translate.ts"
 import { mergeOnColumnError, unsupportedClauseErrorOf } from "./clause-checks.ts"
-import { rewriteSampleClauses } from "./sample-clause.ts"
 import { type IsTable, rewriteSequenceRows, sequenceRowSource } from "./sequence-rows.ts"
-import { perRowSequenceValues } from "./sequence-row-lambdas.ts"
 import { expandFormatViews, hasFormatViews } from "./format-views.ts"
-import { dmlWithFormatExpressions, engineSequenceStates } from "./format-model-dml.ts"
-import { encodeName } from "./names.ts"
+import { dmlWithFormatExpressions } from "./format-model-dml.ts"
 import { operandTypeError } from "./operand-type-checks.ts"
-import { rewriteNumericIntervals } from "./numeric-intervals.ts"
-import { boundIntervals, intervalParams, SessionTransaction } from "./session-transaction.ts"
+import { intervalParams, SessionTransaction } from "./session-transaction.ts"
 import { KeyClaims } from "./session-key-claims.ts"
+import { SessionQueries } from "./session-queries.ts"
 import { ExecuteMany } from "./session-execute-many.ts"
 import { StatementColumns } from "./session-columns.ts"
-import { dictionaryTablesOf, queryDictionary } from "./session-dictionary.ts"
+import { dictionaryTablesOf } from "./session-dictionary.ts"
 import { resolveSynonyms } from "./synonym-resolution.ts"
 import { mapEngineError } from "./session-errors.ts"
 import { alterSession, searchPathSql, setSessionVariables, unitRightsSql } from "./session-variables.ts"
-import { bindNumberingTranslator, type TranslatedStatement, type TranslationContext, translateStatement } from "./session-translate.ts"
+import { type TranslatedStatement, type TranslationContext, translateStatement } from "./session-translate.ts"
 import { type AccessContext, checkAccess, dmlPrivileges } from "./session-access.ts"
 import { checkViewWrite, viewRightsOf } from "./view-owner-privileges.ts"
 import { SessionSqlIds } from "./session-sql-ids.ts"
@@ -106,6 +96,7 @@ export class SqlSession {
   private readonly returningHost: ReturningHost
   private roles: ReadonlySet<string>
   private readonly columns: StatementColumns = new StatementColumns((schema, name) => this.lookupTable(schema, name))
+  private readonly queries: SessionQueries
 
   constructor(
     readonly db: OracleDatabase,
@@ -135,6 +126,18 @@ export class SqlSession {
     })
     this.keys = new KeyClaims({ db, info, txn: this.txn, locks: this.locks, readRows: (q, params) => this.engine.queryAll(q, params) })
     this.returningHost = { engine, txn: this.txn, keys: this.keys, mapError: (e) => this.mapError(e) }
+    this.queries = new SessionQueries({
+      session: this,
+      get enabledRoles() {
+        return session.enabledRoles
+      },
+      columns: this.columns,
+      isTable: this.isTable,
+      setVars: (s) => this.setVars(s),
+      translation: () => this.translation(),
+      access: () => this.access(),
+      describe: (shape, cols, specs, lobTables) => this.describe(shape, cols, specs, lobTables)
+    })
     this.many = new ExecuteMany({
       engine,
       txn: this.txn,
@@ -370,7 +373,7 @@ export class SqlSession {
         return this.query(...(await withTableCollections(this, sql, rows[0] ?? [], specs)))
       case "dml": {
         const expanded = hasFormatViews(this.db) ? expandFormatViews(sql, (schema, name) => this.lookupTable(schema, name)) : sql
-        const host = { readAll: this.readAll.bind(this), sequences: this.sequenceStates, atomically: (body: () => Promise<StatementResult>) => this.txn.atomically(body), dml: async (text: string, r: ReadonlyArray<ReadonlyArray<DuckDBValue>>, s: ReadonlyArray<BindSpec>) => this.dml(...(await withTableCollectionRows(this, text, r, s)), opts) }
+        const host = { readAll: this.queries.readAll.bind(this.queries), sequences: this.queries.sequenceStates, atomically: (body: () => Promise<StatementResult>) => this.txn.atomically(body), dml: async (text: string, r: ReadonlyArray<ReadonlyArray<DuckDBValue>>, s: ReadonlyArray<BindSpec>) => this.dml(...(await withTableCollectionRows(this, text, r, s)), opts) }
         if (MAY_HAVE_FORMAT.test(expanded) && hasFormatExpressions(tokenize(expanded))) return dmlWithFormatExpressions<DuckDBValue, BindSpec, StatementResult>(host, expanded, rows, specs)
         return this.dml(...(await withTableCollectionRows(this, sql, rows, specs)), opts)
       }
@@ -559,67 +562,9 @@ export class SqlSession {
     await this.engine.close()
   }
 
-  /** Runs a query and describes its columns. */
-  async query(oracleSql: string, bound: ReadonlyArray<DuckDBValue>, boundSpecs: ReadonlyArray<BindSpec> = [], describeOnly = false): Promise<QueryResult> {
-    const sql = hasFormatViews(this.db) ? expandFormatViews(oracleSql, (schema, name) => this.lookupTable(schema, name)) : oracleSql
-    if (!MAY_HAVE_FORMAT.test(sql)) return this.queryOnce(sql, bound, boundSpecs, describeOnly)
-    // a format model that is an expression is evaluated per value met (format-model-sites.ts); a query taking NEXTVAL
-    // learns them first from itself without it, so that it runs (and advances the sequence) once
-    // (the probe of a query is the query itself, with all its binds)
-    if (!describeOnly) await probeFormatValuesOnce(sql, [bound], boundSpecs, (q, _params, _specs, peeking) => this.readAll(q, bound, boundSpecs, peeking), this.sequenceStates)
-    return settleFormatSites(sql, () => this.queryOnce(sql, bound, boundSpecs, describeOnly))
-  }
-
-  /** The engine's sequences as a format probe peeks at them (format-model-dml.ts), unqualified ones in this schema. */
-  private readonly sequenceStates = async (): Promise<{ readonly schema: string; readonly states: SequenceStates }> => ({ schema: encodeName(this.schema), states: await engineSequenceStates((q) => this.engine.queryAll(q)) })
-
-  private async queryOnce(sql: string, bound: ReadonlyArray<DuckDBValue>, boundSpecs: ReadonlyArray<BindSpec>, describeOnly: boolean, peeking = false): Promise<QueryResult> {
-    const lookup = (schema: string | undefined, name: string) => this.lookupTable(schema, name)
-    // a bound format model (TO_CHAR(x, :fmt)) as the literal it is, its column heading the bind's (format-model-binds.ts)
-    const inlined = inlineFormatBindTokens(tokenize(rewriteSequenceRows(rewriteSampleClauses(stripTerminator(sql)), this.isTable)), bound, boundSpecs, describeOnly)
-    const { params, specs } = inlined
-    const tokens = (MAY_HAVE_FORMAT.test(sql) ? dynamicFormatModels(inlined.toks, sql, describeOnly)?.toks : undefined) ?? inlined.toks
-    const rewritten = datetimeJoins(intervalLiteralTargets(localZoneArithmetic(rewriteRowSubqueries(rewriteNumericIntervals(tokens)), lookup, (n) => intervalBindKind(specs[n - 1]), (n) => isLocalZoneBind(specs[n - 1])), lookup), lookup)
-    // LOB columns read through FROM subqueries or UNION ALL: hidden row id items for their locators
-    const derived = derivedLobRows(rewritten, lookup)
-    const source = derived?.toks ?? rewritten
-    const calls = this.db.procedures.size === 0 && packagesOf(this.db).size === 0 ? this.checkObjectComparisons(source, sql) : this.storedFunctionCalls(source, sql)
-    const { toks, tr, binds } = bindNumberingTranslator(this.translation(), calls?.toks ?? source, sql, specs)
-    let { sql: duckSql, shape } = translateQuery(toks, tr)
-    checkAccess(this.access(), toks, shape.from)
-    // LOB columns read from tables: each one's row id selected last, for locators that write back
-    const lobTables = derived === undefined ? this.columns.lobTablesOf(toks, shape) : []
-    let lobRowids: ReadonlyArray<string> = lobTables.map((k) => rowidOf(shape.from, shape.from[k]!))
-    if (lobRowids.length > 0) duckSql = translateQuery(toks, tr, lobRowids).sql
-    if (binds.length > params.length) throw ora.notAllBound()
-    let p = params.slice(0, binds.length)
-    // describing a statement (parse only) takes no row locks
-    const locked = await this.lockForUpdate(shape, p, lobRowids, (rowids, extra) => translateQuery(toks, tr, rowids, extra).sql, describeOnly)
-    if (locked !== undefined) ({ sql: duckSql, lobRowids } = locked)
-    duckSql = perRowSequenceValues(duckSql)
-    if (peeking) duckSql = peekingSql(duckSql)
-    const dict = dictionaryTablesOf(toks)
-    let cursor: Cursor
-    try {
-      if (dict.size > 0) {
-        const run = () =>
-          queryDictionary(this.db, dict, async (admin) => {
-            await this.setVars(admin)
-            await admin.execute(searchPathSql(this.schema))
-          }, duckSql, p, { user: this.info.user, roles: this.enabledRoles })
-        cursor = calls === undefined ? await run() : await calls.settle(run, (fn, args) => callFromSql(this, fn, args))
-      } else {
-        if (hasIntervalBinds(p)) p = await intervalParams(this.engine, duckSql, p)
-        const run = () => this.engine.query(duckSql, p)
-        cursor = calls === undefined ? await run() : await calls.settle(run, (fn, args) => callFromSql(this, fn, args))
-      }
-    } catch (e) {
-      if (this.txn.inTxn) await this.txn.recover()
-      throw this.mapError(e)
-    }
-    const described = cursor.columns.length - lobRowids.length - (derived?.hidden ?? 0)
-    const columns = this.describe(shape, cursor.columns.slice(0, described), specs, lobTables)
-    return { kind: "query", columns: derived === undefined ? columns : withDerivedLobRows(columns, derived), cursor, ...((lobRowids.length > 0 || derived !== undefined) && { rowidColumn: described }) }
+  /** Runs a query and describes its columns (session-queries.ts). */
+  query(oracleSql: string, bound: ReadonlyArray<DuckDBValue>, boundSpecs: ReadonlyArray<BindSpec> = [], describeOnly = false): Promise<QueryResult> {
+    return this.queries.query(oracleSql, bound, boundSpecs, describeOnly)
   }
 
   /** The FOR UPDATE clause of a query: its locks taken, its text without the rows SKIP LOCKED leaves out (session-locking.ts). */
@@ -630,33 +575,6 @@ export class SqlSession {
   /** FOR UPDATE SKIP LOCKED of a PL/SQL cursor, which locks its rows as they are fetched (session-locking.ts). */
   skipLockedAtFetch(shape: QueryShape): Promise<{ tables: ReadonlyArray<number>; claim: (rowids: ReadonlyArray<bigint | undefined>) => Promise<boolean> }> {
     return this.locking.skipLockedAtFetch(shape)
-  }
-
-  /** Runs a client's query and reads all its rows; a failure while reading restores the transaction. */
-  private async readAll(sql: string, bound: ReadonlyArray<DuckDBValue>, specs: ReadonlyArray<BindSpec>, peeking = false): Promise<void> {
-    const { cursor } = (await this.queryOnce(sql, bound, specs, false, peeking)) as { cursor: Cursor }
-    try {
-      while ((await cursor.next()) !== null);
-    } catch (e) {
-      if (this.txn.inTxn) await this.txn.recover()
-      throw e
-    } finally {
-      cursor.close()
-    }
-  }
-
-  /**
-   * With no stored function to call: the errors of comparing objects of types without a MAP or ORDER method
-   * (ORA-22950, ORA-22901: object-comparisons.ts, multiset-conditions.ts), which the method-call rewrite raises.
-   */
-  private checkObjectComparisons(source: ReadonlyArray<Tok>, sql: string): undefined {
-    if (this.columns.columnsOf(sql, (t) => t.named?.kind === "object" || t.named?.kind === "table").size > 0) rewriteSqlMethodCalls(source, this.db, this.schema, (schema, name) => this.lookupTable(schema, name))
-    return undefined
-  }
-
-  /** The stored functions a client's query calls (plsql/sql-functions.ts), undefined when it calls none. */
-  private storedFunctionCalls(source: ReadonlyArray<Tok>, sql: string): StatementCalls | undefined {
-    return storedFunctionCalls(rewriteSqlMethodCalls(source, this.db, this.schema, (schema, name) => this.lookupTable(schema, name)), this.schema, (owner, name) => callableFromSql(this, owner, name), (name) => this.columns.columnsOf(sql, () => true).has(name), (fn) => namedResultOf(this.db, this.schema, fn))
   }
 
   /** The DuckDB row ids a query selects; a failure restores the transaction and is thrown as an ORA- error. */
@@ -698,23 +616,8 @@ export class SqlSession {
    * Runs an already translated DuckDB query and describes its columns; one reading `dictionary` tables runs as a
    * client's query of them does (refreshed first, on the admin session as this session).
    */
-  async queryDuck(duckSql: string, params: ReadonlyArray<DuckDBValue>, shape?: QueryShape, withRowid: boolean | ReadonlyArray<number> = false, dictionary?: ReadonlySet<string>): Promise<QueryResult> {
-    try {
-      const cursor =
-        dictionary === undefined || dictionary.size === 0
-          ? await this.engine.query(duckSql, hasIntervalBinds(params) ? await boundIntervals(this.engine, duckSql, params) : params)
-          : await queryDictionary(this.db, dictionary, async (admin) => {
-              await this.setVars(admin)
-              await admin.execute(searchPathSql(this.schema))
-            }, duckSql, params, { user: this.info.user, roles: this.enabledRoles })
-      const rowids = withRowid === true ? 1 : withRowid === false ? 0 : withRowid.length
-      const described = cursor.columns.length - rowids
-      const lobTables = typeof withRowid === "boolean" ? undefined : withRowid
-      return { kind: "query", columns: this.describe(shape, cursor.columns.slice(0, described), [], lobTables), cursor, ...(rowids > 0 && { rowidColumn: described }) }
-    } catch (e) {
-      if (this.txn.inTxn) await this.txn.recover()
-      throw this.mapError(e)
-    }
+  queryDuck(duckSql: string, params: ReadonlyArray<DuckDBValue>, shape?: QueryShape, withRowid: boolean | ReadonlyArray<number> = false, dictionary?: ReadonlySet<string>): Promise<QueryResult> {
+    return this.queries.queryDuck(duckSql, params, shape, withRowid, dictionary)
   }
 
   /** Resolves an unqualified or qualified table name visible to this session. */
@@ -752,7 +655,7 @@ export class SqlSession {
     await this.refreshDictionaryFor(written)
     const triggers = tableTriggers(this.db, this.targetOf(written))
     if (triggers.length > 0) return this.dmlWithTriggers(sql, triggers, rows)
-    const calls = this.db.procedures.size === 0 && packagesOf(this.db).size === 0 ? this.checkObjectComparisons(tokenize(stripTerminator(sql)), sql) : this.storedFunctionCalls(tokenize(stripTerminator(sql)), sql)
+    const calls = this.queries.callsOf(tokenize(stripTerminator(sql)), sql)
     const t = this.translate(stripTerminator(sql), specs, calls?.toks)
     if (calls === undefined) return this.dmlTranslated(sql, t, rows, specs, opts)
     // stored functions called per row (plsql/sql-functions.ts): probe runs undone until every call is answered
