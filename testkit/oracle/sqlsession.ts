@@ -10,16 +10,11 @@
  */
 import { executeRuns, formatBindRuns, inlineFormatBinds } from "./format-model-binds.ts"
 import { hasFormatExpressions, MAY_HAVE_FORMAT } from "./format-model-sites.ts"
-import { callFromSql, rowsOfQuery } from "./plsql/interpreter.ts"
-import { tableTriggers, type Trigger } from "./plsql/trigger-definitions.ts"
+import { rowsOfQuery } from "./plsql/interpreter.ts"
+import { tableTriggers } from "./plsql/trigger-definitions.ts"
 import { withTableCollectionRows, withTableCollections } from "./plsql/client-table-collections.ts"
-import { runMergeWithTriggers } from "./plsql/trigger-merge.ts"
-import { callingWhileWriting, writtenTable } from "./plsql/mutating-tables.ts"
 import { isMultiTableInsert, runMultiTableInsert } from "./multi-table-insert.ts"
-import { runRowsWithTriggers, type TriggerSession } from "./plsql/triggers.ts"
-import { runTriggeredRows } from "./trigger-restarts.ts"
 import { setRole } from "./role-statements.ts"
-import { writeProbe } from "./plsql/sql-functions.ts"
 import { packageNamedType } from "./plsql/package-type-binds.ts"
 import { inlineWithFunctions } from "./plsql/with-functions.ts"
 import { takeCompileWarning } from "./plsql/compile-errors.ts"
@@ -31,32 +26,29 @@ import { type OracleDatabase, type SessionInfo } from "./database.ts"
 import { columnTypeError, parseTimeError } from "./statement-checks.ts"
 import { definesQuery, engineFunctionNames, unknownFunctionError } from "./function-names.ts"
 import { ora, OraError } from "./errors.ts"
-import { anyIntervalBinds, hasIntervalBinds } from "./intervals.ts"
 import { isKw, significant, tokenize, type Tok } from "./lexer.ts"
 import { Ddl } from "./ddl.ts"
-import { checkUncheckedForeignKeys, hasUncheckedForeignKeys } from "./novalidate-foreign-keys.ts"
-import { engineStatement, RowLockWaits } from "./row-locks.ts"
+import { RowLockWaits } from "./row-locks.ts"
 import { SessionLocking } from "./session-locking.ts"
 import type { Requester } from "./privileges.ts"
-import { keyedTable, keysWrittenBy } from "./key-locks.ts"
 import { bindSpecType, describeColumns } from "./results.ts"
 import { describeTypeBlock, namedTypesOf } from "./named-types.ts"
 import { runPlsql } from "./plsql.ts"
 import { DEFAULT_NLS_FORMATS, type NlsFormats } from "./nls-formats.ts"
-import { type BindSpec, classify, type DmlResult, type ExecuteOptions, type QueryResult, type ResultColumn, returningClause } from "./statement.ts"
+import { type BindSpec, classify, type ExecuteOptions, type QueryResult, type ResultColumn } from "./statement.ts"
 import { type StatementResult, stripTerminator } from "./statement.ts"
 import { type QueryShape } from "./translate.ts"
 import { mergeOnColumnError, unsupportedClauseErrorOf } from "./clause-checks.ts"
-import { type IsTable, rewriteSequenceRows, sequenceRowSource } from "./sequence-rows.ts"
+import { type IsTable, sequenceRowSource } from "./sequence-rows.ts"
 import { expandFormatViews, hasFormatViews } from "./format-views.ts"
 import { dmlWithFormatExpressions } from "./format-model-dml.ts"
 import { operandTypeError } from "./operand-type-checks.ts"
-import { intervalParams, SessionTransaction } from "./session-transaction.ts"
+import { SessionTransaction } from "./session-transaction.ts"
 import { KeyClaims } from "./session-key-claims.ts"
 import { SessionQueries } from "./session-queries.ts"
+import { SessionDml } from "./session-dml.ts"
 import { ExecuteMany } from "./session-execute-many.ts"
 import { StatementColumns } from "./session-columns.ts"
-import { dictionaryTablesOf } from "./session-dictionary.ts"
 import { resolveSynonyms } from "./synonym-resolution.ts"
 import { mapEngineError } from "./session-errors.ts"
 import { alterSession, searchPathSql, setSessionVariables, unitRightsSql } from "./session-variables.ts"
@@ -64,8 +56,8 @@ import { type TranslatedStatement, type TranslationContext, translateStatement }
 import { type AccessContext, checkAccess, dmlPrivileges } from "./session-access.ts"
 import { checkViewWrite, viewRightsOf } from "./view-owner-privileges.ts"
 import { SessionSqlIds } from "./session-sql-ids.ts"
-import { dmlReturning, type ReturningHost } from "./session-returning.ts"
-import { checkMaterializedViewWrite, noteCommittedWrites } from "./materialized-views.ts"
+import { type ReturningHost } from "./session-returning.ts"
+import { noteCommittedWrites } from "./materialized-views.ts"
 import { runThroughView, writeThroughView } from "./view-dml.ts"
 import { shareSessionAttributes } from "./application-info.ts"
 import { mayHaveDirectives } from "./plsql/conditional-compilation.ts"
@@ -97,6 +89,7 @@ export class SqlSession {
   private roles: ReadonlySet<string>
   private readonly columns: StatementColumns = new StatementColumns((schema, name) => this.lookupTable(schema, name))
   private readonly queries: SessionQueries
+  private readonly writes: SessionDml
 
   constructor(
     readonly db: OracleDatabase,
@@ -138,6 +131,23 @@ export class SqlSession {
       access: () => this.access(),
       describe: (shape, cols, specs, lobTables) => this.describe(shape, cols, specs, lobTables)
     })
+    this.writes = new SessionDml({
+      session: this,
+      txn: this.txn,
+      locks: this.locks,
+      locking: this.locking,
+      keys: this.keys,
+      get many() {
+        return session.many
+      },
+      returning: this.returningHost,
+      queries: this.queries,
+      get enabledRoles() {
+        return session.enabledRoles
+      },
+      isTable: this.isTable,
+      translate: (sql, specs, source) => this.translate(sql, specs, source)
+    })
     this.many = new ExecuteMany({
       engine,
       txn: this.txn,
@@ -145,7 +155,7 @@ export class SqlSession {
       batchTargets: this.batchTargets,
       mapError: (e) => this.mapError(e),
       translate: (sql, specs) => this.translate(sql, specs),
-      targetOf: (toks) => this.targetOf(toks)
+      targetOf: (toks) => this.writes.targetOf(toks)
     })
   }
 
@@ -213,48 +223,11 @@ export class SqlSession {
   }
 
   /**
-   * A PL/SQL block's DML (engine text), with a client's statement's locks: an UPDATE / DELETE locks the rows it writes
-   * until the transaction ends, an INSERT waits for keys other open transactions inserted and holds its own. One that
-   * fails releases the locks it took (session-transaction.ts), also when a handler catches its error.
+   * A PL/SQL block's DML (engine text), with a client's statement's locks (session-dml.ts). One that fails releases
+   * the locks it took (session-transaction.ts), also when a handler catches its error.
    */
   runBlockDml(sql: string, params: ReadonlyArray<DuckDBValue>): Promise<number> {
-    return this.txn.releasingLocksOnFailure(() => this.runBlockDmlOnce(sql, params))
-  }
-
-  private async runBlockDmlOnce(sql: string, params: ReadonlyArray<DuckDBValue>): Promise<number> {
-    const t = engineStatement(sql)
-    if (t !== undefined) await this.refreshDictionaryFor(t.toks)
-    const target = t === undefined ? undefined : this.targetOf(t.toks)
-    // its failures name its own table's constraints, not those of the client's last statement
-    return this.withDmlTarget(target, t !== undefined && isKw(t.toks[0], "UPDATE", "MERGE"), () => this.checkingUncheckedForeignKeys(target, () => this.blockDml(sql, params, t, target)))
-  }
-
-  /** Runs `body` with the table a statement writes (and whether it updates) as the one errors name, restored after it. */
-  private async withDmlTarget<T>(target: TableMeta | undefined, isUpdate: boolean, body: () => Promise<T>): Promise<T> {
-    const outer = { target: this.dmlTarget, isUpdate: this.dmlIsUpdate }
-    this.dmlTarget = target
-    this.dmlIsUpdate = isUpdate
-    try {
-      return await body()
-    } finally {
-      this.dmlTarget = outer.target
-      this.dmlIsUpdate = outer.isUpdate
-    }
-  }
-
-  private async blockDml(sql: string, params: ReadonlyArray<DuckDBValue>, t: ReturnType<typeof engineStatement>, target: TableMeta | undefined): Promise<number> {
-    // an INTERVAL variable as the storage of the column it meets, for the row locks' query too (intervals.ts)
-    if (hasIntervalBinds(params)) params = await intervalParams(this.engine, sql, params)
-    await this.rowExclusive(target)
-    // an INSERT of a key another open transaction inserted waits for it, as a client's INSERT does (key-locks.ts)
-    const keyed = t !== undefined && isKw(t.toks[0], "INSERT") && returningClause(t.toks) === undefined ? keyedTable(target) : undefined
-    if (keyed !== undefined) return (await this.keys.claiming(keyed, () => this.keys.runInsert(sql, params), true))!
-    const written = t === undefined ? undefined : await this.locks.rowsToWrite(target, t, params)
-    // and claims the keys it deletes or writes, and those it changes rows away from (session-key-claims.ts)
-    const claimed = t === undefined ? undefined : keysWrittenBy(t.toks, target)
-    const n = claimed === undefined ? await this.runLogged(sql, params) : await this.keys.claimingWithOldKeys(claimed, target!, isKw(t!.toks[0], "DELETE") ? undefined : written, () => this.keys.runInsert(sql, params))
-    if (written !== undefined && target !== undefined && this.txn.inTxn) this.locks.holdWrittenRows(target, written)
-    return n
+    return this.writes.runBlockDml(sql, params)
   }
 
   /** PL/SQL (plsql/host.ts): a break arrived during the current call. */
@@ -269,17 +242,13 @@ export class SqlSession {
 
   /** Maps an engine failure onto an ORA- error. */
   mapError(e: unknown): OraError {
-    return mapEngineError(e, { settings: this.db.settings, tables: this.db.catalog.allTables(), schema: this.schema, sql: this.statementSql, target: this.dmlTarget, isUpdate: this.dmlIsUpdate, objects: this.db.catalog.allObjects() })
+    return mapEngineError(e, { settings: this.db.settings, tables: this.db.catalog.allTables(), schema: this.schema, sql: this.statementSql, target: this.writes.target, isUpdate: this.writes.isUpdate, objects: this.db.catalog.allObjects() })
   }
 
   /** The Oracle text of the statement being executed (errors Oracle words with its parts). */
   private statementSql = ""
   /** The tables the open transaction wrote (`OWNER.NAME`), for the materialized views over them at its commit. */
   private tablesWritten = new Set<string>()
-  /** Table written by the DML statement being executed (for constraint names in errors). */
-  private dmlTarget: TableMeta | undefined
-  /** True while the DML statement being executed is an UPDATE (or MERGE), whose NOT NULL failures are ORA-01407. */
-  private dmlIsUpdate = false
 
   /** A request carries `sql` to parse (V$SQL: session-sql-ids.ts). */
   noteParse(sql: string): void {
@@ -373,9 +342,9 @@ export class SqlSession {
         return this.query(...(await withTableCollections(this, sql, rows[0] ?? [], specs)))
       case "dml": {
         const expanded = hasFormatViews(this.db) ? expandFormatViews(sql, (schema, name) => this.lookupTable(schema, name)) : sql
-        const host = { readAll: this.queries.readAll.bind(this.queries), sequences: this.queries.sequenceStates, atomically: (body: () => Promise<StatementResult>) => this.txn.atomically(body), dml: async (text: string, r: ReadonlyArray<ReadonlyArray<DuckDBValue>>, s: ReadonlyArray<BindSpec>) => this.dml(...(await withTableCollectionRows(this, text, r, s)), opts) }
+        const host = { readAll: this.queries.readAll.bind(this.queries), sequences: this.queries.sequenceStates, atomically: (body: () => Promise<StatementResult>) => this.txn.atomically(body), dml: async (text: string, r: ReadonlyArray<ReadonlyArray<DuckDBValue>>, s: ReadonlyArray<BindSpec>) => this.writes.dml(...(await withTableCollectionRows(this, text, r, s)), opts) }
         if (MAY_HAVE_FORMAT.test(expanded) && hasFormatExpressions(tokenize(expanded))) return dmlWithFormatExpressions<DuckDBValue, BindSpec, StatementResult>(host, expanded, rows, specs)
-        return this.dml(...(await withTableCollectionRows(this, sql, rows, specs)), opts)
+        return this.writes.dml(...(await withTableCollectionRows(this, sql, rows, specs)), opts)
       }
       case "ddl":
         await this.commit()
@@ -634,181 +603,24 @@ export class SqlSession {
   /** Whether a name is a table of the catalog, or a view's columns (sequence-rows.ts joins tables back by row id). */
   private readonly isTable: IsTable = (schema, name) => sequenceRowSource(this.lookupTable(schema, name))
 
-  /** The table an INSERT / UPDATE / DELETE / MERGE writes, when the catalog knows it. */
-  private targetOf(toks: ReadonlyArray<Tok>): TableMeta | undefined {
-    return writtenTable(toks, (schema, name) => this.lookupTable(schema, name))
-  }
-
-  /**
-   * Before a write that reads dictionary views (`INSERT INTO t SELECT ... FROM user_tables`): their snapshot tables
-   * refreshed from the catalog, which the write sees when its transaction starts after that (a transaction already
-   * open keeps the snapshot it started on).
-   */
-  private async refreshDictionaryFor(toks: ReadonlyArray<Tok>): Promise<void> {
-    const dict = dictionaryTablesOf(toks)
-    if (dict.size === 0 || this.txn.inTxn) return
-    await this.db.withAdmin((admin) => this.db.refreshDictionary(admin, dict, { user: this.info.user, roles: this.enabledRoles }))
-  }
-
-  private async dml(oracleSql: string, rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>, specs: ReadonlyArray<BindSpec>, opts: ExecuteOptions): Promise<DmlResult> {
-    const sql = rewriteSequenceRows(stripTerminator(oracleSql), this.isTable), written = significant(tokenize(stripTerminator(sql)))
-    await this.refreshDictionaryFor(written)
-    const triggers = tableTriggers(this.db, this.targetOf(written))
-    if (triggers.length > 0) return this.dmlWithTriggers(sql, triggers, rows)
-    const calls = this.queries.callsOf(tokenize(stripTerminator(sql)), sql)
-    const t = this.translate(stripTerminator(sql), specs, calls?.toks)
-    if (calls === undefined) return this.dmlTranslated(sql, t, rows, specs, opts)
-    // stored functions called per row (plsql/sql-functions.ts): probe runs undone until every call is answered
-    const probe = writeProbe(t.toks, t.text)
-    return calls.settleWrite(
-      async () => {
-        for (const r of rows.length === 0 ? [[]] : rows) await this.probeWrite(probe, r.slice(0, t.binds.length))
-      },
-      // row by row: the bulk paths build their own statement text
-      () => this.dmlTranslated(sql, t, rows, specs, opts, true),
-      callingWhileWriting(this, tokenize(stripTerminator(sql)), (schema, name) => this.lookupTable(schema, name), (fn, args) => callFromSql(this, fn, args)),
-      (release) => this.holdUntilTransactionEnds(release)
-    )
-  }
-
   /** PL/SQL (plsql/host.ts): keeps what a logged statement uses until the transaction ends. */
   holdUntilTransactionEnds(release: () => void): void {
     this.txn.holdUntilEnd(release)
   }
 
-  /** A DML statement on a table with triggers, row by row (plsql/triggers.ts), once per bind row. */
-  private async dmlWithTriggers(sql: string, triggers: ReadonlyArray<Trigger>, rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>): Promise<DmlResult> {
-    const target = this.targetOf(significant(tokenize(stripTerminator(sql))))!
-    const run = isKw(tokenize(sql).find((t) => t.kind !== "ws"), "MERGE") ? runMergeWithTriggers : runRowsWithTriggers
-    await this.rowExclusive(target)
-    const session: TriggerSession = {
-      db: this.db,
-      host: this,
-      query: (q, params) => this.query(q, params),
-      rowsOf: (result) => rowsOfQuery(this, result),
-      // each row's write locks its row (after waiting for its holder, deadlock-checked) and claims its keys, as a
-      // statement without triggers does; a write conflict or a wait starts the bind row's run over (trigger-restarts.ts)
-      runLogged: (q, params) => this.txn.restartingOnConflict(() => this.locks.restartingAfterWaits(() => this.runBlockDml(q, params))),
-      runBlock: (block, values) => runPlsql(this, block, values, []),
-      atomically: (body) => this.txn.atomically(body)
-    }
-    const deadline = Date.now() + this.db.settings.lockWaitMs
-    const done = await runTriggeredRows(
-      { runOne: (row) => run(session, target, triggers, stripTerminator(sql), [row], (e) => this.mapError(e)), waitBeforeRestart: () => this.locks.waitForRowLock(deadline) },
-      rows
-    )
-    return { kind: "dml", rowCount: done.count, rowCounts: [], batchErrors: [], ...(done.returning !== undefined ? { returning: done.returning } : {}) }
+  /** PL/SQL (plsql/host.ts): runs a write and undoes it, for the stored functions it calls to note their arguments (session-dml.ts). */
+  probeWrite(duckSql: string, params: ReadonlyArray<DuckDBValue>): Promise<void> {
+    return this.writes.probeWrite(duckSql, params)
   }
 
-  /**
-   * PL/SQL (plsql/host.ts): runs a write and undoes it (the transaction as it was before it), for the stored
-   * functions it calls to note their argument tuples; its error, if any, is left to the real run.
-   */
-  async probeWrite(duckSql: string, params: ReadonlyArray<DuckDBValue>): Promise<void> {
-    await this.begin()
-    try {
-      await this.engine.execute(duckSql, hasIntervalBinds(params) ? await intervalParams(this.engine, duckSql, params) : params)
-    } catch {
-      // the real run reports it
-    }
-    await this.txn.recover()
+  /** For `INSERT ... VALUES (...)` with binds: inserts a chunk of bind rows through the bulk path (session-dml.ts). */
+  bulkChunk(sql: string, rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>, specs?: ReadonlyArray<BindSpec>): Promise<number | undefined> {
+    return this.writes.bulkChunk(sql, rows, specs)
   }
 
-  private dmlTranslated(sql: string, t: { toks: Array<Tok>; text: (a: number, b: number) => string; binds: Array<string> }, rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>, specs: ReadonlyArray<BindSpec>, opts: ExecuteOptions, rowByRow = false): Promise<DmlResult> {
-    return this.checkingUncheckedForeignKeys(this.targetOf(t.toks), () => this.dmlWrite(sql, t, rows, specs, opts, rowByRow))
-  }
-
-  /** Runs `write` of `target`, failing it as a whole when it breaks a foreign key enabled NOVALIDATE (novalidate-foreign-keys.ts). */
-  private checkingUncheckedForeignKeys<T>(target: TableMeta | undefined, write: () => Promise<T>): Promise<T> {
-    if (!hasUncheckedForeignKeys(this, target)) return write()
-    return this.txn.atomically(async () => {
-      const out = await write()
-      await checkUncheckedForeignKeys(this, target!)
-      return out
-    })
-  }
-
-  private async dmlWrite(sql: string, t: { toks: Array<Tok>; text: (a: number, b: number) => string; binds: Array<string> }, rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>, specs: ReadonlyArray<BindSpec>, opts: ExecuteOptions, rowByRow = false): Promise<DmlResult> {
-    if (isKw(t.toks[0], "INSERT") && !isKw(t.toks[1], "INTO")) throw new OraError(925, "missing INTO keyword")
-    this.dmlTarget = this.targetOf(t.toks)
-    checkMaterializedViewWrite(this.db, this.dmlTarget)
-    this.dmlIsUpdate = isKw(t.toks[0], "UPDATE", "MERGE")
-    this.checkStatementAccess(t.toks, this.dmlTarget)
-    await this.rowExclusive(this.dmlTarget)
-    const keyed = isKw(t.toks[0], "INSERT") ? keyedTable(this.dmlTarget) : undefined
-    if (keyed === undefined) {
-      // an UPDATE / DELETE locks the rows it writes, for each bind row of an executeMany, until the transaction ends,
-      // and claims the keys it deletes or writes: another transaction's write of one of them waits (session-key-claims.ts)
-      const target = this.dmlTarget
-      const claimed = keysWrittenBy(t.toks, target)
-      const run = () => this.dmlOnce(sql, t, rows, specs, opts, rowByRow)
-      // the query finding the rows to lock binds intervals as the storage of the column they meet (intervals.ts)
-      const lockRows: Array<ReadonlyArray<DuckDBValue>> = []
-      for (const r of rows) lockRows.push(hasIntervalBinds(r) ? await intervalParams(this.engine, t.text(0, t.toks.length), r) : r)
-      return this.locking.holdingWrittenRows(target, t, lockRows, (written) => (claimed === undefined ? run() : this.keys.claimingWithOldKeys(claimed, target!, isKw(t.toks[0], "DELETE") ? undefined : written, run)))
-    }
-    return (await this.keys.claiming(keyed, () => this.dmlOnce(sql, t, rows, specs, opts, rowByRow), true))!
-  }
-
-  private async dmlOnce(sql: string, t: { toks: Array<Tok>; text: (a: number, b: number) => string; binds: Array<string> }, rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>, specs: ReadonlyArray<BindSpec>, opts: ExecuteOptions, rowByRow = false): Promise<DmlResult> {
-    if (this.locks.othersLockRowsOf(this.dmlTarget))
-      for (const r of rows.length === 0 ? [[]] : rows) await this.locks.waitForRowLocksOf(this.dmlTarget, t, r)
-    const ret = returningClause(t.toks)
-    if (ret !== undefined) return dmlReturning(this.returningHost, this.dmlTarget, t, ret, rows)
-    const duckSql = t.text(0, t.toks.length)
-    const nBinds = t.binds.length
-    for (const r of rows) if (r.length < nBinds) throw ora.notAllBound()
-    // bound intervals need their parameter's storage type (intervalParams), known only per statement
-    const bulkable = rows.length > 1 && !rowByRow && !anyIntervalBinds(rows)
-    if (bulkable) {
-      // executeMany's bulk paths (session-execute-many.ts)
-      const bulk = await this.many.bulk(sql, t, rows, specs, opts)
-      if (bulk !== undefined) return bulk
-    }
-    let total = 0
-    const counts: Array<number> = []
-    const errors: Array<{ offset: number; error: OraError }> = []
-    const list = rows.length === 0 ? [[]] : rows
-    for (let i = 0; i < list.length; i++) {
-      try {
-        const n = await this.keys.runInsert(duckSql, list[i]!.slice(0, nBinds))
-        total += n
-        counts.push(n)
-      } catch (e) {
-        const err = this.mapError(e)
-        if (!opts.batchErrors) {
-          if (list.length > 1) (err as OraError & { rowOffset?: number }).rowOffset = i
-          throw err
-        }
-        errors.push({ offset: i, error: err })
-        counts.push(0)
-      }
-    }
-    return { kind: "dml", rowCount: total, rowCounts: opts.dmlRowCounts ? counts : [], batchErrors: errors }
-  }
-
-  /**
-   * For `INSERT ... VALUES (...)` with binds: inserts a chunk of bind rows through the bulk path and returns the
-   * number of rows inserted; undefined when the statement cannot take the bulk path (session-execute-many.ts), or
-   * would wait for another transaction's table lock (the statement's own run then waits).
-   */
-  async bulkChunk(sql: string, rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>, specs?: ReadonlyArray<BindSpec>): Promise<number | undefined> {
-    if (classify(sql) === "dml" && !(await this.rowExclusive(this.targetOf(significant(tokenize(stripTerminator(sql)))), false))) return undefined
-    return this.many.bulkChunk(sql, rows, specs)
-  }
-
-  /**
-   * The append target of an executeMany INSERT, undefined when the statement needs the general path
-   * (session-execute-many.ts) or would wait for another transaction's table lock.
-   */
-  async appendTargetOf(sql: string): Promise<BatchTarget | undefined> {
-    if (classify(sql) === "dml" && !(await this.rowExclusive(this.targetOf(significant(tokenize(stripTerminator(sql)))), false))) return undefined
-    return this.many.appendTargetOf(sql)
-  }
-
-  /** The row exclusive lock a DML statement takes on its table (session-locking.ts); with `wait` false, false instead of waiting. */
-  private rowExclusive(meta: TableMeta | undefined, wait = true): Promise<boolean> {
-    return this.locking.rowExclusive(meta, wait)
+  /** The append target of an executeMany INSERT, undefined when the statement needs the general path (session-dml.ts). */
+  appendTargetOf(sql: string): Promise<BatchTarget | undefined> {
+    return this.writes.appendTargetOf(sql)
   }
 
   /** Appends rows laid out for an append target inside the transaction; undefined on a failure (session-execute-many.ts). */
