@@ -47,11 +47,12 @@ import { SessionTransaction } from "./session-transaction.ts"
 import { KeyClaims } from "./session-key-claims.ts"
 import { SessionQueries } from "./session-queries.ts"
 import { SessionDml } from "./session-dml.ts"
+import { SessionRights } from "./session-rights.ts"
 import { ExecuteMany } from "./session-execute-many.ts"
 import { StatementColumns } from "./session-columns.ts"
 import { resolveSynonyms } from "./synonym-resolution.ts"
 import { mapEngineError } from "./session-errors.ts"
-import { alterSession, searchPathSql, setSessionVariables, unitRightsSql } from "./session-variables.ts"
+import { alterSession, searchPathSql, setSessionVariables } from "./session-variables.ts"
 import { type TranslatedStatement, type TranslationContext, translateStatement } from "./session-translate.ts"
 import { type AccessContext, checkAccess, dmlPrivileges } from "./session-access.ts"
 import { checkViewWrite, viewRightsOf } from "./view-owner-privileges.ts"
@@ -63,9 +64,6 @@ import { shareSessionAttributes } from "./application-info.ts"
 import { mayHaveDirectives } from "./plsql/conditional-compilation.ts"
 import { preprocessStatement } from "./plsql/preprocessed-sources.ts"
 import type { TextDatetimeKind } from "./translate-types.ts"
-
-/** The roles a definer's rights unit runs with: none (privileges granted to PUBLIC still count). */
-const NO_ROLES: ReadonlySet<string> = new Set()
 
 /** One Oracle session's SQL state. */
 export class SqlSession {
@@ -86,7 +84,7 @@ export class SqlSession {
   private readonly sqlIds: SessionSqlIds
   private readonly locking: SessionLocking
   private readonly returningHost: ReturningHost
-  private roles: ReadonlySet<string>
+  private readonly rights: SessionRights
   private readonly columns: StatementColumns = new StatementColumns((schema, name) => this.lookupTable(schema, name))
   private readonly queries: SessionQueries
   private readonly writes: SessionDml
@@ -97,11 +95,22 @@ export class SqlSession {
     readonly info: SessionInfo
   ) {
     this.schema = info.user
-    this.roles = db.auth.rolesOf(info.user)
-    this.numericCharacters = db.settings.numericCharacters ?? ".,"
-    this.txn = new SessionTransaction({ engine, db, info, mapError: (e) => this.mapError(e), waitForRowLock: (deadline) => this.locks.waitForRowLock(deadline), searchPath: () => this.searchPathText() })
-    this.sqlIds = new SessionSqlIds(info, db.sqlArea)
     const session = this
+    this.rights = new SessionRights({
+      db,
+      engine,
+      info,
+      get schema() {
+        return session.schema
+      },
+      set schema(schema) {
+        session.schema = schema
+      },
+      setVars: () => this.setVars(engine)
+    })
+    this.numericCharacters = db.settings.numericCharacters ?? ".,"
+    this.txn = new SessionTransaction({ engine, db, info, mapError: (e) => this.mapError(e), waitForRowLock: (deadline) => this.locks.waitForRowLock(deadline), searchPath: () => this.rights.searchPathText() })
+    this.sqlIds = new SessionSqlIds(info, db.sqlArea)
     this.locking = new SessionLocking({
       db,
       info,
@@ -428,71 +437,32 @@ export class SqlSession {
     checkAccess(this.access(), toks, [], target === undefined ? undefined : { meta: target, privileges: dmlPrivileges(toks[0]?.value) })
   }
 
-  /** The session user's rights, for privilege checks (privileges.ts); inside a definer's rights unit its owner's, without roles. */
+  /** The session user's rights, for privilege checks (session-rights.ts). */
   get requester(): Requester {
-    const user = this.definer ?? this.info.user
-    const roles = this.definer === undefined ? this.enabledRoles : NO_ROLES
-    return { user, dba: roles.has("DBA"), has: (p) => this.db.auth.has(user, p, roles), grants: this.db.grants.forSession(user, roles), version: this.db.settings.version }
+    return this.rights.requester
   }
 
   /** The table (or view) a write through a view is reaching, whose privileges are not checked (session-access.ts). */
   private viewBase: ReadonlySet<TableMeta> | undefined
 
-  /** The owner of the definer's rights unit whose code is running (runAs), if one is. */
-  private definer: string | undefined
-
-  /**
-   * Runs `body`, the code of a stored unit, with the rights of `owner`: the unqualified names of its SQL resolve in
-   * that schema and its privileges are checked as that user's, without roles (definer's rights); `owner` undefined
-   * (AUTHID CURRENT_USER) keeps the rights in force, the caller's (PL/SQL Language Reference, "Invoker's Rights and
-   * Definer's Rights (AUTHID Property)").
-   */
-  async runAs<T>(owner: string | undefined, body: () => Promise<T>): Promise<T> {
-    if (owner === undefined) return body()
-    const outer = { schema: this.schema, definer: this.definer, user: this.currentUser }
-    const changes = owner !== outer.schema || owner !== outer.user
-    this.definer = owner
-    try {
-      if (changes) await this.useRights(owner, owner)
-      return await body()
-    } finally {
-      this.definer = outer.definer
-      if (changes) await this.useRights(outer.schema, outer.user)
-    }
+  /** Runs `body`, the code of a stored unit, with the rights of `owner` (definer's rights: session-rights.ts). */
+  runAs<T>(owner: string | undefined, body: () => Promise<T>): Promise<T> {
+    return this.rights.runAs(owner, body)
   }
 
-  /** The user whose privileges are active (SYS_CONTEXT('USERENV', 'CURRENT_USER')): a running definer's rights unit's owner, else the session user. */
+  /** The user whose privileges are active (SYS_CONTEXT('USERENV', 'CURRENT_USER')). */
   get currentUser(): string {
-    return this.definer ?? this.info.user
+    return this.rights.currentUser
   }
 
-  private searchPathOf = { schema: "", sql: "" }
-
-  /** The statement setting the search path of the schema in force. */
-  private searchPathText(): string {
-    if (this.searchPathOf.schema !== this.schema) this.searchPathOf = { schema: this.schema, sql: searchPathSql(this.schema) }
-    return this.searchPathOf.sql
-  }
-
-  /** Makes `schema` the one unqualified names resolve in and `user` the current user (for a unit's code, not the session's settings). */
-  private async useRights(schema: string, user: string): Promise<void> {
-    this.schema = schema
-    await this.engine.execute(unitRightsSql(this.db, schema, user))
-  }
-
-  /**
-   * The roles the session has enabled: its user's default roles as they were at logon, until SET ROLE enables others
-   * (grants and revokes of roles take effect then or at the next logon: Database Security Guide, "When Grants and
-   * Revokes Take Effect"). The privileges granted to them count as they are now.
-   */
+  /** The roles the session has enabled (session-rights.ts). */
   get enabledRoles(): ReadonlySet<string> {
-    return this.roles
+    return this.rights.roles
   }
 
   /** SET ROLE (role-statements.ts): the roles enabled from now on, shown to the session's SQL too. */
-  async setEnabledRoles(roles: ReadonlySet<string>): Promise<void> {
-    this.roles = roles
-    await this.setVars(this.engine)
+  setEnabledRoles(roles: ReadonlySet<string>): Promise<void> {
+    return this.rights.setEnabledRoles(roles)
   }
 
   /**
@@ -506,7 +476,7 @@ export class SqlSession {
     const own = new SqlSession(this.db, engine, info)
     own.parent = this
     own.schema = this.schema
-    own.roles = this.roles
+    own.rights.roles = this.rights.roles
     own.numericCharacters = this.numericCharacters
     own.dateLanguage = this.dateLanguage
     own.nlsFormats = { ...this.nlsFormats }
