@@ -1,14 +1,13 @@
-// One module: the SqlSession class is the one statement dispatcher of a session; the work it hands out lives in the modules it imports.
 /**
  * Oracle statement semantics for one session on top of a testkit/engine session: statement classes and their
- * dispatch, translation, declared column types, queries and DML, ALTER SESSION. The roles around it have their own
- * modules: transactions and statement-level atomicity (session-transaction.ts), the keys an INSERT claims
- * (session-key-claims.ts), executeMany's bulk paths (session-execute-many.ts), data dictionary queries
+ * dispatch, translation, declared column types, ALTER SESSION. The roles around it have their own modules: a
+ * statement's first rewrites (statement-preparation.ts), queries (session-queries.ts), DML (session-dml.ts), the
+ * rights in force (session-rights.ts), transactions and statement-level atomicity (session-transaction.ts), the keys an
+ * INSERT claims (session-key-claims.ts), executeMany's bulk paths (session-execute-many.ts), data dictionary queries
  * (session-dictionary.ts), the typed columns a statement mentions (session-columns.ts), engine failures as ORA- errors
  * (session-errors.ts), the locks its statements take (session-locking.ts); DDL runs in ddl.ts, row-lock waits in
  * row-locks.ts.
  */
-import { executeRuns, formatBindRuns, inlineFormatBinds } from "./format-model-binds.ts"
 import { hasFormatExpressions, MAY_HAVE_FORMAT } from "./format-model-sites.ts"
 import { rowsOfQuery } from "./plsql/interpreter.ts"
 import { tableTriggers } from "./plsql/trigger-definitions.ts"
@@ -16,7 +15,6 @@ import { withTableCollectionRows, withTableCollections } from "./plsql/client-ta
 import { isMultiTableInsert, runMultiTableInsert } from "./multi-table-insert.ts"
 import { setRole } from "./role-statements.ts"
 import { packageNamedType } from "./plsql/package-type-binds.ts"
-import { inlineWithFunctions } from "./plsql/with-functions.ts"
 import { takeCompileWarning } from "./plsql/compile-errors.ts"
 import type { DuckDBType, DuckDBValue } from "@duckdb/node-api"
 import type { AppendTarget, BulkRows, ColumnInfo, Session as EngineSession } from "../engine/index.ts"
@@ -48,9 +46,9 @@ import { KeyClaims } from "./session-key-claims.ts"
 import { SessionQueries } from "./session-queries.ts"
 import { SessionDml } from "./session-dml.ts"
 import { SessionRights } from "./session-rights.ts"
+import { prepareStatement } from "./statement-preparation.ts"
 import { ExecuteMany } from "./session-execute-many.ts"
 import { StatementColumns } from "./session-columns.ts"
-import { resolveSynonyms } from "./synonym-resolution.ts"
 import { mapEngineError } from "./session-errors.ts"
 import { alterSession, searchPathSql, setSessionVariables } from "./session-variables.ts"
 import { type TranslatedStatement, type TranslationContext, translateStatement } from "./session-translate.ts"
@@ -61,8 +59,6 @@ import { type ReturningHost } from "./session-returning.ts"
 import { noteCommittedWrites } from "./materialized-views.ts"
 import { runThroughView, writeThroughView } from "./view-dml.ts"
 import { shareSessionAttributes } from "./application-info.ts"
-import { mayHaveDirectives } from "./plsql/conditional-compilation.ts"
-import { preprocessStatement } from "./plsql/preprocessed-sources.ts"
 import type { TextDatetimeKind } from "./translate-types.ts"
 
 /** One Oracle session's SQL state. */
@@ -304,23 +300,10 @@ export class SqlSession {
 
   private async executeOnce(given: string, rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>, specs: ReadonlyArray<BindSpec>, opts: ExecuteOptions): Promise<StatementResult> {
     const cls = classify(given)
-    // PL/SQL conditional compilation ($IF, $$PLSQL_LINE, ...) before the unit or block is parsed
-    const text = (cls === "plsql" || cls === "ddl") && mayHaveDirectives(given) ? preprocessStatement(this.db, given, this.schema, this.plsqlCcflags) : given
-    // a bound format model (TO_CHAR(x, :fmt)) as the literal it is (format-model-binds.ts)
-    const runs = cls === "dml" ? formatBindRuns(text, rows) : undefined
-    if (runs !== undefined) return executeRuns(runs, (first, end) => this.execute(text, rows.slice(first, end), specs, opts))
-    const formats = cls === "dml" ? inlineFormatBinds(text, rows, specs) : undefined
-    if (formats !== undefined) return this.execute(formats.sql, formats.rows, formats.specs, opts)
-    // WITH FUNCTION ...: the declarations as a package only this statement sees (plsql/with-functions.ts)
-    const withFunctions = cls === "query" ? inlineWithFunctions(this, text) : undefined
-    if (withFunctions !== undefined) {
-      try {
-        return await this.execute(withFunctions.sql, rows, specs, opts)
-      } finally {
-        withFunctions.release()
-      }
-    }
-    const sql = cls === "query" || cls === "dml" ? resolveSynonyms(this.db, this.schema, text) : text
+    // conditional compilation, bound format models, WITH FUNCTION, synonyms (statement-preparation.ts)
+    const prepared = await prepareStatement(this, cls, given, rows, specs, opts)
+    if ("result" in prepared) return prepared.result
+    const sql = prepared.sql
     this.statementSql = sql
     // INSERT ALL / FIRST: one single-table INSERT per INTO clause, each checked and run as a statement of its own
     if (cls === "dml" && isMultiTableInsert(sql)) return runMultiTableInsert({ execute: (...a) => this.execute(...a), atomically: (body) => this.txn.atomically(body) }, sql, rows, specs, opts)
