@@ -1,89 +1,65 @@
-// One module: the SqlSession class is the one statement dispatcher of a session; the work it hands out lives in the modules it imports.
 /**
  * Oracle statement semantics for one session on top of a testkit/engine session: statement classes and their
- * dispatch, translation, declared column types, queries and DML, ALTER SESSION. The roles around it have their own
- * modules: transactions and statement-level atomicity (session-transaction.ts), the keys an INSERT claims
- * (session-key-claims.ts), executeMany's bulk paths (session-execute-many.ts), data dictionary queries
+ * dispatch, translation, declared column types, ALTER SESSION. The roles around it have their own modules: a
+ * statement's first rewrites (statement-preparation.ts), queries (session-queries.ts), DML (session-dml.ts), the
+ * rights in force (session-rights.ts), transactions and statement-level atomicity (session-transaction.ts), the keys an
+ * INSERT claims (session-key-claims.ts), executeMany's bulk paths (session-execute-many.ts), data dictionary queries
  * (session-dictionary.ts), the typed columns a statement mentions (session-columns.ts), engine failures as ORA- errors
  * (session-errors.ts), the locks its statements take (session-locking.ts); DDL runs in ddl.ts, row-lock waits in
  * row-locks.ts.
  */
-import { executeRuns, formatBindRuns, inlineFormatBindTokens, inlineFormatBinds } from "./format-model-binds.ts"
-import { dynamicFormatModels, hasFormatExpressions, MAY_HAVE_FORMAT, peekingSql, probeFormatValuesOnce, type SequenceStates, settleFormatSites } from "./format-model-sites.ts"
-import { callFromSql, rowsOfQuery } from "./plsql/interpreter.ts"
-import { tableTriggers, type Trigger } from "./plsql/trigger-definitions.ts"
+import { hasFormatExpressions, MAY_HAVE_FORMAT } from "./format-model-sites.ts"
+import { rowsOfQuery } from "./plsql/interpreter.ts"
+import { tableTriggers } from "./plsql/trigger-definitions.ts"
 import { withTableCollectionRows, withTableCollections } from "./plsql/client-table-collections.ts"
-import { runMergeWithTriggers } from "./plsql/trigger-merge.ts"
-import { callingWhileWriting, writtenTable } from "./plsql/mutating-tables.ts"
 import { isMultiTableInsert, runMultiTableInsert } from "./multi-table-insert.ts"
-import { runRowsWithTriggers, type TriggerSession } from "./plsql/triggers.ts"
-import { runTriggeredRows } from "./trigger-restarts.ts"
 import { setRole } from "./role-statements.ts"
-import { storedFunctionCalls, type StatementCalls, writeProbe } from "./plsql/sql-functions.ts"
 import { packageNamedType } from "./plsql/package-type-binds.ts"
-import { callableFromSql, packagesOf } from "./plsql/stored-packages.ts"
-import { namedResultOf, rewriteSqlMethodCalls } from "./plsql/object-methods.ts"
-import { inlineWithFunctions } from "./plsql/with-functions.ts"
 import { takeCompileWarning } from "./plsql/compile-errors.ts"
 import type { DuckDBType, DuckDBValue } from "@duckdb/node-api"
-import type { AppendTarget, BulkRows, ColumnInfo, Cursor, Session as EngineSession } from "../engine/index.ts"
+import type { AppendTarget, BulkRows, ColumnInfo, Session as EngineSession } from "../engine/index.ts"
 import { type BatchTarget, BatchTargets } from "./bulk-insert.ts"
 import type { TableMeta } from "./catalog.ts"
-import { type OracleDatabase, type SessionInfo, versionInfo } from "./database.ts"
+import { type OracleDatabase, type SessionInfo } from "./database.ts"
 import { columnTypeError, parseTimeError } from "./statement-checks.ts"
 import { definesQuery, engineFunctionNames, unknownFunctionError } from "./function-names.ts"
 import { ora, OraError } from "./errors.ts"
-import { anyIntervalBinds, hasIntervalBinds } from "./intervals.ts"
-import { isKw, isOp, significant, tokenize, type Tok } from "./lexer.ts"
-import { rewriteRowSubqueries } from "./row-subqueries.ts"
+import { isKw, significant, tokenize, type Tok } from "./lexer.ts"
 import { Ddl } from "./ddl.ts"
-import { checkUncheckedForeignKeys, hasUncheckedForeignKeys } from "./novalidate-foreign-keys.ts"
-import { engineStatement, rowidOf, RowLockWaits } from "./row-locks.ts"
+import { RowLockWaits } from "./row-locks.ts"
 import { SessionLocking } from "./session-locking.ts"
-import { derivedLobRows, withDerivedLobRows } from "./derived-lob-rows.ts"
 import type { Requester } from "./privileges.ts"
-import { keyedTable, keysWrittenBy } from "./key-locks.ts"
 import { bindSpecType, describeColumns } from "./results.ts"
-import { intervalLiteralTargets } from "./interval-writes.ts"
-import { intervalBindKind, isLocalZoneBind, localZoneArithmetic } from "./local-zone-arithmetic.ts"
-import { datetimeJoins } from "./datetime-joins.ts"
 import { describeTypeBlock, namedTypesOf } from "./named-types.ts"
 import { runPlsql } from "./plsql.ts"
 import { DEFAULT_NLS_FORMATS, type NlsFormats } from "./nls-formats.ts"
-import { type BindSpec, classify, type DmlResult, type ExecuteOptions, type QueryResult, type ResultColumn, returningClause } from "./statement.ts"
+import { type BindSpec, classify, type ExecuteOptions, type QueryResult, type ResultColumn } from "./statement.ts"
 import { type StatementResult, stripTerminator } from "./statement.ts"
-import { oracleName, translateQuery, type QueryShape } from "./translate.ts"
+import { type QueryShape } from "./translate.ts"
 import { mergeOnColumnError, unsupportedClauseErrorOf } from "./clause-checks.ts"
-import { rewriteSampleClauses } from "./sample-clause.ts"
-import { type IsTable, rewriteSequenceRows, sequenceRowSource } from "./sequence-rows.ts"
-import { perRowSequenceValues } from "./sequence-row-lambdas.ts"
+import { type IsTable, sequenceRowSource } from "./sequence-rows.ts"
 import { expandFormatViews, hasFormatViews } from "./format-views.ts"
-import { dmlWithFormatExpressions, engineSequenceStates } from "./format-model-dml.ts"
-import { encodeName } from "./names.ts"
+import { dmlWithFormatExpressions } from "./format-model-dml.ts"
 import { operandTypeError } from "./operand-type-checks.ts"
-import { rewriteNumericIntervals } from "./numeric-intervals.ts"
-import { boundIntervals, intervalParams, SessionTransaction } from "./session-transaction.ts"
+import { SessionTransaction } from "./session-transaction.ts"
 import { KeyClaims } from "./session-key-claims.ts"
+import { SessionQueries } from "./session-queries.ts"
+import { SessionDml } from "./session-dml.ts"
+import { SessionRights } from "./session-rights.ts"
+import { prepareStatement } from "./statement-preparation.ts"
 import { ExecuteMany } from "./session-execute-many.ts"
 import { StatementColumns } from "./session-columns.ts"
-import { dictionaryTablesOf, queryDictionary } from "./session-dictionary.ts"
-import { resolveSynonyms } from "./synonym-resolution.ts"
 import { mapEngineError } from "./session-errors.ts"
-import { alterSession, searchPathSql, setSessionVariables, unitRightsSql } from "./session-variables.ts"
-import { bindNumberingTranslator, type TranslatedStatement, type TranslationContext, translateStatement } from "./session-translate.ts"
+import { alterSession, searchPathSql, setSessionVariables } from "./session-variables.ts"
+import { type TranslatedStatement, type TranslationContext, translateStatement } from "./session-translate.ts"
 import { type AccessContext, checkAccess, dmlPrivileges } from "./session-access.ts"
 import { checkViewWrite, viewRightsOf } from "./view-owner-privileges.ts"
 import { SessionSqlIds } from "./session-sql-ids.ts"
-import { dmlReturning, type ReturningHost } from "./session-returning.ts"
-import { checkMaterializedViewWrite, noteCommittedWrites } from "./materialized-views.ts"
+import { type ReturningHost } from "./session-returning.ts"
+import { noteCommittedWrites } from "./materialized-views.ts"
 import { runThroughView, writeThroughView } from "./view-dml.ts"
 import { shareSessionAttributes } from "./application-info.ts"
-import { mayHaveDirectives } from "./plsql/conditional-compilation.ts"
-import { preprocessStatement } from "./plsql/preprocessed-sources.ts"
 import type { TextDatetimeKind } from "./translate-types.ts"
-
-/** The roles a definer's rights unit runs with: none (privileges granted to PUBLIC still count). */
-const NO_ROLES: ReadonlySet<string> = new Set()
 
 /** One Oracle session's SQL state. */
 export class SqlSession {
@@ -104,8 +80,10 @@ export class SqlSession {
   private readonly sqlIds: SessionSqlIds
   private readonly locking: SessionLocking
   private readonly returningHost: ReturningHost
-  private roles: ReadonlySet<string>
+  private readonly rights: SessionRights
   private readonly columns: StatementColumns = new StatementColumns((schema, name) => this.lookupTable(schema, name))
+  private readonly queries: SessionQueries
+  private readonly writes: SessionDml
 
   constructor(
     readonly db: OracleDatabase,
@@ -113,11 +91,22 @@ export class SqlSession {
     readonly info: SessionInfo
   ) {
     this.schema = info.user
-    this.roles = db.auth.rolesOf(info.user)
-    this.numericCharacters = db.settings.numericCharacters ?? ".,"
-    this.txn = new SessionTransaction({ engine, db, info, mapError: (e) => this.mapError(e), waitForRowLock: (deadline) => this.locks.waitForRowLock(deadline), searchPath: () => this.searchPathText() })
-    this.sqlIds = new SessionSqlIds(info, db.sqlArea)
     const session = this
+    this.rights = new SessionRights({
+      db,
+      engine,
+      info,
+      get schema() {
+        return session.schema
+      },
+      set schema(schema) {
+        session.schema = schema
+      },
+      setVars: () => this.setVars(engine)
+    })
+    this.numericCharacters = db.settings.numericCharacters ?? ".,"
+    this.txn = new SessionTransaction({ engine, db, info, mapError: (e) => this.mapError(e), waitForRowLock: (deadline) => this.locks.waitForRowLock(deadline), searchPath: () => this.rights.searchPathText() })
+    this.sqlIds = new SessionSqlIds(info, db.sqlArea)
     this.locking = new SessionLocking({
       db,
       info,
@@ -135,6 +124,35 @@ export class SqlSession {
     })
     this.keys = new KeyClaims({ db, info, txn: this.txn, locks: this.locks, readRows: (q, params) => this.engine.queryAll(q, params) })
     this.returningHost = { engine, txn: this.txn, keys: this.keys, mapError: (e) => this.mapError(e) }
+    this.queries = new SessionQueries({
+      session: this,
+      get enabledRoles() {
+        return session.enabledRoles
+      },
+      columns: this.columns,
+      isTable: this.isTable,
+      setVars: (s) => this.setVars(s),
+      translation: () => this.translation(),
+      access: () => this.access(),
+      describe: (shape, cols, specs, lobTables) => this.describe(shape, cols, specs, lobTables)
+    })
+    this.writes = new SessionDml({
+      session: this,
+      txn: this.txn,
+      locks: this.locks,
+      locking: this.locking,
+      keys: this.keys,
+      get many() {
+        return session.many
+      },
+      returning: this.returningHost,
+      queries: this.queries,
+      get enabledRoles() {
+        return session.enabledRoles
+      },
+      isTable: this.isTable,
+      translate: (sql, specs, source) => this.translate(sql, specs, source)
+    })
     this.many = new ExecuteMany({
       engine,
       txn: this.txn,
@@ -142,7 +160,7 @@ export class SqlSession {
       batchTargets: this.batchTargets,
       mapError: (e) => this.mapError(e),
       translate: (sql, specs) => this.translate(sql, specs),
-      targetOf: (toks) => this.targetOf(toks)
+      targetOf: (toks) => this.writes.targetOf(toks)
     })
   }
 
@@ -210,48 +228,11 @@ export class SqlSession {
   }
 
   /**
-   * A PL/SQL block's DML (engine text), with a client's statement's locks: an UPDATE / DELETE locks the rows it writes
-   * until the transaction ends, an INSERT waits for keys other open transactions inserted and holds its own. One that
-   * fails releases the locks it took (session-transaction.ts), also when a handler catches its error.
+   * A PL/SQL block's DML (engine text), with a client's statement's locks (session-dml.ts). One that fails releases
+   * the locks it took (session-transaction.ts), also when a handler catches its error.
    */
   runBlockDml(sql: string, params: ReadonlyArray<DuckDBValue>): Promise<number> {
-    return this.txn.releasingLocksOnFailure(() => this.runBlockDmlOnce(sql, params))
-  }
-
-  private async runBlockDmlOnce(sql: string, params: ReadonlyArray<DuckDBValue>): Promise<number> {
-    const t = engineStatement(sql)
-    if (t !== undefined) await this.refreshDictionaryFor(t.toks)
-    const target = t === undefined ? undefined : this.targetOf(t.toks)
-    // its failures name its own table's constraints, not those of the client's last statement
-    return this.withDmlTarget(target, t !== undefined && isKw(t.toks[0], "UPDATE", "MERGE"), () => this.checkingUncheckedForeignKeys(target, () => this.blockDml(sql, params, t, target)))
-  }
-
-  /** Runs `body` with the table a statement writes (and whether it updates) as the one errors name, restored after it. */
-  private async withDmlTarget<T>(target: TableMeta | undefined, isUpdate: boolean, body: () => Promise<T>): Promise<T> {
-    const outer = { target: this.dmlTarget, isUpdate: this.dmlIsUpdate }
-    this.dmlTarget = target
-    this.dmlIsUpdate = isUpdate
-    try {
-      return await body()
-    } finally {
-      this.dmlTarget = outer.target
-      this.dmlIsUpdate = outer.isUpdate
-    }
-  }
-
-  private async blockDml(sql: string, params: ReadonlyArray<DuckDBValue>, t: ReturnType<typeof engineStatement>, target: TableMeta | undefined): Promise<number> {
-    // an INTERVAL variable as the storage of the column it meets, for the row locks' query too (intervals.ts)
-    if (hasIntervalBinds(params)) params = await intervalParams(this.engine, sql, params)
-    await this.rowExclusive(target)
-    // an INSERT of a key another open transaction inserted waits for it, as a client's INSERT does (key-locks.ts)
-    const keyed = t !== undefined && isKw(t.toks[0], "INSERT") && returningClause(t.toks) === undefined ? keyedTable(target) : undefined
-    if (keyed !== undefined) return (await this.keys.claiming(keyed, () => this.keys.runInsert(sql, params), true))!
-    const written = t === undefined ? undefined : await this.locks.rowsToWrite(target, t, params)
-    // and claims the keys it deletes or writes, and those it changes rows away from (session-key-claims.ts)
-    const claimed = t === undefined ? undefined : keysWrittenBy(t.toks, target)
-    const n = claimed === undefined ? await this.runLogged(sql, params) : await this.keys.claimingWithOldKeys(claimed, target!, isKw(t!.toks[0], "DELETE") ? undefined : written, () => this.keys.runInsert(sql, params))
-    if (written !== undefined && target !== undefined && this.txn.inTxn) this.locks.holdWrittenRows(target, written)
-    return n
+    return this.writes.runBlockDml(sql, params)
   }
 
   /** PL/SQL (plsql/host.ts): a break arrived during the current call. */
@@ -266,17 +247,13 @@ export class SqlSession {
 
   /** Maps an engine failure onto an ORA- error. */
   mapError(e: unknown): OraError {
-    return mapEngineError(e, { settings: this.db.settings, tables: this.db.catalog.allTables(), schema: this.schema, sql: this.statementSql, target: this.dmlTarget, isUpdate: this.dmlIsUpdate, objects: this.db.catalog.allObjects() })
+    return mapEngineError(e, { settings: this.db.settings, tables: this.db.catalog.allTables(), schema: this.schema, sql: this.statementSql, target: this.writes.target, isUpdate: this.writes.isUpdate, objects: this.db.catalog.allObjects() })
   }
 
   /** The Oracle text of the statement being executed (errors Oracle words with its parts). */
   private statementSql = ""
   /** The tables the open transaction wrote (`OWNER.NAME`), for the materialized views over them at its commit. */
   private tablesWritten = new Set<string>()
-  /** Table written by the DML statement being executed (for constraint names in errors). */
-  private dmlTarget: TableMeta | undefined
-  /** True while the DML statement being executed is an UPDATE (or MERGE), whose NOT NULL failures are ORA-01407. */
-  private dmlIsUpdate = false
 
   /** A request carries `sql` to parse (V$SQL: session-sql-ids.ts). */
   noteParse(sql: string): void {
@@ -323,23 +300,10 @@ export class SqlSession {
 
   private async executeOnce(given: string, rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>, specs: ReadonlyArray<BindSpec>, opts: ExecuteOptions): Promise<StatementResult> {
     const cls = classify(given)
-    // PL/SQL conditional compilation ($IF, $$PLSQL_LINE, ...) before the unit or block is parsed
-    const text = (cls === "plsql" || cls === "ddl") && mayHaveDirectives(given) ? preprocessStatement(this.db, given, this.schema, this.plsqlCcflags) : given
-    // a bound format model (TO_CHAR(x, :fmt)) as the literal it is (format-model-binds.ts)
-    const runs = cls === "dml" ? formatBindRuns(text, rows) : undefined
-    if (runs !== undefined) return executeRuns(runs, (first, end) => this.execute(text, rows.slice(first, end), specs, opts))
-    const formats = cls === "dml" ? inlineFormatBinds(text, rows, specs) : undefined
-    if (formats !== undefined) return this.execute(formats.sql, formats.rows, formats.specs, opts)
-    // WITH FUNCTION ...: the declarations as a package only this statement sees (plsql/with-functions.ts)
-    const withFunctions = cls === "query" ? inlineWithFunctions(this, text) : undefined
-    if (withFunctions !== undefined) {
-      try {
-        return await this.execute(withFunctions.sql, rows, specs, opts)
-      } finally {
-        withFunctions.release()
-      }
-    }
-    const sql = cls === "query" || cls === "dml" ? resolveSynonyms(this.db, this.schema, text) : text
+    // conditional compilation, bound format models, WITH FUNCTION, synonyms (statement-preparation.ts)
+    const prepared = await prepareStatement(this, cls, given, rows, specs, opts)
+    if ("result" in prepared) return prepared.result
+    const sql = prepared.sql
     this.statementSql = sql
     // INSERT ALL / FIRST: one single-table INSERT per INTO clause, each checked and run as a statement of its own
     if (cls === "dml" && isMultiTableInsert(sql)) return runMultiTableInsert({ execute: (...a) => this.execute(...a), atomically: (body) => this.txn.atomically(body) }, sql, rows, specs, opts)
@@ -370,9 +334,9 @@ export class SqlSession {
         return this.query(...(await withTableCollections(this, sql, rows[0] ?? [], specs)))
       case "dml": {
         const expanded = hasFormatViews(this.db) ? expandFormatViews(sql, (schema, name) => this.lookupTable(schema, name)) : sql
-        const host = { readAll: this.readAll.bind(this), sequences: this.sequenceStates, atomically: (body: () => Promise<StatementResult>) => this.txn.atomically(body), dml: async (text: string, r: ReadonlyArray<ReadonlyArray<DuckDBValue>>, s: ReadonlyArray<BindSpec>) => this.dml(...(await withTableCollectionRows(this, text, r, s)), opts) }
+        const host = { readAll: this.queries.readAll.bind(this.queries), sequences: this.queries.sequenceStates, atomically: (body: () => Promise<StatementResult>) => this.txn.atomically(body), dml: async (text: string, r: ReadonlyArray<ReadonlyArray<DuckDBValue>>, s: ReadonlyArray<BindSpec>) => this.writes.dml(...(await withTableCollectionRows(this, text, r, s)), opts) }
         if (MAY_HAVE_FORMAT.test(expanded) && hasFormatExpressions(tokenize(expanded))) return dmlWithFormatExpressions<DuckDBValue, BindSpec, StatementResult>(host, expanded, rows, specs)
-        return this.dml(...(await withTableCollectionRows(this, sql, rows, specs)), opts)
+        return this.writes.dml(...(await withTableCollectionRows(this, sql, rows, specs)), opts)
       }
       case "ddl":
         await this.commit()
@@ -456,71 +420,32 @@ export class SqlSession {
     checkAccess(this.access(), toks, [], target === undefined ? undefined : { meta: target, privileges: dmlPrivileges(toks[0]?.value) })
   }
 
-  /** The session user's rights, for privilege checks (privileges.ts); inside a definer's rights unit its owner's, without roles. */
+  /** The session user's rights, for privilege checks (session-rights.ts). */
   get requester(): Requester {
-    const user = this.definer ?? this.info.user
-    const roles = this.definer === undefined ? this.enabledRoles : NO_ROLES
-    return { user, dba: roles.has("DBA"), has: (p) => this.db.auth.has(user, p, roles), grants: this.db.grants.forSession(user, roles), version: this.db.settings.version }
+    return this.rights.requester
   }
 
   /** The table (or view) a write through a view is reaching, whose privileges are not checked (session-access.ts). */
   private viewBase: ReadonlySet<TableMeta> | undefined
 
-  /** The owner of the definer's rights unit whose code is running (runAs), if one is. */
-  private definer: string | undefined
-
-  /**
-   * Runs `body`, the code of a stored unit, with the rights of `owner`: the unqualified names of its SQL resolve in
-   * that schema and its privileges are checked as that user's, without roles (definer's rights); `owner` undefined
-   * (AUTHID CURRENT_USER) keeps the rights in force, the caller's (PL/SQL Language Reference, "Invoker's Rights and
-   * Definer's Rights (AUTHID Property)").
-   */
-  async runAs<T>(owner: string | undefined, body: () => Promise<T>): Promise<T> {
-    if (owner === undefined) return body()
-    const outer = { schema: this.schema, definer: this.definer, user: this.currentUser }
-    const changes = owner !== outer.schema || owner !== outer.user
-    this.definer = owner
-    try {
-      if (changes) await this.useRights(owner, owner)
-      return await body()
-    } finally {
-      this.definer = outer.definer
-      if (changes) await this.useRights(outer.schema, outer.user)
-    }
+  /** Runs `body`, the code of a stored unit, with the rights of `owner` (definer's rights: session-rights.ts). */
+  runAs<T>(owner: string | undefined, body: () => Promise<T>): Promise<T> {
+    return this.rights.runAs(owner, body)
   }
 
-  /** The user whose privileges are active (SYS_CONTEXT('USERENV', 'CURRENT_USER')): a running definer's rights unit's owner, else the session user. */
+  /** The user whose privileges are active (SYS_CONTEXT('USERENV', 'CURRENT_USER')). */
   get currentUser(): string {
-    return this.definer ?? this.info.user
+    return this.rights.currentUser
   }
 
-  private searchPathOf = { schema: "", sql: "" }
-
-  /** The statement setting the search path of the schema in force. */
-  private searchPathText(): string {
-    if (this.searchPathOf.schema !== this.schema) this.searchPathOf = { schema: this.schema, sql: searchPathSql(this.schema) }
-    return this.searchPathOf.sql
-  }
-
-  /** Makes `schema` the one unqualified names resolve in and `user` the current user (for a unit's code, not the session's settings). */
-  private async useRights(schema: string, user: string): Promise<void> {
-    this.schema = schema
-    await this.engine.execute(unitRightsSql(this.db, schema, user))
-  }
-
-  /**
-   * The roles the session has enabled: its user's default roles as they were at logon, until SET ROLE enables others
-   * (grants and revokes of roles take effect then or at the next logon: Database Security Guide, "When Grants and
-   * Revokes Take Effect"). The privileges granted to them count as they are now.
-   */
+  /** The roles the session has enabled (session-rights.ts). */
   get enabledRoles(): ReadonlySet<string> {
-    return this.roles
+    return this.rights.roles
   }
 
   /** SET ROLE (role-statements.ts): the roles enabled from now on, shown to the session's SQL too. */
-  async setEnabledRoles(roles: ReadonlySet<string>): Promise<void> {
-    this.roles = roles
-    await this.setVars(this.engine)
+  setEnabledRoles(roles: ReadonlySet<string>): Promise<void> {
+    return this.rights.setEnabledRoles(roles)
   }
 
   /**
@@ -534,7 +459,7 @@ export class SqlSession {
     const own = new SqlSession(this.db, engine, info)
     own.parent = this
     own.schema = this.schema
-    own.roles = this.roles
+    own.rights.roles = this.rights.roles
     own.numericCharacters = this.numericCharacters
     own.dateLanguage = this.dateLanguage
     own.nlsFormats = { ...this.nlsFormats }
@@ -559,67 +484,9 @@ export class SqlSession {
     await this.engine.close()
   }
 
-  /** Runs a query and describes its columns. */
-  async query(oracleSql: string, bound: ReadonlyArray<DuckDBValue>, boundSpecs: ReadonlyArray<BindSpec> = [], describeOnly = false): Promise<QueryResult> {
-    const sql = hasFormatViews(this.db) ? expandFormatViews(oracleSql, (schema, name) => this.lookupTable(schema, name)) : oracleSql
-    if (!MAY_HAVE_FORMAT.test(sql)) return this.queryOnce(sql, bound, boundSpecs, describeOnly)
-    // a format model that is an expression is evaluated per value met (format-model-sites.ts); a query taking NEXTVAL
-    // learns them first from itself without it, so that it runs (and advances the sequence) once
-    // (the probe of a query is the query itself, with all its binds)
-    if (!describeOnly) await probeFormatValuesOnce(sql, [bound], boundSpecs, (q, _params, _specs, peeking) => this.readAll(q, bound, boundSpecs, peeking), this.sequenceStates)
-    return settleFormatSites(sql, () => this.queryOnce(sql, bound, boundSpecs, describeOnly))
-  }
-
-  /** The engine's sequences as a format probe peeks at them (format-model-dml.ts), unqualified ones in this schema. */
-  private readonly sequenceStates = async (): Promise<{ readonly schema: string; readonly states: SequenceStates }> => ({ schema: encodeName(this.schema), states: await engineSequenceStates((q) => this.engine.queryAll(q)) })
-
-  private async queryOnce(sql: string, bound: ReadonlyArray<DuckDBValue>, boundSpecs: ReadonlyArray<BindSpec>, describeOnly: boolean, peeking = false): Promise<QueryResult> {
-    const lookup = (schema: string | undefined, name: string) => this.lookupTable(schema, name)
-    // a bound format model (TO_CHAR(x, :fmt)) as the literal it is, its column heading the bind's (format-model-binds.ts)
-    const inlined = inlineFormatBindTokens(tokenize(rewriteSequenceRows(rewriteSampleClauses(stripTerminator(sql)), this.isTable)), bound, boundSpecs, describeOnly)
-    const { params, specs } = inlined
-    const tokens = (MAY_HAVE_FORMAT.test(sql) ? dynamicFormatModels(inlined.toks, sql, describeOnly)?.toks : undefined) ?? inlined.toks
-    const rewritten = datetimeJoins(intervalLiteralTargets(localZoneArithmetic(rewriteRowSubqueries(rewriteNumericIntervals(tokens)), lookup, (n) => intervalBindKind(specs[n - 1]), (n) => isLocalZoneBind(specs[n - 1])), lookup), lookup)
-    // LOB columns read through FROM subqueries or UNION ALL: hidden row id items for their locators
-    const derived = derivedLobRows(rewritten, lookup)
-    const source = derived?.toks ?? rewritten
-    const calls = this.db.procedures.size === 0 && packagesOf(this.db).size === 0 ? this.checkObjectComparisons(source, sql) : this.storedFunctionCalls(source, sql)
-    const { toks, tr, binds } = bindNumberingTranslator(this.translation(), calls?.toks ?? source, sql, specs)
-    let { sql: duckSql, shape } = translateQuery(toks, tr)
-    checkAccess(this.access(), toks, shape.from)
-    // LOB columns read from tables: each one's row id selected last, for locators that write back
-    const lobTables = derived === undefined ? this.columns.lobTablesOf(toks, shape) : []
-    let lobRowids: ReadonlyArray<string> = lobTables.map((k) => rowidOf(shape.from, shape.from[k]!))
-    if (lobRowids.length > 0) duckSql = translateQuery(toks, tr, lobRowids).sql
-    if (binds.length > params.length) throw ora.notAllBound()
-    let p = params.slice(0, binds.length)
-    // describing a statement (parse only) takes no row locks
-    const locked = await this.lockForUpdate(shape, p, lobRowids, (rowids, extra) => translateQuery(toks, tr, rowids, extra).sql, describeOnly)
-    if (locked !== undefined) ({ sql: duckSql, lobRowids } = locked)
-    duckSql = perRowSequenceValues(duckSql)
-    if (peeking) duckSql = peekingSql(duckSql)
-    const dict = dictionaryTablesOf(toks)
-    let cursor: Cursor
-    try {
-      if (dict.size > 0) {
-        const run = () =>
-          queryDictionary(this.db, dict, async (admin) => {
-            await this.setVars(admin)
-            await admin.execute(searchPathSql(this.schema))
-          }, duckSql, p, { user: this.info.user, roles: this.enabledRoles })
-        cursor = calls === undefined ? await run() : await calls.settle(run, (fn, args) => callFromSql(this, fn, args))
-      } else {
-        if (hasIntervalBinds(p)) p = await intervalParams(this.engine, duckSql, p)
-        const run = () => this.engine.query(duckSql, p)
-        cursor = calls === undefined ? await run() : await calls.settle(run, (fn, args) => callFromSql(this, fn, args))
-      }
-    } catch (e) {
-      if (this.txn.inTxn) await this.txn.recover()
-      throw this.mapError(e)
-    }
-    const described = cursor.columns.length - lobRowids.length - (derived?.hidden ?? 0)
-    const columns = this.describe(shape, cursor.columns.slice(0, described), specs, lobTables)
-    return { kind: "query", columns: derived === undefined ? columns : withDerivedLobRows(columns, derived), cursor, ...((lobRowids.length > 0 || derived !== undefined) && { rowidColumn: described }) }
+  /** Runs a query and describes its columns (session-queries.ts). */
+  query(oracleSql: string, bound: ReadonlyArray<DuckDBValue>, boundSpecs: ReadonlyArray<BindSpec> = [], describeOnly = false): Promise<QueryResult> {
+    return this.queries.query(oracleSql, bound, boundSpecs, describeOnly)
   }
 
   /** The FOR UPDATE clause of a query: its locks taken, its text without the rows SKIP LOCKED leaves out (session-locking.ts). */
@@ -630,33 +497,6 @@ export class SqlSession {
   /** FOR UPDATE SKIP LOCKED of a PL/SQL cursor, which locks its rows as they are fetched (session-locking.ts). */
   skipLockedAtFetch(shape: QueryShape): Promise<{ tables: ReadonlyArray<number>; claim: (rowids: ReadonlyArray<bigint | undefined>) => Promise<boolean> }> {
     return this.locking.skipLockedAtFetch(shape)
-  }
-
-  /** Runs a client's query and reads all its rows; a failure while reading restores the transaction. */
-  private async readAll(sql: string, bound: ReadonlyArray<DuckDBValue>, specs: ReadonlyArray<BindSpec>, peeking = false): Promise<void> {
-    const { cursor } = (await this.queryOnce(sql, bound, specs, false, peeking)) as { cursor: Cursor }
-    try {
-      while ((await cursor.next()) !== null);
-    } catch (e) {
-      if (this.txn.inTxn) await this.txn.recover()
-      throw e
-    } finally {
-      cursor.close()
-    }
-  }
-
-  /**
-   * With no stored function to call: the errors of comparing objects of types without a MAP or ORDER method
-   * (ORA-22950, ORA-22901: object-comparisons.ts, multiset-conditions.ts), which the method-call rewrite raises.
-   */
-  private checkObjectComparisons(source: ReadonlyArray<Tok>, sql: string): undefined {
-    if (this.columns.columnsOf(sql, (t) => t.named?.kind === "object" || t.named?.kind === "table").size > 0) rewriteSqlMethodCalls(source, this.db, this.schema, (schema, name) => this.lookupTable(schema, name))
-    return undefined
-  }
-
-  /** The stored functions a client's query calls (plsql/sql-functions.ts), undefined when it calls none. */
-  private storedFunctionCalls(source: ReadonlyArray<Tok>, sql: string): StatementCalls | undefined {
-    return storedFunctionCalls(rewriteSqlMethodCalls(source, this.db, this.schema, (schema, name) => this.lookupTable(schema, name)), this.schema, (owner, name) => callableFromSql(this, owner, name), (name) => this.columns.columnsOf(sql, () => true).has(name), (fn) => namedResultOf(this.db, this.schema, fn))
   }
 
   /** The DuckDB row ids a query selects; a failure restores the transaction and is thrown as an ORA- error. */
@@ -698,23 +538,8 @@ export class SqlSession {
    * Runs an already translated DuckDB query and describes its columns; one reading `dictionary` tables runs as a
    * client's query of them does (refreshed first, on the admin session as this session).
    */
-  async queryDuck(duckSql: string, params: ReadonlyArray<DuckDBValue>, shape?: QueryShape, withRowid: boolean | ReadonlyArray<number> = false, dictionary?: ReadonlySet<string>): Promise<QueryResult> {
-    try {
-      const cursor =
-        dictionary === undefined || dictionary.size === 0
-          ? await this.engine.query(duckSql, hasIntervalBinds(params) ? await boundIntervals(this.engine, duckSql, params) : params)
-          : await queryDictionary(this.db, dictionary, async (admin) => {
-              await this.setVars(admin)
-              await admin.execute(searchPathSql(this.schema))
-            }, duckSql, params, { user: this.info.user, roles: this.enabledRoles })
-      const rowids = withRowid === true ? 1 : withRowid === false ? 0 : withRowid.length
-      const described = cursor.columns.length - rowids
-      const lobTables = typeof withRowid === "boolean" ? undefined : withRowid
-      return { kind: "query", columns: this.describe(shape, cursor.columns.slice(0, described), [], lobTables), cursor, ...(rowids > 0 && { rowidColumn: described }) }
-    } catch (e) {
-      if (this.txn.inTxn) await this.txn.recover()
-      throw this.mapError(e)
-    }
+  queryDuck(duckSql: string, params: ReadonlyArray<DuckDBValue>, shape?: QueryShape, withRowid: boolean | ReadonlyArray<number> = false, dictionary?: ReadonlySet<string>): Promise<QueryResult> {
+    return this.queries.queryDuck(duckSql, params, shape, withRowid, dictionary)
   }
 
   /** Resolves an unqualified or qualified table name visible to this session. */
@@ -731,181 +556,24 @@ export class SqlSession {
   /** Whether a name is a table of the catalog, or a view's columns (sequence-rows.ts joins tables back by row id). */
   private readonly isTable: IsTable = (schema, name) => sequenceRowSource(this.lookupTable(schema, name))
 
-  /** The table an INSERT / UPDATE / DELETE / MERGE writes, when the catalog knows it. */
-  private targetOf(toks: ReadonlyArray<Tok>): TableMeta | undefined {
-    return writtenTable(toks, (schema, name) => this.lookupTable(schema, name))
-  }
-
-  /**
-   * Before a write that reads dictionary views (`INSERT INTO t SELECT ... FROM user_tables`): their snapshot tables
-   * refreshed from the catalog, which the write sees when its transaction starts after that (a transaction already
-   * open keeps the snapshot it started on).
-   */
-  private async refreshDictionaryFor(toks: ReadonlyArray<Tok>): Promise<void> {
-    const dict = dictionaryTablesOf(toks)
-    if (dict.size === 0 || this.txn.inTxn) return
-    await this.db.withAdmin((admin) => this.db.refreshDictionary(admin, dict, { user: this.info.user, roles: this.enabledRoles }))
-  }
-
-  private async dml(oracleSql: string, rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>, specs: ReadonlyArray<BindSpec>, opts: ExecuteOptions): Promise<DmlResult> {
-    const sql = rewriteSequenceRows(stripTerminator(oracleSql), this.isTable), written = significant(tokenize(stripTerminator(sql)))
-    await this.refreshDictionaryFor(written)
-    const triggers = tableTriggers(this.db, this.targetOf(written))
-    if (triggers.length > 0) return this.dmlWithTriggers(sql, triggers, rows)
-    const calls = this.db.procedures.size === 0 && packagesOf(this.db).size === 0 ? this.checkObjectComparisons(tokenize(stripTerminator(sql)), sql) : this.storedFunctionCalls(tokenize(stripTerminator(sql)), sql)
-    const t = this.translate(stripTerminator(sql), specs, calls?.toks)
-    if (calls === undefined) return this.dmlTranslated(sql, t, rows, specs, opts)
-    // stored functions called per row (plsql/sql-functions.ts): probe runs undone until every call is answered
-    const probe = writeProbe(t.toks, t.text)
-    return calls.settleWrite(
-      async () => {
-        for (const r of rows.length === 0 ? [[]] : rows) await this.probeWrite(probe, r.slice(0, t.binds.length))
-      },
-      // row by row: the bulk paths build their own statement text
-      () => this.dmlTranslated(sql, t, rows, specs, opts, true),
-      callingWhileWriting(this, tokenize(stripTerminator(sql)), (schema, name) => this.lookupTable(schema, name), (fn, args) => callFromSql(this, fn, args)),
-      (release) => this.holdUntilTransactionEnds(release)
-    )
-  }
-
   /** PL/SQL (plsql/host.ts): keeps what a logged statement uses until the transaction ends. */
   holdUntilTransactionEnds(release: () => void): void {
     this.txn.holdUntilEnd(release)
   }
 
-  /** A DML statement on a table with triggers, row by row (plsql/triggers.ts), once per bind row. */
-  private async dmlWithTriggers(sql: string, triggers: ReadonlyArray<Trigger>, rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>): Promise<DmlResult> {
-    const target = this.targetOf(significant(tokenize(stripTerminator(sql))))!
-    const run = isKw(tokenize(sql).find((t) => t.kind !== "ws"), "MERGE") ? runMergeWithTriggers : runRowsWithTriggers
-    await this.rowExclusive(target)
-    const session: TriggerSession = {
-      db: this.db,
-      host: this,
-      query: (q, params) => this.query(q, params),
-      rowsOf: (result) => rowsOfQuery(this, result),
-      // each row's write locks its row (after waiting for its holder, deadlock-checked) and claims its keys, as a
-      // statement without triggers does; a write conflict or a wait starts the bind row's run over (trigger-restarts.ts)
-      runLogged: (q, params) => this.txn.restartingOnConflict(() => this.locks.restartingAfterWaits(() => this.runBlockDml(q, params))),
-      runBlock: (block, values) => runPlsql(this, block, values, []),
-      atomically: (body) => this.txn.atomically(body)
-    }
-    const deadline = Date.now() + this.db.settings.lockWaitMs
-    const done = await runTriggeredRows(
-      { runOne: (row) => run(session, target, triggers, stripTerminator(sql), [row], (e) => this.mapError(e)), waitBeforeRestart: () => this.locks.waitForRowLock(deadline) },
-      rows
-    )
-    return { kind: "dml", rowCount: done.count, rowCounts: [], batchErrors: [], ...(done.returning !== undefined ? { returning: done.returning } : {}) }
+  /** PL/SQL (plsql/host.ts): runs a write and undoes it, for the stored functions it calls to note their arguments (session-dml.ts). */
+  probeWrite(duckSql: string, params: ReadonlyArray<DuckDBValue>): Promise<void> {
+    return this.writes.probeWrite(duckSql, params)
   }
 
-  /**
-   * PL/SQL (plsql/host.ts): runs a write and undoes it (the transaction as it was before it), for the stored
-   * functions it calls to note their argument tuples; its error, if any, is left to the real run.
-   */
-  async probeWrite(duckSql: string, params: ReadonlyArray<DuckDBValue>): Promise<void> {
-    await this.begin()
-    try {
-      await this.engine.execute(duckSql, hasIntervalBinds(params) ? await intervalParams(this.engine, duckSql, params) : params)
-    } catch {
-      // the real run reports it
-    }
-    await this.txn.recover()
+  /** For `INSERT ... VALUES (...)` with binds: inserts a chunk of bind rows through the bulk path (session-dml.ts). */
+  bulkChunk(sql: string, rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>, specs?: ReadonlyArray<BindSpec>): Promise<number | undefined> {
+    return this.writes.bulkChunk(sql, rows, specs)
   }
 
-  private dmlTranslated(sql: string, t: { toks: Array<Tok>; text: (a: number, b: number) => string; binds: Array<string> }, rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>, specs: ReadonlyArray<BindSpec>, opts: ExecuteOptions, rowByRow = false): Promise<DmlResult> {
-    return this.checkingUncheckedForeignKeys(this.targetOf(t.toks), () => this.dmlWrite(sql, t, rows, specs, opts, rowByRow))
-  }
-
-  /** Runs `write` of `target`, failing it as a whole when it breaks a foreign key enabled NOVALIDATE (novalidate-foreign-keys.ts). */
-  private checkingUncheckedForeignKeys<T>(target: TableMeta | undefined, write: () => Promise<T>): Promise<T> {
-    if (!hasUncheckedForeignKeys(this, target)) return write()
-    return this.txn.atomically(async () => {
-      const out = await write()
-      await checkUncheckedForeignKeys(this, target!)
-      return out
-    })
-  }
-
-  private async dmlWrite(sql: string, t: { toks: Array<Tok>; text: (a: number, b: number) => string; binds: Array<string> }, rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>, specs: ReadonlyArray<BindSpec>, opts: ExecuteOptions, rowByRow = false): Promise<DmlResult> {
-    if (isKw(t.toks[0], "INSERT") && !isKw(t.toks[1], "INTO")) throw new OraError(925, "missing INTO keyword")
-    this.dmlTarget = this.targetOf(t.toks)
-    checkMaterializedViewWrite(this.db, this.dmlTarget)
-    this.dmlIsUpdate = isKw(t.toks[0], "UPDATE", "MERGE")
-    this.checkStatementAccess(t.toks, this.dmlTarget)
-    await this.rowExclusive(this.dmlTarget)
-    const keyed = isKw(t.toks[0], "INSERT") ? keyedTable(this.dmlTarget) : undefined
-    if (keyed === undefined) {
-      // an UPDATE / DELETE locks the rows it writes, for each bind row of an executeMany, until the transaction ends,
-      // and claims the keys it deletes or writes: another transaction's write of one of them waits (session-key-claims.ts)
-      const target = this.dmlTarget
-      const claimed = keysWrittenBy(t.toks, target)
-      const run = () => this.dmlOnce(sql, t, rows, specs, opts, rowByRow)
-      // the query finding the rows to lock binds intervals as the storage of the column they meet (intervals.ts)
-      const lockRows: Array<ReadonlyArray<DuckDBValue>> = []
-      for (const r of rows) lockRows.push(hasIntervalBinds(r) ? await intervalParams(this.engine, t.text(0, t.toks.length), r) : r)
-      return this.locking.holdingWrittenRows(target, t, lockRows, (written) => (claimed === undefined ? run() : this.keys.claimingWithOldKeys(claimed, target!, isKw(t.toks[0], "DELETE") ? undefined : written, run)))
-    }
-    return (await this.keys.claiming(keyed, () => this.dmlOnce(sql, t, rows, specs, opts, rowByRow), true))!
-  }
-
-  private async dmlOnce(sql: string, t: { toks: Array<Tok>; text: (a: number, b: number) => string; binds: Array<string> }, rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>, specs: ReadonlyArray<BindSpec>, opts: ExecuteOptions, rowByRow = false): Promise<DmlResult> {
-    if (this.locks.othersLockRowsOf(this.dmlTarget))
-      for (const r of rows.length === 0 ? [[]] : rows) await this.locks.waitForRowLocksOf(this.dmlTarget, t, r)
-    const ret = returningClause(t.toks)
-    if (ret !== undefined) return dmlReturning(this.returningHost, this.dmlTarget, t, ret, rows)
-    const duckSql = t.text(0, t.toks.length)
-    const nBinds = t.binds.length
-    for (const r of rows) if (r.length < nBinds) throw ora.notAllBound()
-    // bound intervals need their parameter's storage type (intervalParams), known only per statement
-    const bulkable = rows.length > 1 && !rowByRow && !anyIntervalBinds(rows)
-    if (bulkable) {
-      // executeMany's bulk paths (session-execute-many.ts)
-      const bulk = await this.many.bulk(sql, t, rows, specs, opts)
-      if (bulk !== undefined) return bulk
-    }
-    let total = 0
-    const counts: Array<number> = []
-    const errors: Array<{ offset: number; error: OraError }> = []
-    const list = rows.length === 0 ? [[]] : rows
-    for (let i = 0; i < list.length; i++) {
-      try {
-        const n = await this.keys.runInsert(duckSql, list[i]!.slice(0, nBinds))
-        total += n
-        counts.push(n)
-      } catch (e) {
-        const err = this.mapError(e)
-        if (!opts.batchErrors) {
-          if (list.length > 1) (err as OraError & { rowOffset?: number }).rowOffset = i
-          throw err
-        }
-        errors.push({ offset: i, error: err })
-        counts.push(0)
-      }
-    }
-    return { kind: "dml", rowCount: total, rowCounts: opts.dmlRowCounts ? counts : [], batchErrors: errors }
-  }
-
-  /**
-   * For `INSERT ... VALUES (...)` with binds: inserts a chunk of bind rows through the bulk path and returns the
-   * number of rows inserted; undefined when the statement cannot take the bulk path (session-execute-many.ts), or
-   * would wait for another transaction's table lock (the statement's own run then waits).
-   */
-  async bulkChunk(sql: string, rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>, specs?: ReadonlyArray<BindSpec>): Promise<number | undefined> {
-    if (classify(sql) === "dml" && !(await this.rowExclusive(this.targetOf(significant(tokenize(stripTerminator(sql)))), false))) return undefined
-    return this.many.bulkChunk(sql, rows, specs)
-  }
-
-  /**
-   * The append target of an executeMany INSERT, undefined when the statement needs the general path
-   * (session-execute-many.ts) or would wait for another transaction's table lock.
-   */
-  async appendTargetOf(sql: string): Promise<BatchTarget | undefined> {
-    if (classify(sql) === "dml" && !(await this.rowExclusive(this.targetOf(significant(tokenize(stripTerminator(sql)))), false))) return undefined
-    return this.many.appendTargetOf(sql)
-  }
-
-  /** The row exclusive lock a DML statement takes on its table (session-locking.ts); with `wait` false, false instead of waiting. */
-  private rowExclusive(meta: TableMeta | undefined, wait = true): Promise<boolean> {
-    return this.locking.rowExclusive(meta, wait)
+  /** The append target of an executeMany INSERT, undefined when the statement needs the general path (session-dml.ts). */
+  appendTargetOf(sql: string): Promise<BatchTarget | undefined> {
+    return this.writes.appendTargetOf(sql)
   }
 
   /** Appends rows laid out for an append target inside the transaction; undefined on a failure (session-execute-many.ts). */
