@@ -7,7 +7,7 @@
  * https://docs.oracle.com/en/database/oracle/oracle-database/23/sqlrf/Datetime-Interval-Arithmetic.html).
  */
 import { oracleName } from "./expression-names.ts"
-import { findTopLevel, isKw, isOp, matchParen, type Tok } from "./lexer.ts"
+import { findTopLevel, isKw, isOp, matchParen, openingParen, type Tok } from "./lexer.ts"
 import { visitAliasedItems } from "./select-aliases.ts"
 import { distinctItems, isDateOnly } from "./translate-literals.ts"
 
@@ -135,13 +135,7 @@ export const withDatetimeAliases = (toks: ReadonlyArray<Tok>, days: ReadonlySet<
  * operand or scalar subquery, a CASE ... END, an analytic OVER a window), at or after `from`; -1 for others.
  */
 export const operandStartBefore = (toks: ReadonlyArray<Tok>, end: number, from: number): number => {
-  const openOf = (close: number): number => {
-    for (let depth = 0, j = close; j >= from; j--) {
-      if (isOp(toks[j], ")")) depth++
-      else if (isOp(toks[j], "(") && --depth === 0) return j
-    }
-    return -1
-  }
+  const openOf = (close: number): number => openingParen(toks, close, from)
   const last = end - 1
   if (isKw(toks[last], "END")) {
     for (let depth = 0, j = last; j >= from; j--) {

@@ -178,6 +178,15 @@ export const matchParen = (toks: ReadonlyArray<Tok>, open: number): number => {
   return -1
 }
 
+/** Index of the token opening the parenthesis closed at `close`, searching no further back than `from`; -1 when none does. */
+export const openingParen = (toks: ReadonlyArray<Tok>, close: number, from = 0): number => {
+  for (let depth = 0, k = close; k >= from; k--) {
+    if (isOp(toks[k], ")")) depth++
+    else if (isOp(toks[k], "(") && --depth === 0) return k
+  }
+  return -1
+}
+
 /**
  * The first index in [from, to) at parenthesis depth 0 whose token `match` accepts, or -1 (also when a parenthesis
  * closes the range's enclosing one first).

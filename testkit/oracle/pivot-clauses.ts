@@ -19,7 +19,7 @@
 import { ora, OraError } from "./errors.ts"
 import { oracleName } from "./expression-names.ts"
 import { withBlockColumns } from "./insert-select-stars.ts"
-import { findTopLevel, isKw, isOp, matchParen, significant, splitTopLevel, type Tok, tokenize } from "./lexer.ts"
+import { findTopLevel, isKw, isOp, matchParen, openingParen, significant, splitTopLevel, type Tok, tokenize } from "./lexer.ts"
 import type { TableMeta } from "./catalog.ts"
 import type { TableLookup } from "./query-blocks.ts"
 import type { OraType } from "./types.ts"
@@ -39,15 +39,6 @@ const CONSTANT_WORDS = new Set(["DATE", "TIMESTAMP", "INTERVAL", "NULL", "TO", "
 /** A piece of the generated text: SQL text, or source tokens kept as they are (their binds keep their numbers). */
 type Piece = string | ReadonlyArray<Tok>
 
-/** The index of the `(` that the `)` at `close` closes, or -1. */
-const openOf = (toks: ReadonlyArray<Tok>, close: number): number => {
-  for (let k = close, depth = 0; k >= 0; k--) {
-    if (isOp(toks[k], ")")) depth++
-    else if (isOp(toks[k], "(") && --depth === 0) return k
-  }
-  return -1
-}
-
 /** A FROM item's column names, each with its declared type where a table of the statement declares it. */
 type SourceColumns = ReadonlyArray<{ readonly name: string; readonly type: OraType | undefined }>
 
@@ -62,7 +53,7 @@ const sourceBefore = (toks: ReadonlyArray<Tok>, at: number, lookup: TableLookup)
   }
   const declared = (meta: TableMeta | undefined): SourceColumns | undefined => meta?.columns.map((c) => ({ name: c.name, type: c.type }))
   if (isOp(last, ")")) {
-    const open = openOf(toks, at - 1)
+    const open = openingParen(toks, at - 1)
     if (open < 0 || !isKw(toks[open + 1], "SELECT", "WITH")) return undefined
     return { start: open, columns: typed(queryColumns(toks, open, lookup)) }
   }

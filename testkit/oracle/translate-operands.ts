@@ -4,7 +4,7 @@
  * knows, and whether a range needs the operator rewrites at all. The base of translate.ts's Translator.
  */
 import { isCharReference } from "./char-references.ts"
-import { findTopLevel, isKw, isOp, matchParen, type Tok } from "./lexer.ts"
+import { findTopLevel, isKw, isOp, matchParen, openingParen, type Tok } from "./lexer.ts"
 import { type BinaryKind, oracleName } from "./expression-names.ts"
 import { type CallArgument, CHECKED_RANGE, EXACT_RESULT, isExactNumeric } from "./number-sql.ts"
 import { binaryKindOf } from "./expression-names.ts"
@@ -196,11 +196,7 @@ export class TranslatorOperands {
   closesDatetimeCall(at: number): boolean {
     const toks = this.toks
     if (!isOp(toks[at], ")")) return false
-    let open = at
-    for (let depth = 0; open >= 0; open--) {
-      if (isOp(toks[open], ")")) depth++
-      else if (isOp(toks[open], "(") && --depth === 0) break
-    }
+    const open = openingParen(toks, at)
     // a scalar subquery of a zoned value (`(SELECT MIN(t) FROM u) - INTERVAL '1' DAY`)
     if (isKw(toks[open + 1], "SELECT")) return this.textDatetimeAt(open, at + 1) !== undefined
     const name = toks[open - 1]
@@ -212,11 +208,7 @@ export class TranslatorOperands {
   closesDifferenceSum(at: number): boolean {
     const toks = this.toks
     if (!isOp(toks[at], ")")) return false
-    let open = at
-    for (let depth = 0; open >= 0; open--) {
-      if (isOp(toks[open], ")")) depth++
-      else if (isOp(toks[open], "(") && --depth === 0) break
-    }
+    const open = openingParen(toks, at)
     return isKw(toks[open - 1], "SUM", "AVG") && findTopLevel(toks, open + 1, at, (x) => isOp(x, "-")) > open + 1
   }
 
