@@ -23,9 +23,14 @@ import { WriteConflictRestart } from "./session-transaction.ts"
 import { AwaitedTransactions } from "./transaction-waits.ts"
 import type { FromRef, RowLockClause } from "./translate.ts"
 
+/** How many of a table's latest releases {@link RowLocks.releasedSince} can tell apart. */
+const RELEASES_KEPT = 32
+
 export class RowLocks<K = bigint> extends SessionLockLog<readonly [string, K]> {
   private readonly byTable = new Map<string, Map<K, number>>()
   private readonly releasesByTable = new Map<string, number>()
+  /** The keys each of the latest releases on a table let go of, numbered as {@link releases} counts them. */
+  private readonly releasedByTable = new Map<string, Array<{ readonly n: number; readonly rows: ReadonlyArray<K> }>>()
 
   /** Locks `rows` of `table` for session `sid` (rows it already holds stay held). */
   take(sid: number, table: string, rows: ReadonlyArray<K>): void {
@@ -78,8 +83,27 @@ export class RowLocks<K = bigint> extends SessionLockLog<readonly [string, K]> {
     return this.releasesByTable.get(table) ?? 0
   }
 
+  /**
+   * The locks on `table` released since {@link releases} gave `since`; undefined when that was too many releases ago
+   * to tell (only the latest ones are kept).
+   */
+  releasedSince(table: string, since: number): ReadonlyArray<K> | undefined {
+    const now = this.releases(table)
+    if (now === since) return []
+    const log = this.releasedByTable.get(table) ?? []
+    if (log.length === 0 || log[0]!.n > since + 1) return undefined
+    return log.filter((r) => r.n > since).flatMap((r) => r.rows)
+  }
+
   protected drop(sid: number, held: ReadonlyArray<readonly [string, K]>): void {
-    for (const table of new Set(held.map(([table]) => table))) this.releasesByTable.set(table, this.releases(table) + 1)
+    for (const table of new Set(held.map(([table]) => table))) {
+      const n = this.releases(table) + 1
+      this.releasesByTable.set(table, n)
+      let log = this.releasedByTable.get(table)
+      if (log === undefined) this.releasedByTable.set(table, (log = []))
+      log.push({ n, rows: held.flatMap(([t, row]) => (t === table ? [row] : [])) })
+      if (log.length > RELEASES_KEPT) log.shift()
+    }
     for (const [table, row] of held) {
       const locks = this.byTable.get(table)
       if (locks?.get(row) !== sid) continue

@@ -56,7 +56,8 @@ export class KeyClaims {
       this.insertKeys = claim
       // A holder whose COMMIT finishes while the write runs releases its keys before this check, although DuckDB
       // accepted the write against its uncommitted key (and would fail only this transaction's COMMIT): a release
-      // on the table during the write makes the write run again, then DuckDB sees the other transaction's outcome.
+      // during the write of a key the write wrote makes it run again, then DuckDB sees the other transaction's
+      // outcome. Releases of other keys leave it alone (running it again would take its identity values anew).
       const releases = host.db.keyLocks.releases(keyed.table)
       let out: { readonly value: T } | undefined
       let duplicateHolders: ReadonlySet<number> | undefined
@@ -78,7 +79,9 @@ export class KeyClaims {
       if (out !== undefined) {
         awaited.note(host.db.keyLocks.holders(host.info.sid, keyed.table, claim.keys))
         const held = awaited.pending().size > 0
-        if (!held && (claim.keys.length === 0 || host.db.keyLocks.releases(keyed.table) === releases)) {
+        // only a release of one of the keys it wrote can have let the write through against an uncommitted key
+        const released = claim.keys.length === 0 ? [] : host.db.keyLocks.releasedSince(keyed.table, releases)
+        if (!held && released !== undefined && !claim.keys.some((k) => released.includes(k))) {
           this.takeKeys(keyed, claim.keys)
           return out.value
         }
