@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
 import type { Conn } from "./oracle/helpers.ts"
-import { failure, oraCode, withServer } from "./oracle/helpers.ts"
+import { closeConnection, failure, openConnection, oraCode } from "./oracle/helpers.ts"
 
 // JSON_TRANSFORM target paths ending in a filter, a descendant step or an item method, through raw node-oracledb.
 // Expected behaviour: JSON Developer's Guide 23ai, "JSON_TRANSFORM Operator REMOVE" (Example 13-26: `[*]?(pred)`
@@ -14,14 +14,9 @@ let conn: Conn
 
 describe("Oracle test server: JSON_TRANSFORM target paths", () => {
   beforeAll(async () => {
-    const s = await withServer({ version: "23ai" })
-    server = s.server
-    conn = await s.connect()
+    ;({ server, conn } = await openConnection({ version: "23ai" }))
   })
-  afterAll(async () => {
-    await conn?.close()
-    await server?.close()
-  })
+  afterAll(() => closeConnection({ server, conn }))
 
   const one = async (sql: string): Promise<unknown> => ((await conn.execute(sql)).rows as Array<Array<unknown>>)[0]![0]
   const doc = `'{"LineItems":[{"Part":{"UPCCode":1}},{"Part":{"UPCCode":2}}],"n":[1,5,7]}'`

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
 import type { Conn } from "./oracle/helpers.ts"
-import { failure, oraCode, oracledb, withServer } from "./oracle/helpers.ts"
+import { closeConnection, failure, openConnection, oracledb, oraCode } from "./oracle/helpers.ts"
 
 // PIVOT and UNPIVOT (SQL Language Reference, SELECT, pivot_clause / unpivot_clause) through raw node-oracledb: PIVOT
 // groups by the source's other columns (described with their declared types) and names its columns as Oracle does;
@@ -11,17 +11,12 @@ let conn: Conn
 
 describe("Oracle test server: PIVOT and UNPIVOT", () => {
   beforeAll(async () => {
-    const s = await withServer()
-    server = s.server
-    conn = await s.connect()
+    ;({ server, conn } = await openConnection())
     await conn.execute("CREATE TABLE sales (region VARCHAR2(10), qtr NUMBER(1), amt NUMBER(8,2), units NUMBER)")
     await conn.executeMany("INSERT INTO sales VALUES (:1, :2, :3, :4)", [["N", 1, 10, 1], ["N", 2, 20, 2], ["S", 1, 30, 3], ["S", 1, 5.5, null]])
     await conn.commit()
   })
-  afterAll(async () => {
-    await conn?.close()
-    await server?.close()
-  })
+  afterAll(() => closeConnection({ server, conn }))
 
   const query = async (sql: string, binds: Array<unknown> = []) => {
     const r = await conn.execute(sql, binds)

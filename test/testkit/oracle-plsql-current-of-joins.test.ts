@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
 import type { Conn } from "./oracle/helpers.ts"
-import { failure, oraCode, withServer } from "./oracle/helpers.ts"
+import { closeConnection, failure, openConnection, oraCode } from "./oracle/helpers.ts"
 
 // `UPDATE t ... WHERE CURRENT OF c` / `DELETE FROM t WHERE CURRENT OF c` over a cursor whose query joins tables FOR
 // UPDATE [OF t.col]: the statement writes the row of its table the cursor fetched last (PL/SQL Language Reference,
@@ -11,18 +11,13 @@ describe("Oracle test server: WHERE CURRENT OF a join's FOR UPDATE cursor", () =
   let server: OracleTestServerHandle
   let a: Conn
   beforeAll(async () => {
-    const s = await withServer()
-    server = s.server
-    a = await s.connect()
+    ;({ server, conn: a } = await openConnection())
     await a.execute("CREATE TABLE co_emp (id NUMBER PRIMARY KEY, dept NUMBER, sal NUMBER)")
     await a.executeMany("INSERT INTO co_emp VALUES (:1, :2, :3)", [[1, 10, 100], [2, 10, 200], [3, 20, 300], [4, 30, 400]], { autoCommit: true })
     await a.execute("CREATE TABLE co_dept (dept NUMBER PRIMARY KEY, name VARCHAR2(10), budget NUMBER)")
     await a.executeMany("INSERT INTO co_dept VALUES (:1, :2, :3)", [[30, "ops", 9], [20, "it", 7], [10, "hr", 5]], { autoCommit: true })
   })
-  afterAll(async () => {
-    await a?.close()
-    await server?.close()
-  })
+  afterAll(() => closeConnection({ server, conn: a }))
 
   const emps = async () => (await a.execute("SELECT id, sal FROM co_emp ORDER BY id")).rows
 
