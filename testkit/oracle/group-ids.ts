@@ -7,7 +7,7 @@
  * constants a row is grouped by, `N - (GROUPING(c1) + ... + GROUPING(cN))`. Without a repeated set GROUP_ID() stays
  * 0 (newer-functions.ts).
  */
-import { isKw, isOp, matchParen, splitTopLevel, tokenize, type Tok } from "./lexer.ts"
+import { blockSelectBefore, isKw, isOp, matchParen, splitTopLevel, tokenize, type Tok } from "./lexer.ts"
 
 /** A grouping set: its expressions, each as its tokens (whitespace included). */
 type GroupingSet = ReadonlyArray<ReadonlyArray<Tok>>
@@ -87,7 +87,7 @@ export const rewriteGroupIds = (toks: ReadonlyArray<Tok>): ReadonlyArray<Tok> =>
   const blocks = new Map<number, { readonly count: number } | undefined>()
   for (let g = 0; g < s.length; g++) {
     if (!isKw(s[g], "GROUP_ID") || !isOp(s[g + 1], "(") || !isOp(s[g + 2], ")") || isOp(s[g - 1], ".")) continue
-    const select = blockStart(s, g)
+    const select = blockSelectBefore(s, g)
     if (select < 0) continue
     if (!blocks.has(select)) blocks.set(select, groupBySets(toks, at, s, select, edits))
     const block = blocks.get(select)
@@ -105,17 +105,6 @@ export const rewriteGroupIds = (toks: ReadonlyArray<Tok>): ReadonlyArray<Tok> =>
   }
   // tokens without whitespace (a PL/SQL block's statement) stay so
   return toks.some((t) => t.kind === "ws") ? out : out.filter((t) => t.kind !== "ws")
-}
-
-/** The SELECT opening the query block holding significant index `at`, or -1. */
-const blockStart = (s: ReadonlyArray<Tok>, at: number): number => {
-  for (let k = at, depth = 0; k >= 0; k--) {
-    if (isOp(s[k], ")")) depth++
-    else if (isOp(s[k], "(")) depth--
-    if (depth < 0) return -1
-    if (depth === 0 && isKw(s[k], "SELECT")) return k
-  }
-  return -1
 }
 
 /**

@@ -15,7 +15,7 @@
  */
 import { OraError } from "./errors.ts"
 import { headingOf } from "./expression-names.ts"
-import { isKw, isOp, matchParen, tokenize, type Tok } from "./lexer.ts"
+import { isKw, isOp, matchParen, openingParen, tokenize, type Tok } from "./lexer.ts"
 import type { NamedType } from "./type-shapes.ts"
 import { TYPE_ID_KEY, TYPE_KEY, typeChain } from "./type-inheritance.ts"
 
@@ -140,12 +140,7 @@ const typeIdAt = (toks: ReadonlyArray<Tok>, i: number, ctx: SubstitutionContext)
 const operandStart = (toks: ReadonlyArray<Tok>, end: number): number | undefined => {
   let k = end
   if (isOp(toks[k], ")")) {
-    let depth = 0
-    for (; k >= 0; k--) {
-      if (isOp(toks[k], ")")) depth++
-      else if (isOp(toks[k], "(") && --depth === 0) break
-    }
-    k = prev(toks, k)
+    k = prev(toks, openingParen(toks, k))
     if (!isName(toks[k])) return undefined
   } else if (!isName(toks[k])) return undefined
   while (isOp(toks[prev(toks, k)], ".") && isName(toks[prev(toks, prev(toks, k))])) k = prev(toks, prev(toks, k))

@@ -296,5 +296,7 @@ const isDateResult = (text: string): boolean => {
  * prints it (`(DATE '2024-01-06' - DATE '2024-01-01') || 'x'` is `5x`, not DuckDB's `5.0x`), anything else as it is
  * (never a `||` result again: ora_to_char repeats its argument, so nesting it would grow the SQL exponentially).
  */
-const catText = (n: { readonly text: string; readonly date: boolean; readonly datetime?: TextDatetimeKind; readonly numberText?: boolean; readonly literal?: string; readonly fsp?: number }): string =>
-  timestampDifferenceTypeOfText(n.text) !== undefined ? intervalToChar(n.text, timestampDifferenceTypeOfText(n.text)!) : n.datetime === "zoned" ? nlsText("timestampTz", n.text, "getvariable('ora_session_tz')", n.fsp ?? 6) : n.datetime === "wall" ? nlsText("timestamp", n.text, "''", n.fsp ?? 9) : n.fsp !== undefined ? nlsText("timestamp", n.text, "''", n.fsp) : n.date ? `ora_to_char(${n.text})` : n.literal !== undefined ? literalNumberText(n.literal) : n.numberText === true ? `ora_num_char(${n.text})` : n.text
+const catText = (n: { readonly text: string; readonly date: boolean; readonly datetime?: TextDatetimeKind; readonly numberText?: boolean; readonly literal?: string; readonly fsp?: number }): string => {
+  const difference = timestampDifferenceTypeOfText(n.text)
+  return difference !== undefined ? intervalToChar(n.text, difference) : n.datetime === "zoned" ? nlsText("timestampTz", n.text, "getvariable('ora_session_tz')", n.fsp ?? 6) : n.datetime === "wall" ? nlsText("timestamp", n.text, "''", n.fsp ?? 9) : n.fsp !== undefined ? nlsText("timestamp", n.text, "''", n.fsp) : n.date ? `ora_to_char(${n.text})` : n.literal !== undefined ? literalNumberText(n.literal) : n.numberText === true ? `ora_num_char(${n.text})` : n.text
+}
