@@ -213,7 +213,7 @@ const parseStandard = (text: string): JsonNode | undefined => {
  * A document's JSON, read in Oracle's lax syntax, the syntax "All other SQL/JSON functions and conditions use ... for
  * interpreting input" (JSON Developer's Guide, "Specifying Strict or Lax JSON Syntax"; json-lax-syntax.ts).
  */
-const parseDocument = (text: string): JsonNode | undefined => {
+export const parseDocument = (text: string): JsonNode | undefined => {
   const standard = parseStandard(text)
   if (standard !== undefined) return standard
   const lax = laxJsonToStandard(text)
@@ -428,8 +428,10 @@ const objectsHaveDuplicates = (text: string): boolean => {
  * well; SCALARS for allowed scalars, UNIQUE for WITH UNIQUE KEYS).
  */
 export const isJson = (text: string, flags: string): boolean => {
-  const standard = parseStandard(text) === undefined ? (flags.includes("STRICT") ? undefined : laxJsonToStandard(text)) : text
-  const node = standard === undefined ? undefined : parseStandard(standard)
+  // standard JSON (the usual case) is read once; only text it refuses is rewritten from the lax syntax and read again
+  const asGiven = parseStandard(text)
+  const standard = asGiven !== undefined ? text : flags.includes("STRICT") ? undefined : laxJsonToStandard(text)
+  const node = asGiven ?? (standard === undefined ? undefined : parseStandard(standard))
   if (node === undefined || standard === undefined) return false
   if (isScalar(node) && !flags.includes("SCALARS")) return false
   if (flags.includes("UNIQUE") && objectsHaveDuplicates(standard)) return false

@@ -7,9 +7,7 @@
  * https://renenyffenegger.ch/notes/development/databases/Oracle/installed/types/json/reference-semantics).
  */
 import { OraError } from "../errors.ts"
-import { fromExtendedJson } from "../extended-json.ts"
-import { plainJson } from "../json-functions.ts"
-import { laxJsonToStandard } from "../json-lax-syntax.ts"
+import { parseDocument, plainJson } from "../json-functions.ts"
 import type { JsonNode } from "../oson.ts"
 
 /** A node of an in-memory JSON tree: objects and arrays mutable, scalars as the stored JSON nodes. */
@@ -51,14 +49,6 @@ export const serializeDom = (d: JsonDom): string => plainJson(nodeOfDom(d))
 /** A deep copy (clone). */
 export const cloneDom = (d: JsonDom): JsonDom => domOf(nodeOfDom(d))
 
-const parseText = (text: string): JsonNode | undefined => {
-  try {
-    return fromExtendedJson(text)
-  } catch {
-    return undefined
-  }
-}
-
 /**
  * `parse(text)`: the text read in Oracle's lax syntax, which "has to pass the lax check of the IS JSON SQL condition"
  * (PL/SQL Packages and Types Reference, "JSON Data Structures", JSON_ELEMENT_T "Constructors"); ORA-40441 "JSON
@@ -67,7 +57,7 @@ const parseText = (text: string): JsonNode | undefined => {
  * (http://www.renenyffenegger.ch/notes/development/databases/Oracle/errors/ORA-40587_invalid-JSON-type).
  */
 export const parseJsonDom = (text: string, want: JsonTypeName): JsonDom => {
-  const node = parseText(text) ?? ((lax) => (lax === undefined ? undefined : parseText(lax)))(laxJsonToStandard(text))
+  const node = parseDocument(text)
   if (node === undefined) throw new OraError(40441, "JSON syntax error")
   const dom = domOf(node)
   if ((want === "JSON_OBJECT_T" && dom.kind !== "object") || (want === "JSON_ARRAY_T" && dom.kind !== "array")) throw new OraError(40587, "invalid JSON type")
