@@ -7,16 +7,13 @@
  * constants a row is grouped by, `N - (GROUPING(c1) + ... + GROUPING(cN))`. Without a repeated set GROUP_ID() stays
  * 0 (newer-functions.ts).
  */
-import { blockSelectBefore, isKw, isOp, matchParen, splitTopLevel, tokenize, type Tok } from "./lexer.ts"
+import { blockSelectBefore, isKw, isOp, matchParen, significant, splitTopLevel, tokenize, type Tok } from "./lexer.ts"
 
 /** A grouping set: its expressions, each as its tokens (whitespace included). */
 type GroupingSet = ReadonlyArray<ReadonlyArray<Tok>>
 
 /** The constant the k-th (from 1) repeat of a grouping set is grouped by. */
 const dummy = (k: number): string => `'ORA$GROUP_ID_${k}'`
-
-/** Tokens without whitespace and comments. */
-const sig = (toks: ReadonlyArray<Tok>): Array<Tok> => toks.filter((t) => t.kind !== "ws")
 
 /** Leading and trailing whitespace dropped. */
 const trimmed = (toks: ReadonlyArray<Tok>): ReadonlyArray<Tok> => {
@@ -30,7 +27,7 @@ const trimmed = (toks: ReadonlyArray<Tok>): ReadonlyArray<Tok> => {
 /** `( ... )` spanning all of `toks` (whitespace around ignored): its inside, else undefined. */
 const parenthesized = (toks: ReadonlyArray<Tok>): ReadonlyArray<Tok> | undefined => {
   const t = trimmed(toks)
-  const s = sig(t)
+  const s = significant(t)
   if (!isOp(s[0], "(") || matchParen(s, 0) !== s.length - 1) return undefined
   return t.slice(1, -1)
 }
@@ -39,16 +36,16 @@ const parenthesized = (toks: ReadonlyArray<Tok>): ReadonlyArray<Tok> | undefined
 const expressionsOf = (toks: ReadonlyArray<Tok>): GroupingSet => {
   const inner = parenthesized(toks)
   if (inner === undefined) return [trimmed(toks)]
-  return sig(inner).length === 0 ? [] : splitTopLevel(inner).map(trimmed)
+  return significant(inner).length === 0 ? [] : splitTopLevel(inner).map(trimmed)
 }
 
 /** The grouping sets one GROUP BY element (or GROUPING SETS item) stands for, in Oracle's order. */
 const setsOf = (element: ReadonlyArray<Tok>): Array<GroupingSet> => {
   const t = trimmed(element)
-  const s = sig(t)
+  const s = significant(t)
   const call = (name: string, skip: number) => isKw(s[0], name) && isOp(s[skip], "(") && matchParen(s, skip) === s.length - 1
   const inside = (skip: number) => {
-    const open = t.findIndex((x, i) => isOp(x, "(") && sig(t.slice(0, i)).length === skip)
+    const open = t.findIndex((x, i) => isOp(x, "(") && significant(t.slice(0, i)).length === skip)
     return t.slice(open + 1, t.length - 1)
   }
   if (call("ROLLUP", 1)) {
@@ -70,7 +67,7 @@ const concatenated = (elements: ReadonlyArray<ReadonlyArray<Tok>>): Array<Groupi
   elements.reduce<Array<GroupingSet>>((acc, e) => acc.flatMap((a) => setsOf(e).map((b) => [...a, ...b])), [[]])
 
 /** The text a grouping set is compared by: its distinct expressions, in any order. */
-const setKey = (set: GroupingSet): string => [...new Set(set.map((e) => sig(e).map((t) => t.value).join(" ")))].sort().join("\u0000")
+const setKey = (set: GroupingSet): string => [...new Set(set.map((e) => significant(e).map((t) => t.value).join(" ")))].sort().join("\u0000")
 
 const CLAUSE_ENDS = ["HAVING", "ORDER", "UNION", "INTERSECT", "MINUS", "EXCEPT", "FETCH", "OFFSET", "FOR", "WINDOW", "MODEL"]
 

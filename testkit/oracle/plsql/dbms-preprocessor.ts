@@ -11,7 +11,6 @@
  * ORA-24235, a unit that is not there ORA-24234, an empty text ORA-24236 (the package's exceptions as
  * https://morganslibrary.net/reference/pkgs/dbms_preprocessor.html lists them; their message texts **unconfirmed**).
  */
-import { versionInfo } from "../database.ts"
 import { OraError } from "../errors.ts"
 import { significant, tokenize } from "../lexer.ts"
 import { wrongArguments } from "./arguments.ts"
@@ -19,6 +18,7 @@ import { storedText } from "./compile-errors.ts"
 import { compiledUnitOf, preprocess } from "./conditional-compilation.ts"
 import type { BuiltinPackage } from "./context.ts"
 import { putLine } from "./dbms-output.ts"
+import { releaseOf } from "./preprocessed-sources.ts"
 import type { PlsqlHost } from "./host.ts"
 import { packagesOf } from "./package-store.ts"
 import { PlsqlCollection } from "./collections.ts"
@@ -42,8 +42,7 @@ const storedUnitText = (host: PlsqlHost, type: string, schema: string, name: str
 /** A unit's source text (style 2) after conditional compilation under the session's flags, in the current schema. */
 const postProcessedText = (host: PlsqlHost, source: string): string => {
   const unit = compiledUnitOf(significant(tokenize(/^\s*(PROCEDURE|FUNCTION|PACKAGE|TRIGGER|TYPE)\b/i.test(source) ? `CREATE ${source}` : source)), host.schema)
-  const version = Number(versionInfo(host.db.settings.version).version.split(".")[0])
-  return preprocess(source, unit, host.plsqlCcflags, version)
+  return preprocess(source, unit, host.plsqlCcflags, releaseOf(host.db))
 }
 
 /**

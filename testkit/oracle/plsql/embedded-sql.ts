@@ -9,7 +9,7 @@ import type { TableMeta } from "../catalog.ts"
 import { sessionZoneWrites } from "../datetime-writes.ts"
 import { ora, OraError } from "../errors.ts"
 import { intervalLiteralTargets } from "../interval-writes.ts"
-import { isKw, isOp, significantTokensOf, splitTopLevel } from "../lexer.ts"
+import { blockSelectBefore, isKw, isOp, significantTokensOf, splitTopLevel } from "../lexer.ts"
 import { oneRowSequenceRefs, rewriteSequenceRowTokens, sequenceRowSource } from "../sequence-rows.ts"
 import { perRowSequenceValues } from "../sequence-row-lambdas.ts"
 import { settleFormatValues } from "../format-model-sites.ts"
@@ -320,12 +320,7 @@ async function runStatement(ctx: Frame, statement: Expr): Promise<void> {
     const single = targets.map((t) => t[0]!)
     // the main query's select list (after a WITH clause's blocks); a lone star stands for every target's column, and
     // a WITH clause or a star leaves no FROM ... WHERE to write through without the row's id
-    let select = 0
-    for (let k = 0, depth = 0; k < into; k++) {
-      if (isOp(toks[k], "(")) depth++
-      else if (isOp(toks[k], ")")) depth--
-      else if (depth === 0 && isKw(toks[k], "SELECT")) select = k
-    }
+    const select = Math.max(0, blockSelectBefore(toks, into))
     const listed = splitTopLevel(toks.slice(select + 1, into))
     const star = listed.length === 1 && isOp(listed[0]![listed[0]!.length - 1], "*")
     const sources = lobSourcesOf(star ? single.map((t) => [t]) : listed, single, star || select > 0 ? [] : toks.slice(from))

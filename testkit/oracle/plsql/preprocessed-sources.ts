@@ -35,6 +35,9 @@ export const sourceAsWritten = (db: OracleDatabase, source: string): string => b
 /** The `$ERROR` conditional compilation met in the CREATE statement that became `source`, if any. */
 export const directiveErrorOf = (db: OracleDatabase, source: string): PlsCompileError | undefined => byDatabase.get(db)?.get(source)?.error
 
+/** The release the server reports as DBMS_DB_VERSION.VERSION (19 or 23), which conditional compilation reads. */
+export const releaseOf = (db: OracleDatabase): number => Number(versionInfo(db.settings.version).version.split(".")[0])
+
 /** The units whose CREATE stores them INVALID with a `$ERROR` (the others fail with it, ORA-06550). */
 const STORED_INVALID = new Set(["PROCEDURE", "FUNCTION", "PACKAGE BODY"])
 
@@ -44,7 +47,7 @@ const STORED_INVALID = new Set(["PROCEDURE", "FUNCTION", "PACKAGE BODY"])
  */
 export const preprocessStatement = (db: OracleDatabase, sql: string, schema: string, ccflags: string): string => {
   const unit = compiledUnitOf(significant(tokenize(sql)), schema)
-  const version = Number(versionInfo(db.settings.version).version.split(".")[0])
+  const version = releaseOf(db)
   if (unit.type === "ANONYMOUS BLOCK") return preprocess(sql, unit, ccflags, version)
   const { text, error } = preprocessUnit(sql, unit, ccflags, version)
   if (error !== undefined && !STORED_INVALID.has(unit.type)) throw error
@@ -62,7 +65,7 @@ export const recompiledStatement = (db: OracleDatabase, source: string, schema: 
   if (written === undefined) return undefined
   const statement = written.replace(/^\s*CREATE\s+(?:OR\s+REPLACE\s+)?/i, "CREATE OR REPLACE ")
   const unit = compiledUnitOf(significant(tokenize(statement)), schema)
-  const version = Number(versionInfo(db.settings.version).version.split(".")[0])
+  const version = releaseOf(db)
   const { text, error } = preprocessUnit(statement, unit, ccflags, version)
   notePreprocessed(db, text, written, error, ccflags)
   return text
