@@ -15,11 +15,12 @@
  * ONLY`, an UPDATE's or DELETE's rows by their rowids read first), each row undone alone when it fails. The logged
  * values of an UPDATE's row are its values before the update, where Oracle logs the values it tried to write.
  */
+import { quoteDuck } from "./names.ts"
 import type { DuckDBValue } from "@duckdb/node-api"
 import type { TableMeta } from "./catalog.ts"
 import { OraError } from "./errors.ts"
 import { oracleName } from "./expression-names.ts"
-import { findTopLevel, isKw, isOp, matchParen, significant, splitTopLevel, tokenize, type Tok } from "./lexer.ts"
+import { findTopLevel, isKw, isOp, matchParen, significant, splitTopLevel, sqlString, type Tok, tokenize } from "./lexer.ts"
 import { stripTerminator, type BindSpec, type DmlResult, type ExecuteOptions, type StatementResult } from "./statement.ts"
 
 type Lookup = (schema: string | undefined, name: string) => TableMeta | undefined
@@ -51,9 +52,7 @@ export interface ErrorLogged {
 }
 
 const isName = (t: Tok | undefined) => t !== undefined && (t.kind === "ident" || t.kind === "qident")
-const quote = (name: string) => `"${name.replace(/"/g, '""')}"`
-const literal = (text: string) => `'${text.replace(/'/g, "''")}'`
-const tableName = (t: TableMeta) => `${quote(t.owner)}.${quote(t.name)}`
+const tableName = (t: TableMeta) => `${quoteDuck(t.owner)}.${quoteDuck(t.name)}`
 const dml = (rowCount: number): DmlResult => ({ kind: "dml", rowCount, rowCounts: [rowCount], batchErrors: [] })
 
 /** The error logging clause's position in `sig` (a DML statement's significant tokens), or -1. */
@@ -166,9 +165,9 @@ export const runErrorLogged = async (host: ErrorLoggingHost, logged: ErrorLogged
   }
   const logColumns = new Set(logged.log.columns.map((c) => c.name))
   const fixed = (e: OraError, optyp: string, rowid: string) =>
-    `${[e.code, literal(e.message.slice(0, 2000)), rowid, literal(optyp), `SUBSTR(${logged.tag}, 1, 2000)`].join(", ")}`
-  const fixedColumns = ["ORA_ERR_NUMBER$", "ORA_ERR_MESG$", "ORA_ERR_ROWID$", "ORA_ERR_OPTYP$", "ORA_ERR_TAG$"].map(quote).join(", ")
-  const into = (columns: ReadonlyArray<string>) => `INSERT INTO ${tableName(logged.log)} (${[fixedColumns, ...columns.map(quote)].join(", ")})`
+    `${[e.code, sqlString(e.message.slice(0, 2000)), rowid, sqlString(optyp), `SUBSTR(${logged.tag}, 1, 2000)`].join(", ")}`
+  const fixedColumns = ["ORA_ERR_NUMBER$", "ORA_ERR_MESG$", "ORA_ERR_ROWID$", "ORA_ERR_OPTYP$", "ORA_ERR_TAG$"].map(quoteDuck).join(", ")
+  const into = (columns: ReadonlyArray<string>) => `INSERT INTO ${tableName(logged.log)} (${[fixedColumns, ...columns.map(quoteDuck)].join(", ")})`
   const allLogged = logged.columns.every((c) => logColumns.has(c))
   try {
     return await host.atomically(async () => {
@@ -187,7 +186,7 @@ export const runErrorLogged = async (host: ErrorLoggingHost, logged: ErrorLogged
           }
           return dml(count)
         }
-        const insertCols = `INSERT INTO ${tableName(logged.target)} (${logged.columns.map(quote).join(", ")})`
+        const insertCols = `INSERT INTO ${tableName(logged.target)} (${logged.columns.map(quoteDuck).join(", ")})`
         const binds = rows.some((r) => r.length > 0)
         // the subquery's rows counted before any is written (it may read the table written)
         const total = binds ? Infinity : await host.count(`SELECT COUNT(*) FROM (${logged.subquery})`)
@@ -224,7 +223,7 @@ export const runErrorLogged = async (host: ErrorLoggingHost, logged: ErrorLogged
           // Logging Restrictions and Caveats")
           if (logged.verb === "UPDATE" && e.code === 1) throw e
           position++
-          const values = allLogged ? `, ${logged.columns.map(quote).join(", ")}` : ""
+          const values = allLogged ? `, ${logged.columns.map(quoteDuck).join(", ")}` : ""
           await logRow(e, `${into(allLogged ? logged.columns : [])} SELECT ${fixed(e, optyp, "ROWIDTOCHAR(ROWID)")}${values} FROM ${tableName(logged.target)} WHERE ROWID = ${rowAt}`, undefined, `${into([])} VALUES (${fixed(e, optyp, "NULL")})`)
         }
       }

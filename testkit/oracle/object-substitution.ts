@@ -15,7 +15,7 @@
  */
 import { OraError } from "./errors.ts"
 import { headingOf } from "./expression-names.ts"
-import { isKw, isOp, matchParen, openingParen, tokenize, type Tok } from "./lexer.ts"
+import { isKw, isOp, matchParen, openingParen, sqlString, type Tok, tokenize } from "./lexer.ts"
 import type { NamedType } from "./type-shapes.ts"
 import { TYPE_ID_KEY, TYPE_KEY, typeChain } from "./type-inheritance.ts"
 
@@ -43,7 +43,6 @@ const prev = (toks: ReadonlyArray<Tok>, k: number): number => {
   while (n >= 0 && toks[n]!.kind === "ws") n--
   return n
 }
-const sqlText = (s: string) => `'${s.replace(/'/g, "''")}'`
 
 /** Rewrites TREAT, IS OF and SYS_TYPEID of object values (see the module comment); the same tokens when there is none. */
 export const rewriteSubstitution = (toks: ReadonlyArray<Tok>, ctx: SubstitutionContext): ReadonlyArray<Tok> => {
@@ -74,8 +73,8 @@ const defaultChain = (x: ReadonlyArray<Tok>, ctx: SubstitutionContext): Array<st
 /** `x` is of type `s` (or, unless `only`, a subtype of it): a condition, to be guarded by `x IS NOT NULL`. */
 const ofType = (x: ReadonlyArray<Tok>, s: NamedType, only: boolean, chain: ReadonlyArray<string>, pos: number): Array<Tok> => {
   const name = `${s.schema}.${s.name}`
-  if (only) return [...generated("coalesce(json_extract_string(", pos), ...x, ...generated(`, '$[#-1]."${TYPE_KEY}"[0]'), ${sqlText(chain[0] ?? "")}) = ${sqlText(name)}`, pos)]
-  return [...generated("json_contains(coalesce(json_extract(", pos), ...x, ...generated(`, '$[#-1]."${TYPE_KEY}"'), ${sqlText(JSON.stringify(chain))}), ${sqlText(JSON.stringify(name))})`, pos)]
+  if (only) return [...generated("coalesce(json_extract_string(", pos), ...x, ...generated(`, '$[#-1]."${TYPE_KEY}"[0]'), ${sqlString(chain[0] ?? "")}) = ${sqlString(name)}`, pos)]
+  return [...generated("json_contains(coalesce(json_extract(", pos), ...x, ...generated(`, '$[#-1]."${TYPE_KEY}"'), ${sqlString(JSON.stringify(chain))}), ${sqlString(JSON.stringify(name))})`, pos)]
 }
 
 /** The object type named at `k` (`[schema.]name`, after an optional REF) and the index of its last token; undefined for another name. */
@@ -130,7 +129,7 @@ const typeIdAt = (toks: ReadonlyArray<Tok>, i: number, ctx: SubstitutionContext)
   const x = toks.slice(open + 1, close)
   const declared = ctx.declaredType(x.filter((t) => t.kind !== "ws"))
   const pos = toks[i]!.pos
-  const fallback = declared?.typeId === undefined ? "NULL" : sqlText(declared.typeId)
+  const fallback = declared?.typeId === undefined ? "NULL" : sqlString(declared.typeId)
   const heading = headingOf(toks.slice(i, close + 1).filter((t) => t.kind !== "ws"))
   const sql = [...generated("HEXTORAW(CASE WHEN (", pos), ...x, ...generated(") IS NOT NULL THEN coalesce(json_extract_string(", pos), ...x, ...generated(`, '$[#-1]."${TYPE_ID_KEY}"'), ${fallback}) END)`, pos)]
   return { end: close, with: sql.map((t, k) => ({ ...t, heading: k === 0 ? heading : "" })) }

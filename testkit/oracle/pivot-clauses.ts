@@ -16,6 +16,7 @@
  * "pivot and unpivot queries in 11g" (http://www.oracle-developer.net/display.php?id=506). PIVOT XML is not done
  * (ORA-03001).
  */
+import { quoteDuck } from "./names.ts"
 import { ora, OraError } from "./errors.ts"
 import { oracleName } from "./expression-names.ts"
 import { withBlockColumns } from "./insert-select-stars.ts"
@@ -25,7 +26,6 @@ import type { TableLookup } from "./query-blocks.ts"
 import type { OraType } from "./types.ts"
 
 const isName = (t: Tok | undefined): t is Tok => t !== undefined && (t.kind === "ident" || t.kind === "qident")
-const quoted = (name: string): string => `"${name.replace(/"/g, '""')}"`
 /** ORA-00918 for a name the rewritten FROM item would give two columns. */
 const ambiguous = () => new OraError(918, "column ambiguously defined")
 const missingKeyword = () => new OraError(905, "missing keyword")
@@ -158,11 +158,11 @@ const pivotQuery = (toks: ReadonlyArray<Tok>, open: number, close: number, sourc
       const distinct = isKw(agg.args[0], "DISTINCT", "ALL") ? [agg.args[0]!] : []
       const [first = [], ...others] = splitTopLevel(agg.args.slice(distinct.length))
       const measure: Piece = first.length === 1 && isOp(first[0], "*") ? "1" : first
-      items.push(", ", [agg.fn], "(", distinct, " CASE WHEN ", ...condition, " THEN ", measure, " END", ...others.flatMap((o) => [", ", o]), ") ", agg.within, ` AS ${quoted(name)}`)
+      items.push(", ", [agg.fn], "(", distinct, " CASE WHEN ", ...condition, " THEN ", measure, " END", ...others.flatMap((o) => [", ", o]), ") ", agg.within, ` AS ${quoteDuck(name)}`)
     }
   }
   checkUnique(names)
-  const group = grouping.map(quoted).join(", ")
+  const group = grouping.map(quoteDuck).join(", ")
   const list = grouping.length > 0 ? [group, ...items] : items.slice(1)
   return ["(SELECT ", ...list, " FROM ", source, grouping.length > 0 ? ` GROUP BY ${group})` : ")"]
 }
@@ -208,12 +208,12 @@ const unpivotQuery = (toks: ReadonlyArray<Tok>, open: number, close: number, sou
   const out: Array<Piece> = ["("]
   branches.forEach((b, index) => {
     if (index > 0) out.push(" UNION ALL ")
-    out.push("SELECT ", kept.map((c) => `${quoted(c)}, `).join(""))
+    out.push("SELECT ", kept.map((c) => `${quoteDuck(c)}, `).join(""))
     b.literals.forEach((lit, n) => {
       const width = textWidth[n]
-      out.push(`${width === undefined ? lit : `CAST(${lit} AS VARCHAR2(${width}))`} AS ${quoted(nameHeadings[n]!)}, `)
+      out.push(`${width === undefined ? lit : `CAST(${lit} AS VARCHAR2(${width}))`} AS ${quoteDuck(nameHeadings[n]!)}, `)
     })
-    b.readColumns.forEach((c, n) => out.push(n > 0 ? ", " : "", asNumber[n] ? "CAST(" : "", [c], asNumber[n] ? " AS NUMBER)" : "", ` AS ${quoted(valueHeadings[n]!)}`))
+    b.readColumns.forEach((c, n) => out.push(n > 0 ? ", " : "", asNumber[n] ? "CAST(" : "", [c], asNumber[n] ? " AS NUMBER)" : "", ` AS ${quoteDuck(valueHeadings[n]!)}`))
     out.push(" FROM ", source)
     if (!includeNulls) out.push(" WHERE NOT (", ...b.readColumns.flatMap((c, n) => [n > 0 ? " AND " : "", [c], " IS NULL"]), ")")
   })

@@ -6,11 +6,11 @@
  * as VARCHAR2(4000) (a LOB column left out). Its default name is `ERR$_` and the first 25 characters of the DML
  * table's name, in the DML table's schema. ORA-00942 when the DML table does not exist.
  */
+import { quoteDuck } from "../names.ts"
 import { OraError } from "../errors.ts"
 import { argumentsByName } from "./arguments.ts"
 import type { BuiltinPackage } from "./context.ts"
 
-const quote = (name: string) => `"${name.replace(/"/g, '""')}"`
 
 /** A name argument as Oracle takes it: upper case unless it is quoted. */
 const nameOf = (v: unknown): string | undefined => {
@@ -33,8 +33,8 @@ export const dbmsErrlog: BuiltinPackage = async (ctx, procedure, args) => {
   if (table === undefined) throw new OraError(942, "table or view does not exist")
   const owner = (await value("ERR_LOG_TABLE_OWNER")) ?? table.owner
   const logName = (await value("ERR_LOG_TABLE_NAME")) ?? `ERR$_${table.name.slice(0, 25)}`
-  const columns = table.columns.filter((c) => !/LOB$/i.test(c.type.dictName)).map((c) => `${quote(c.name)} VARCHAR2(4000)`)
-  const ddl = `CREATE TABLE ${quote(owner)}.${quote(logName)} (ORA_ERR_NUMBER$ NUMBER, ORA_ERR_MESG$ VARCHAR2(2000), ORA_ERR_ROWID$ UROWID, ORA_ERR_OPTYP$ VARCHAR2(2), ORA_ERR_TAG$ VARCHAR2(2000)${columns.map((c) => `, ${c}`).join("")})`
+  const columns = table.columns.filter((c) => !/LOB$/i.test(c.type.dictName)).map((c) => `${quoteDuck(c.name)} VARCHAR2(4000)`)
+  const ddl = `CREATE TABLE ${quoteDuck(owner)}.${quoteDuck(logName)} (ORA_ERR_NUMBER$ NUMBER, ORA_ERR_MESG$ VARCHAR2(2000), ORA_ERR_ROWID$ UROWID, ORA_ERR_OPTYP$ VARCHAR2(2), ORA_ERR_TAG$ VARCHAR2(2000)${columns.map((c) => `, ${c}`).join("")})`
   await ctx.host.execute(ddl, [[]], [], { batchErrors: false, dmlRowCounts: false })
   return true
 }
