@@ -8,7 +8,7 @@
  */
 import type { TableMeta } from "./catalog.ts"
 import type { OracleVersion } from "./errors.ts"
-import { isKw, isOp, tokenize, type Tok } from "./lexer.ts"
+import { isKw, isOp, significant, tokenize, type Tok } from "./lexer.ts"
 import { duckIdent } from "./names.ts"
 import { isJsonFlags } from "./json-sql.ts"
 import { oracleName } from "./translate.ts"
@@ -39,11 +39,11 @@ export type ConditionText = (from: Tok, to: Tok | undefined) => string
  * other conditions (`doc IS JSON AND LENGTH(doc) < 100`, `doc IS JSON OR doc IS NULL`): each test becomes a call of
  * ora_is_json, the rest is `segment`'s engine text (the statement's translation), as for any other check; without
  * `segment` the tokens' own text. `column` and `whole` name the tested column when the test is the whole condition
- * (simple dot notation reads such a column). Undefined when the condition has no IS JSON test, or one on another
+ * (simple dot notation reads such a column); `negated` whether a test is IS NOT JSON. Undefined when the condition has no IS JSON test, or one on another
  * operand than a column (then it is recorded only).
  */
-export const enforcedJsonCheck = (condition: ReadonlyArray<Tok>, version: OracleVersion, segment?: ConditionText): { readonly column: string; readonly sql: string; readonly whole: boolean } | undefined => {
-  const sig = condition.filter((t) => t.kind !== "ws")
+export const enforcedJsonCheck = (condition: ReadonlyArray<Tok>, version: OracleVersion, segment?: ConditionText): { readonly column: string; readonly sql: string; readonly whole: boolean; readonly negated: boolean } | undefined => {
+  const sig = significant(condition)
   const textOf: ConditionText =
     segment ??
     ((from, to) => {
@@ -55,6 +55,7 @@ export const enforcedJsonCheck = (condition: ReadonlyArray<Tok>, version: Oracle
   let column = ""
   let tests = 0
   let other = false
+  let anyNegated = false
   for (let k = 0; k < sig.length; k++) {
     const head = sig[k]!
     const negated = isKw(sig[k + 2], "NOT")
@@ -64,6 +65,7 @@ export const enforcedJsonCheck = (condition: ReadonlyArray<Tok>, version: Oracle
       const { words, end } = modifiersAt(sig, jsonAt + 1)
       if (rest !== undefined && rest !== head) parts.push(textOf(rest, head))
       column = oracleName(head)
+      anyNegated ||= negated
       parts.push(`(${negated ? "NOT " : ""}ora_is_json(${duckIdent(column)}, '${isJsonFlags(words, version)}'))`)
       tests++
       rest = sig[end]
@@ -73,7 +75,7 @@ export const enforcedJsonCheck = (condition: ReadonlyArray<Tok>, version: Oracle
   }
   if (tests === 0) return undefined
   if (rest !== undefined) parts.push(textOf(rest, undefined))
-  return { column, sql: parts.join(" "), whole: tests === 1 && !other }
+  return { column, sql: parts.join(" "), whole: tests === 1 && !other, negated: anyNegated }
 }
 
 /** The columns of `table` an enabled `col IS JSON` check constraint holds to JSON (simple dot notation reads them). */
@@ -81,7 +83,7 @@ export const jsonCheckedColumns = (table: TableMeta | undefined): Array<string> 
   (table?.constraints ?? []).flatMap((c) => {
     if (c.type !== "C" || c.disabled === true || c.searchCondition === null || !/\bJSON\b/i.test(c.searchCondition)) return []
     const check = enforcedJsonCheck(tokenize(c.searchCondition), "23ai")
-    return check === undefined || !check.whole || check.sql.includes("(NOT ora_is_json") ? [] : [check.column]
+    return check === undefined || !check.whole || check.negated ? [] : [check.column]
   })
 
 /** True when `table` has a check constraint enforced through ora_is_json (a DuckDB CHECK calling a TypeScript function). */
