@@ -251,7 +251,7 @@ export const plainJson = (n: JsonNode): string => {
 }
 
 /** A scalar's SQL text as JSON_VALUE returns it; undefined for JSON null. */
-const scalarText = (n: JsonNode): string | undefined => {
+export const scalarText = (n: JsonNode): string | undefined => {
   switch (n.kind) {
     case "null":
       return undefined
@@ -269,7 +269,8 @@ const scalarText = (n: JsonNode): string | undefined => {
   }
 }
 
-const NUMBER_TEXT = /^\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*$/
+/** Text that reads as a JSON / SQL number (blanks around it allowed). */
+export const NUMBER_TEXT = /^\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*$/
 const DATE_TEXT = /^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}:\d{2}:\d{2}(?:\.\d+)?))?(Z|[+-]\d{2}:?\d{2})?$/
 
 /**

@@ -13,7 +13,7 @@
 import { DuckDBDateValue, DuckDBTimestampValue, type DuckDBValue } from "@duckdb/node-api"
 import { OraError } from "../errors.ts"
 import { isKw, isOp, splitTopLevel, type Tok } from "../lexer.ts"
-import { jsonNumberText } from "../json-functions.ts"
+import { jsonNumberText, NUMBER_TEXT, scalarText } from "../json-functions.ts"
 import { namedTypesOf } from "../named-types.ts"
 import type { JsonNode } from "../oson.ts"
 import { oracleName } from "../translate.ts"
@@ -154,12 +154,7 @@ const scalarOf = (d: JsonDom | undefined): JsonNode | undefined => (d?.kind === 
 /** A scalar node as VARCHAR2 (get_string): a string's text, a number's digits, true / false; NULL for JSON null and containers. */
 const stringOf = (d: JsonDom | undefined): DuckDBValue => {
   const n = scalarOf(d)
-  if (n === undefined || n.kind === "null") return null
-  if (n.kind === "string") return n.value
-  if (n.kind === "number") return n.text
-  if (n.kind === "boolean") return n.value ? "true" : "false"
-  const text = serializeDom(d!)
-  return text.startsWith('"') ? (JSON.parse(text) as string) : text
+  return n === undefined ? null : (scalarText(n) ?? null)
 }
 
 /** A scalar node as NUMBER (get_number): a number, or a string of a number; NULL otherwise. */
@@ -167,7 +162,7 @@ const numberOf = (d: JsonDom | undefined): DuckDBValue => {
   const n = scalarOf(d)
   if (n?.kind === "number") return numberOfText(n.text)
   if (n?.kind === "double" || n?.kind === "float") return n.value
-  if (n?.kind === "string" && /^\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*$/.test(n.value)) return numberOfText(n.value.trim())
+  if (n?.kind === "string" && NUMBER_TEXT.test(n.value)) return numberOfText(n.value.trim())
   return null
 }
 
