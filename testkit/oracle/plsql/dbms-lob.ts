@@ -41,6 +41,13 @@ const locatorOf = (ctx: CallContext, procedure: string, target: Expr | undefined
   return { target, key: locatorKey(target[0]!), value: (value ?? null) as DuckDBValue }
 }
 
+/** A locator argument that must hold a LOB: ORA-06502 / ORA-22275 for a NULL one. */
+const liveLocatorOf = (ctx: CallContext, procedure: string, target: Expr | undefined): Locator => {
+  const locator = locatorOf(ctx, procedure, target)
+  if (locator.value === null) throw invalidLocator()
+  return locator
+}
+
 /** A LOB argument's value; ORA-06502 / ORA-22275 for NULL. */
 const lobArgument = async (ctx: CallContext, a: Expr | undefined, procedure: string) => {
   if (a === undefined) throw wrongArguments(procedure)
@@ -88,8 +95,7 @@ const writeLocator = async (ctx: CallContext, locator: Locator, next: DuckDBValu
  */
 const convert = async (ctx: CallContext, procedure: "CONVERTTOCLOB" | "CONVERTTOBLOB", args: ReadonlyArray<Expr>): Promise<void> => {
   if (args.length !== 8) throw wrongArguments(procedure)
-  const dest = locatorOf(ctx, procedure, args[0])
-  if (dest.value === null) throw invalidLocator()
+  const dest = liveLocatorOf(ctx, procedure, args[0])
   const src = await lobArgument(ctx, args[1], procedure)
   const amount = await position(ctx, args[2], "amount")
   const destOffset = await position(ctx, args[3], "dest_offset")
@@ -120,8 +126,7 @@ export const dbmsLob: BuiltinPackage = async (ctx, procedure, args) => {
     }
     case "FREETEMPORARY": {
       if (args.length !== 1) throw wrongArguments(procedure)
-      const locator = locatorOf(ctx, procedure, args[0])
-      if (locator.value === null) throw invalidLocator()
+      const locator = liveLocatorOf(ctx, procedure, args[0])
       // the locator is invalid afterwards: its use is ORA-22275
       ctx.assign(locator.target, null)
       ctx.lobs.delete(locator.key)
@@ -129,8 +134,7 @@ export const dbmsLob: BuiltinPackage = async (ctx, procedure, args) => {
     }
     case "OPEN": {
       if (args.length !== 2) throw wrongArguments(procedure)
-      const locator = locatorOf(ctx, procedure, args[0])
-      if (locator.value === null) throw invalidLocator()
+      const locator = liveLocatorOf(ctx, procedure, args[0])
       const mode = Number(await ctx.evaluate(args[1]!))
       if (mode !== 0 && mode !== 1) throw argumentError("open_mode")
       const source = ctx.lobs.get(locator.key) ?? TEMPORARY
@@ -140,8 +144,7 @@ export const dbmsLob: BuiltinPackage = async (ctx, procedure, args) => {
     }
     case "CLOSE": {
       if (args.length !== 1) throw wrongArguments(procedure)
-      const locator = locatorOf(ctx, procedure, args[0])
-      if (locator.value === null) throw invalidLocator()
+      const locator = liveLocatorOf(ctx, procedure, args[0])
       const source = ctx.lobs.get(locator.key)
       // https://docs.oracle.com/en/error-help/db/ora-22289 ("cannot perform string operation ..."): the string is
       // the operation; which word Oracle puts there for CLOSE is not documented
@@ -165,8 +168,7 @@ export const dbmsLob: BuiltinPackage = async (ctx, procedure, args) => {
     }
     case "APPEND": {
       if (args.length !== 2) throw wrongArguments(procedure)
-      const dest = locatorOf(ctx, procedure, args[0])
-      if (dest.value === null) throw invalidLocator()
+      const dest = liveLocatorOf(ctx, procedure, args[0])
       const lob = lobValue(dest.value)
       const src = bufferOf(lob, valueOfLob(await lobArgument(ctx, args[1], procedure)))
       await writeLocator(ctx, dest, valueOfLob(written(lob, lengthOf(src), lengthOf(lob) + 1, src)))
@@ -175,8 +177,7 @@ export const dbmsLob: BuiltinPackage = async (ctx, procedure, args) => {
     case "COPY": {
       // COPY(dest, src, amount, dest_offset = 1, src_offset = 1): an amount past the source's end copies what is there
       if (args.length < 3 || args.length > 5) throw wrongArguments(procedure)
-      const dest = locatorOf(ctx, procedure, args[0])
-      if (dest.value === null) throw invalidLocator()
+      const dest = liveLocatorOf(ctx, procedure, args[0])
       const lob = lobValue(dest.value)
       const src = bufferOf(lob, valueOfLob(await lobArgument(ctx, args[1], procedure)))
       const amount = await position(ctx, args[2], "amount")
