@@ -8,7 +8,8 @@
  * @since 0.1.0
  */
 import type { BindDef } from "./Params.ts"
-import type { EncodedBindType, EncodedRows } from "./IngestEncoder.ts"
+import type { EncodedBindType } from "./IngestColumns.ts"
+import type { EncodedRows } from "./IngestEncoder.ts"
 
 /** Rows encoded by the fast path, in segments (one per piece of an Arrow batch), waiting for one call. */
 export interface EncodedCall {

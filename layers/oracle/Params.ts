@@ -16,14 +16,8 @@ import { type AdbcError, adbcError, invalidArgument } from "../../src/AdbcError.
 import { type ColumnCells, columnCells, formatEpochDay, formatEpochTicks, UnsupportedColumnError } from "../common/ArrowCells.ts"
 import { oracledb, WireDecimal, WireJson, WireTimestamp } from "./DbPatches.ts"
 import type { DbType } from "./DbTypes.ts"
-import {
-  dateOutOfRange,
-  isOracleDay,
-  monthsOnlyRefusal,
-  oracleTickRange,
-  type StringLimit,
-  stringTooLong
-} from "./IngestEncoder.ts"
+import { type StringLimit, stringTooLong } from "./IngestBytes.ts"
+import { dateOutOfRange, isOracleDay, monthsOnlyRefusal, oracleTickRange } from "./IngestTemporals.ts"
 import { type SdoValue, wkbToSdoGeometry, wktToSdoGeometry } from "./SdoGeometry.ts"
 import { unknownZone, zoneBytesAt, zoneEncoding } from "./TimeZones.ts"
 import { PARAMETER_TYPE_METADATA } from "./ReadTypes.ts"
