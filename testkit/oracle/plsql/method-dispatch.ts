@@ -36,7 +36,9 @@ export const dispatchedCall = (
   const call = (runs: NamedType) => [...gen(`"${runs.name}"."${method}"(`), ...value, ...(empty ? [] : [...gen(", "), ...args]), ...gen(")")]
   const out = [...gen("CASE coalesce(json_extract_string("), ...value, ...gen(`, '$[#-1]."${TYPE_KEY}"[0]'), '${declared.schema}.${declared.name}')`)]
   for (const { sub, runs } of overriding) out.push(...gen(` WHEN '${sub.schema}.${sub.name}' THEN `), ...call(runs))
-  out.push(...gen(" ELSE "), ...call(own), ...gen(" END"))
+  // a NOT INSTANTIABLE method has no body of its own: only instances of the subtypes implementing it reach one
+  const abstract = own.methods?.some((m) => m.kind === "MEMBER" && m.isFunction && m.name === method && m.notInstantiable === true) === true
+  out.push(...gen(" ELSE "), ...(abstract ? gen("NULL") : call(own)), ...gen(" END"))
   // the item is headed by the call as written (`T.P.SHOW()`), as without dispatch
   const heading = headingOf(toks.slice(sig[n]!, close + 1).filter((t) => t.kind !== "ws"))
   const headed = out.map((t, k) => ({ ...t, heading: k === 0 ? heading : "" }))
