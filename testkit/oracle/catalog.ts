@@ -22,6 +22,8 @@ export interface ColumnMeta {
   readonly type: OraType
   readonly nullable: boolean
   readonly defaultText: string | null
+  /** An object column restricted to instances of this one type (NOT SUBSTITUTABLE, IS OF TYPE (ONLY t): substitutable-columns.ts). */
+  readonly onlyType?: NonNullable<OraType["named"]>
 }
 
 /** A declared constraint. */

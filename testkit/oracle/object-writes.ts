@@ -7,7 +7,8 @@
  * since Oracle converts character data into it. Only values whose type the text shows are checked: character and
  * number literals and concatenations (`'a' || 'b'`). A constructor call of an object type neither the column's type
  * nor one of its subtypes is refused the same way, "expected <type> got <type>": a column of type t holds instances of
- * t and of t's subtypes only (Object-Relational Developer's Guide, "Substituting Types in a Type Hierarchy").
+ * t and of t's subtypes only (Object-Relational Developer's Guide, "Substituting Types in a Type Hierarchy"), and a
+ * NOT SUBSTITUTABLE or IS OF TYPE (ONLY s) column instances of t, or of s, only (substitutable-columns.ts).
  */
 import type { TableMeta } from "./catalog.ts"
 import { OraError } from "./errors.ts"
@@ -34,18 +35,29 @@ const constructedType = (value: ReadonlyArray<Tok>, lookupType: (name: string) =
   return type?.kind === "object" ? type : undefined
 }
 
-/** Columns of a table by the named (non-XMLType) type they hold, keyed by the type's qualified name. */
-const objectColumns = (meta: TableMeta): Map<string, { readonly type: NamedType; readonly columns: Set<string> }> => {
-  const out = new Map<string, { readonly type: NamedType; readonly columns: Set<string> }>()
+/** A column group's types: the type its columns hold, and the one type they are restricted to (substitutable-columns.ts). */
+interface Group {
+  readonly type: NamedType
+  readonly only: NamedType | undefined
+  readonly columns: Set<string>
+}
+
+/** Columns of a table by the named (non-XMLType) type they hold and the type they are restricted to. */
+const objectColumns = (meta: TableMeta): Map<string, Group> => {
+  const out = new Map<string, Group>()
   for (const c of meta.columns) {
     const named = c.type.named
     if (named === undefined || named.kind === "xmltype") continue
-    const key = `${named.schema}.${named.name}`
-    if (!out.has(key)) out.set(key, { type: named, columns: new Set() })
+    const key = `${named.schema}.${named.name}/${c.onlyType === undefined ? "" : `${c.onlyType.schema}.${c.onlyType.name}`}`
+    if (!out.has(key)) out.set(key, { type: named, only: c.onlyType, columns: new Set() })
     out.get(key)!.columns.add(c.name)
   }
   return out
 }
+
+/** Whether an instance of `constructed` may go into a column of type `type` restricted to `only`. */
+const admits = (constructed: NamedType, type: NamedType, only: NamedType | undefined): boolean =>
+  only === undefined ? isSubtypeOf(constructed, type) : constructed.schema === only.schema && constructed.name === only.name
 
 /**
  * ORA-00932 for a character or number literal, or a constructor of an unrelated object type (`lookupType` resolves
@@ -54,11 +66,11 @@ const objectColumns = (meta: TableMeta): Map<string, { readonly type: NamedType;
 export const refuseLiteralObjectWrites = (all: ReadonlyArray<Tok>, lookup: TableLookup, lookupType: (name: string) => NamedType | undefined = () => undefined): void => {
   let groups: ReturnType<typeof objectColumns> | undefined
   writtenValueTokens(all, lookup, (meta) => ((groups = objectColumns(meta)), new Set()))
-  for (const [typeName, { type, columns }] of groups ?? []) {
+  for (const { type, only, columns } of (groups ?? new Map<string, Group>()).values()) {
     for (const value of writtenValueTokens(all, lookup, () => columns)) {
       const constructed = type.kind === "object" ? constructedType(value, lookupType) : undefined
-      const got = literalType(value) ?? (constructed !== undefined && !isSubtypeOf(constructed, type) ? `${constructed.schema}.${constructed.name}` : undefined)
-      if (got !== undefined) throw new OraError(932, `inconsistent datatypes: expected ${typeName} got ${got}`)
+      const got = literalType(value) ?? (constructed !== undefined && !admits(constructed, type, only) ? `${constructed.schema}.${constructed.name}` : undefined)
+      if (got !== undefined) throw new OraError(932, `inconsistent datatypes: expected ${(only ?? type).schema}.${(only ?? type).name} got ${got}`)
     }
   }
 }
