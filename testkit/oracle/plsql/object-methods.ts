@@ -12,7 +12,8 @@ import { OraError } from "../errors.ts"
 import { isKw, isOp, splitTopLevel, tokenize, type Tok } from "../lexer.ts"
 import { namedTypesOf } from "../named-types.ts"
 import { rewriteMemberOfByMethods } from "../multiset-conditions.ts"
-import { rewriteObjectComparisons } from "../object-comparisons.ts"
+import { comparisonOf, rewriteObjectComparisons } from "../object-comparisons.ts"
+import { rewriteObjectSetOperations } from "../object-set-operations.ts"
 import { aliasedTables } from "../object-attributes.ts"
 import type { PlsqlProcedure, TableMeta } from "../catalog.ts"
 import type { OracleDatabase } from "../database.ts"
@@ -127,7 +128,9 @@ export const rewriteSqlMethodCalls = (
   const lookupType = (name: string) => namedTypesOf(db).lookup(schema, undefined, name)
   // comparisons, ORDER BY, DISTINCT and GROUP BY of objects: by a MAP or ORDER method (object-comparisons.ts)
   const compared = rewriteObjectComparisons(source, () => (tables ??= statementTables(source, lookupTable)), lookupType)
-  const toks = rewriteMemberOfByMethods(compared, () => (tables ??= statementTables(source, lookupTable)))
+  // UNION / INTERSECT / MINUS of objects: by a MAP method (object-set-operations.ts)
+  const combined = rewriteObjectSetOperations(compared, () => (tables ??= statementTables(source, lookupTable)), lookupType, comparisonOf)
+  const toks = rewriteMemberOfByMethods(combined, () => (tables ??= statementTables(source, lookupTable)))
   // no type body, no method to call
   if (typeBodiesOf(db).size === 0) return toks
   const sig = toks.flatMap((t, k) => (t.kind === "ws" ? [] : [k]))
