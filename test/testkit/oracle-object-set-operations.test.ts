@@ -26,7 +26,9 @@ describe("Oracle test server: set operations of objects by their MAP method (raw
       "INSERT INTO so_a VALUES (1, so_lot('north', 10))",
       "INSERT INTO so_a VALUES (2, so_lot('south', 20))",
       "INSERT INTO so_b VALUES (3, so_lot('east', 10))",
-      "INSERT INTO so_b VALUES (4, so_lot('west', 30))"
+      "INSERT INTO so_b VALUES (4, so_lot('west', 30))",
+      "CREATE TABLE so_c (id NUMBER, lot so_lot)",
+      "INSERT INTO so_c VALUES (5, so_lot('aaa', 40))"
     ])
       await conn.execute(sql)
     await conn.commit()
@@ -56,5 +58,13 @@ describe("Oracle test server: set operations of objects by their MAP method (raw
     ])
     const ids = (await conn.execute("SELECT a.id, a.lot FROM so_a a UNION SELECT b.id, b.lot FROM so_b b ORDER BY 1")).rows
     expect(ids.map((r: Array<any>) => r[0])).toEqual([1, 2, 3, 4])
+  })
+
+  it("ORDER BY a set operation's object item sorts by its MAP value; a chain inside parentheses compares by MAP too", async () => {
+    const rows = (await conn.execute("SELECT a.lot FROM so_a a UNION SELECT c.lot FROM so_c c ORDER BY 1 DESC")).rows
+    expect(rows.map((r: Array<any>) => r[0].AREA)).toEqual([40, 20, 10])
+    const named = (await conn.execute("SELECT a.lot FROM so_a a UNION SELECT c.lot FROM so_c c ORDER BY lot")).rows
+    expect(named.map((r: Array<any>) => r[0].AREA)).toEqual([10, 20, 40])
+    expect((await conn.execute("SELECT COUNT(*) FROM (SELECT a.lot FROM so_a a UNION SELECT b.lot FROM so_b b)")).rows).toEqual([[3]])
   })
 })

@@ -81,14 +81,56 @@ export const rewriteObjectSetOperations = (
       const right = text(o.next, n + 1 < operators.length ? operators[n + 1]!.at : trailing)
       acc = o.op === "UNION ALL" ? `${acc} UNION ALL ${right}` : combined(acc, right, o.op, items)
     })
+    // a trailing ORDER BY sorts the result's objects by their MAP values too
+    let to = trailing
+    if (isKw(sig[trailing], "ORDER")) {
+      to = trailing + 2
+      while (to < end && !isKw(sig[to], "FETCH", "OFFSET")) to = isOp(sig[to], "(") ? matchParen(sig, to) + 1 : to + 1
+      acc = ordered(acc, splitItems(sig.slice(trailing + 2, to)), items)
+    }
     const made = tokenize(acc).map((t) => ({ ...t, pos, heading: "" }))
-    edits.push({ from: start, to: trailing, with: headed(made, items) })
+    edits.push({ from: start, to, with: headed(made, items) })
   }
   visit(0, sig.length)
   if (edits.length === 0) return toks
+  // a chain inside another's operands first: the outer one is rewritten from the rewritten tokens
+  const innermost = edits.filter((e) => !edits.some((o) => o !== e && o.from >= e.from && o.to <= e.to))
   const out = [...toks]
-  for (const e of edits.sort((a, b) => a.from - b.from).reverse()) out.splice(at[e.from]!, at[e.to - 1]! - at[e.from]! + 1, ...e.with)
-  return out
+  for (const e of innermost.sort((a, b) => a.from - b.from).reverse()) out.splice(at[e.from]!, at[e.to - 1]! - at[e.from]! + 1, ...e.with)
+  return innermost.length < edits.length ? rewriteObjectSetOperations(out, tables, lookupType, comparison) : out
+}
+
+/** Top-level comma-separated parts of `toks`. */
+const splitItems = (toks: ReadonlyArray<Tok>): Array<Array<Tok>> => {
+  const parts: Array<Array<Tok>> = [[]]
+  for (let k = 0; k < toks.length; k++) {
+    if (isOp(toks[k], ",")) parts.push([])
+    else if (isOp(toks[k], "(")) {
+      const close = matchParen(toks, k)
+      parts.at(-1)!.push(...toks.slice(k, close + 1))
+      k = close
+    } else parts.at(-1)!.push(toks[k]!)
+  }
+  return parts
+}
+
+/**
+ * `query` (whose items are `items`) ordered by ORDER BY items `order`: an item naming a select item (by position or
+ * name) of an object with a MAP method sorts by the MAP value, as Oracle orders objects ("Comparing Objects").
+ */
+const ordered = (query: string, order: ReadonlyArray<ReadonlyArray<Tok>>, items: ReadonlyArray<Item>): string => {
+  const keys = order.map((part) => {
+    const head = part[0]
+    const k = head?.kind === "num" ? Number(head.value) - 1 : isName(head) ? items.findIndex((i) => i.name === oracleName(head)) : -1
+    const item = items[k]
+    const rest = part.slice(1).map((t) => t.text).join(" ")
+    if (item === undefined || (head?.kind !== "num" && part.length > 1 && !isKw(part[1], "ASC", "DESC", "NULLS"))) return part.map((t) => t.text).join(" ")
+    const column = `ora$x.${quoted(item.name)}`
+    return `${item.mapped !== undefined ? `${quoted(item.mapped.owner.name)}.${quoted(item.mapped.method.name)}(${column})` : column} ${rest}`
+  })
+  // an object item as a call, which its heading and type are given to (as TREAT's value is: object-substitution.ts)
+  const selected = items.map((i) => (i.mapped !== undefined ? `CAST(ora$x.${quoted(i.name)} AS VARCHAR) ${quoted(i.name)}` : `ora$x.${quoted(i.name)} ${quoted(i.name)}`))
+  return `SELECT ${selected.join(", ")} FROM (${query}) ora$x ORDER BY ${keys.join(", ")}`
 }
 
 /** The items of the select list from SELECT at `start` to its FROM before `end`; undefined when one has no name. */
@@ -100,16 +142,10 @@ const selectItems = (
   lookupType: (name: string) => NamedType | undefined,
   comparison: (type: NamedType) => { readonly owner: NamedType; readonly method: MethodSpec } | undefined
 ): Array<Item> | undefined => {
-  let k = isKw(sig[start + 1], "DISTINCT", "UNIQUE", "ALL") ? start + 2 : start + 1
-  const parts: Array<Array<Tok>> = [[]]
-  for (; k < end && !isKw(sig[k], "FROM"); k++) {
-    if (isOp(sig[k], ",")) parts.push([])
-    else if (isOp(sig[k], "(")) {
-      const close = matchParen(sig, k)
-      parts.at(-1)!.push(...sig.slice(k, close + 1))
-      k = close
-    } else parts.at(-1)!.push(sig[k]!)
-  }
+  const first = isKw(sig[start + 1], "DISTINCT", "UNIQUE", "ALL") ? start + 2 : start + 1
+  let k = first
+  while (k < end && !isKw(sig[k], "FROM")) k = isOp(sig[k], "(") ? matchParen(sig, k) + 1 : k + 1
+  const parts = splitItems(sig.slice(first, k))
   const items: Array<Item> = []
   for (const part of parts) {
     // `expr [AS] alias`: the alias names it; a column (`c`, `t.c`) is named by its column
