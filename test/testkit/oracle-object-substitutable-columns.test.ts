@@ -22,7 +22,10 @@ describe("Oracle test server: NOT SUBSTITUTABLE and IS OF TYPE (ONLY ...) object
       "CREATE TYPE sc_deeper UNDER sc_deriv (flag NUMBER)",
       "CREATE TABLE sc_any (id NUMBER, bt sc_base) COLUMN bt SUBSTITUTABLE AT ALL LEVELS",
       "CREATE TABLE sc_none (id NUMBER, bt sc_base) COLUMN bt NOT SUBSTITUTABLE AT ALL LEVELS",
-      "CREATE TABLE sc_only (id NUMBER, bt sc_base, other sc_base) COLUMN bt IS OF TYPE (ONLY sc_deriv)"
+      "CREATE TABLE sc_only (id NUMBER, bt sc_base, other sc_base) COLUMN bt IS OF TYPE (ONLY sc_deriv)",
+      "CREATE TYPE sc_holder AS OBJECT (label VARCHAR2(10), inner sc_base) NOT FINAL",
+      "CREATE TABLE sc_nested (id NUMBER, h sc_holder) COLUMN h NOT SUBSTITUTABLE AT ALL LEVELS",
+      "CREATE TABLE sc_nested_any (id NUMBER, h sc_holder)"
     ])
       await conn.execute(sql)
   })
@@ -41,6 +44,14 @@ describe("Oracle test server: NOT SUBSTITUTABLE and IS OF TYPE (ONLY ...) object
     expect(e.message).toContain("expected")
     expect(oraCode(await failure(() => conn.execute("UPDATE sc_none SET bt = sc_deeper(3, 'y', 1)")))).toBe("ORA-00932")
     expect((await conn.execute("SELECT t.bt.num FROM sc_none t")).rows).toEqual([[1]])
+    await conn.rollback()
+  })
+
+  it("AT ALL LEVELS: an object attribute of the written object holds its declared type only too", async () => {
+    await conn.execute("INSERT INTO sc_nested VALUES (1, sc_holder('a', sc_base(1)))")
+    expect(oraCode(await failure(() => conn.execute("INSERT INTO sc_nested VALUES (2, sc_holder('b', sc_deriv(2, 'x')))")))).toBe("ORA-00932")
+    await conn.execute("INSERT INTO sc_nested_any VALUES (2, sc_holder('b', sc_deriv(2, 'x')))")
+    expect((await conn.execute("SELECT COUNT(*) FROM sc_nested")).rows).toEqual([[1]])
     await conn.rollback()
   })
 

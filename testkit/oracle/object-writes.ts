@@ -12,7 +12,7 @@
  */
 import type { TableMeta } from "./catalog.ts"
 import { OraError } from "./errors.ts"
-import { isOp, matchParen, type Tok } from "./lexer.ts"
+import { isOp, matchParen, splitTopLevel, type Tok } from "./lexer.ts"
 import { type TableLookup, writtenValueTokens } from "./number-writes.ts"
 import type { NamedType } from "./type-shapes.ts"
 import { isSubtypeOf } from "./type-inheritance.ts"
@@ -39,6 +39,8 @@ const constructedType = (value: ReadonlyArray<Tok>, lookupType: (name: string) =
 interface Group {
   readonly type: NamedType
   readonly only: NamedType | undefined
+  /** NOT SUBSTITUTABLE AT ALL LEVELS: the objects' object attributes hold their declared types only too. */
+  readonly allLevels: boolean
   readonly columns: Set<string>
 }
 
@@ -48,8 +50,9 @@ const objectColumns = (meta: TableMeta): Map<string, Group> => {
   for (const c of meta.columns) {
     const named = c.type.named
     if (named === undefined || named.kind === "xmltype") continue
-    const key = `${named.schema}.${named.name}/${c.onlyType === undefined ? "" : `${c.onlyType.schema}.${c.onlyType.name}`}`
-    if (!out.has(key)) out.set(key, { type: named, only: c.onlyType, columns: new Set() })
+    const only = c.substitution?.only
+    const key = `${named.schema}.${named.name}/${only === undefined ? "" : `${only.schema}.${only.name}`}/${c.substitution?.allLevels === true}`
+    if (!out.has(key)) out.set(key, { type: named, only, allLevels: c.substitution?.allLevels === true, columns: new Set() })
     out.get(key)!.columns.add(c.name)
   }
   return out
@@ -57,7 +60,30 @@ const objectColumns = (meta: TableMeta): Map<string, Group> => {
 
 /** Whether an instance of `constructed` may go into a column of type `type` restricted to `only`. */
 const admits = (constructed: NamedType, type: NamedType, only: NamedType | undefined): boolean =>
-  only === undefined ? isSubtypeOf(constructed, type) : constructed.schema === only.schema && constructed.name === only.name
+  only === undefined ? isSubtypeOf(constructed, type) : sameType(constructed, only)
+
+const sameType = (a: NamedType, b: NamedType): boolean => a.schema === b.schema && a.name === b.name
+
+/**
+ * The first constructor call nested in constructor call `value` (of object type `type`) that puts an instance of
+ * another type than an object attribute's own into it, with that attribute's type: what NOT SUBSTITUTABLE AT ALL LEVELS
+ * forbids ("embedded attributes ... cannot hold subtype instances either", Object-Relational Developer's Guide,
+ * "Turning Off Substitutability in a New Table").
+ */
+const substitutedAttribute = (value: ReadonlyArray<Tok>, type: NamedType, lookupType: (name: string) => NamedType | undefined): { expected: NamedType; got: NamedType } | undefined => {
+  const open = isOp(value[1], ".") ? 3 : 1
+  const args = splitTopLevel(value.slice(open + 1, matchParen(value, open)))
+  for (const [k, arg] of args.entries()) {
+    const member = type.attributes[k]?.member
+    const declared = member !== undefined && "named" in member && member.named.kind === "object" ? member.named : undefined
+    const inner = declared === undefined ? undefined : constructedType(arg.filter((t) => t.kind !== "ws"), lookupType)
+    if (declared === undefined || inner === undefined) continue
+    if (!sameType(inner, declared)) return { expected: declared, got: inner }
+    const deeper = substitutedAttribute(arg.filter((t) => t.kind !== "ws"), inner, lookupType)
+    if (deeper !== undefined) return deeper
+  }
+  return undefined
+}
 
 /**
  * ORA-00932 for a character or number literal, or a constructor of an unrelated object type (`lookupType` resolves
@@ -66,11 +92,13 @@ const admits = (constructed: NamedType, type: NamedType, only: NamedType | undef
 export const refuseLiteralObjectWrites = (all: ReadonlyArray<Tok>, lookup: TableLookup, lookupType: (name: string) => NamedType | undefined = () => undefined): void => {
   let groups: ReturnType<typeof objectColumns> | undefined
   writtenValueTokens(all, lookup, (meta) => ((groups = objectColumns(meta)), new Set()))
-  for (const { type, only, columns } of (groups ?? new Map<string, Group>()).values()) {
+  for (const { type, only, allLevels, columns } of (groups ?? new Map<string, Group>()).values()) {
     for (const value of writtenValueTokens(all, lookup, () => columns)) {
       const constructed = type.kind === "object" ? constructedType(value, lookupType) : undefined
       const got = literalType(value) ?? (constructed !== undefined && !admits(constructed, type, only) ? `${constructed.schema}.${constructed.name}` : undefined)
       if (got !== undefined) throw new OraError(932, `inconsistent datatypes: expected ${(only ?? type).schema}.${(only ?? type).name} got ${got}`)
+      const nested = allLevels && constructed !== undefined ? substitutedAttribute(value, constructed, lookupType) : undefined
+      if (nested !== undefined) throw new OraError(932, `inconsistent datatypes: expected ${nested.expected.schema}.${nested.expected.name} got ${nested.got.schema}.${nested.got.name}`)
     }
   }
 }

@@ -19,7 +19,7 @@ const isName = (t: Tok | undefined): t is Tok => t !== undefined && (t.kind === 
 
 /**
  * `columns` with the restriction each `COLUMN c ...` clause of `rest` (the tokens after the column list) puts on
- * object column c (`onlyType`); ORA-00904 for a column the table lacks or that holds no object, ORA-00902 for a type
+ * object column c (`substitution`); ORA-00904 for a column the table lacks or that holds no object, ORA-00902 for a type
  * name that is no object type, ORA-00932 for a type that is not the column's or one of its subtypes
  * (**unconfirmed:** the code Oracle gives for those last two).
  */
@@ -43,7 +43,7 @@ export const withSubstitutableClauses = (rest: ReadonlyArray<Tok>, columns: Read
     if (element) continue
     if (declared?.kind !== "object") throw new OraError(904, `"${name}": invalid identifier`)
     if (substitutable) {
-      if (negated) out[at] = { ...out[at]!, onlyType: declared }
+      if (negated) out[at] = { ...out[at]!, substitution: { only: declared, allLevels: true } }
       k = n + 3
       continue
     }
@@ -56,7 +56,7 @@ export const withSubstitutableClauses = (rest: ReadonlyArray<Tok>, columns: Read
     const only = isName(typeName) ? lookupType(qualified ? oracleName(sig[n]!) : undefined, oracleName(typeName)) : undefined
     if (only?.kind !== "object") throw new OraError(902, "invalid datatype")
     if (!isSubtypeOf(only, declared)) throw new OraError(932, `inconsistent datatypes: expected ${declared.schema}.${declared.name} got ${only.schema}.${only.name}`)
-    out[at] = { ...out[at]!, onlyType: only }
+    out[at] = { ...out[at]!, substitution: { only, allLevels: false } }
     k = qualified ? n + 3 : n + 1
   }
   return out
