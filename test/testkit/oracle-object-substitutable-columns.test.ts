@@ -47,6 +47,17 @@ describe("Oracle test server: NOT SUBSTITUTABLE and IS OF TYPE (ONLY ...) object
     await conn.rollback()
   })
 
+  it("a DbObject bind of a subtype is refused as a constructor call is; one of the column's own type is taken", async () => {
+    const Base = await conn.getDbObjectClass("SC_BASE")
+    const Deriv = await conn.getDbObjectClass("SC_DERIV")
+    await conn.execute("INSERT INTO sc_none VALUES (1, :b)", { b: new Base({ NUM: 1 }) })
+    expect(oraCode(await failure(() => conn.execute("INSERT INTO sc_none VALUES (2, :b)", { b: new Deriv({ NUM: 2, STR: "x" }) })))).toBe("ORA-00932")
+    expect(oraCode(await failure(() => conn.execute("INSERT INTO sc_only (id, bt) VALUES (3, :b)", { b: new Base({ NUM: 3 }) })))).toBe("ORA-00932")
+    await conn.execute("INSERT INTO sc_only (id, bt) VALUES (4, :b)", { b: new Deriv({ NUM: 4, STR: "y" }) })
+    expect((await conn.execute("SELECT (SELECT COUNT(*) FROM sc_none) + (SELECT COUNT(*) FROM sc_only) FROM dual")).rows).toEqual([[2]])
+    await conn.rollback()
+  })
+
   it("AT ALL LEVELS: an object attribute of the written object holds its declared type only too", async () => {
     await conn.execute("INSERT INTO sc_nested VALUES (1, sc_holder('a', sc_base(1)))")
     expect(oraCode(await failure(() => conn.execute("INSERT INTO sc_nested VALUES (2, sc_holder('b', sc_deriv(2, 'x')))")))).toBe("ORA-00932")

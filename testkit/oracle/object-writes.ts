@@ -89,16 +89,36 @@ const substitutedAttribute = (value: ReadonlyArray<Tok>, type: NamedType, lookup
  * ORA-00932 for a character or number literal, or a constructor of an unrelated object type (`lookupType` resolves
  * type names), an INSERT, UPDATE or MERGE writes into an object or collection column.
  */
-export const refuseLiteralObjectWrites = (all: ReadonlyArray<Tok>, lookup: TableLookup, lookupType: (name: string) => NamedType | undefined = () => undefined): void => {
+export const refuseLiteralObjectWrites = (
+  all: ReadonlyArray<Tok>,
+  lookup: TableLookup,
+  lookupType: (name: string) => NamedType | undefined = () => undefined,
+  /** The object type of a DbObject bind (by its TOID), checked against restricted columns (substitutable-columns.ts). */
+  bindType: (bind: Tok) => NamedType | undefined = () => undefined
+): void => {
   let groups: ReturnType<typeof objectColumns> | undefined
   writtenValueTokens(all, lookup, (meta) => ((groups = objectColumns(meta)), new Set()))
   for (const { type, only, allLevels, columns } of (groups ?? new Map<string, Group>()).values()) {
     for (const value of writtenValueTokens(all, lookup, () => columns)) {
-      const constructed = type.kind === "object" ? constructedType(value, lookupType) : undefined
+      const bound = only !== undefined && value.length === 1 && value[0]!.kind === "bind" ? bindType(value[0]!) : undefined
+      const constructed = bound ?? (type.kind === "object" ? constructedType(value, lookupType) : undefined)
       const got = literalType(value) ?? (constructed !== undefined && !admits(constructed, type, only) ? `${constructed.schema}.${constructed.name}` : undefined)
       if (got !== undefined) throw new OraError(932, `inconsistent datatypes: expected ${(only ?? type).schema}.${(only ?? type).name} got ${got}`)
-      const nested = allLevels && constructed !== undefined ? substitutedAttribute(value, constructed, lookupType) : undefined
+      const nested = allLevels && constructed !== undefined && bound === undefined ? substitutedAttribute(value, constructed, lookupType) : undefined
       if (nested !== undefined) throw new OraError(932, `inconsistent datatypes: expected ${nested.expected.schema}.${nested.expected.name} got ${nested.got.schema}.${nested.got.name}`)
     }
+  }
+}
+
+/**
+ * The object type of each DbObject bind of `toks`, by its TOID in `specs` (binds in the order they appear, as the
+ * client sends them), among `types`.
+ */
+export const dbObjectBindTypes = (toks: ReadonlyArray<Tok>, specs: ReadonlyArray<{ readonly oid?: Buffer }> | undefined, types: () => ReadonlyArray<NamedType>) => {
+  let ordinals: ReadonlyMap<Tok, number> | undefined
+  return (bind: Tok): NamedType | undefined => {
+    ordinals ??= new Map(toks.filter((t) => t.kind === "bind").sort((a, b) => a.pos - b.pos).map((t, n) => [t, n] as const))
+    const oid = specs?.[ordinals.get(bind) ?? -1]?.oid
+    return oid === undefined ? undefined : types().find((t) => t.kind === "object" && t.oid.equals(oid))
   }
 }
