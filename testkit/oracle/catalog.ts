@@ -22,6 +22,11 @@ export interface ColumnMeta {
   readonly type: OraType
   readonly nullable: boolean
   readonly defaultText: string | null
+  /**
+   * An object column restricted to instances of one type: its own, and its attributes' too, when NOT SUBSTITUTABLE AT
+   * ALL LEVELS (`allLevels`); t when IS OF TYPE (ONLY t) (substitutable-columns.ts).
+   */
+  readonly substitution?: { readonly only: NonNullable<OraType["named"]>; readonly allLevels: boolean }
 }
 
 /** A declared constraint. */

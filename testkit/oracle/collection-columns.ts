@@ -57,6 +57,13 @@ const fromItems = (sig: ReadonlyArray<Tok>, lookup: (schema: string | undefined,
   return out
 }
 
+/**
+ * The column of a `TABLE(c) e` item over objects holding each element whole, type element included, which a call
+ * `e.f()` dispatched on the element's most specific type reads (plsql/object-methods.ts); the item has it only when
+ * the statement names it.
+ */
+export const ELEMENT_COLUMN = "ORA$ELEMENT"
+
 /** `toks` with each `TABLE(alias.column)` over a collection column of the statement's tables as a JSON_TABLE. */
 export const rewriteCollectionColumns = (toks: ReadonlyArray<Tok>, lookup: (schema: string | undefined, name: string) => TableMeta | undefined): ReadonlyArray<Tok> => {
   if (!toks.some((t) => t.kind === "ident" && t.value === "TABLE")) return toks
@@ -87,11 +94,24 @@ export const rewriteCollectionColumns = (toks: ReadonlyArray<Tok>, lookup: (sche
     const element = type.element
     const columns =
       element !== undefined && "named" in element && element.named.kind === "object"
-        ? element.named.attributes.map((a, i) => `"${a.name.replace(/"/g, '""')}" ${columnTypeText(scalarOf(a.member, `attribute ${a.name}`))} PATH '$[${i}]'`)
+        ? [
+            ...element.named.attributes.map((a, i) => `"${a.name.replace(/"/g, '""')}" ${columnTypeText(scalarOf(a.member, `attribute ${a.name}`))} PATH '$[${i}]'`),
+            ...(namesElementColumn(toks, close) ? [`"${ELEMENT_COLUMN}" VARCHAR2(32767) FORMAT JSON PATH '$'`] : [])
+          ]
         : [`COLUMN_VALUE ${columnTypeText(scalarOf(element, "element type"))} PATH '$'`]
     const source = toks.slice(open + 1, close).map((x) => x.text).join("")
     out.push(...generated(`JSON_TABLE(${source}, ${sqlString("$[*]")} COLUMNS (${columns.join(", ")}))`, t.pos))
     k = close
   }
   return out
+}
+
+/** Whether the statement reads the element column (ELEMENT_COLUMN) of the `TABLE(...) alias` item closing at `close`. */
+const namesElementColumn = (toks: ReadonlyArray<Tok>, close: number): boolean => {
+  let k = close + 1
+  while (toks[k]?.kind === "ws") k++
+  const alias = toks[k]
+  if (alias === undefined || (alias.kind !== "ident" && alias.kind !== "qident")) return false
+  const name = oracleName(alias)
+  return toks.some((t, j) => t.kind === "qident" && t.value === ELEMENT_COLUMN && isOp(toks[j - 1], ".") && (toks[j - 2]?.kind === "ident" || toks[j - 2]?.kind === "qident") && oracleName(toks[j - 2]!) === name)
 }

@@ -11,6 +11,7 @@ import { duckIdent, encodeName } from "./names.ts"
 import { enforcedJsonCheck } from "./json-checks.ts"
 import { oracleName } from "./translate.ts"
 import { namedTypesOf } from "./named-types.ts"
+import { withSubstitutableClauses } from "./substitutable-columns.ts"
 import { mayUseType } from "./execute-privileges.ts"
 import { numberType, parseOracleType } from "./types.ts"
 import { blankPaddedSql, isBlankPadded } from "./char-writes.ts"
@@ -303,7 +304,9 @@ export async function createTable(ddl: TableDdl, toks: ReadonlyArray<Tok>, at: n
   const close = matchParen(toks, k)
   if (close < 0) throw new OraError(907, "missing right parenthesis")
   const elements = splitTopLevel(toks.slice(k + 1, close))
-  const { columns, constraints, duckDefs, sequences } = columnsOf(ddl, elements, text, toks, q.schema, q.name)
+  const declared = columnsOf(ddl, elements, text, toks, q.schema, q.name)
+  const { constraints, duckDefs, sequences } = declared
+  const columns = withSubstitutableClauses(toks.slice(close + 1), declared.columns, (owner, name) => namedTypesOf(ddl.s.db).lookup(q.schema, owner, name))
   if (columns.length === 0) throw new OraError(904, "invalid identifier")
   for (const s of sequences) await ddl.runDdl(`CREATE SEQUENCE ${duckIdent(q.schema)}.${duckIdent(s)}`)
   await ddl.runDdl(`CREATE TABLE ${target} (${duckDefs.join(", ")})`)

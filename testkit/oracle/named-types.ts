@@ -19,7 +19,7 @@ import { attributeChainAt, attributeExtraction } from "./object-attributes.ts"
 import type { MethodSpec } from "./type-shapes.ts"
 import { type Attribute, type Member, type NamedType, packImage, supportedMember, typeDescriptor, unpackImage, writeDbObject, xmlImage } from "./pickle.ts"
 import type { BindSpec, PlsqlResult, QueryResult, ResultColumn } from "./statement.ts"
-import { declaredNotFinal, inHierarchy, newTypeId, sentType, typeTag, underClause, withTypeTag } from "./type-inheritance.ts"
+import { inHierarchy, inheritanceOf, notInstantiable, sentType, typeTag, underClause, withTypeTag } from "./type-inheritance.ts"
 import { charType, Dty, numberType, parseOracleType, rawType, type OraType } from "./types.ts"
 import type { ReadBuffer, WriteBuffer } from "./wire.ts"
 
@@ -110,14 +110,15 @@ const PUBLIC_TYPES: ReadonlyArray<NamedType> = [sdoPointType, sdoElemInfoArray, 
  */
 const methodSpec = (part: ReadonlyArray<Tok>): MethodSpec | undefined => {
   let k = 0
-  while (isKw(part[k], "NOT", "OVERRIDING", "FINAL", "INSTANTIABLE")) k++
+  let notInstantiable = false
+  for (; isKw(part[k], "NOT", "OVERRIDING", "FINAL", "INSTANTIABLE"); k++) if (isKw(part[k], "NOT") && isKw(part[k + 1], "INSTANTIABLE")) notInstantiable = true
   const comparison = isKw(part[k], "MAP", "ORDER") && isKw(part[k + 1], "MEMBER") ? (part[k]!.value.toUpperCase() as "MAP" | "ORDER") : undefined
   if (comparison !== undefined) k++
   if (!isKw(part[k], "MEMBER", "STATIC", "CONSTRUCTOR") || !isKw(part[k + 1], "FUNCTION", "PROCEDURE") || part[k + 2] === undefined) return undefined
   const kind = part[k]!.value as MethodSpec["kind"]
   const open = isOp(part[k + 3], "(") ? k + 3 : -1
   const params = open < 0 ? [] : splitTop(part.slice(open + 1, matchParen(part, open))).filter((p) => !(p[0] !== undefined && identName(p[0]) === "SELF"))
-  return { name: identName(part[k + 2]!), kind, isFunction: isKw(part[k + 1], "FUNCTION"), arity: params.length, ...(comparison === undefined ? {} : { comparison }) }
+  return { name: identName(part[k + 2]!), kind, isFunction: isKw(part[k + 1], "FUNCTION"), arity: params.length, ...(comparison === undefined ? {} : { comparison }), ...(notInstantiable ? { notInstantiable: true as const } : {}) }
 }
 
 /** The named types of one database. */
@@ -183,9 +184,7 @@ export class NamedTypes {
         attributes.push({ name: identName(attrName), member: this.member(schema, part.slice(1)) })
       }
       if (attributes.length === 0) throw compilationError()
-      const notFinal = declaredNotFinal(sig, close)
-      const typeId = newTypeId(under?.parent, notFinal, this.all())
-      const inheritance = { ...(under === undefined ? {} : { supertype: under.parent }), ...(notFinal ? { notFinal: true as const } : {}), ...(typeId === undefined ? {} : { typeId }) }
+      const inheritance = inheritanceOf(sig, close, under?.parent, methods, this.all())
       type = { schema: owner, name, oid, kind: "object", attributes, element: undefined, limit: 0, ...(methods.length > 0 ? { methods } : {}), ...inheritance }
     } else if (isKw(sig[k], "VARRAY") || (isKw(sig[k], "VARYING") && isKw(sig[k + 1], "ARRAY"))) {
       if (isKw(sig[k], "VARYING")) k++
@@ -388,8 +387,9 @@ const convertedArgument = (member: Member | undefined, arg: ReadonlyArray<Tok>, 
 
 const CONVERTED_KINDS: ReadonlySet<OraType["kind"]> = new Set(["number", "date", "timestamp", "timestamptz", "timestampltz"])
 
-/** Refuses constructor calls Oracle refuses: a wrong number of attributes, more elements than a VARRAY's limit. */
+/** Refuses constructor calls Oracle refuses: of a NOT INSTANTIABLE type (ORA-22826), a wrong number of attributes, more elements than a VARRAY's limit. */
 const checkArguments = (type: NamedType, toks: ReadonlyArray<Tok>, open: number): void => {
+  if (type.notInstantiable === true) throw notInstantiable()
   const close = matchParen(toks, open)
   const count = splitTop(toks.slice(open + 1, close < 0 ? toks.length : close)).length
   if ((type.kind === "object" && count !== type.attributes.length) || (type.kind === "xmltype" && count !== 1)) throw ora2()

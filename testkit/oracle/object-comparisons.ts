@@ -13,7 +13,7 @@ import { OraError } from "./errors.ts"
 import { isKw, isOp, matchParen, tokenize, type Tok } from "./lexer.ts"
 import { checkAttributeComparison, type StatementTable, type StatementTables } from "./multiset-conditions.ts"
 import { oracleName } from "./translate.ts"
-import type { NamedType } from "./type-shapes.ts"
+import type { MethodSpec, NamedType } from "./type-shapes.ts"
 
 const isName = (t: Tok | undefined): t is Tok => t !== undefined && (t.kind === "ident" || t.kind === "qident")
 
@@ -36,6 +36,12 @@ const comparisonOwner = (type: NamedType): NamedType => {
 }
 
 const comparisonMethod = (type: NamedType) => comparisonOwner(type).methods?.find((m) => m.comparison !== undefined)
+
+/** The MAP or ORDER method objects of `type` compare by and the type declaring it (its own, or a supertype's). */
+export const comparisonOf = (type: NamedType): { readonly owner: NamedType; readonly method: MethodSpec } | undefined => {
+  const method = comparisonMethod(type)
+  return method === undefined ? undefined : { owner: comparisonOwner(type), method }
+}
 
 const noOrder = () => new OraError(22950, "cannot ORDER objects without MAP or ORDER method")
 

@@ -158,6 +158,9 @@ const isOfAt = (toks: ReadonlyArray<Tok>, i: number, ctx: SubstitutionContext): 
   const close = matchParen(toks, k)
   const from = operandStart(toks, prev(toks, i))
   if (close < 0 || from === undefined) return undefined
+  // `COLUMN c [ELEMENT] IS OF TYPE (ONLY t)` of CREATE TABLE is a column property (substitutable-columns.ts)
+  const before = prev(toks, from)
+  if (isKw(toks[before], "COLUMN") || (isKw(toks[from], "ELEMENT") && isKw(toks[prev(toks, before)], "COLUMN"))) return undefined
   const x = toks.slice(from, prev(toks, i) + 1)
   const chain = defaultChain(x, ctx)
   const pos = toks[i]!.pos

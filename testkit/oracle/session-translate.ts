@@ -44,7 +44,7 @@ import { rewriteMergeSequenceValues } from "./merge-sequence-values.ts"
 import { rewriteReusedAliases } from "./reused-aliases.ts"
 import { rewriteNumericIntervals } from "./numeric-intervals.ts"
 import { rewriteAttributeAccess } from "./object-attributes.ts"
-import { refuseLiteralObjectWrites } from "./object-writes.ts"
+import { dbObjectBindTypes, refuseLiteralObjectWrites } from "./object-writes.ts"
 import { rewriteOuterJoinPlus } from "./outer-join-plus.ts"
 import { bindSpecType } from "./results.ts"
 import { rewriteRowSubqueries } from "./row-subqueries.ts"
@@ -76,7 +76,7 @@ export interface TranslationContext {
 export const translateStatement = (ctx: TranslationContext, sql: string, specs: ReadonlyArray<BindSpec> | undefined, source: ReadonlyArray<Tok>): TranslatedStatement => {
   const lookup = ctx.lookupTable
   const rewritten = localZoneArithmetic(unqualifySetTargets(rewriteRowSubqueries(rewriteNumericIntervals([...rewriteMergeSequenceValues(rewriteMergeUpdateWhere(rewriteMergeDeleteWhere(source)))]))), lookup, (n) => intervalBindKind(specs?.[n - 1]), (n) => isLocalZoneBind(specs?.[n - 1]))
-  refuseLiteralObjectWrites(rewritten, lookup, (name) => namedTypesOf(ctx.db).lookup(ctx.schema, undefined, name))
+  refuseLiteralObjectWrites(rewritten, lookup, (name) => namedTypesOf(ctx.db).lookup(ctx.schema, undefined, name), dbObjectBindTypes(rewritten, specs, () => namedTypesOf(ctx.db).all()))
   // USING / NATURAL joins over zoned columns as ON joins by instant (datetime-joins.ts), as in queries
   const written = blankPaddedWrites(intervalLiteralTargets(datetimeInsertSelects(sessionZoneWrites(numberTextWrites(canonicalNumberWrites(expandInsertSelectStar(datetimeJoins(rewritten, lookup), lookup), lookup), lookup), lookup), lookup), lookup), lookup)
   const { toks, tr, binds } = bindNumberingTranslator(ctx, written, sql, specs)

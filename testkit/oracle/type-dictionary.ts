@@ -122,7 +122,7 @@ export const typeDictionaryRows = (
         t.kind === "xmltype" ? "YES" : "NO",
         "NO",
         t.notFinal === true ? "NO" : "YES",
-        "YES",
+        t.notInstantiable === true ? "NO" : "YES",
         t.supertype?.schema ?? null,
         t.supertype?.name ?? null
       ])

@@ -8,7 +8,7 @@ import { OraError } from "./errors.ts"
 import { fromExtendedJson } from "./extended-json.ts"
 import type { JsonNode } from "./oson.ts"
 import { isKw, isOp, type Tok } from "./lexer.ts"
-import type { NamedType } from "./type-shapes.ts"
+import type { MethodSpec, NamedType } from "./type-shapes.ts"
 
 const nameOf = (t: Tok | undefined): string | undefined =>
   t === undefined || (t.kind !== "ident" && t.kind !== "qident") ? undefined : t.kind === "qident" ? t.value : t.value.toUpperCase()
@@ -27,10 +27,39 @@ export const underClause = (sig: ReadonlyArray<Tok>, k: number, lookup: (owner: 
   return { parent, listAt }
 }
 
-/** Whether the type specification ends (after its attribute list, closing at `close`) with NOT FINAL. */
-export const declaredNotFinal = (sig: ReadonlyArray<Tok>, close: number): boolean => {
-  for (let k = close + 1; k < sig.length; k++) if (isKw(sig[k], "NOT") && isKw(sig[k + 1], "FINAL")) return true
+/** Whether the type specification ends (after its attribute list, closing at `close`) with NOT `word`. */
+const declaredNot = (sig: ReadonlyArray<Tok>, close: number, word: "FINAL" | "INSTANTIABLE"): boolean => {
+  for (let k = close + 1; k < sig.length; k++) if (isKw(sig[k], "NOT") && isKw(sig[k + 1], word)) return true
   return false
+}
+
+/** ORA-22826, a constructor call of a NOT INSTANTIABLE type in SQL (PL/SQL refuses it at compile time, PLS-00713). */
+export const notInstantiable = () => new OraError(22826, "cannot construct an instance of a non instantiable type")
+
+/** The methods of `methods` and of `supertype`'s chain left NOT INSTANTIABLE (no type of the chain implements them). */
+const unimplemented = (supertype: NamedType | undefined, methods: ReadonlyArray<MethodSpec>): Array<string> => {
+  const chain: Array<ReadonlyArray<MethodSpec>> = [methods]
+  for (let c = supertype; c !== undefined; c = c.supertype) chain.unshift(c.methods ?? [])
+  const open = new Map<string, boolean>()
+  for (const declared of chain) for (const m of declared) if (m.kind === "MEMBER") open.set(`${m.name}/${m.isFunction}/${m.arity}`, m.notInstantiable === true)
+  return [...open].filter(([, not]) => not).map(([key]) => key)
+}
+
+/**
+ * The inheritance properties of a new OBJECT type whose attribute list closes at `close`: its supertype, NOT FINAL,
+ * NOT INSTANTIABLE and typeid. Object-Relational Developer's Guide, "NOT INSTANTIABLE Types and Methods": a type
+ * declaring a NOT INSTANTIABLE method must itself be NOT INSTANTIABLE, and "if a subtype does not provide an
+ * implementation for every inherited non-instantiable method, the subtype itself, like the supertype, must be declared
+ * not instantiable"; a NOT INSTANTIABLE type cannot be FINAL, since nothing could instantiate it (J. Price, Oracle
+ * Database 10g SQL, "NOT INSTANTIABLE Object Types"). Either is a compilation error (ORA-24344; **unconfirmed:** the
+ * PLS- code Oracle lists for it), and the type is not created.
+ */
+export const inheritanceOf = (sig: ReadonlyArray<Tok>, close: number, supertype: NamedType | undefined, methods: ReadonlyArray<MethodSpec>, all: ReadonlyArray<NamedType>): Pick<NamedType, "supertype" | "notFinal" | "notInstantiable" | "typeId"> => {
+  const notFinal = declaredNot(sig, close, "FINAL")
+  const abstract = declaredNot(sig, close, "INSTANTIABLE")
+  if ((abstract && !notFinal) || (!abstract && unimplemented(supertype, methods).length > 0)) throw new OraError(24344, "success with compilation error")
+  const typeId = newTypeId(supertype, notFinal, all)
+  return { ...(supertype === undefined ? {} : { supertype }), ...(notFinal ? { notFinal: true as const } : {}), ...(abstract ? { notInstantiable: true as const } : {}), ...(typeId === undefined ? {} : { typeId }) }
 }
 
 /** Whether `t` belongs to a type hierarchy (NOT FINAL, or created UNDER another type): its values carry their type. */

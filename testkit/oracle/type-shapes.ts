@@ -78,6 +78,8 @@ export interface NamedType {
   readonly supertype?: NamedType
   /** An OBJECT type declared NOT FINAL: subtypes may be created under it. */
   readonly notFinal?: true
+  /** An OBJECT type declared NOT INSTANTIABLE: no constructor makes an instance of it (type-inheritance.ts). */
+  readonly notInstantiable?: true
   /** The typeid SYS_TYPEID returns for instances of a hierarchy's type (type-inheritance.ts newTypeId). */
   readonly typeId?: string
 }
@@ -91,6 +93,8 @@ export interface MethodSpec {
   readonly arity: number
   /** A MAP or ORDER member function: how objects of the type compare. */
   readonly comparison?: "MAP" | "ORDER"
+  /** A method declared NOT INSTANTIABLE: no body; a subtype implements it (type-inheritance.ts). */
+  readonly notInstantiable?: true
 }
 
 /** The type of an attribute or collection element: a built-in type or another named type. */

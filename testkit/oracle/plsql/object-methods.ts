@@ -10,9 +10,12 @@
  */
 import { OraError } from "../errors.ts"
 import { isKw, isOp, splitTopLevel, tokenize, type Tok } from "../lexer.ts"
+import { ELEMENT_COLUMN } from "../collection-columns.ts"
+import { headingOf } from "../expression-names.ts"
 import { namedTypesOf } from "../named-types.ts"
 import { rewriteMemberOfByMethods } from "../multiset-conditions.ts"
-import { rewriteObjectComparisons } from "../object-comparisons.ts"
+import { comparisonOf, rewriteObjectComparisons } from "../object-comparisons.ts"
+import { rewriteObjectSetOperations } from "../object-set-operations.ts"
 import { aliasedTables } from "../object-attributes.ts"
 import type { PlsqlProcedure, TableMeta } from "../catalog.ts"
 import type { OracleDatabase } from "../database.ts"
@@ -127,7 +130,9 @@ export const rewriteSqlMethodCalls = (
   const lookupType = (name: string) => namedTypesOf(db).lookup(schema, undefined, name)
   // comparisons, ORDER BY, DISTINCT and GROUP BY of objects: by a MAP or ORDER method (object-comparisons.ts)
   const compared = rewriteObjectComparisons(source, () => (tables ??= statementTables(source, lookupTable)), lookupType)
-  const toks = rewriteMemberOfByMethods(compared, () => (tables ??= statementTables(source, lookupTable)))
+  // UNION / INTERSECT / MINUS of objects: by a MAP method (object-set-operations.ts)
+  const combined = rewriteObjectSetOperations(compared, () => (tables ??= statementTables(source, lookupTable)), lookupType, comparisonOf)
+  const toks = rewriteMemberOfByMethods(combined, () => (tables ??= statementTables(source, lookupTable)))
   // no type body, no method to call
   if (typeBodiesOf(db).size === 0) return toks
   const sig = toks.flatMap((t, k) => (t.kind === "ws" ? [] : [k]))
@@ -142,10 +147,10 @@ export const rewriteSqlMethodCalls = (
       n++
       continue
     }
-    const element = elementMethodCallAt(toks, sig, n, () => (elements ??= tableElementAliases(toks, sig, lookupTable)))
+    const element = elementMethodCallAt(toks, sig, n, () => (elements ??= tableElementAliases(toks, sig, lookupTable)), namedTypesOf(db).all())
     if (element !== undefined) {
-      edits.push(element)
-      n += 3
+      edits.push(element.edit)
+      n = element.next
       continue
     }
     if (n + 5 >= sig.length) continue
@@ -159,7 +164,7 @@ export const rewriteSqlMethodCalls = (
     const pos = at(n)!.pos
     const op = (text: string): Tok => ({ kind: "op", text, value: text, pos })
     const empty = isOp(at(n + 6), ")")
-    const dispatch = dispatchedCall(toks, sig, n, declaredType, method, namedTypesOf(db).all())
+    const dispatch = dispatchedCall(toks, sig, { from: sig[n]!, open: sig[n + 5]!, value: toks.slice(sig[n]!, sig[n + 2]! + 1) }, declaredType, method, namedTypesOf(db).all())
     if (dispatch !== undefined) {
       edits.push(dispatch.edit)
       n = dispatch.next
@@ -200,18 +205,34 @@ const tableElementAliases = (toks: ReadonlyArray<Tok>, sig: ReadonlyArray<number
 /**
  * `e.f(` at significant token `n`, `e` the alias of a `TABLE(c)` item over a collection of objects and `f` a member
  * function of their type: the edit that makes it `"T"."F"("T"(e."A1", ...)[,` (the element, one column per
- * attribute, rebuilt by the type's constructor, as SELF).
+ * attribute, rebuilt by the type's constructor, as SELF), and the significant index to go on after. When a subtype of
+ * the type overrides f, the element is read whole (its subtype and the subtype's attributes with it) from the item's
+ * element column (collection-columns.ts ELEMENT_COLUMN) and the call dispatched on its most specific type
+ * (method-dispatch.ts).
  */
-const elementMethodCallAt = (toks: ReadonlyArray<Tok>, sig: ReadonlyArray<number>, n: number, elements: () => Map<string, NamedType>): { from: number; to: number; with: Array<Tok> } | undefined => {
+const elementMethodCallAt = (
+  toks: ReadonlyArray<Tok>,
+  sig: ReadonlyArray<number>,
+  n: number,
+  elements: () => Map<string, NamedType>,
+  known: Iterable<NamedType>
+): { readonly edit: { from: number; to: number; with: Array<Tok> }; readonly next: number } | undefined => {
   const [e, dot, f, open] = [0, 1, 2, 3].map((d) => toks[sig[n + d] ?? -1])
   if (!isName(e) || isOp(toks[sig[n - 1] ?? -1], ".") || !isOp(dot, ".") || !isName(f) || !isOp(open, "(")) return undefined
   const type = elements().get(oracleName(e))
   const method = oracleName(f)
-  if (type === undefined || !type.methods?.some((m) => m.kind === "MEMBER" && m.isFunction && m.name === method)) return undefined
-  const empty = isOp(toks[sig[n + 4] ?? -1], ")")
+  if (type === undefined || implementingType(type, method, true) === undefined) return undefined
   const alias = e.kind === "qident" ? e.text : `"${oracleName(e)}"`
-  const call = `"${type.name}"."${method}"("${type.name}"(${type.attributes.map((a) => `${alias}."${a.name}"`).join(", ")})${empty ? "" : ","}`
-  return { from: sig[n]!, to: sig[n + 3]!, with: tokenize(call).map((g) => ({ ...g, pos: e.pos })) }
+  const whole = tokenize(`${alias}."${ELEMENT_COLUMN}"`).map((g) => ({ ...g, pos: e.pos }))
+  const dispatch = dispatchedCall(toks, sig, { from: sig[n]!, open: sig[n + 3]!, value: whole }, type, method, known)
+  if (dispatch !== undefined) return dispatch
+  const runs = implementingType(type, method, true)!
+  const empty = isOp(toks[sig[n + 4] ?? -1], ")")
+  const call = `"${runs.name}"."${method}"("${type.name}"(${type.attributes.map((a) => `${alias}."${a.name}"`).join(", ")})${empty ? "" : ","}`
+  // headed by the call as written (`E.F(2)`): `E.F(` here, the arguments and `)` after it as they are
+  const heading = headingOf(toks.slice(sig[n]!, sig[n + 3]! + 1).filter((t) => t.kind !== "ws"))
+  const made = tokenize(call).map((g, k) => ({ ...g, pos: e.pos, heading: k === 0 ? heading : "" }))
+  return { edit: { from: sig[n]!, to: sig[n + 3]!, with: made }, next: n + 3 }
 }
 
 /** The tables of a statement by alias (object-attributes.ts aliasedTables), and those named without one by their name. */

@@ -156,8 +156,9 @@ const checkMethods = (source: string, type: NamedType, methods: ReadonlyArray<Me
       throw new PlsCompileError(source, all[sig[m.nameAt]!]!.pos, 539, `subprogram '${m.name}' is declared in an object type body and must be defined in the object type specification`)
   }
   const last = all[sig[sig.length - 1]!]!
+  // a NOT INSTANTIABLE method has no body (Object-Relational Developer's Guide, "NOT INSTANTIABLE Types and Methods")
   for (const d of declared)
-    if (!methods.some((m) => m.name === d.name && m.kind === d.kind && m.params.filter((p) => p !== "SELF").length === d.arity))
+    if (d.notInstantiable !== true && !methods.some((m) => m.name === d.name && m.kind === d.kind && m.params.filter((p) => p !== "SELF").length === d.arity))
       throw new PlsCompileError(source, last.pos, 538, `subprogram or cursor '${d.name}' is declared in an object type specification and must be defined in the object type body`)
 }
 

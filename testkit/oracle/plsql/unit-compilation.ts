@@ -345,6 +345,11 @@ export const compileUnit = (db: OracleDatabase, schema: string, source: string, 
       // a function Oracle does not have that the engine would run (`strlen(x)`): PLS-00201, as SQL's ORA-00904
       // (function-names.ts); names neither knows fail when the expression runs
       if (!qualified && !typeName && scopeOf === undefined && !isSyntaxWord(name) && isUnknownFunction(name)) undeclared(tok, statementPos, what)
+      // a constructor call of a NOT INSTANTIABLE type: PLS-00713 (Error Messages, PLS-00713)
+      else if (!qualified && !typeName && scopeOf === undefined && namedTypesOf(db).lookup(schema, undefined, name)?.notInstantiable === true && !reported.has(statementPos)) {
+        reported.add(statementPos)
+        errors.push(ignoredAt(source, statementPos, new PlsCompileError(source, tok.pos, 713, "attempting to instantiate a type that is NOT INSTANTIABLE"), what) as PlsCompileError)
+      }
     }
     for (const t of plainNames(expr)) {
       const name = oracleName(t)
