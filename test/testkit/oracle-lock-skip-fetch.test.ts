@@ -61,6 +61,23 @@ describe("Oracle test server: SKIP LOCKED cursors lock the rows each fetch sends
     expect(await held("sf_rs")).toEqual([])
   })
 
+  // a stream reads ahead of its consumer only up to its buffer (16 rows) and a page: far fewer than the table holds
+  it("a client's queryStream and another session's SKIP LOCKED query share the rows, each row once (was: the stream locked every row at execute)", async () => {
+    await a.execute("CREATE TABLE sf_stream (id NUMBER PRIMARY KEY)")
+    await a.executeMany("INSERT INTO sf_stream VALUES (:1)", Array.from({ length: 60 }, (_, k) => [k + 1]), { autoCommit: true })
+    const sql = "SELECT id FROM sf_stream ORDER BY id FOR UPDATE SKIP LOCKED"
+    const rows = a.queryStream(sql, [], { prefetchRows: 2, fetchArraySize: 2 })[Symbol.asyncIterator]()
+    const mine = [(await rows.next()).value[0]]
+    const taken = ids((await b.execute(sql)).rows)
+    expect(taken.length).toBeGreaterThan(30)
+    for (let r = await rows.next(); r.done !== true; r = await rows.next()) mine.push(r.value[0])
+    // the stream may still be fetching while b's query runs: the two share the rows between them, each row once
+    expect(mine.slice(0, 2)).toEqual([1, 2])
+    expect([...mine, ...taken].sort((x, y) => x - y)).toEqual(Array.from({ length: 60 }, (_, i) => i + 1))
+    await a.rollback()
+    await b.rollback()
+  })
+
   it("a query with a LOB column locks as it fetches too, and its locators still read their rows", async () => {
     const sql = "SELECT id, doc FROM sf_lob ORDER BY id FOR UPDATE SKIP LOCKED"
     const rs = (await a.execute(sql, [], { resultSet: true, prefetchRows: 2, fetchArraySize: 2, fetchInfo: { DOC: { type: oracledb.STRING } } })).resultSet

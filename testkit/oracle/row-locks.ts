@@ -302,9 +302,11 @@ export class RowLockWaits {
     const { rowLocks } = this.host.db
     const sid = this.host.info.sid
     const rows = tables.flatMap((meta, k) => (rowids[k] === undefined ? [] : [{ key: lockKey(meta), row: rowids[k]! }]))
-    if (rows.some(({ key, row }) => rowLocks.othersHold(sid, key, [row]))) return false
     if (rows.length === 0) return true
+    // the transaction first: the test and the taking must not be split by a wait, or two sessions fetching the same
+    // row at once would both find it free and both take it
     await this.host.begin()
+    if (rows.some(({ key, row }) => rowLocks.othersHold(sid, key, [row]))) return false
     for (const { key, row } of rows) rowLocks.take(sid, key, [row])
     return true
   }
