@@ -23,7 +23,7 @@ describe("Oracle test server: rows a running statement writes are locked while i
     a = await s.connect()
     b = await s.connect()
     c = await s.connect()
-    for (const t of ["wr_dead", "wr_save"]) {
+    for (const t of ["wr_dead", "wr_save", "wr_block"]) {
       await a.execute(`CREATE TABLE ${t} (id NUMBER PRIMARY KEY, v NUMBER)`)
       await a.executeMany(`INSERT INTO ${t} VALUES (:1, 0)`, [[1], [2]], { autoCommit: true })
     }
@@ -72,6 +72,22 @@ describe("Oracle test server: rows a running statement writes are locked while i
       [1, 21],
       [2, 20]
     ])
+  })
+
+  it("a PL/SQL block's UPDATE holds the rows it is writing too: another session's FOR UPDATE NOWAIT of one fails with ORA-00054, SKIP LOCKED skips it (was: free until the statement ended)", async () => {
+    const hold = holdNextWrite("TEST.WR_BLOCK")
+    const aWrite = a.execute("BEGIN UPDATE wr_block SET v = 1 WHERE id = 1; END;")
+    await hold.reached
+    expect(oraCode(await failure(() => c.execute("SELECT v FROM wr_block WHERE id = 1 FOR UPDATE NOWAIT")))).toBe("ORA-00054")
+    expect((await c.execute("SELECT id FROM wr_block ORDER BY id FOR UPDATE SKIP LOCKED")).rows).toEqual([[2]])
+    await c.rollback()
+    hold.release()
+    await aWrite
+    // the block's row stays a's until its transaction ends
+    expect(oraCode(await failure(() => c.execute("SELECT v FROM wr_block WHERE id = 1 FOR UPDATE NOWAIT")))).toBe("ORA-00054")
+    await a.rollback()
+    expect((await c.execute("SELECT v FROM wr_block WHERE id = 1 FOR UPDATE NOWAIT")).rows).toEqual([[0]])
+    await c.rollback()
   })
 
   it("a wait for a row a running statement writes lasts until that transaction ends, also when a rollback to a savepoint undoes the write (was: no wait)", async () => {
