@@ -23,6 +23,11 @@ export interface ActiveResult {
   /** First cursor column holding row ids (QueryResult.rowidColumn), and the row id vectors from it in the current chunk. */
   readonly rowidColumn?: number | undefined
   rowids?: ReadonlyArray<ColumnVector> | undefined
+  /**
+   * Of a query FOR UPDATE SKIP LOCKED, whose rows are locked as they are sent (QueryResult.claimFetchedRow): locks
+   * a row given its row ids (those from {@link rowidColumn} on), false when another transaction holds it.
+   */
+  readonly claim?: ((rowids: ReadonlyArray<bigint | undefined>) => Promise<boolean>) | undefined
 }
 
 /** How the client defined one result column: its fetch type, buffer size and, for a LOB, the LOB prefetch length. */
@@ -41,10 +46,12 @@ export interface ServerCursor {
   defines: Array<ColumnDefine> | undefined
   result: ActiveResult | undefined
   dmlRowCounts: boolean
+  /** A REF CURSOR or implicit result a PL/SQL call returned, which the client fetches without executing it. */
+  readonly returned?: boolean
 }
 
 /** A fresh result over an engine cursor. */
-export const activeResult = (columns: ReadonlyArray<ResultColumn>, cursor: Cursor, encoders: Array<ColumnEncoder>, rowidColumn?: number): ActiveResult => ({
+export const activeResult = (columns: ReadonlyArray<ResultColumn>, cursor: Cursor, encoders: Array<ColumnEncoder>, rowidColumn?: number, claim?: ActiveResult["claim"]): ActiveResult => ({
   columns,
   cursor,
   chunk: null,
@@ -52,7 +59,8 @@ export const activeResult = (columns: ReadonlyArray<ResultColumn>, cursor: Curso
   done: false,
   sent: 0,
   encoders,
-  rowidColumn
+  rowidColumn,
+  claim
 })
 
 /** True once the client closed the result or re-executed its cursor. */

@@ -29,6 +29,7 @@ import { makeVerifier, type Verifier } from "./auth.ts"
 import { SqlArea } from "./sql-area.ts"
 import { Catalog, dataLength, dictionaryShapes, indexedTableOwner, OWNED_VIEWS, type PlsqlProcedure, type TableMeta } from "./catalog.ts"
 import type { OracleVersion } from "./errors.ts"
+import type { OracleFaults } from "./faults.ts"
 import { versionInfo } from "./server-versions.ts"
 import { duckIdent, encodeName } from "./names.ts"
 import { describedPackageTypes, namedTypesOf, packageOfNamedType } from "./named-types.ts"
@@ -102,6 +103,8 @@ export interface DatabaseSettings {
   readonly debugLog?: (line: string) => void
   /** The PL/SQL engine's part of the database. */
   readonly storedCode: StoredCodeHooks
+  /** The server's `faults` option (the same object, which a test may change), for the hooks inside statements. */
+  readonly faults?: Pick<OracleFaults, "holdWrites">
 }
 
 const ORACLE_MAINTAINED = ["SYS", "SYSTEM", "XDB", "OUTLN", "DBSNMP", "APPQOSSYS", "AUDSYS", "GSMADMIN_INTERNAL", "OJVMSYS", "DVSYS", "LBACSYS", "MDSYS", "CTXSYS", "ORDSYS", "PUBLIC"]

@@ -30,6 +30,12 @@ export interface OracleFaults {
    * reply to an insert this way and watch what the client does meanwhile, without timing.
    */
   holdReplies?: (() => Promise<void> | undefined) | undefined
+  /**
+   * Called when an UPDATE, DELETE or MERGE knows the rows it writes of a table (`OWNER.NAME`), before the engine writes
+   * them: a promise returned holds the statement there until it settles, so that a test can let another session meet
+   * the rows a statement is writing at that very moment, without timing.
+   */
+  holdWrites?: ((table: string) => Promise<void> | undefined) | undefined
   /** Drops reset the connection (TCP RST: the client's socket emits ECONNRESET) instead of closing it. */
   reset?: boolean
 }

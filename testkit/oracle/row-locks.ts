@@ -16,6 +16,7 @@ import type { DuckDBValue } from "@duckdb/node-api"
 import type { TableMeta } from "./catalog.ts"
 import type { WaitsFor } from "./deadlocks.ts"
 import { ora, OraError } from "./errors.ts"
+import { RowsBeingWritten } from "./rows-being-written.ts"
 import { SessionLockLog } from "./session-lock-log.ts"
 import { isKw, isOp, significantTokensOf, type Tok } from "./lexer.ts"
 import { duckIdent } from "./names.ts"
@@ -28,6 +29,8 @@ const RELEASES_KEPT = 32
 
 export class RowLocks<K = bigint> extends SessionLockLog<readonly [string, K]> {
   private readonly byTable = new Map<string, Map<K, number>>()
+  /** The rows statements are writing now, held as locks of their sessions until they end (rows-being-written.ts). */
+  readonly writing = new RowsBeingWritten<K>()
   private readonly releasesByTable = new Map<string, number>()
   /** The keys each of the latest releases on a table let go of, numbered as {@link releases} counts them. */
   private readonly releasedByTable = new Map<string, Array<{ readonly n: number; readonly rows: ReadonlyArray<K> }>>()
@@ -46,6 +49,7 @@ export class RowLocks<K = bigint> extends SessionLockLog<readonly [string, K]> {
   /** True when another session than `sid` holds a lock on `table` (a cheap test before looking at rows). */
   othersHoldIn(sid: number, table: string): boolean {
     const locks = this.byTable.get(table)
+    if (this.writing.othersIn(sid, table)) return true
     if (locks === undefined) return false
     for (const holder of locks.values()) if (holder !== sid) return true
     return false
@@ -53,12 +57,7 @@ export class RowLocks<K = bigint> extends SessionLockLog<readonly [string, K]> {
 
   /** True when another session than `sid` holds one of `rows` of `table`. */
   othersHold(sid: number, table: string, rows: ReadonlyArray<K>): boolean {
-    const locks = this.byTable.get(table)
-    if (locks === undefined) return false
-    return rows.some((row) => {
-      const holder = locks.get(row)
-      return holder !== undefined && holder !== sid
-    })
+    return this.holders(sid, table, rows).size > 0
   }
 
   /** True when session `sid` holds the lock on `row` of `table`. */
@@ -70,9 +69,10 @@ export class RowLocks<K = bigint> extends SessionLockLog<readonly [string, K]> {
   holders(sid: number, table: string, rows: ReadonlyArray<K>): Set<number> {
     const out = new Set<number>()
     const locks = this.byTable.get(table)
-    if (locks === undefined) return out
+    const writing = this.writing.othersIn(sid, table)
+    if (locks === undefined && !writing) return out
     for (const row of rows) {
-      const holder = locks.get(row)
+      const holder = locks?.get(row) ?? (writing ? this.writing.writer(sid, table, row) : undefined)
       if (holder !== undefined && holder !== sid) out.add(holder)
     }
     return out
@@ -302,9 +302,11 @@ export class RowLockWaits {
     const { rowLocks } = this.host.db
     const sid = this.host.info.sid
     const rows = tables.flatMap((meta, k) => (rowids[k] === undefined ? [] : [{ key: lockKey(meta), row: rowids[k]! }]))
-    if (rows.some(({ key, row }) => rowLocks.othersHold(sid, key, [row]))) return false
     if (rows.length === 0) return true
+    // the transaction first: the test and the taking must not be split by a wait, or two sessions fetching the same
+    // row at once would both find it free and both take it
     await this.host.begin()
+    if (rows.some(({ key, row }) => rowLocks.othersHold(sid, key, [row]))) return false
     for (const { key, row } of rows) rowLocks.take(sid, key, [row])
     return true
   }
@@ -393,6 +395,11 @@ export class RowLockWaits {
       }
     }
     return all
+  }
+
+  /** Marks `rows` of `meta` as being written by the session's statement until the function returned is called (rows-being-written.ts). */
+  markWriting(meta: TableMeta, rows: ReadonlyArray<bigint>): () => void {
+    return this.host.db.rowLocks.writing.mark(this.host.info.sid, lockKey(meta), rows)
   }
 
   /** Locks `rows` of `meta`, which the session's open transaction just wrote, until the transaction ends. */

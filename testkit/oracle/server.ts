@@ -104,8 +104,8 @@ export const startOracleTestServer = async (options: OracleTestServerOptions = {
   }))
   const serviceName = options.serviceName ?? "FREEPDB1"
   const version = options.version ?? "23ai"
-  const db = await OracleDatabase.create({ version, serviceName, dbTimeZone: options.dbTimeZone ?? "+00:00", users, lockWaitMs: options.lockWaitMs ?? Number.POSITIVE_INFINITY, storedCode: storedCodeHooks, ...(options.debugLog === undefined ? {} : { debugLog: options.debugLog }), ...(options.numericCharacters === undefined ? {} : { numericCharacters: options.numericCharacters }) })
   const faults: OracleFaults = { ...options.faults }
+  const db = await OracleDatabase.create({ version, serviceName, dbTimeZone: options.dbTimeZone ?? "+00:00", users, lockWaitMs: options.lockWaitMs ?? Number.POSITIVE_INFINITY, storedCode: storedCodeHooks, faults, ...(options.debugLog === undefined ? {} : { debugLog: options.debugLog }), ...(options.numericCharacters === undefined ? {} : { numericCharacters: options.numericCharacters }) })
   const sessions = new Set<ProtocolSession>()
   const stats = db.stats
   const host: SessionHost = {

@@ -104,9 +104,11 @@ export class SessionDml {
     const written = t === undefined ? undefined : await this.host.locks.rowsToWrite(target, t, params)
     // and claims the keys it deletes or writes, and those it changes rows away from (session-key-claims.ts)
     const claimed = t === undefined ? undefined : keysWrittenBy(t.toks, target)
-    const n = claimed === undefined ? await this.s.runLogged(sql, params) : await this.host.keys.claimingWithOldKeys(claimed, target!, isKw(t!.toks[0], "DELETE") ? undefined : written, () => this.host.keys.runInsert(sql, params))
-    if (written !== undefined && target !== undefined && this.host.txn.inTxn) this.host.locks.holdWrittenRows(target, written)
-    return n
+    return this.host.locking.writingRows(target, written, async () => {
+      const n = claimed === undefined ? await this.s.runLogged(sql, params) : await this.host.keys.claimingWithOldKeys(claimed, target!, isKw(t!.toks[0], "DELETE") ? undefined : written, () => this.host.keys.runInsert(sql, params))
+      if (written !== undefined && target !== undefined && this.host.txn.inTxn) this.host.locks.holdWrittenRows(target, written)
+      return n
+    })
   }
 
   /** The table an INSERT / UPDATE / DELETE / MERGE writes, when the catalog knows it. */

@@ -9,6 +9,7 @@ import type { TableMeta } from "./catalog.ts"
 import { lockColumnError } from "./clause-checks.ts"
 import { ora } from "./errors.ts"
 import type { Tok } from "./lexer.ts"
+import type { OracleFaults } from "./faults.ts"
 import { parseLockTable, tablesToLock } from "./lock-table.ts"
 import { type RowLockWaits, skipLockedQuery } from "./row-locks.ts"
 import type { DmlResult } from "./statement.ts"
@@ -17,7 +18,7 @@ import type { QueryShape } from "./translate.ts"
 
 /** What taking a session's locks needs from the SQL session. */
 export interface SessionLockingHost {
-  readonly db: { readonly tableLocks: TableLocks; readonly settings: { readonly lockWaitMs: number; readonly version: Parameters<typeof ora.tableNotFound>[0] } }
+  readonly db: { readonly tableLocks: TableLocks; readonly settings: { readonly lockWaitMs: number; readonly version: Parameters<typeof ora.tableNotFound>[0]; readonly faults?: Pick<OracleFaults, "holdWrites"> } }
   readonly info: { readonly sid: number }
   /** The session's waits for row locks and its row lock bookkeeping (row-locks.ts). */
   readonly locks: RowLockWaits
@@ -116,17 +117,37 @@ export class SessionLocking {
     const hold = (kept: (bindRow: number) => boolean) => {
       if (written !== undefined && target !== undefined && this.host.inTransaction) locks.holdWrittenRows(target, written.filter((_, k) => kept(k)).flat())
     }
-    let result: DmlResult
+    return this.writingRows(target, written?.flat(), async () => {
+      let result: DmlResult
+      try {
+        result = await write(written?.flat())
+      } catch (e) {
+        const failedAt = (e as { rowOffset?: number }).rowOffset
+        if (failedAt !== undefined) hold((k) => k < failedAt)
+        throw e
+      }
+      // with batchErrors, the rows of the bind rows that failed were rolled back with their own run
+      const failed = new Set(result.batchErrors.map((b) => b.offset))
+      hold((k) => !failed.has(k))
+      return result
+    })
+  }
+
+  /**
+   * Runs `write`, a statement writing `rows` of `target` (known before it writes them, undefined when not), with the
+   * rows marked as being written by this session until it ends (rows-being-written.ts): another session meeting one
+   * meanwhile waits for this session's transaction, as for the row locks `write` records when it succeeds. The
+   * server's `holdWrites` fault holds the statement once its rows are marked.
+   */
+  async writingRows<T>(target: TableMeta | undefined, rows: ReadonlyArray<bigint> | undefined, write: () => Promise<T>): Promise<T> {
+    if (target === undefined || rows === undefined) return write()
+    const unmark = this.host.locks.markWriting(target, rows)
     try {
-      result = await write(written?.flat())
-    } catch (e) {
-      const failedAt = (e as { rowOffset?: number }).rowOffset
-      if (failedAt !== undefined) hold((k) => k < failedAt)
-      throw e
+      const held = this.host.db.settings.faults?.holdWrites?.(tableLockKey(target))
+      if (held !== undefined) await held
+      return await write()
+    } finally {
+      unmark()
     }
-    // with batchErrors, the rows of the bind rows that failed were rolled back with their own run
-    const failed = new Set(result.batchErrors.map((b) => b.offset))
-    hold((k) => !failed.has(k))
-    return result
   }
 }

@@ -57,22 +57,25 @@ export interface SessionQueriesHost {
 export class SessionQueries {
   constructor(private readonly host: SessionQueriesHost) {}
 
-  /** Runs a query and describes its columns. */
-  async query(oracleSql: string, bound: ReadonlyArray<DuckDBValue>, boundSpecs: ReadonlyArray<BindSpec> = [], describeOnly = false): Promise<QueryResult> {
+  /**
+   * Runs a query and describes its columns. With `lockAsFetched` (a client's query, a dynamic OPEN FOR), FOR UPDATE
+   * SKIP LOCKED locks no row now: the result's claimFetchedRow locks each as it is fetched (skip-locked-fetch.ts).
+   */
+  async query(oracleSql: string, bound: ReadonlyArray<DuckDBValue>, boundSpecs: ReadonlyArray<BindSpec> = [], describeOnly = false, lockAsFetched = false): Promise<QueryResult> {
     const s = this.host.session
     const sql = hasFormatViews(s.db) ? expandFormatViews(oracleSql, (schema, name) => s.lookupTable(schema, name)) : oracleSql
-    if (!MAY_HAVE_FORMAT.test(sql)) return this.queryOnce(sql, bound, boundSpecs, describeOnly)
+    if (!MAY_HAVE_FORMAT.test(sql)) return this.queryOnce(sql, bound, boundSpecs, describeOnly, false, lockAsFetched)
     // a format model that is an expression is evaluated per value met (format-model-sites.ts); a query taking NEXTVAL
     // learns them first from itself without it, so that it runs (and advances the sequence) once
     // (the probe of a query is the query itself, with all its binds)
-    if (!describeOnly) await probeFormatValuesOnce(sql, [bound], boundSpecs, (q, _params, _specs, peeking) => this.readAll(q, bound, boundSpecs, peeking), this.sequenceStates)
-    return settleFormatSites(sql, () => this.queryOnce(sql, bound, boundSpecs, describeOnly))
+    if (!describeOnly) await probeFormatValuesOnce(sql, [bound], boundSpecs, (q, _params, _specs, peeking) => this.readAll(q, bound, boundSpecs, peeking, lockAsFetched), this.sequenceStates)
+    return settleFormatSites(sql, () => this.queryOnce(sql, bound, boundSpecs, describeOnly, false, lockAsFetched))
   }
 
   /** The engine's sequences as a format probe peeks at them (format-model-dml.ts), unqualified ones in this schema. */
   readonly sequenceStates = async (): Promise<{ readonly schema: string; readonly states: SequenceStates }> => ({ schema: encodeName(this.host.session.schema), states: await engineSequenceStates((q) => this.host.session.engine.queryAll(q)) })
 
-  private async queryOnce(sql: string, bound: ReadonlyArray<DuckDBValue>, boundSpecs: ReadonlyArray<BindSpec>, describeOnly: boolean, peeking = false): Promise<QueryResult> {
+  private async queryOnce(sql: string, bound: ReadonlyArray<DuckDBValue>, boundSpecs: ReadonlyArray<BindSpec>, describeOnly: boolean, peeking = false, lockAsFetched = false): Promise<QueryResult> {
     const s = this.host.session
     const lookup = (schema: string | undefined, name: string) => s.lookupTable(schema, name)
     // a bound format model (TO_CHAR(x, :fmt)) as the literal it is, its column heading the bind's (format-model-binds.ts)
@@ -93,9 +96,22 @@ export class SessionQueries {
     if (lobRowids.length > 0) duckSql = translateQuery(toks, tr, lobRowids).sql
     if (binds.length > params.length) throw ora.notAllBound()
     let p = params.slice(0, binds.length)
-    // describing a statement (parse only) takes no row locks
-    const locked = await s.lockForUpdate(shape, p, lobRowids, (rowids, extra) => translateQuery(toks, tr, rowids, extra).sql, describeOnly)
-    if (locked !== undefined) ({ sql: duckSql, lobRowids } = locked)
+    let claimFetchedRow: QueryResult["claimFetchedRow"]
+    if (lockAsFetched && !describeOnly && shape.lock?.wait === "skip") {
+      // its rows locked as they are fetched, by their row ids selected last (none by a format probe, which only reads)
+      if (!peeking) {
+        const atFetch = await s.skipLockedAtFetch(shape)
+        const tables = [...lobTables, ...atFetch.tables.filter((k) => !lobTables.includes(k))]
+        lobRowids = tables.map((k) => rowidOf(shape.from, shape.from[k]!))
+        duckSql = translateQuery(toks, tr, lobRowids).sql
+        const positions = atFetch.tables.map((k) => (derived?.hidden ?? 0) + tables.indexOf(k))
+        claimFetchedRow = (rowids) => atFetch.claim(positions.map((at) => rowids[at]))
+      }
+    } else {
+      // describing a statement (parse only) takes no row locks
+      const locked = await s.lockForUpdate(shape, p, lobRowids, (rowids, extra) => translateQuery(toks, tr, rowids, extra).sql, describeOnly)
+      if (locked !== undefined) ({ sql: duckSql, lobRowids } = locked)
+    }
     duckSql = perRowSequenceValues(duckSql)
     if (peeking) duckSql = peekingSql(duckSql)
     const dict = dictionaryTablesOf(toks)
@@ -110,7 +126,7 @@ export class SessionQueries {
     }
     const described = cursor.columns.length - lobRowids.length - (derived?.hidden ?? 0)
     const columns = this.host.describe(shape, cursor.columns.slice(0, described), specs, lobTables)
-    return { kind: "query", columns: derived === undefined ? columns : withDerivedLobRows(columns, derived), cursor, ...((lobRowids.length > 0 || derived !== undefined) && { rowidColumn: described }) }
+    return { kind: "query", columns: derived === undefined ? columns : withDerivedLobRows(columns, derived), cursor, ...((lobRowids.length > 0 || derived !== undefined) && { rowidColumn: described }), ...(claimFetchedRow !== undefined && { claimFetchedRow }) }
   }
 
   /** A query reading `dictionary` snapshot tables, run as a client's query of them is: refreshed first, on the admin session as this session. */
@@ -123,8 +139,8 @@ export class SessionQueries {
   }
 
   /** Runs a client's query and reads all its rows; a failure while reading restores the transaction. */
-  async readAll(sql: string, bound: ReadonlyArray<DuckDBValue>, specs: ReadonlyArray<BindSpec>, peeking = false): Promise<void> {
-    const { cursor } = (await this.queryOnce(sql, bound, specs, false, peeking)) as { cursor: Cursor }
+  async readAll(sql: string, bound: ReadonlyArray<DuckDBValue>, specs: ReadonlyArray<BindSpec>, peeking = false, lockAsFetched = false): Promise<void> {
+    const { cursor } = (await this.queryOnce(sql, bound, specs, false, peeking, lockAsFetched)) as { cursor: Cursor }
     try {
       while ((await cursor.next()) !== null);
     } catch (e) {

@@ -9,7 +9,6 @@ import type { OracleDatabase, SessionInfo } from "./database.ts"
 import { columnEncoder, type ColumnEncoder } from "./encode.ts"
 import { LobStore } from "./lobs.ts"
 import type { ServerContext } from "./server-context.ts"
-import { claimingAtFetch } from "./skip-locked-fetch.ts"
 import type { SqlSession } from "./sqlsession.ts"
 import { lobRowOf, type QueryResult, type ResultColumn } from "./statement.ts"
 import { Dty } from "./types.ts"
@@ -108,9 +107,9 @@ export class SessionState {
     return this.nextCursorId++
   }
 
-  /** Opens a cursor for `sql`. */
-  newCursor(sql: string): ServerCursor {
-    const c: ServerCursor = { id: this.nextId(), sql, specs: [], directions: undefined, defines: undefined, result: undefined, dmlRowCounts: false }
+  /** Opens a cursor for `sql` (`returned`: ServerCursor.returned). */
+  newCursor(sql: string, returned = false): ServerCursor {
+    const c: ServerCursor = { id: this.nextId(), sql, specs: [], directions: undefined, defines: undefined, result: undefined, dmlRowCounts: false, ...(returned && { returned }) }
     this.cursors.set(c.id, c)
     if (this.info !== undefined) this.info.cursorsOpened++
     return c
@@ -118,15 +117,17 @@ export class SessionState {
 
   /** Opens a cursor over a query result the client fetches later (implicit results, REF CURSOR binds). */
   cursorFor(label: string, q: QueryResult): ServerCursor {
-    const c = this.newCursor(label)
-    // a REF CURSOR FOR UPDATE SKIP LOCKED locks the rows the client fetches as it fetches them
-    c.result = this.result(claimingAtFetch(q), undefined)
+    const c = this.newCursor(label, true)
+    c.result = this.result(q, undefined)
     return c
   }
 
-  /** A result the client fetches, with encoders for its columns as the client defined them. */
+  /**
+   * A result the client fetches, with encoders for its columns as the client defined them; a query FOR UPDATE SKIP
+   * LOCKED locks each row as it is sent (messages/fetch.ts).
+   */
   result(q: QueryResult, defines: ReadonlyArray<ColumnDefine> | undefined): ActiveResult {
-    const res = activeResult(q.columns, q.cursor, [], q.rowidColumn)
+    const res = activeResult(q.columns, q.cursor, [], q.rowidColumn, q.rowidColumn === undefined ? undefined : q.claimFetchedRow)
     res.encoders = this.encoders(res, defines)
     return res
   }

@@ -1,75 +1,27 @@
 /**
- * The rows of a REF CURSOR `FOR UPDATE SKIP LOCKED` as a client fetches them: each row is locked when it is read for
- * the client (its table rows' locks taken then, row-locks.ts `claimFetchedRow`), and a row another transaction holds
- * at that moment is left out, as Oracle locks such a cursor's rows at fetch, not at OPEN (D. Nikiforov, "SKIP LOCKED
- * and the locking moment", http://dnikiforov.blogspot.com/2009/03/skip-locked-and-locking-moment.html: a REF CURSOR
- * opened `FOR ... FOR UPDATE SKIP LOCKED` leaves its rows free until they are printed, and skips the one another
- * session locked meanwhile). A PL/SQL FETCH claims row by row itself (plsql/row-reader.ts).
+ * The rows of a query `FOR UPDATE SKIP LOCKED` as the client fetches them (a client's own query, a REF CURSOR, a
+ * dynamic OPEN FOR): each row is locked when it is sent to the client (its table rows' locks taken then, row-locks.ts
+ * `claimFetchedRow`), and a row another transaction holds at that moment is left out. Oracle locks such a cursor's rows
+ * as they are fetched, not when it executes or opens (where a plain FOR UPDATE cursor locks all of them): a cursor
+ * with SKIP LOCKED locks only the rows a fetch actually read (https://yeahexp.com/select-for-update-skip-locked/), and
+ * D. Nikiforov, "SKIP LOCKED and the locking moment"
+ * (http://dnikiforov.blogspot.com/2009/03/skip-locked-and-locking-moment.html) opens a REF CURSOR `FOR ... FOR UPDATE
+ * SKIP LOCKED`, locks one of its rows from another session and prints the cursor without that row. The SQL Language
+ * Reference (SELECT, for_update_clause, "SKIP LOCKED") says which rows are locked and skipped, not when.
+ *
+ * A row the server sends is fetched: oracledb asks for prefetchRows rows with the execute and fetchArraySize rows per
+ * fetch, and those are the rows locked (messages/fetch.ts encodes no row of such a query ahead of the client's fetch).
+ * A PL/SQL FETCH claims row by row itself (plsql/row-reader.ts).
  */
-import type { Chunk, ColumnVector, Cursor } from "../engine/index.ts"
-import type { QueryResult } from "./statement.ts"
+import type { ActiveResult } from "./cursors.ts"
 
-/** `q` with a cursor that claims each row as it is read, when `q` is a SKIP LOCKED cursor claiming at fetch. */
-export const claimingAtFetch = (q: QueryResult): QueryResult => {
-  const claim = q.claimFetchedRow
-  const at = q.rowidColumn
-  return claim === undefined || at === undefined ? q : { ...q, cursor: claimingCursor(q.cursor, at, claim) }
-}
-
-/** `cursor` without the rows `claim` refuses (given the row ids its columns from `rowidColumn` hold). */
-const claimingCursor = (cursor: Cursor, rowidColumn: number, claim: (rowids: ReadonlyArray<bigint | undefined>) => Promise<boolean>): Cursor => ({
-  columns: cursor.columns,
-  close: () => cursor.close(),
-  next: async (): Promise<Chunk | null> => {
-    for (;;) {
-      const chunk = await cursor.next()
-      if (chunk === null) return null
-      const rowids = chunk.columns.slice(rowidColumn)
-      const kept: Array<number> = []
-      for (let r = 0; r < chunk.rowCount; r++) {
-        // an outer join's missing row has no row id
-        if (await claim(rowids.map((c) => (c.isNull(r) ? undefined : BigInt(String(c.value(r))))))) kept.push(r)
-      }
-      if (kept.length === chunk.rowCount) return chunk
-      if (kept.length > 0) return { rowCount: kept.length, columns: chunk.columns.map((c) => selectedRows(c, kept)) }
-    }
-  }
-})
-
-/** The rows `rows` (ascending indexes) of `v`, as a vector of their own. */
-const selectedRows = (v: ColumnVector, rows: ReadonlyArray<number>): ColumnVector => {
-  const stride = v.info.layout === "decimal128" ? 2 : 1
-  const src = v.data
-  let data = src
-  if (src.length > 0) {
-    const out = new (src.constructor as new (n: number) => typeof src)(rows.length * stride)
-    rows.forEach((r, k) => {
-      for (let j = 0; j < stride; j++) out[k * stride + j] = src[r * stride + j]!
-    })
-    data = out
-  }
-  let validity: Uint8Array | null = null
-  if (v.validity !== null) {
-    validity = new Uint8Array(Math.ceil(rows.length / 8))
-    rows.forEach((r, k) => {
-      if (!v.isNull(r)) validity![k >> 3]! |= 1 << (k & 7)
-    })
-  }
-  return {
-    info: v.info,
-    length: rows.length,
-    validity,
-    data,
-    isNull: (i) => v.isNull(rows[i]!),
-    bytes: (i) => v.bytes(rows[i]!),
-    locate: (i) => v.locate(rows[i]!),
-    get located() {
-      return v.located
-    },
-    get locatedStart() {
-      return v.locatedStart
-    },
-    string: (i) => v.string(rows[i]!),
-    value: (i) => v.value(rows[i]!)
-  }
+/**
+ * True when row `row` of the current chunk of `res` may be sent: `res` locks no rows as they are sent, or the row's
+ * rows were locked now (they are the session's until its transaction ends); false when another transaction holds one.
+ */
+export const claimSentRow = (res: ActiveResult, row: number): Promise<boolean> | true => {
+  const claim = res.claim
+  if (claim === undefined) return true
+  // an outer join's missing row has no row id
+  return claim((res.rowids ?? []).map((c) => (c.isNull(row) ? undefined : BigInt(String(c.value(row))))))
 }

@@ -331,7 +331,7 @@ export class SqlSession {
     if (parseError !== undefined) throw parseError
     switch (cls) {
       case "query":
-        return this.query(...(await withTableCollections(this, sql, rows[0] ?? [], specs)))
+        return this.query(...(await withTableCollections(this, sql, rows[0] ?? [], specs)), false, opts.lockAsFetched === true)
       case "dml": {
         const expanded = hasFormatViews(this.db) ? expandFormatViews(sql, (schema, name) => this.lookupTable(schema, name)) : sql
         const host = { readAll: this.queries.readAll.bind(this.queries), sequences: this.queries.sequenceStates, atomically: (body: () => Promise<StatementResult>) => this.txn.atomically(body), dml: async (text: string, r: ReadonlyArray<ReadonlyArray<DuckDBValue>>, s: ReadonlyArray<BindSpec>) => this.writes.dml(...(await withTableCollectionRows(this, text, r, s)), opts) }
@@ -485,8 +485,8 @@ export class SqlSession {
   }
 
   /** Runs a query and describes its columns (session-queries.ts). */
-  query(oracleSql: string, bound: ReadonlyArray<DuckDBValue>, boundSpecs: ReadonlyArray<BindSpec> = [], describeOnly = false): Promise<QueryResult> {
-    return this.queries.query(oracleSql, bound, boundSpecs, describeOnly)
+  query(oracleSql: string, bound: ReadonlyArray<DuckDBValue>, boundSpecs: ReadonlyArray<BindSpec> = [], describeOnly = false, lockAsFetched = false): Promise<QueryResult> {
+    return this.queries.query(oracleSql, bound, boundSpecs, describeOnly, lockAsFetched)
   }
 
   /** The FOR UPDATE clause of a query: its locks taken, its text without the rows SKIP LOCKED leaves out (session-locking.ts). */

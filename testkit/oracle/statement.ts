@@ -57,8 +57,9 @@ export interface QueryResult {
    */
   readonly rowidColumn?: number
   /**
-   * Of a PL/SQL cursor `FOR UPDATE SKIP LOCKED`: locks a fetched row (given the row ids from {@link rowidColumn} on)
-   * as it is fetched, false for a row another transaction holds, which the fetch leaves out (row-locks.ts).
+   * Of a query `FOR UPDATE SKIP LOCKED` locking as it is fetched (a PL/SQL cursor's, a client's, a dynamic OPEN FOR's):
+   * locks a fetched row (given the row ids from {@link rowidColumn} on) as it is fetched, false for a row another
+   * transaction holds, which the fetch leaves out (row-locks.ts).
    */
   readonly claimFetchedRow?: (rowids: ReadonlyArray<bigint | undefined>) => Promise<boolean>
 }
@@ -162,6 +163,8 @@ export const classify = (sql: string): StatementClass => {
 export interface ExecuteOptions {
   readonly batchErrors: boolean
   readonly dmlRowCounts: boolean
+  /** A query FOR UPDATE SKIP LOCKED locks its rows as they are fetched (a client's query, a dynamic OPEN FOR): session-queries.ts. */
+  readonly lockAsFetched?: boolean
 }
 
 /** Bind types as declared by the client's bind metadata. */

@@ -192,7 +192,10 @@ const executeRequest = async (s: SessionState, r: ReadBuffer, reply: Reply, batc
     // _getAllRows) ends at the first call that returns fewer rows than asked for, so an empty or a prefetch-sized
     // answer would end the result early. All the rows are sent, which every way of reading on takes as complete.
     // What a real server returns for this call is not confirmed (testkit/oracle/README.md "Where it still differs").
-    if (cur.result !== undefined && cur.result.sent === 0 && !cur.result.done) await writeRows(s, reply, cur, Number.MAX_SAFE_INTEGER)
+    // A client's own query sends this define after its execute, and oracledb's getRows fetches what it lacks after
+    // it: a query locking its rows as they are sent (skip-locked-fetch.ts) sends the prefetchRows it carries.
+    const rows = cur.result?.claim !== undefined && cur.returned !== true ? numIters : Number.MAX_SAFE_INTEGER
+    if (cur.result !== undefined && cur.result.sent === 0 && !cur.result.done) await writeRows(s, reply, cur, rows)
     else writeEndOfCall(s, w, cursorId, 0)
     return
   }
@@ -282,7 +285,7 @@ const run = async (s: SessionState, reply: Reply, cur: ServerCursor, rows: Array
     let result =
       o.pre !== undefined && rows.length === 0
         ? ({ kind: "dml", rowCount: 0, rowCounts: [], batchErrors: [] } as const)
-        : await sql.execute(cur.sql, rows.length > 0 ? rows : [[]], cur.specs, { batchErrors: o.batchErrors, dmlRowCounts: cur.dmlRowCounts })
+        : await sql.execute(cur.sql, rows.length > 0 ? rows : [[]], cur.specs, { batchErrors: o.batchErrors, dmlRowCounts: cur.dmlRowCounts, lockAsFetched: true })
     if (o.pre !== undefined && result.kind === "dml") {
       const pre = o.pre
       result = {
@@ -291,7 +294,9 @@ const run = async (s: SessionState, reply: Reply, cur: ServerCursor, rows: Array
         rowCounts: cur.dmlRowCounts ? [...Array.from({ length: pre.offset }, () => 1), ...result.rowCounts] : []
       }
     }
-    if (o.commit) await sql.commit()
+    // a query locking its rows as they are sent (skip-locked-fetch.ts) commits after sending this call's rows
+    const lockingAsSent = result.kind === "query" && result.claimFetchedRow !== undefined
+    if (o.commit && !lockingAsSent) await sql.commit()
     switch (result.kind) {
       case "query": {
         cur.result = s.result(result, cur.defines)
@@ -299,6 +304,7 @@ const run = async (s: SessionState, reply: Reply, cur: ServerCursor, rows: Array
         const needsDefine = cur.defines === undefined && result.columns.some((c) => isLobLike(c.type))
         if (o.fetch > 0 && !needsDefine) await writeRows(s, reply, cur, o.fetch)
         else writeEndOfCall(s, w, cur.id, 0)
+        if (o.commit && lockingAsSent) await sql.commit()
         return
       }
       case "dml": {

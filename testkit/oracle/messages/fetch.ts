@@ -3,6 +3,7 @@
  * exhausted, and encodes the next batch ahead while the client decodes the previous one.
  */
 import { type ActiveResult, closeResult, isClosedResult, type ServerCursor } from "../cursors.ts"
+import { claimSentRow } from "../skip-locked-fetch.ts"
 import { ora, type OraError } from "../errors.ts"
 import type { Reply, SessionState } from "../session-state.ts"
 import { type ReadBuffer, WriteBuffer } from "../wire.ts"
@@ -69,6 +70,24 @@ const encodeRowsUntimed = async (s: SessionState, w: WriteBuffer, res: ActiveRes
     const cols = chunk.columns
     const enc = res.encoders
     if (res.rowidColumn !== undefined) res.rowids = cols.slice(res.rowidColumn)
+    if (res.claim !== undefined) {
+      // FOR UPDATE SKIP LOCKED: each row locked as it is sent, one another transaction holds left out
+      for (; res.pos < chunk.rowCount && n < max; res.pos++) {
+        if (!(await claimSentRow(res, res.pos))) continue
+        const rowStart = w.pos
+        try {
+          w.u8(Msg.ROW_DATA)
+          for (let c = 0; c < enc.length; c++) enc[c]!(w, cols[c]!, res.pos)
+        } catch (e) {
+          w.pos = rowStart
+          return { n, error: toOra(e) }
+        }
+        ends?.push(w.pos)
+        n++
+      }
+      if (s.breakPending) throw ora.cancelled()
+      continue
+    }
     const end = Math.min(chunk.rowCount, res.pos + (max - n))
     for (let i = res.pos; i < end; i++) {
       const rowStart = w.pos
@@ -138,7 +157,8 @@ export const writeRows = async (s: SessionState, reply: Reply, cur: ServerCursor
 export const prefetch = async (s: SessionState): Promise<void> => {
   const p = s.prefetchAfterSend
   s.prefetchAfterSend = undefined
-  if (p === undefined || p.res.done || p.res.pending !== undefined || p.res.closed === true || s.breakPending) return
+  // the rows of a query locking them as they are sent are not read before the client asks for them
+  if (p === undefined || p.res.done || p.res.pending !== undefined || p.res.closed === true || p.res.claim !== undefined || s.breakPending) return
   // sized like the batch just sent (the reply carries it and a few bytes of end of call)
   const w = new WriteBuffer(Math.max(1 << 16, p.bytes + (p.bytes >> 3)))
   const ends: Array<number> = []

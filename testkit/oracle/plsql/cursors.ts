@@ -96,7 +96,8 @@ export async function open(ctx: Frame, st: Extract<Stmt, { k: "open" }>): Promis
     for (const u of st.using ?? []) values.push(await evaluate(ctx, u.expr))
     // PL/SQL Language Reference, "OPEN FOR Statement": the cursor variable of a dynamic OPEN FOR must be weak
     if ((await strongCursorWidth(ctx, st.cursor)) !== undefined) throw new PlsCompileError(ctx.source, st.cursor.pos, 455, `cursor '${oracleName(st.cursor)}' cannot be used in dynamic SQL OPEN statement`)
-    const result = await ctx.host.execute(String(text), [values], [], { batchErrors: false, dmlRowCounts: false })
+    // FOR UPDATE SKIP LOCKED locks the rows as they are fetched, as a static OPEN FOR does (embedded-sql.ts)
+    const result = await ctx.host.execute(String(text), [values], [], { batchErrors: false, dmlRowCounts: false, lockAsFetched: true })
     if (result.kind !== "query") throw new OraError(24338, "statement handle not executed")
     assign(ctx, [st.cursor], result)
     return
