@@ -236,14 +236,21 @@ export class RowLockWaits {
     const host = this.host
     const waitMs = lock.wait === "nowait" ? 0 : typeof lock.wait === "number" ? lock.wait * 1000 : host.db.settings.lockWaitMs
     const deadline = Date.now() + waitMs
-    const taken: Array<{ key: string; rows: Array<bigint> }> = []
-    for (const { ref, meta } of this.lockedTables(from, lock)) {
-      const rows = await this.waitForLockedRows(meta, `SELECT ${rowidOf(from, ref)} ${lock.source}`, params, Math.max(0, deadline - Date.now()), lock.wait === "nowait")
-      taken.push({ key: lockKey(meta), rows })
+    const sid = host.info.sid
+    for (;;) {
+      const taken: Array<{ key: string; rows: Array<bigint> }> = []
+      for (const { ref, meta } of this.lockedTables(from, lock)) {
+        const rows = await this.waitForLockedRows(meta, `SELECT ${rowidOf(from, ref)} ${lock.source}`, params, Math.max(0, deadline - Date.now()), lock.wait === "nowait")
+        taken.push({ key: lockKey(meta), rows })
+      }
+      if (taken.length === 0) return
+      await host.begin()
+      // tested and taken in one step: another session may have taken a row while this one waited for a query or
+      // for begin, and then this one waits for it as the loop tests again
+      if (taken.some((t) => host.db.rowLocks.othersHold(sid, t.key, t.rows))) continue
+      for (const t of taken) host.db.rowLocks.take(sid, t.key, t.rows)
+      return
     }
-    if (taken.length === 0) return
-    await host.begin()
-    for (const t of taken) host.db.rowLocks.take(host.info.sid, t.key, t.rows)
   }
 
   /** The tables of `from` whose rows a FOR UPDATE clause locks: every table, or those of its `OF` columns. */
@@ -273,24 +280,28 @@ export class RowLockWaits {
     if (tables.length === 0) return undefined
     const sid = host.info.sid
     const rowids = tables.map(({ ref }) => rowidOf(from, ref))
-    const held: Array<Array<bigint>> = []
-    for (const [k, { meta }] of tables.entries()) {
-      const { sql, values } = renumberParams(`SELECT ${rowids[k]} ${lock.source}`, params)
-      held.push((await host.rowIdsOf(sql, values)).filter((row) => host.db.rowLocks.othersHold(sid, lockKey(meta), [row])))
-    }
     const columns = rowids.map((r, k) => `${r} AS ora_r${k}`).join(", ")
-    const unheld = held.flatMap((h, k) => (h.length === 0 ? [] : [`ora_r${k} IN (${h.join(", ")})`]))
-    const taken: Array<{ key: string; rows: Array<bigint> }> = []
-    for (const [k, { meta }] of tables.entries()) {
-      const query = `SELECT ora_r${k} FROM (SELECT ${columns} ${lock.source}) AS ora_skip${unheld.length > 0 ? ` WHERE NOT (${unheld.join(" OR ")})` : ""}`
-      const { sql, values } = renumberParams(query, params)
-      taken.push({ key: lockKey(meta), rows: await host.rowIdsOf(sql, values) })
+    for (;;) {
+      const held: Array<Array<bigint>> = []
+      for (const [k, { meta }] of tables.entries()) {
+        const { sql, values } = renumberParams(`SELECT ${rowids[k]} ${lock.source}`, params)
+        held.push((await host.rowIdsOf(sql, values)).filter((row) => host.db.rowLocks.othersHold(sid, lockKey(meta), [row])))
+      }
+      const unheld = held.flatMap((h, k) => (h.length === 0 ? [] : [`ora_r${k} IN (${h.join(", ")})`]))
+      const taken: Array<{ key: string; rows: Array<bigint> }> = []
+      for (const [k, { meta }] of tables.entries()) {
+        const query = `SELECT ora_r${k} FROM (SELECT ${columns} ${lock.source}) AS ora_skip${unheld.length > 0 ? ` WHERE NOT (${unheld.join(" OR ")})` : ""}`
+        const { sql, values } = renumberParams(query, params)
+        taken.push({ key: lockKey(meta), rows: await host.rowIdsOf(sql, values) })
+      }
+      if (taken.some((t) => t.rows.length > 0)) {
+        await host.begin()
+        // tested and taken in one step, as in lockRows: rows another session took meanwhile are skipped on a new pass
+        if (taken.some((t) => host.db.rowLocks.othersHold(sid, t.key, t.rows))) continue
+        for (const t of taken) host.db.rowLocks.take(sid, t.key, t.rows)
+      }
+      return rowids.map((rowid, k) => ({ rowid, held: held[k]! }))
     }
-    if (taken.some((t) => t.rows.length > 0)) {
-      await host.begin()
-      for (const t of taken) host.db.rowLocks.take(sid, t.key, t.rows)
-    }
-    return rowids.map((rowid, k) => ({ rowid, held: held[k]! }))
   }
 
   /**
