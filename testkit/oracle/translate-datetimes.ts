@@ -194,9 +194,15 @@ export function textDatetimeInsertTargets(tr: TranslatorCore, parts: Array<Part>
 export function textDatetimeResult(tr: TranslatorCore, parts: ReadonlyArray<[number, number]>, results: ReadonlyArray<number>, arg: (k: number) => string) {
   const first = results.find((k) => { const p = parts[k]; return p !== undefined && !(p[1] === p[0] + 1 && isKw(tr.toks[p[0]], "NULL")) })
   const p = first === undefined ? undefined : parts[first]
-  const kind = p === undefined ? undefined : (tr.textDatetimeAt(p[0], p[1]) ?? textDatetimeOfText(arg(first!)))
+  const word = (k: number, ...words: Array<string>) => { const q = parts[k]; return q !== undefined && q[1] === q[0] + 1 && isKw(tr.toks[q[0]], ...words) }
+  // SYSTIMESTAMP / CURRENT_TIMESTAMP first: a TIMESTAMP WITH TIME ZONE too, text when another result is zoned text (as
+  // textDatetimeCaseParts)
+  const nativeZoned = first !== undefined && word(first, "SYSTIMESTAMP", "CURRENT_TIMESTAMP") && results.some((k) => parts[k] !== undefined && (tr.textDatetimeAt(parts[k]![0], parts[k]![1]) ?? textDatetimeOfText(arg(k))) === "zoned")
+  const kind = p === undefined ? undefined : nativeZoned ? "zoned" : (tr.textDatetimeAt(p[0], p[1]) ?? textDatetimeOfText(arg(first!)))
+  // CURRENT_TIMESTAMP in the session time zone, as it shows alone
+  const result = (k: number) => (kind === "zoned" && word(k, "CURRENT_TIMESTAMP") ? inSessionZone(arg(k)) : arg(k))
   return {
-    arg: (k: number) => (kind === undefined ? arg(k) : `CAST(${arg(k)} AS VARCHAR)`),
+    arg: (k: number) => (kind === undefined ? arg(k) : `CAST(${result(k)} AS VARCHAR)`),
     wrap: (text: string) => (kind === undefined ? text : asTextDatetime(text, kind))
   }
 }
