@@ -32,4 +32,52 @@ describe("Oracle test server: zoned columns resolved per table", () => {
     expect(typesOf(r)).toEqual([oracledb.DB_TYPE_TIMESTAMP_TZ, oracledb.DB_TYPE_TIMESTAMP_TZ])
     expect(r.rows[1]).toEqual([new Date("2024-01-01T10:00:00Z"), new Date("2024-01-01T10:00:00Z")])
   })
+
+  it("a TIMESTAMP column named like a zoned column of another table keeps its type and wall clock (was a TIMESTAMP WITH TIME ZONE in the session time zone)", async () => {
+    const at = (wall: string) => new Date(`${wall}Z`)
+    const expr = await conn.execute("SELECT p.t + INTERVAL '1' HOUR, TO_CHAR(p.t + INTERVAL '1' HOUR, 'HH24:MI') FROM zr_p p, zr_z z WHERE p.id = z.id AND p.id = 1")
+    expect(typesOf(expr)).toEqual([oracledb.DB_TYPE_TIMESTAMP, oracledb.DB_TYPE_VARCHAR])
+    expect(expr.rows).toEqual([[at("2024-01-01T11:00:00"), "11:00"]])
+    // a derived table's, a WITH query's and a scalar subquery's item of it: TIMESTAMP (was described TIMESTAMP WITH TIME ZONE)
+    for (const sql of [
+      "SELECT x.t FROM (SELECT t FROM zr_p) x, zr_z WHERE zr_z.id = 1 ORDER BY 1",
+      "SELECT m FROM (SELECT t m FROM zr_p), zr_z WHERE zr_z.id = 1 ORDER BY m",
+      "WITH w AS (SELECT t FROM zr_p) SELECT w.t FROM w, zr_z WHERE zr_z.id = 1 ORDER BY 1"
+    ]) {
+      const r = await conn.execute(sql)
+      expect(typesOf(r)).toEqual([oracledb.DB_TYPE_TIMESTAMP])
+      expect(r.rows).toEqual([[at("2024-01-01T10:00:00")], [at("2024-01-01T12:00:00")]])
+    }
+    const scalar = await conn.execute("SELECT (SELECT MAX(t) FROM zr_p) m FROM zr_z WHERE id = 1")
+    expect(typesOf(scalar)).toEqual([oracledb.DB_TYPE_TIMESTAMP])
+    expect(scalar.rows).toEqual([[at("2024-01-01T12:00:00")]])
+    // grouped and made DISTINCT by its own values (was ORA-00918, or grouped as zoned)
+    const distinct = await conn.execute("SELECT DISTINCT p.t FROM zr_p p, zr_z z ORDER BY 1")
+    expect(typesOf(distinct)).toEqual([oracledb.DB_TYPE_TIMESTAMP])
+    expect(distinct.rows).toEqual([[at("2024-01-01T10:00:00")], [at("2024-01-01T12:00:00")]])
+    const grouped = await conn.execute("SELECT p.t, COUNT(*) FROM zr_p p, zr_z z GROUP BY p.t ORDER BY 1")
+    expect(typesOf(grouped)).toEqual([oracledb.DB_TYPE_TIMESTAMP, oracledb.DB_TYPE_NUMBER])
+    expect(grouped.rows).toEqual([[at("2024-01-01T10:00:00"), 2], [at("2024-01-01T12:00:00"), 2]])
+    // the zoned column itself still by instant: one group of the two zones
+    expect(await rows("SELECT COUNT(DISTINCT p.t), COUNT(DISTINCT z.t) FROM zr_p p, zr_z z")).toEqual([[2, 1]])
+  })
+
+  it("a TIMESTAMP compared with a zoned column, directly, by IN or ANY over a subquery, is read in the session time zone (IN matched none)", async () => {
+    await conn.execute("CREATE TABLE zr_u (u TIMESTAMP WITH TIME ZONE)")
+    await conn.execute("INSERT INTO zr_u VALUES (TIMESTAMP '2024-01-01 07:00:00 -03:00')")
+    expect(await rows("SELECT p.id FROM zr_p p WHERE p.t IN (SELECT u FROM zr_u)")).toEqual([[2]])
+    expect(await rows("SELECT p.id FROM zr_p p WHERE p.t NOT IN (SELECT u FROM zr_u)")).toEqual([[1]])
+    // 12:00 at +02:00 is 10:00 UTC, the instant of both zoned rows
+    expect(await rows("SELECT p.id, z.id FROM zr_p p, zr_z z WHERE p.t = z.t ORDER BY 2")).toEqual([[2, 1], [2, 2]])
+    expect(await rows("SELECT p.id FROM zr_p p WHERE p.t IN (SELECT t FROM zr_z)")).toEqual([[2]])
+    expect(await rows("SELECT p.id FROM zr_p p WHERE p.t >= ANY (SELECT z.t FROM zr_z z)")).toEqual([[2]])
+    expect(await rows("SELECT id FROM zr_p p WHERE EXISTS (SELECT 1 FROM zr_z WHERE zr_z.t < p.t) ORDER BY id")).toEqual([])
+    // a zoned column under an alias a TIMESTAMP column of another table also has
+    const r = await conn.execute("SELECT p.t x, s.x FROM zr_p p, (SELECT t x FROM zr_z WHERE id = 2) s ORDER BY 1")
+    expect(typesOf(r)).toEqual([oracledb.DB_TYPE_TIMESTAMP, oracledb.DB_TYPE_TIMESTAMP_TZ])
+    expect(r.rows).toEqual([
+      [new Date("2024-01-01T10:00:00Z"), new Date("2024-01-01T10:00:00Z")],
+      [new Date("2024-01-01T12:00:00Z"), new Date("2024-01-01T10:00:00Z")]
+    ])
+  })
 })

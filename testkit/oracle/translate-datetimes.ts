@@ -244,7 +244,7 @@ export function textDatetimeParts(tr: TranslatorCore, parts: Array<Part>): void 
       continue
     }
     if (nestedSelectItem(tr, parts, j)) continue
-    const kind = tr.textDatetimeOfPart(p)
+    const kind = tr.textDatetimeOfPart(p) ?? (clauses[j] === "order" ? undefined : zonedSubqueryOperand(tr, parts, j))
     if (kind === undefined || p.text.length === 0) continue
     if (clauses[j] === "order") {
       p.text = key(p, kind)
@@ -281,6 +281,22 @@ export function textDatetimeParts(tr: TranslatorCore, parts: Array<Part>): void 
       list.text = `(SELECT ora_tstz_key(${column}) FROM ${list.text} AS "ora$in"("v"))`
     }
   }
+}
+
+/**
+ * "zoned" when `parts[j]` is a zoneless datetime (a TIMESTAMP or DATE column, a TIMESTAMP expression) compared by `IN`
+ * or `op ANY | SOME | ALL` with a subquery of zoned values: compared by instant then, the TIMESTAMP in the session time
+ * zone, as Oracle compares them (Database Globalization Support Guide, "Datetime Comparisons").
+ */
+function zonedSubqueryOperand(tr: TranslatorCore, parts: ReadonlyArray<Part>, j: number): "zoned" | undefined {
+  const p = parts[j]!
+  const at = (k: number) => (parts[k]?.separator === true ? tr.toks[parts[k]!.from] : undefined)
+  const negated = isKw(at(j + 1), "NOT") ? 1 : 0
+  const subquery = isKw(at(j + 1 + negated), "IN") ? parts[j + 2 + negated] : at(j + 1)?.kind === "op" && COMPARISONS.has(at(j + 1)!.value) && isKw(at(j + 2), "ANY", "SOME", "ALL") ? parts[j + 3] : undefined
+  if (subquery === undefined || subquery.separator || !isOp(tr.toks[subquery.from], "(") || !isKw(tr.toks[subquery.from + 1], "SELECT")) return undefined
+  const name = tr.columnNameAt(p.from, p.to)
+  const datetime = tr.isTimestampAt(p.from, p.to) || (name !== undefined && tr.ctx.dateColumns?.has(name) === true)
+  return datetime && tr.textDatetimeAt(subquery.from, subquery.to) === "zoned" ? "zoned" : undefined
 }
 
 /**

@@ -1,0 +1,206 @@
+/**
+ * Column references resolved to the text datetime kind of the column they name where Oracle resolves them, in their
+ * own query block (timestamp-precisions.ts blockSelect), marked on their tokens. The translator knows TIMESTAMP WITH
+ * TIME ZONE and TIMESTAMP(7-9) columns by name across the whole statement (session-columns.ts textDatetimeColumnsOf):
+ * a plain TIMESTAMP column named like a zoned column of another table would be read as zoned text. A reference
+ * resolved here to a column of another kind (`p.t` of a TIMESTAMP table beside a TIMESTAMP WITH TIME ZONE `t`, a
+ * derived table's item of such a column) keeps its own type: `textDatetimeKindOf` gives undefined for it.
+ * An unqualified name is the one FROM item of its block that has it, else of the enclosing blocks outward (SQL Language
+ * Reference, "Using Subqueries": "Oracle resolves unqualified columns in the subquery by looking in the tables named
+ * in the subquery and then in the tables named in the parent statement"); a qualified one the item of that alias or
+ * table name. A name the marks cannot resolve (a FROM item of unknown columns, two items with it) keeps the by-name kind.
+ */
+import type { TableMeta } from "./catalog.ts"
+import { oracleName } from "./expression-names.ts"
+import { findTopLevel, isKw, isOp, matchParen, type Tok } from "./lexer.ts"
+import { blockSelect } from "./timestamp-precisions.ts"
+import type { TextDatetimeKind } from "./translate-types.ts"
+import type { OraType } from "./types.ts"
+
+/** Resolves a table name as the session sees it. */
+type TableLookup = (schema: string | undefined, name: string) => TableMeta | undefined
+
+/** The kind each marked reference token resolved to: null for a column that is no text datetime. */
+const resolved = new WeakMap<Tok, TextDatetimeKind | null>()
+
+/**
+ * The text datetime kind of the column reference whose last name is `tok`: as its query block resolves it when
+ * marked, else `names`' kind of its name.
+ */
+export const textDatetimeKindOf = (tok: Tok, names: ReadonlyMap<string, TextDatetimeKind> | undefined): TextDatetimeKind | undefined => {
+  if (resolved.has(tok)) return resolved.get(tok) ?? undefined
+  return names?.get(oracleName(tok))
+}
+
+/** The text datetime kind a column of `type` is stored as (session-columns.ts textDatetimeColumnsOf), or null. */
+const kindOfType = (type: OraType): TextDatetimeKind | null =>
+  type.kind === "timestamptz" || (type.kind === "timestampltz" && type.duck === "VARCHAR") ? "zoned" : type.kind === "timestamp" && type.duck === "VARCHAR" ? "wall" : null
+
+const isName = (t: Tok | undefined): t is Tok => t !== undefined && (t.kind === "ident" || t.kind === "qident")
+
+/** Words after a FROM item that are no alias of it. */
+const NOT_ALIAS = new Set([
+  "WHERE", "JOIN", "INNER", "LEFT", "RIGHT", "FULL", "CROSS", "OUTER", "ON", "GROUP", "ORDER", "UNION", "MINUS", "INTERSECT", "EXCEPT", "FETCH",
+  "OFFSET", "HAVING", "CONNECT", "START", "NATURAL", "FOR", "USING", "PIVOT", "UNPIVOT", "SET", "VALUES", "SELECT", "WITH", "AS", "PARTITION",
+  "MODEL", "WINDOW", "SAMPLE", "RETURNING", "LOG"
+])
+
+/** Words that end a query block's FROM clause. */
+const FROM_END = ["WHERE", "GROUP", "HAVING", "ORDER", "CONNECT", "START", "UNION", "INTERSECT", "MINUS", "EXCEPT", "FETCH", "OFFSET", "MODEL", "WINDOW", "FOR"]
+
+/** A FROM item: a table (its columns known), a derived table or WITH query (the SELECT at `select`), or one of unknown columns. */
+type FromItem =
+  | { readonly kind: "table"; readonly name: string; readonly alias?: string; readonly meta: TableMeta }
+  | { readonly kind: "query"; readonly name?: string; readonly alias?: string; readonly select: number }
+  | { readonly kind: "unknown"; readonly name?: string; readonly alias?: string }
+
+/** The text datetime kinds of the column references of `toks` (significant tokens), resolved in their query blocks. */
+const resolver = (toks: ReadonlyArray<Tok>, lookup: TableLookup) => {
+  /** The SELECT of the WITH query named `name` (`name AS (SELECT ...)`, no column list), -1 for one with a column list, undefined for none. */
+  const withQuery = (name: string): number | undefined => {
+    for (let k = 1; k < toks.length; k++) {
+      const t = toks[k]!
+      if (!isName(t) || oracleName(t) !== name || !(isKw(toks[k - 1], "WITH") || isOp(toks[k - 1], ","))) continue
+      if (isKw(toks[k + 1], "AS") && isOp(toks[k + 2], "(")) return isKw(toks[k + 3], "SELECT") ? k + 3 : -1
+      if (isOp(toks[k + 1], "(") && isKw(toks[matchParen(toks, k + 1) + 1], "AS")) return -1
+    }
+    return undefined
+  }
+  const blockItems = new Map<number, Array<FromItem>>()
+  /** The FROM items of the query block whose SELECT is at `select`. */
+  const itemsOf = (select: number): Array<FromItem> => {
+    const known = blockItems.get(select)
+    if (known !== undefined) return known
+    const out: Array<FromItem> = []
+    blockItems.set(select, out)
+    let k = select + 1
+    for (; k < toks.length; k++) {
+      if (isOp(toks[k], "(")) {
+        k = matchParen(toks, k)
+        if (k < 0) return out
+      } else if (isOp(toks[k], ")") || isKw(toks[k], "UNION", "INTERSECT", "MINUS", "EXCEPT")) return out
+      else if (isKw(toks[k], "FROM")) break
+    }
+    let item = true
+    for (k++; k > 0 && k < toks.length; k++) {
+      const t = toks[k]!
+      if (isOp(t, ")") || isKw(t, ...FROM_END)) break
+      if (isOp(t, ",") || isKw(t, "JOIN")) item = true
+      else if (isKw(t, "ON", "USING")) item = false
+      else if (isOp(t, "(")) {
+        const close = matchParen(toks, k)
+        if (item) {
+          const alias = isKw(toks[close + 1], "AS") ? toks[close + 2] : toks[close + 1]
+          const named = isName(alias) && !NOT_ALIAS.has(alias.value) ? { alias: oracleName(alias) } : {}
+          out.push(isKw(toks[k + 1], "SELECT") ? { kind: "query", select: k + 1, ...named } : { kind: "unknown", ...named })
+          item = false
+        }
+        if (close < 0) break
+        k = close
+      } else if (item && isName(t)) {
+        const dotted = isOp(toks[k + 1], ".") && isName(toks[k + 2])
+        const last = dotted ? toks[k + 2]! : t
+        const after = dotted ? k + 3 : k + 1
+        const alias = isName(toks[after]) && !NOT_ALIAS.has(toks[after]!.value) ? { alias: oracleName(toks[after]!) } : {}
+        const name = oracleName(last)
+        const query = dotted ? undefined : withQuery(name)
+        const meta = query === undefined && !isOp(toks[after], "(") ? lookup(dotted ? oracleName(t) : undefined, name) : undefined
+        out.push(query !== undefined && query >= 0 ? { kind: "query", name, select: query, ...alias } : meta !== undefined ? { kind: "table", name, meta, ...alias } : { kind: "unknown", name, ...alias })
+        k = after - 1
+        item = false
+      }
+    }
+    return out
+  }
+  /** The select item of the query at `select` named `name`: [from, to) of its expression, or undefined. */
+  const selectItem = (select: number, name: string): [number, number] | "unknown" | undefined => {
+    const start = isKw(toks[select + 1], "DISTINCT", "UNIQUE", "ALL") ? select + 2 : select + 1
+    const fromAt = findTopLevel(toks, start, toks.length, (t) => isKw(t, "FROM"))
+    if (fromAt < 0) return "unknown"
+    for (let k = start; k < fromAt; ) {
+      const comma = findTopLevel(toks, k, fromAt, (t) => isOp(t, ","))
+      const end = comma < 0 ? fromAt : comma
+      const last = toks[end - 1]
+      if (isOp(last, "*")) return "unknown"
+      const prev = toks[end - 2]
+      const aliased = end - k >= 2 && isName(last) && !isOp(prev, ".") && (isKw(prev, "AS") || isName(prev) || isOp(prev, ")"))
+      if (aliased && !isKw(last, "END", "LOCAL")) {
+        if (oracleName(last) === name) return [k, isKw(prev, "AS") ? end - 2 : end - 1]
+      } else if (isName(last) && oracleName(last) === name) return [k, end]
+      k = end + 1
+    }
+    return undefined
+  }
+  const memo = new Map<number, TextDatetimeKind | null | undefined>()
+  /** The kind of item `name` of FROM item `item`: null when it is no text datetime, undefined when unknown. */
+  const itemKind = (item: FromItem, name: string): TextDatetimeKind | null | undefined => {
+    if (item.kind === "table") {
+      const column = item.meta.columns.find((c) => c.name === name)
+      return column === undefined ? undefined : kindOfType(column.type)
+    }
+    if (item.kind === "unknown") return undefined
+    const expr = selectItem(item.select, name)
+    if (expr === undefined || expr === "unknown") return undefined
+    // a (qualified) column reference as the whole item
+    for (let k = expr[0]; k < expr[1] - 1; k += 2) if (!isName(toks[k]) || !isOp(toks[k + 1], ".")) return undefined
+    return isName(toks[expr[1] - 1]) && !isOp(toks[expr[1]], "(") ? kindAt(expr[1] - 1) : undefined
+  }
+  /** Whether FROM item `item` has a column or item `name`: undefined when its columns are unknown. */
+  const hasColumn = (item: FromItem, name: string): boolean | undefined => {
+    if (item.kind === "table") return item.meta.columns.some((c) => c.name === name)
+    if (item.kind === "unknown") return undefined
+    const expr = selectItem(item.select, name)
+    return expr === "unknown" ? undefined : expr !== undefined
+  }
+  /** The kind of the column reference whose last name is at `at`: null when no text datetime, undefined when unresolved. */
+  const kindAt = (at: number): TextDatetimeKind | null | undefined => {
+    if (memo.has(at)) return memo.get(at)
+    memo.set(at, undefined)
+    const name = oracleName(toks[at]!)
+    const qualifier = isOp(toks[at - 1], ".") && isName(toks[at - 2]) ? oracleName(toks[at - 2]!) : undefined
+    let kind: TextDatetimeKind | null | undefined
+    for (let select = blockSelect(toks, at); select >= 0; select = blockSelect(toks, select)) {
+      const items = itemsOf(select)
+      if (qualifier !== undefined) {
+        const item = items.find((i) => i.alias === qualifier || (i.alias === undefined && i.name === qualifier))
+        if (item === undefined) continue
+        kind = itemKind(item, name)
+        break
+      }
+      const having = items.map((i) => hasColumn(i, name))
+      if (having.includes(undefined)) break
+      const found = items.filter((_, n) => having[n] === true)
+      if (found.length > 1) break
+      if (found.length === 1) {
+        kind = itemKind(found[0]!, name)
+        break
+      }
+    }
+    memo.set(at, kind)
+    return kind
+  }
+  return kindAt
+}
+
+/**
+ * Marks each column reference of `toks` (a statement's significant tokens) whose name `names` knows as a text
+ * datetime and that resolves in its query block to a column of another kind (or to a text datetime of the other
+ * kind), where a table the statement names has such a column: read by {@link textDatetimeKindOf}.
+ */
+export const markTextDatetimeReferences = (toks: ReadonlyArray<Tok>, lookup: TableLookup, names: ReadonlyMap<string, TextDatetimeKind>): void => {
+  if (names.size === 0) return
+  // the names some table of the statement has as a column of another kind than `names` says
+  const contested = new Set<string>()
+  toks.forEach((t, k) => {
+    if (!isName(t) || isOp(toks[k + 1], "(")) return
+    const meta = isOp(toks[k - 1], ".") ? (isName(toks[k - 2]) ? lookup(oracleName(toks[k - 2]!), oracleName(t)) : undefined) : lookup(undefined, oracleName(t))
+    for (const c of meta?.columns ?? []) if (names.has(c.name) && kindOfType(c.type) !== names.get(c.name)) contested.add(c.name)
+  })
+  if (contested.size === 0) return
+  const kindAt = resolver(toks, lookup)
+  toks.forEach((t, k) => {
+    if (!isName(t) || !contested.has(oracleName(t)) || isOp(toks[k + 1], "(") || isOp(toks[k + 1], ".") || resolved.has(t)) return
+    const kind = kindAt(k)
+    if (kind !== undefined) resolved.set(t, kind)
+  })
+}
