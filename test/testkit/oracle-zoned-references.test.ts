@@ -80,4 +80,29 @@ describe("Oracle test server: zoned columns resolved per table", () => {
       [new Date("2024-01-01T12:00:00Z"), new Date("2024-01-01T10:00:00Z")]
     ])
   })
+
+  it("SELECT * over a USING / NATURAL join by a zoned column mixed with ON, CROSS, RIGHT or FULL joins or commas matches rows by instant (matched the text: no row)", async () => {
+    await conn.execute("CREATE TABLE zr_c (t TIMESTAMP WITH TIME ZONE, z NUMBER, k NUMBER)")
+    await conn.execute("CREATE TABLE zr_b (k NUMBER, y NUMBER)")
+    // the instant of both zr_z rows, 10:00 UTC, in a third zone
+    await conn.execute("INSERT INTO zr_c VALUES (TIMESTAMP '2024-01-01 11:00:00 +01:00', 3, 1)")
+    await conn.execute("INSERT INTO zr_b VALUES (1, 2)")
+    const at10 = new Date("2024-01-01T10:00:00Z")
+    const named = async (sql: string) => {
+      const r = await conn.execute(sql)
+      return [r.metaData.map((m: { name: string }) => m.name), r.rows]
+    }
+    // join by join, as the SQL standard orders them: a USING / NATURAL join's columns, the left side's others, the right
+    // table's others; an ON or CROSS join's both sides; a comma's items in turn
+    const usingThenOthers = [["T", "ID", "Z", "K", "K_1", "Y"], [[at10, 1, 3, 1, 1, 2], [at10, 2, 3, 1, 1, 2]]]
+    expect(await named("SELECT * FROM zr_z JOIN zr_c USING (t) CROSS JOIN zr_b ORDER BY id")).toEqual(usingThenOthers)
+    expect(await named("SELECT * FROM zr_z NATURAL JOIN zr_c JOIN zr_b ON zr_b.k = zr_c.k ORDER BY id")).toEqual(usingThenOthers)
+    expect(await named("SELECT * FROM zr_z JOIN zr_c USING (t), zr_b ORDER BY id")).toEqual(usingThenOthers)
+    expect(await named("SELECT * FROM zr_z FULL JOIN zr_c USING (t) CROSS JOIN zr_b ORDER BY id")).toEqual(usingThenOthers)
+    expect(await named("SELECT * FROM zr_b, zr_z JOIN zr_c USING (t) ORDER BY id")).toEqual([["K", "Y", "T", "ID", "Z", "K_1"], [[1, 2, at10, 1, 3, 1], [1, 2, at10, 2, 3, 1]]])
+    expect(await named("SELECT * FROM zr_b CROSS JOIN zr_z JOIN zr_c USING (t) ORDER BY id")).toEqual([["T", "K", "Y", "ID", "Z", "K_1"], [[at10, 1, 2, 1, 3, 1], [at10, 1, 2, 2, 3, 1]]])
+    expect(await named("SELECT * FROM zr_z RIGHT JOIN zr_c USING (t) JOIN zr_b USING (k) ORDER BY id")).toEqual([["K", "T", "ID", "Z", "Y"], [[1, at10, 1, 3, 2], [1, at10, 2, 3, 2]]])
+    expect(await rows("SELECT * FROM zr_z LEFT JOIN zr_c USING (t) LEFT JOIN zr_b ON zr_b.y = zr_c.z ORDER BY id")).toEqual([[at10, 1, 3, 1, null, null], [at10, 2, 3, 1, null, null]])
+    expect(await rows("SELECT * FROM zr_z NATURAL JOIN (SELECT 1 k, TIMESTAMP '2024-01-01 11:00:00 +01:00' t FROM DUAL) JOIN zr_b ON 1 = 1 ORDER BY id")).toEqual([[at10, 1, 1, 1, 2], [at10, 2, 1, 1, 2]])
+  })
 })
