@@ -11,6 +11,7 @@ describe("Oracle test server: zoned columns resolved per table", () => {
   let server: OracleTestServerHandle
   let conn: Conn
   const rows = async (sql: string) => (await conn.execute(sql)).rows
+  const boundRows = async (sql: string, binds: Record<string, unknown>) => (await conn.execute(sql, binds)).rows
   const typesOf = (r: { metaData: Array<{ dbType: unknown }> }) => r.metaData.map((m) => m.dbType)
   beforeAll(async () => {
     ;({ server, conn } = await openConnection())
@@ -104,5 +105,11 @@ describe("Oracle test server: zoned columns resolved per table", () => {
     expect(await named("SELECT * FROM zr_z RIGHT JOIN zr_c USING (t) JOIN zr_b USING (k) ORDER BY id")).toEqual([["K", "T", "ID", "Z", "Y"], [[1, at10, 1, 3, 2], [1, at10, 2, 3, 2]]])
     expect(await rows("SELECT * FROM zr_z LEFT JOIN zr_c USING (t) LEFT JOIN zr_b ON zr_b.y = zr_c.z ORDER BY id")).toEqual([[at10, 1, 3, 1, null, null], [at10, 2, 3, 1, null, null]])
     expect(await rows("SELECT * FROM zr_z NATURAL JOIN (SELECT 1 k, TIMESTAMP '2024-01-01 11:00:00 +01:00' t FROM DUAL) JOIN zr_b ON 1 = 1 ORDER BY id")).toEqual([[at10, 1, 1, 1, 2], [at10, 2, 1, 1, 2]])
+  })
+
+  it("DUMP of a TIMESTAMP WITH TIME ZONE bind shows its 13 bytes, Typ=181, as of a column (was its text, Typ=1)", async () => {
+    const bind = { val: new Date("2024-01-01T10:00:00Z"), type: oracledb.DB_TYPE_TIMESTAMP_TZ }
+    // 2024-01-01 10:00 UTC: century and year + 100, hour + 1, minute + 1, second + 1, fraction 0, offset +00:00 as 20, 60
+    expect(await boundRows("SELECT DUMP(:b), DUMP(t) FROM zr_z WHERE id = 1", { b: bind })).toEqual([["Typ=181 Len=13: 120,124,1,1,11,1,1,0,0,0,0,20,60", "Typ=181 Len=13: 120,124,1,1,11,1,1,0,0,0,0,20,60"]])
   })
 })
