@@ -43,12 +43,17 @@ describe("Oracle test server: zoned columns resolved per table", () => {
     for (const sql of [
       "SELECT x.t FROM (SELECT t FROM zr_p) x, zr_z WHERE zr_z.id = 1 ORDER BY 1",
       "SELECT m FROM (SELECT t m FROM zr_p), zr_z WHERE zr_z.id = 1 ORDER BY m",
-      "WITH w AS (SELECT t FROM zr_p) SELECT w.t FROM w, zr_z WHERE zr_z.id = 1 ORDER BY 1"
+      "WITH w AS (SELECT t FROM zr_p) SELECT w.t FROM w, zr_z WHERE zr_z.id = 1 ORDER BY 1",
+      "WITH w (t, n) AS (SELECT t, id FROM zr_p) SELECT t FROM w WHERE n IN (SELECT id FROM zr_z) ORDER BY 1"
     ]) {
       const r = await conn.execute(sql)
       expect(typesOf(r)).toEqual([oracledb.DB_TYPE_TIMESTAMP])
       expect(r.rows).toEqual([[at("2024-01-01T10:00:00")], [at("2024-01-01T12:00:00")]])
     }
+    // a WITH query's column list names it
+    const listed = await conn.execute("WITH w (t, n) AS (SELECT t, id FROM zr_p) SELECT t + INTERVAL '1' HOUR FROM w WHERE n IN (SELECT id FROM zr_z) ORDER BY 1")
+    expect(typesOf(listed)).toEqual([oracledb.DB_TYPE_TIMESTAMP])
+    expect(listed.rows).toEqual([[at("2024-01-01T11:00:00")], [at("2024-01-01T13:00:00")]])
     const scalar = await conn.execute("SELECT (SELECT MAX(t) FROM zr_p) m FROM zr_z WHERE id = 1")
     expect(typesOf(scalar)).toEqual([oracledb.DB_TYPE_TIMESTAMP])
     expect(scalar.rows).toEqual([[at("2024-01-01T12:00:00")]])

@@ -51,18 +51,24 @@ const FROM_END = ["WHERE", "GROUP", "HAVING", "ORDER", "CONNECT", "START", "UNIO
 /** A FROM item: a table (its columns known), a derived table or WITH query (the SELECT at `select`), or one of unknown columns. */
 type FromItem =
   | { readonly kind: "table"; readonly name: string; readonly alias?: string; readonly meta: TableMeta }
-  | { readonly kind: "query"; readonly name?: string; readonly alias?: string; readonly select: number }
+  | { readonly kind: "query"; readonly name?: string; readonly alias?: string; readonly select: number; readonly names?: ReadonlyArray<string> }
   | { readonly kind: "unknown"; readonly name?: string; readonly alias?: string }
 
 /** The text datetime kinds of the column references of `toks` (significant tokens), resolved in their query blocks. */
 const resolver = (toks: ReadonlyArray<Tok>, lookup: TableLookup) => {
-  /** The SELECT of the WITH query named `name` (`name AS (SELECT ...)`, no column list), -1 for one with a column list, undefined for none. */
-  const withQuery = (name: string): number | undefined => {
+  /**
+   * The SELECT of the WITH query named `name` (`name [(column, ...)] AS (SELECT ...)`) with the names of its column
+   * list; -1 for one whose query is no plain SELECT, undefined for none.
+   */
+  const withQuery = (name: string): { readonly select: number; readonly names?: ReadonlyArray<string> } | undefined => {
     for (let k = 1; k < toks.length; k++) {
       const t = toks[k]!
       if (!isName(t) || oracleName(t) !== name || !(isKw(toks[k - 1], "WITH") || isOp(toks[k - 1], ","))) continue
-      if (isKw(toks[k + 1], "AS") && isOp(toks[k + 2], "(")) return isKw(toks[k + 3], "SELECT") ? k + 3 : -1
-      if (isOp(toks[k + 1], "(") && isKw(toks[matchParen(toks, k + 1) + 1], "AS")) return -1
+      const list = isOp(toks[k + 1], "(") ? matchParen(toks, k + 1) : -1
+      const as = list < 0 ? k + 1 : list + 1
+      if (!isKw(toks[as], "AS") || !isOp(toks[as + 1], "(")) continue
+      const select = isKw(toks[as + 2], "SELECT") ? as + 2 : -1
+      return list < 0 ? { select } : { select, names: toks.slice(k + 2, list).filter((x) => !isOp(x, ",")).map(oracleName) }
     }
     return undefined
   }
@@ -101,30 +107,38 @@ const resolver = (toks: ReadonlyArray<Tok>, lookup: TableLookup) => {
         const dotted = isOp(toks[k + 1], ".") && isName(toks[k + 2])
         const last = dotted ? toks[k + 2]! : t
         const after = dotted ? k + 3 : k + 1
-        const alias = isName(toks[after]) && !NOT_ALIAS.has(toks[after]!.value) ? { alias: oracleName(toks[after]!) } : {}
+        const aliasAt = isKw(toks[after], "AS") ? after + 1 : after
+        const alias = isName(toks[aliasAt]) && !NOT_ALIAS.has(toks[aliasAt]!.value) ? { alias: oracleName(toks[aliasAt]!) } : {}
         const name = oracleName(last)
         const query = dotted ? undefined : withQuery(name)
         const meta = query === undefined && !isOp(toks[after], "(") ? lookup(dotted ? oracleName(t) : undefined, name) : undefined
-        out.push(query !== undefined && query >= 0 ? { kind: "query", name, select: query, ...alias } : meta !== undefined ? { kind: "table", name, meta, ...alias } : { kind: "unknown", name, ...alias })
+        out.push(query !== undefined && query.select >= 0 ? { kind: "query", name, ...query, ...alias } : query !== undefined ? { kind: "unknown", name, ...alias } : meta !== undefined ? { kind: "table", name, meta, ...alias } : { kind: "unknown", name, ...alias })
         k = after - 1
         item = false
       }
     }
     return out
   }
-  /** The select item of the query at `select` named `name`: [from, to) of its expression, or undefined. */
-  const selectItem = (select: number, name: string): [number, number] | "unknown" | undefined => {
+  /**
+   * The select item of the query at `select` named `name` (by its alias or column, or by its place in `names`, a WITH
+   * query's column list): [from, to) of its expression, or undefined.
+   */
+  const selectItem = (select: number, name: string, names?: ReadonlyArray<string>): [number, number] | "unknown" | undefined => {
+    const place = names?.indexOf(name) ?? -1
+    if (names !== undefined && place < 0) return undefined
     const start = isKw(toks[select + 1], "DISTINCT", "UNIQUE", "ALL") ? select + 2 : select + 1
     const fromAt = findTopLevel(toks, start, toks.length, (t) => isKw(t, "FROM"))
     if (fromAt < 0) return "unknown"
-    for (let k = start; k < fromAt; ) {
+    for (let k = start, n = 0; k < fromAt; n++) {
       const comma = findTopLevel(toks, k, fromAt, (t) => isOp(t, ","))
       const end = comma < 0 ? fromAt : comma
       const last = toks[end - 1]
       if (isOp(last, "*")) return "unknown"
       const prev = toks[end - 2]
       const aliased = end - k >= 2 && isName(last) && !isOp(prev, ".") && (isKw(prev, "AS") || isName(prev) || isOp(prev, ")"))
-      if (aliased && !isKw(last, "END", "LOCAL")) {
+      if (names !== undefined) {
+        if (n === place) return aliased && !isKw(last, "END", "LOCAL") ? [k, isKw(prev, "AS") ? end - 2 : end - 1] : [k, end]
+      } else if (aliased && !isKw(last, "END", "LOCAL")) {
         if (oracleName(last) === name) return [k, isKw(prev, "AS") ? end - 2 : end - 1]
       } else if (isName(last) && oracleName(last) === name) return [k, end]
       k = end + 1
@@ -139,7 +153,7 @@ const resolver = (toks: ReadonlyArray<Tok>, lookup: TableLookup) => {
       return column === undefined ? undefined : kindOfType(column.type)
     }
     if (item.kind === "unknown") return undefined
-    const expr = selectItem(item.select, name)
+    const expr = selectItem(item.select, name, item.names)
     if (expr === undefined || expr === "unknown") return undefined
     // a (qualified) column reference as the whole item
     for (let k = expr[0]; k < expr[1] - 1; k += 2) if (!isName(toks[k]) || !isOp(toks[k + 1], ".")) return undefined
@@ -149,7 +163,7 @@ const resolver = (toks: ReadonlyArray<Tok>, lookup: TableLookup) => {
   const hasColumn = (item: FromItem, name: string): boolean | undefined => {
     if (item.kind === "table") return item.meta.columns.some((c) => c.name === name)
     if (item.kind === "unknown") return undefined
-    const expr = selectItem(item.select, name)
+    const expr = selectItem(item.select, name, item.names)
     return expr === "unknown" ? undefined : expr !== undefined
   }
   /** The kind of the column reference whose last name is at `at`: null when no text datetime, undefined when unresolved. */
