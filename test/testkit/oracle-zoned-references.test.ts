@@ -117,4 +117,12 @@ describe("Oracle test server: zoned columns resolved per table", () => {
     // 2024-01-01 10:00 UTC: century and year + 100, hour + 1, minute + 1, second + 1, fraction 0, offset +00:00 as 20, 60
     expect(await boundRows("SELECT DUMP(:b), DUMP(t) FROM zr_z WHERE id = 1", { b: bind })).toEqual([["Typ=181 Len=13: 120,124,1,1,11,1,1,0,0,0,0,20,60", "Typ=181 Len=13: 120,124,1,1,11,1,1,0,0,0,0,20,60"]])
   })
+
+  it("in PL/SQL too, such a TIMESTAMP column is read as a TIMESTAMP (TO_CHAR showed the session time zone)", async () => {
+    const out = { dir: oracledb.BIND_OUT, type: oracledb.STRING, maxSize: 80 }
+    const into = await conn.execute("DECLARE v VARCHAR2(80); BEGIN SELECT TO_CHAR(p.t) INTO v FROM zr_p p, zr_z z WHERE p.id = z.id AND p.id = 1; :r := v; END;", { r: out })
+    expect(into.outBinds).toEqual({ r: "01-JAN-24 10.00.00.000000 AM" })
+    const loop = await conn.execute("DECLARE v VARCHAR2(80); BEGIN FOR c IN (SELECT p.t + INTERVAL '1' HOUR x FROM zr_p p, zr_z z WHERE p.id = z.id AND p.id = 1) LOOP v := TO_CHAR(c.x); END LOOP; :r := v; END;", { r: out })
+    expect(loop.outBinds).toEqual({ r: "01-JAN-24 11.00.00.000000 AM" })
+  })
 })
