@@ -382,7 +382,7 @@ export function render(
     // and their declared fractional precision, which FF prints (timestamp-precisions.ts), as in a client's SQL
     ...(sql
       ? {
-        textDatetimeColumns,
+        textDatetimeColumns: textDatetimeColumns ?? new Map(),
         timestampPrecisions: timestampPrecisionsOf(toks.map((t) => t.text).join(" "), (schema, name) => ctx.host.lookupTable(schema, name)),
         ...columns
       }
