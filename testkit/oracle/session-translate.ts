@@ -10,6 +10,7 @@ import { rewriteGroupIds } from "./group-ids.ts"
 import { characterBinds } from "./character-arithmetic.ts"
 import { zonedBinds } from "./datetime-binds.ts"
 import { markTextDatetimeReferences } from "./zoned-references.ts"
+import { isZonedValue } from "./zoned-aliases.ts"
 import { checkDatetimeLiterals } from "./datetime-literal-checks.ts"
 import { datetimeInsertSelects, sessionZoneWrites } from "./datetime-writes.ts"
 import { rewriteFloatConditions } from "./float-conditions.ts"
@@ -118,7 +119,8 @@ export const bindNumberingTranslator = (ctx: TranslationContext, source: Readonl
   const tokens = namedTypesOf(ctx.db).rewriteConstructors(ctx.schema, attributes)
   const textDatetimeColumns = columns.textDatetimeColumnsOf(sql)
   // references to columns named like a text datetime column of another table resolved per query block
-  markTextDatetimeReferences(significant(tokens), lookup, textDatetimeColumns)
+  const sig = significant(tokens)
+  markTextDatetimeReferences(sig, lookup, textDatetimeColumns, (from, to) => isZonedValue(sig, from, to, textDatetimeColumns))
   const binds: Array<string> = []
   const numbers = new Map<Tok, number>()
   const { toks, tr } = makeTranslator(tokens, {

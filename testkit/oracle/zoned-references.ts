@@ -55,7 +55,7 @@ type FromItem =
   | { readonly kind: "unknown"; readonly name?: string; readonly alias?: string }
 
 /** The text datetime kinds of the column references of `toks` (significant tokens), resolved in their query blocks. */
-const resolver = (toks: ReadonlyArray<Tok>, lookup: TableLookup) => {
+const resolver = (toks: ReadonlyArray<Tok>, lookup: TableLookup, names: ReadonlyMap<string, TextDatetimeKind>, zonedValue?: (from: number, to: number) => boolean) => {
   /**
    * The SELECT of the WITH query named `name` (`name [(column, ...)] AS (SELECT ...)`) with the names of its column
    * list; -1 for one whose query is no plain SELECT, undefined for none.
@@ -156,8 +156,27 @@ const resolver = (toks: ReadonlyArray<Tok>, lookup: TableLookup) => {
     const expr = selectItem(item.select, name, item.names)
     if (expr === undefined || expr === "unknown") return undefined
     // a (qualified) column reference as the whole item
-    for (let k = expr[0]; k < expr[1] - 1; k += 2) if (!isName(toks[k]) || !isOp(toks[k + 1], ".")) return undefined
-    return isName(toks[expr[1] - 1]) && !isOp(toks[expr[1]], "(") ? kindAt(expr[1] - 1) : undefined
+    let reference = isName(toks[expr[1] - 1]) && !isOp(toks[expr[1]], "(")
+    for (let k = expr[0]; k < expr[1] - 1; k += 2) if (!isName(toks[k]) || !isOp(toks[k + 1], ".")) reference = false
+    if (reference) return kindAt(expr[1] - 1)
+    return zonedValue === undefined ? undefined : expressionKind(expr[0], expr[1], zonedValue)
+  }
+  /**
+   * The kind of the expression [from, to): zoned by its form (zoned-aliases.ts isZonedValue, its references resolved
+   * and marked first), null when every reference in it names a column that is no text datetime and it has no literal
+   * or bind that may be one, else undefined.
+   */
+  const expressionKind = (from: number, to: number, zonedValue: (from: number, to: number) => boolean): TextDatetimeKind | null | undefined => {
+    let plain = true
+    for (let k = from; k < to; k++) {
+      const t = toks[k]!
+      if (t.kind === "bind" || isKw(t, "TIMESTAMP")) plain = false
+      if (!isName(t) || isOp(toks[k + 1], "(") || isOp(toks[k + 1], ".") || !names.has(oracleName(t))) continue
+      const kind = kindAt(k)
+      if (kind !== undefined && !resolved.has(t)) resolved.set(t, kind)
+      if (kind !== null) plain = false
+    }
+    return zonedValue(from, to) ? "zoned" : plain ? null : undefined
   }
   /** Whether FROM item `item` has a column or item `name`: undefined when its columns are unknown. */
   const hasColumn = (item: FromItem, name: string): boolean | undefined => {
@@ -199,9 +218,11 @@ const resolver = (toks: ReadonlyArray<Tok>, lookup: TableLookup) => {
 /**
  * Marks each column reference of `toks` (a statement's significant tokens) whose name `names` knows as a text
  * datetime and that resolves in its query block to a column of another kind (or to a text datetime of the other
- * kind), where a table the statement names has such a column: read by {@link textDatetimeKindOf}.
+ * kind), where a table the statement names has such a column: read by {@link textDatetimeKindOf}. `zonedValue`
+ * tells whether tokens [from, to) are a zoned value by their form (zoned-aliases.ts isZonedValue): with it a derived
+ * table's item that is an expression (`MAX(t) t`) is resolved too.
  */
-export const markTextDatetimeReferences = (toks: ReadonlyArray<Tok>, lookup: TableLookup, names: ReadonlyMap<string, TextDatetimeKind>): void => {
+export const markTextDatetimeReferences = (toks: ReadonlyArray<Tok>, lookup: TableLookup, names: ReadonlyMap<string, TextDatetimeKind>, zonedValue?: (from: number, to: number) => boolean): void => {
   if (names.size === 0) return
   // the names some table of the statement has as a column of another kind than `names` says
   const contested = new Set<string>()
@@ -211,7 +232,7 @@ export const markTextDatetimeReferences = (toks: ReadonlyArray<Tok>, lookup: Tab
     for (const c of meta?.columns ?? []) if (names.has(c.name) && kindOfType(c.type) !== names.get(c.name)) contested.add(c.name)
   })
   if (contested.size === 0) return
-  const kindAt = resolver(toks, lookup)
+  const kindAt = resolver(toks, lookup, names, zonedValue)
   toks.forEach((t, k) => {
     if (!isName(t) || !contested.has(oracleName(t)) || isOp(toks[k + 1], "(") || isOp(toks[k + 1], ".") || resolved.has(t)) return
     const kind = kindAt(k)

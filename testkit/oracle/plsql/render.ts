@@ -46,6 +46,7 @@ import { collectionType, fieldType, recordType, resolveType } from "./conversion
 import { charType, type OraType } from "../types.ts"
 import { datetimeParameter, intervalParameter, isExactNumberText, kindOfSpec, kindOfType, numberParameter, type ValueKind } from "./value-kinds.ts"
 import { markTextDatetimeReferences } from "../zoned-references.ts"
+import { isZonedValue } from "../zoned-aliases.ts"
 
 /** Column names of the tables a SQL statement names: they win over variables of the same name. */
 export function columnsOf(ctx: Frame, toks: Expr): Set<string> {
@@ -389,7 +390,7 @@ export function render(
       : {})
   })
   // references to columns named like a text datetime column of another table resolved per query block, as in a client's SQL
-  if (textDatetimeColumns !== undefined) markTextDatetimeReferences(tt, (schema, name) => ctx.host.lookupTable(schema, name), textDatetimeColumns)
+  if (textDatetimeColumns !== undefined) markTextDatetimeReferences(tt, (schema, name) => ctx.host.lookupTable(schema, name), textDatetimeColumns, (from, to) => isZonedValue(tt, from, to, textDatetimeColumns))
   if (asQuery) {
     // withRowid: each row's DuckDB row id selected last (a LOB locator's row, plsql/embedded-sql.ts)
     const q = translateQuery(tt, tr, withRowid === true)
