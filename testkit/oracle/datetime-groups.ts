@@ -58,8 +58,8 @@ const referenceEnd = (toks: ReadonlyArray<Tok>, i: number): number => {
   return isOp(toks[k], "(") ? -1 : k
 }
 
-/** The grouping by instant of the significant tokens `toks`, given which column names are zoned. */
-export const instantGrouping = (toks: ReadonlyArray<Tok>, zoned: (name: string) => boolean): InstantGrouping => {
+/** The grouping by instant of the significant tokens `toks`, given which column references (by their last name) are zoned. */
+export const instantGrouping = (toks: ReadonlyArray<Tok>, zoned: (name: Tok) => boolean): InstantGrouping => {
   const keys = new Map<number, number>()
   const representatives = new Map<number, Representative>()
   const expressionKeys = new Map<number, number>()
@@ -93,7 +93,7 @@ export const instantGrouping = (toks: ReadonlyArray<Tok>, zoned: (name: string) 
   }
   const zonedReference = (i: number): number => {
     const end = referenceEnd(toks, i)
-    return end > 0 && zoned(toks[end - 1]!.value) ? end : -1
+    return end > 0 && zoned(toks[end - 1]!) ? end : -1
   }
   /** The query block of the SELECT at `select`: its clause keywords at its own depth and its end. */
   const clausesOf = (select: number) => {

@@ -11,8 +11,8 @@
  * FULL join of two named tables or WITH blocks (with or without aliases; a block's column list names its items) or subqueries (`(SELECT ...) s`, given an alias when they have none; their columns
  * named by their select lists: insert-select-stars.ts), and one whose left side is itself a join of those
  * (`a JOIN b USING (x) JOIN c USING (t)`: each join column taken from the one left table that has it; with a
- * `SELECT *` when the whole chain is INNER / LEFT USING or NATURAL joins, its columns listed join by join); other
- * joins over such columns are left as they are.
+ * `SELECT *` over a FROM clause of any joins and commas, its columns listed join by join); other joins over such
+ * columns are left as they are.
  */
 import type { ColumnMeta } from "./catalog.ts"
 import { blockSelectBefore, isKw, isOp, matchParen, type Tok, tokenize } from "./lexer.ts"
@@ -170,54 +170,104 @@ const joinedBy = (sig: ReadonlyArray<Tok>, from: number, to: number, c: string):
   return joined
 }
 
-/** A join of a `SELECT *` chain: the table reference joined, and its USING columns (undefined for NATURAL). */
+/**
+ * A join of a `SELECT *` chain: the table reference joined, its USING columns (undefined for NATURAL, null for an ON
+ * or CROSS join or a comma), its kind, and whether a comma joined it.
+ */
 interface ChainJoin {
   readonly ref: TableRef
-  readonly using: ReadonlyArray<string> | undefined
+  readonly using: ReadonlyArray<string> | undefined | null
+  readonly kind: "INNER" | "LEFT" | "RIGHT" | "FULL"
+  readonly comma: boolean
 }
 
+/** Words that start a join, which end an ON condition. */
+const JOIN_WORDS = ["NATURAL", "INNER", "LEFT", "RIGHT", "FULL", "OUTER", "CROSS", "JOIN"]
+
+/** Words that end a FROM clause. */
+const FROM_END = ["WHERE", "GROUP", "ORDER", "HAVING", "CONNECT", "START", "FETCH", "OFFSET", "FOR", "UNION", "INTERSECT", "MINUS", "EXCEPT", "MODEL", "WINDOW"]
+
 /**
- * The FROM clause whose FROM keyword is at `from` when it is a table reference followed by INNER or LEFT USING /
- * NATURAL joins of table references only (up to a clause, a `)` or the end); undefined otherwise.
+ * The FROM clause whose FROM keyword is at `from` when it is table references joined by commas or joins of any kind
+ * (USING, NATURAL, ON, CROSS; INNER, LEFT, RIGHT, FULL), up to a clause, a `)` or the end; undefined otherwise.
  */
 const usingChain = (sig: ReadonlyArray<Tok>, from: number, lookup: TableLookup, blocks: WithBlocks): { readonly first: TableRef; readonly joins: ReadonlyArray<ChainJoin> } | undefined => {
   const first = refStartingAt(sig, from + 1, lookup, blocks)
   if (first === undefined) return undefined
   const joins: Array<ChainJoin> = []
   let k = first.end
-  while (isKw(sig[k], "NATURAL", "INNER", "LEFT", "OUTER", "JOIN")) {
-    const start = k
-    while (isKw(sig[k], "NATURAL", "INNER", "LEFT", "OUTER")) k++
-    const ref = isKw(sig[k], "JOIN") ? refStartingAt(sig, k + 1, lookup, blocks) : undefined
-    if (ref === undefined) return undefined
-    k = ref.end
-    if (sig.slice(start, k).some((t) => isKw(t, "NATURAL"))) {
-      joins.push({ ref, using: undefined })
+  while (isKw(sig[k], ...JOIN_WORDS) || isOp(sig[k], ",")) {
+    if (isOp(sig[k], ",")) {
+      const ref = refStartingAt(sig, k + 1, lookup, blocks)
+      if (ref === undefined) return undefined
+      joins.push({ ref, using: null, kind: "INNER", comma: true })
+      k = ref.end
       continue
     }
-    const close = isKw(sig[k], "USING") && isOp(sig[k + 1], "(") ? matchParen(sig, k + 1) : -1
+    const start = k
+    while (isKw(sig[k], "NATURAL", "INNER", "LEFT", "RIGHT", "FULL", "OUTER", "CROSS")) k++
+    const ref = isKw(sig[k], "JOIN") ? refStartingAt(sig, k + 1, lookup, blocks) : undefined
+    if (ref === undefined) return undefined
+    const words = sig.slice(start, k)
+    const kind = words.some((t) => isKw(t, "LEFT")) ? "LEFT" : words.some((t) => isKw(t, "RIGHT")) ? "RIGHT" : words.some((t) => isKw(t, "FULL")) ? "FULL" : "INNER"
+    k = ref.end
+    if (words.some((t) => isKw(t, "NATURAL"))) {
+      joins.push({ ref, using: undefined, kind, comma: false })
+      continue
+    }
+    if (isKw(sig[k], "ON")) {
+      // the condition: up to the next join, comma or clause at its depth
+      for (k++; k < sig.length && !isOp(sig[k], ")") && !isOp(sig[k], ",") && !isKw(sig[k], ...JOIN_WORDS, ...FROM_END); k++) if (isOp(sig[k], "(")) k = matchParen(sig, k)
+      if (k < 0) return undefined
+      joins.push({ ref, using: null, kind, comma: false })
+      continue
+    }
+    if (!isKw(sig[k], "USING")) {
+      joins.push({ ref, using: null, kind, comma: false })
+      continue
+    }
+    const close = isOp(sig[k + 1], "(") ? matchParen(sig, k + 1) : -1
     const names = close < 0 ? [] : sig.slice(k + 2, close).filter((t) => !isOp(t, ","))
     if (close < 0 || names.some((t) => !isName(t))) return undefined
-    joins.push({ ref, using: names.map((t) => t.value) })
+    joins.push({ ref, using: names.map((t) => t.value), kind, comma: false })
     k = close + 1
   }
-  const ends = k >= sig.length || isOp(sig[k], ")") || isKw(sig[k], "WHERE", "GROUP", "ORDER", "HAVING", "CONNECT", "START", "FETCH", "OFFSET", "FOR", "UNION", "INTERSECT", "MINUS", "EXCEPT")
+  const ends = k >= sig.length || isOp(sig[k], ")") || isKw(sig[k], ...FROM_END)
   return ends && joins.length > 0 ? { first, joins } : undefined
 }
 
 /**
- * The columns `SELECT *` lists over such a chain, as the SQL standard forms them join by join: the join's columns
- * (the left side's), the left side's other columns, the right table's other columns.
+ * The columns `SELECT *` lists over such a chain, as the SQL standard forms them join by join: of a USING or NATURAL
+ * join its columns (the left side's, the right table's for a RIGHT join, whichever side has the row for a FULL
+ * join), the left side's other columns and the right table's other columns; of any other join both sides' columns; a
+ * comma joins what follows it as a join of its own (it binds less tightly than the joins).
  */
 const chainStarList = (first: TableRef, joins: ReadonlyArray<ChainJoin>): Array<string> => {
-  const of = (r: TableRef, c: ColumnMeta) => ({ name: c.name, text: `${r.qualifier}.${quoted(c.name)}` })
+  interface Item { readonly name: string; readonly text: string; readonly expression?: boolean }
+  const of = (r: TableRef, c: ColumnMeta): Item => ({ name: c.name, text: `${r.qualifier}.${quoted(c.name)}` })
+  const done: Array<Item> = []
   let list = first.columns.map((c) => of(first, c))
-  for (const { ref, using } of joins) {
+  for (const { ref, using, kind, comma } of joins) {
+    if (comma) {
+      done.push(...list)
+      list = ref.columns.map((c) => of(ref, c))
+      continue
+    }
+    if (using === null) {
+      list = [...list, ...ref.columns.map((c) => of(ref, c))]
+      continue
+    }
     const names = using ?? list.filter((x) => ref.columns.some((c) => c.name === x.name)).map((x) => x.name)
     const joined = new Set(names)
-    list = [...names.flatMap((n) => list.filter((x) => x.name === n).slice(0, 1)), ...list.filter((x) => !joined.has(x.name)), ...ref.columns.filter((c) => !joined.has(c.name)).map((c) => of(ref, c))]
+    const column = (n: string): Array<Item> => {
+      const left = list.find((x) => x.name === n)
+      if (left === undefined) return []
+      const right = `${ref.qualifier}.${quoted(n)}`
+      return [kind === "RIGHT" ? { name: n, text: right } : kind === "FULL" ? { name: n, text: `COALESCE(${left.text}, ${right})`, expression: true } : left]
+    }
+    list = [...names.flatMap(column), ...list.filter((x) => !joined.has(x.name)), ...ref.columns.filter((c) => !joined.has(c.name)).map((c) => of(ref, c))]
   }
-  return list.map((x) => x.text)
+  return [...done, ...list].map((x) => (x.expression === true ? `${x.text} AS ${quoted(x.name)}` : x.text))
 }
 
 interface Rewrite {
@@ -274,12 +324,13 @@ export const datetimeJoins = (all: ReadonlyArray<Tok>, lookup: TableLookup): Rea
       else if (isOp(sig[blockEnd], ")") && --depth < 0) break
       if (depth === 0 && (isKw(sig[blockEnd], "UNION", "INTERSECT", "MINUS", "EXCEPT", "JOIN") || isOp(sig[blockEnd], ","))) break
     }
-    // a `*` select list is spelled out: over the whole chain of INNER / LEFT USING or NATURAL joins it is one of, once;
-    // other tables joined with this one would be lost, so not then
+    // a `*` select list is spelled out: over the whole FROM clause of joins and commas it is one of, once; where that
+    // clause has items it cannot read (a table function), other tables joined with this one would be lost, so not then
     const listStart = isKw(sig[select + 1], "DISTINCT", "UNIQUE", "ALL") ? select + 2 : select + 1
     const star = isOp(sig[listStart], "*") && isKw(sig[listStart + 1], "FROM")
-    const starChain = star && (isKw(sig[blockEnd], "JOIN") || chain.length > 1) ? usingChain(sig, listStart + 1, lookup, blocks) : undefined
-    if (star && starChain === undefined && (isKw(sig[blockEnd], "JOIN") || isOp(sig[blockEnd], ",") || chain.length > 1)) continue
+    const starChain = star ? usingChain(sig, listStart + 1, lookup, blocks) : undefined
+    const joinedWithOthers = isKw(sig[blockEnd], "JOIN") || isOp(sig[blockEnd], ",") || chain.length > 1 || !isKw(sig[chain[0]!.start - 1], "FROM")
+    if (star && starChain === undefined && joinedWithOthers) continue
     const owner = (c: string) => (modifiers.includes("RIGHT") ? right : leftOf(c))
     // a FULL join's column is whichever side has the row (the SQL standard's COALESCE of the two columns)
     const joined = (c: string) => (modifiers.includes("FULL") ? `COALESCE(${leftOf(c).qualifier}.${quoted(c)}, ${right.qualifier}.${quoted(c)})` : `${owner(c).qualifier}.${quoted(c)}`)

@@ -14,7 +14,8 @@ import { LEVEL_COLUMN } from "./hierarchical.ts"
 import { rewritePivotClauses } from "./pivot-clauses.ts"
 import { type BinaryKind, type ExactIntervalKind, type ExactIntervals, oracleName, type QueryShape, type TextDatetimeKind } from "./translate.ts"
 import type { OraType, ValueKind } from "./types.ts"
-import { withZonedAliases } from "./zoned-aliases.ts"
+import { isZonedValue, withZonedAliases } from "./zoned-aliases.ts"
+import { markTextDatetimeReferences } from "./zoned-references.ts"
 import { withDatetimeAliases } from "./datetime-operand-types.ts"
 import { timestampPrecisionsOf } from "./timestamp-precisions.ts"
 
@@ -117,8 +118,13 @@ export class StatementColumns {
     for (const name of this.columnsOf(sql, (t) => t.kind === "timestamp" && t.duck === "VARCHAR")) out.set(name, "wall")
     for (const name of this.columnsOfKind(sql, "timestamptz")) out.set(name, "zoned")
     for (const name of this.columnsOf(sql, (t) => t.kind === "timestampltz" && t.duck === "VARCHAR")) out.set(name, "zoned")
-    // and the names the statement's subqueries and WITH blocks give zoned values (zoned-aliases.ts)
-    return withZonedAliases(significant(tokenize(sql)), out)
+    // and the names the statement's subqueries and WITH blocks give zoned values (zoned-aliases.ts), not those of
+    // columns of the same names but other types (zoned-references.ts)
+    const toks = significant(tokenize(sql))
+    markTextDatetimeReferences(toks, this.lookupTable, out, (from, to) => isZonedValue(toks, from, to, out))
+    const learnt = withZonedAliases(toks, out)
+    markTextDatetimeReferences(toks, this.lookupTable, learnt, (from, to) => isZonedValue(toks, from, to, learnt))
+    return withZonedAliases(toks, out)
   }
 
   /**

@@ -9,6 +9,8 @@ import { rewriteBuiltinCalls } from "./builtin-functions.ts"
 import { rewriteGroupIds } from "./group-ids.ts"
 import { characterBinds } from "./character-arithmetic.ts"
 import { zonedBinds } from "./datetime-binds.ts"
+import { markTextDatetimeReferences } from "./zoned-references.ts"
+import { isZonedValue } from "./zoned-aliases.ts"
 import { checkDatetimeLiterals } from "./datetime-literal-checks.ts"
 import { datetimeInsertSelects, sessionZoneWrites } from "./datetime-writes.ts"
 import { rewriteFloatConditions } from "./float-conditions.ts"
@@ -29,7 +31,7 @@ import { rewriteRownum } from "./rownum.ts"
 import { rewriteFunctionAliases } from "./everyday-functions.ts"
 import { ELEMENT_COMPARISONS, type ElementComparison, elementComparison, rewriteMultisetConditions } from "./multiset-conditions.ts"
 import { rewriteXmlSql } from "./xml-functions.ts"
-import { isKw, isOp, type Tok } from "./lexer.ts"
+import { isKw, isOp, significant, type Tok } from "./lexer.ts"
 import { rewriteDbmsLob } from "./lob-functions.ts"
 import { rewriteMergeDeleteWhere } from "./merge-delete-where.ts"
 import { rewriteMergeUpdateWhere } from "./merge-update-where.ts"
@@ -115,6 +117,10 @@ export const bindNumberingTranslator = (ctx: TranslationContext, source: Readonl
   const attributes = queryTokenRewrites(ctx, sql, source, specs)
   checkDatetimeLiterals(source)
   const tokens = namedTypesOf(ctx.db).rewriteConstructors(ctx.schema, attributes)
+  const textDatetimeColumns = columns.textDatetimeColumnsOf(sql)
+  // references to columns named like a text datetime column of another table resolved per query block
+  const sig = significant(tokens)
+  markTextDatetimeReferences(sig, lookup, textDatetimeColumns, (from, to) => isZonedValue(sig, from, to, textDatetimeColumns))
   const binds: Array<string> = []
   const numbers = new Map<Tok, number>()
   const { toks, tr } = makeTranslator(tokens, {
@@ -144,7 +150,7 @@ export const bindNumberingTranslator = (ctx: TranslationContext, source: Readonl
     ...(specs !== undefined ? { numberBind: (n: number) => bindSpecType(specs[n - 1])?.kind === "number", datetimeBind: zonedBinds(specs), ...characterBinds(specs) } : {}),
     characterColumns: columns.columnsOf(sql, (t) => t.kind === "varchar" || t.kind === "nvarchar"),
     blankPaddedColumns: blankPaddedColumnsOf(columns, sql),
-    textDatetimeColumns: columns.textDatetimeColumnsOf(sql)
+    textDatetimeColumns
   })
   // numbered in source order, which rewrites that move clauses (hierarchical.ts, outer-join-plus.ts) keep in `pos`
   toks

@@ -51,7 +51,7 @@ export const timestampPrecisionsOf = (sql: string, lookupTable: (schema: string 
 }
 
 /** The index of the SELECT of the query block token `at` (significant tokens) stands in, or -1 outside any. */
-const blockSelect = (toks: ReadonlyArray<Tok>, at: number): number => {
+export const blockSelect = (toks: ReadonlyArray<Tok>, at: number): number => {
   let depth = 0
   for (let k = at - 1; k >= 0; k--) {
     if (isOp(toks[k], ")")) depth++

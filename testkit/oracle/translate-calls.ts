@@ -407,8 +407,8 @@ export function ident(tr: TranslatorCore, i: number, to: number): [string, numbe
       if (p0 === undefined || parts.length !== 5) break
       if (tr.exactColumnAt(p0[0], p0[1]) !== undefined) return [`ora_dump(ora_number(${arg(0)}), ${arg(1)}, ${arg(2)}, ${arg(3)}, ${arg(4)})`, close + 1]
       if (isBlankPaddedColumn(tr, p0[0], p0[1])) return [`ora_dump(${arg(0)}, ${arg(1)}, ${arg(2)}, ${arg(3)}, TRUE)`, close + 1]
-      // of a zoned column: its Typ=181 bytes, not its stored text (expressions Oracle types otherwise, Typ=188)
-      if (tr.columnNameAt(p0[0], p0[1]) !== undefined && tr.textDatetimeAt(p0[0], p0[1]) === "zoned") return [`ora_dump(${asTextDatetime(arg(0), "zoned")}, ${arg(1)}, ${arg(2)}, ${arg(3)}, ${arg(4)})`, close + 1]
+      // of a zoned column (also a bind, a literal, a scalar subquery of one): its Typ=181 bytes, not its stored text
+      if (tr.textDatetimeAt(p0[0], p0[1]) === "zoned") return [`ora_dump(${asTextDatetime(arg(0), "zoned")}, ${arg(1)}, ${arg(2)}, ${arg(3)}, ${arg(4)})`, close + 1]
       break
     }
     case "LENGTHB":

@@ -194,9 +194,15 @@ export function textDatetimeInsertTargets(tr: TranslatorCore, parts: Array<Part>
 export function textDatetimeResult(tr: TranslatorCore, parts: ReadonlyArray<[number, number]>, results: ReadonlyArray<number>, arg: (k: number) => string) {
   const first = results.find((k) => { const p = parts[k]; return p !== undefined && !(p[1] === p[0] + 1 && isKw(tr.toks[p[0]], "NULL")) })
   const p = first === undefined ? undefined : parts[first]
-  const kind = p === undefined ? undefined : (tr.textDatetimeAt(p[0], p[1]) ?? textDatetimeOfText(arg(first!)))
+  const word = (k: number, ...words: Array<string>) => { const q = parts[k]; return q !== undefined && q[1] === q[0] + 1 && isKw(tr.toks[q[0]], ...words) }
+  // SYSTIMESTAMP / CURRENT_TIMESTAMP first: a TIMESTAMP WITH TIME ZONE too, text when another result is zoned text (as
+  // textDatetimeCaseParts)
+  const nativeZoned = first !== undefined && word(first, "SYSTIMESTAMP", "CURRENT_TIMESTAMP") && results.some((k) => parts[k] !== undefined && (tr.textDatetimeAt(parts[k]![0], parts[k]![1]) ?? textDatetimeOfText(arg(k))) === "zoned")
+  const kind = p === undefined ? undefined : nativeZoned ? "zoned" : (tr.textDatetimeAt(p[0], p[1]) ?? textDatetimeOfText(arg(first!)))
+  // CURRENT_TIMESTAMP in the session time zone, as it shows alone
+  const result = (k: number) => (kind === "zoned" && word(k, "CURRENT_TIMESTAMP") ? inSessionZone(arg(k)) : arg(k))
   return {
-    arg: (k: number) => (kind === undefined ? arg(k) : `CAST(${arg(k)} AS VARCHAR)`),
+    arg: (k: number) => (kind === undefined ? arg(k) : `CAST(${result(k)} AS VARCHAR)`),
     wrap: (text: string) => (kind === undefined ? text : asTextDatetime(text, kind))
   }
 }
@@ -238,7 +244,7 @@ export function textDatetimeParts(tr: TranslatorCore, parts: Array<Part>): void 
       continue
     }
     if (nestedSelectItem(tr, parts, j)) continue
-    const kind = tr.textDatetimeOfPart(p)
+    const kind = tr.textDatetimeOfPart(p) ?? (clauses[j] === "order" ? undefined : zonedSubqueryOperand(tr, parts, j))
     if (kind === undefined || p.text.length === 0) continue
     if (clauses[j] === "order") {
       p.text = key(p, kind)
@@ -275,6 +281,22 @@ export function textDatetimeParts(tr: TranslatorCore, parts: Array<Part>): void 
       list.text = `(SELECT ora_tstz_key(${column}) FROM ${list.text} AS "ora$in"("v"))`
     }
   }
+}
+
+/**
+ * "zoned" when `parts[j]` is a zoneless datetime (a TIMESTAMP or DATE column, a TIMESTAMP expression) compared by `IN`
+ * or `op ANY | SOME | ALL` with a subquery of zoned values: compared by instant then, the TIMESTAMP in the session time
+ * zone, as Oracle compares them (Database Globalization Support Guide, "Datetime Comparisons").
+ */
+function zonedSubqueryOperand(tr: TranslatorCore, parts: ReadonlyArray<Part>, j: number): "zoned" | undefined {
+  const p = parts[j]!
+  const at = (k: number) => (parts[k]?.separator === true ? tr.toks[parts[k]!.from] : undefined)
+  const negated = isKw(at(j + 1), "NOT") ? 1 : 0
+  const subquery = isKw(at(j + 1 + negated), "IN") ? parts[j + 2 + negated] : at(j + 1)?.kind === "op" && COMPARISONS.has(at(j + 1)!.value) && isKw(at(j + 2), "ANY", "SOME", "ALL") ? parts[j + 3] : undefined
+  if (subquery === undefined || subquery.separator || !isOp(tr.toks[subquery.from], "(") || !isKw(tr.toks[subquery.from + 1], "SELECT")) return undefined
+  const name = tr.columnNameAt(p.from, p.to)
+  const datetime = tr.isTimestampAt(p.from, p.to) || (name !== undefined && tr.ctx.dateColumns?.has(name) === true)
+  return datetime && tr.textDatetimeAt(subquery.from, subquery.to) === "zoned" ? "zoned" : undefined
 }
 
 /**

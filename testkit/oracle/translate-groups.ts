@@ -10,6 +10,7 @@ import { distinctItems, identOut, NOT_ALIAS, selectItemName } from "./translate-
 import { asTextDatetime, datetimeArgument, textDatetimeExtreme, textDatetimeOfText } from "./translate-datetime-sql.ts"
 import type { TranslatorCore } from "./translate-core.ts"
 import type { TextDatetimeKind } from "./translate-types.ts"
+import { textDatetimeKindOf } from "./zoned-references.ts"
 
 /**
  * A zoned expression that groups by instant (datetime-groups.ts `expressionKeys`): tokens [from, to) as a GROUP BY
@@ -20,7 +21,7 @@ import type { TextDatetimeKind } from "./translate-types.ts"
 export function groupedExpression(tr: TranslatorCore, from: number, to: number): string | undefined {
   const columns = tr.ctx.textDatetimeColumns
   if (columns === undefined || columns.size === 0 || tr.groupedRendering.has(from)) return undefined
-  tr.instantGrouping ??= instantGrouping(tr.toks, (name) => columns.get(name) === "zoned")
+  tr.instantGrouping ??= instantGrouping(tr.toks, (name) => textDatetimeKindOf(name, columns) === "zoned")
   const { expressionKeys, expressionRepresentatives } = tr.instantGrouping
   const alias = tr.toks[to - 1]
   const aliased = expressionRepresentatives.get(from) === to - 1 && (alias?.kind === "ident" || alias?.kind === "qident") && !NOT_ALIAS.has(alias.value)
@@ -51,7 +52,7 @@ export function groupedExpression(tr: TranslatorCore, from: number, to: number):
 export function groupedByInstant(tr: TranslatorCore, i: number): [string, number] | undefined {
   const columns = tr.ctx.textDatetimeColumns
   if (columns === undefined || columns.size === 0) return undefined
-  tr.instantGrouping ??= instantGrouping(tr.toks, (name) => columns.get(name) === "zoned")
+  tr.instantGrouping ??= instantGrouping(tr.toks, (name) => textDatetimeKindOf(name, columns) === "zoned")
   const reference = (end: number) => tr.toks.slice(i, end).map((t) => (t.kind === "op" ? t.value : identOut(t))).join("")
   const keyEnd = tr.instantGrouping.keys.get(i)
   if (keyEnd !== undefined) return [`ora_tstz_key(${datetimeArgument(reference(keyEnd), "zoned")})`, keyEnd]

@@ -13,6 +13,7 @@ import { parseOracleType, type OraType } from "./types.ts"
 import { distinctItems, isDateLiteralEnd, isDateUnit, isDateWord, numberLiteral, timestampLiteral } from "./translate-literals.ts"
 import { textDatetimeOfText } from "./translate-datetime-sql.ts"
 import { isZonedValue } from "./zoned-aliases.ts"
+import { textDatetimeKindOf } from "./zoned-references.ts"
 import { blockPrecisionOf } from "./timestamp-precisions.ts"
 import { type DatetimeOperand, datetimeOperandOf, operandStartBefore } from "./datetime-operand-types.ts"
 import type { ExactIntervalKind, Part, TextDatetimeKind, TranslateContext } from "./translate-types.ts"
@@ -96,7 +97,7 @@ export class TranslatorOperands {
       }
       const name = oracleName(t)
       if (isCharReference(t)) return false
-      if (binaryColumns?.has(name) === true || dateColumns?.has(name) === true || textDatetimeColumns?.has(name) === true) return false
+      if (binaryColumns?.has(name) === true || dateColumns?.has(name) === true || textDatetimeKindOf(t, textDatetimeColumns) !== undefined) return false
       return boundedNumberColumns?.has(name) === true || exactNumberColumns?.has(name) === true
     })
   }
@@ -248,8 +249,8 @@ export class TranslatorOperands {
       const zoned = this.ctx.textDatetimeColumns !== undefined && isZonedValue(toks, item[0], item[1], this.ctx.textDatetimeColumns)
       return this.textDatetimeAt(item[0], item[1]) ?? (zoned ? "zoned" : undefined)
     }
-    const name = this.columnNameAt(from, to)
-    return name === undefined ? undefined : this.ctx.textDatetimeColumns?.get(name)
+    // (as the reference's query block resolves it: zoned-references.ts)
+    return this.columnNameAt(from, to) === undefined ? undefined : textDatetimeKindOf(toks[to - 1]!, this.ctx.textDatetimeColumns)
   }
 
   /** The zoneless datetime tokens [from, to) give when their operands tell it (datetime-operand-types.ts). */
@@ -385,7 +386,7 @@ export class TranslatorOperands {
   mentionsTextDatetime(from: number, to: number): boolean {
     for (let i = from; i < to; i++) {
       const t = this.toks[i]!
-      if ((t.kind === "ident" || t.kind === "qident") && this.ctx.textDatetimeColumns?.has(oracleName(t)) === true && !isOp(this.toks[i + 1], "(")) return true
+      if ((t.kind === "ident" || t.kind === "qident") && textDatetimeKindOf(t, this.ctx.textDatetimeColumns) !== undefined && !isOp(this.toks[i + 1], "(")) return true
       if (isKw(t, "TIMESTAMP") && this.textDatetimeAt(i, i + 2) !== undefined) return true
       if (t.kind === "bind" && this.bindDatetime(t) !== undefined) return true
     }
@@ -428,7 +429,7 @@ export class TranslatorOperands {
   isDateColumnTok(t: Tok | undefined): boolean {
     if (t?.kind === "bind") return this.bindDatetime(t) !== undefined
     // (also a name the statement's subqueries give a zoned value: zoned-aliases.ts)
-    return t !== undefined && (t.kind === "ident" || t.kind === "qident") && (this.ctx.dateColumns?.has(oracleName(t)) === true || this.ctx.textDatetimeColumns?.has(oracleName(t)) === true)
+    return t !== undefined && (t.kind === "ident" || t.kind === "qident") && (this.ctx.dateColumns?.has(oracleName(t)) === true || textDatetimeKindOf(t, this.ctx.textDatetimeColumns) !== undefined)
   }
 
   isExactIntervalTok(t: Tok | undefined): boolean {

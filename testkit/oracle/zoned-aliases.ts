@@ -9,6 +9,7 @@ import { findTopLevel, isKw, isOp, matchParen, type Tok } from "./lexer.ts"
 import { visitAliasedItems } from "./select-aliases.ts"
 import { headingOf } from "./expression-names.ts"
 import type { TextDatetimeKind } from "./translate-types.ts"
+import { textDatetimeKindOf } from "./zoned-references.ts"
 
 const isName = (t: Tok | undefined): t is Tok => t !== undefined && (t.kind === "ident" || t.kind === "qident")
 
@@ -81,7 +82,7 @@ const isZonedExpression = (toks: ReadonlyArray<Tok>, from: number, to: number, z
     return fromAt > start && findTopLevel(toks, start, fromAt, (t) => isOp(t, ",")) < 0 && isZonedExpression(toks, start, fromAt, zoned)
   }
   const ref = referenceEnd(toks, from)
-  const zonedRef = ref > 0 && zoned.get(toks[ref - 1]!.value) === "zoned"
+  const zonedRef = ref > 0 && textDatetimeKindOf(toks[ref - 1]!, zoned) === "zoned"
   // a column alone, or ± an interval literal
   if (zonedRef && (ref === to || ((isOp(toks[ref], "+") || isOp(toks[ref], "-")) && isKw(toks[ref + 1], "INTERVAL")))) return true
   for (let k = from, depth = 0; k < to; k++) {

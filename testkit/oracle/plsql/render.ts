@@ -45,6 +45,8 @@ import { lookup } from "./scope.ts"
 import { collectionType, fieldType, recordType, resolveType } from "./conversion.ts"
 import { charType, type OraType } from "../types.ts"
 import { datetimeParameter, intervalParameter, isExactNumberText, kindOfSpec, kindOfType, numberParameter, type ValueKind } from "./value-kinds.ts"
+import { markTextDatetimeReferences } from "../zoned-references.ts"
+import { isZonedValue } from "../zoned-aliases.ts"
 
 /** Column names of the tables a SQL statement names: they win over variables of the same name. */
 export function columnsOf(ctx: Frame, toks: Expr): Set<string> {
@@ -343,6 +345,7 @@ export function render(
   // an INTERVAL variable in a statement with exact-storage interval columns is bound as a client's interval is, brought
   // to the storage of the column it meets (intervals.ts intervalParamsFor)
   const exactStorage = (columns?.exactIntervalColumns.size ?? 0) > 0
+  const textDatetimeColumns = sql ? ctx.host.textDatetimeColumnsOf(toks.map((t) => t.text).join(" ")) : undefined
   const { toks: tt, tr } = makeTranslator(withSpaces, {
     bind: (name, tok) => {
       const known = numbered.get(tok)
@@ -380,12 +383,14 @@ export function render(
     // and their declared fractional precision, which FF prints (timestamp-precisions.ts), as in a client's SQL
     ...(sql
       ? {
-        textDatetimeColumns: ctx.host.textDatetimeColumnsOf(toks.map((t) => t.text).join(" ")),
+        textDatetimeColumns: textDatetimeColumns ?? new Map(),
         timestampPrecisions: timestampPrecisionsOf(toks.map((t) => t.text).join(" "), (schema, name) => ctx.host.lookupTable(schema, name)),
         ...columns
       }
       : {})
   })
+  // references to columns named like a text datetime column of another table resolved per query block, as in a client's SQL
+  if (textDatetimeColumns !== undefined) markTextDatetimeReferences(tt, (schema, name) => ctx.host.lookupTable(schema, name), textDatetimeColumns, (from, to) => isZonedValue(tt, from, to, textDatetimeColumns))
   if (asQuery) {
     // withRowid: each row's DuckDB row id selected last (a LOB locator's row, plsql/embedded-sql.ts)
     const q = translateQuery(tt, tr, withRowid === true)
