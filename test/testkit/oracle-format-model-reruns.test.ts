@@ -34,4 +34,24 @@ describe("Oracle test server: format expressions in statements that take NEXTVAL
     expect(((await conn.execute("SELECT k FROM fmr_m ORDER BY k")).rows as Array<[number]>).map((r) => r[0])).toEqual([1, 2, 3])
     await conn.rollback()
   })
+  it("a PL/SQL block's INSERT ... SELECT and UPDATE taking NEXTVAL beside a format expression advance it once per row", async () => {
+    await conn.execute("CREATE SEQUENCE fmr_pseq")
+    await conn.execute("CREATE TABLE fmr_p (id NUMBER, k NUMBER, s VARCHAR2(30))")
+    await conn.execute(`DECLARE
+  sfx VARCHAR2(5) := '!';
+BEGIN
+  INSERT INTO fmr_p (id, k, s) SELECT id, fmr_pseq.NEXTVAL, TO_CHAR(d, f) || sfx FROM fmr;
+  UPDATE fmr_p SET k = fmr_pseq.NEXTVAL, s = s || TO_CHAR(DATE '2024-12-25', DECODE(id, 1, 'DD', 2, 'MM', 'YY')) WHERE id < 3;
+END;`)
+    expect(await currval("fmr_pseq")).toBe(5)
+    expect((await conn.execute("SELECT id, s FROM fmr_p ORDER BY id")).rows).toEqual([
+      [1, "29.02.2024!25"],
+      [2, "2024-03-01!12"],
+      [3, "03/02!"]
+    ])
+    // the rows updated took 4 and 5; the other kept one of the three the INSERT took
+    expect(((await conn.execute("SELECT k FROM fmr_p WHERE id < 3 ORDER BY k")).rows as Array<[number]>).map((r) => r[0])).toEqual([4, 5])
+    expect([1, 2, 3]).toContain(((await conn.execute("SELECT k FROM fmr_p WHERE id = 3")).rows as Array<[number]>)[0]![0])
+    await conn.rollback()
+  })
 })

@@ -13,6 +13,7 @@ import { blockSelectBefore, isKw, isOp, significantTokensOf, splitTopLevel } fro
 import { oneRowSequenceRefs, rewriteSequenceRowTokens, sequenceRowSource } from "../sequence-rows.ts"
 import { perRowSequenceValues } from "../sequence-row-lambdas.ts"
 import { settleFormatValues } from "../format-model-sites.ts"
+import { probedDml } from "./format-probes.ts"
 import { canonicalNumberWrites } from "../number-writes.ts"
 import { blankPaddedWrites } from "../char-writes.ts"
 import { derivedLobRows, type DerivedLobRows, hidingDerivedLobRows } from "../derived-lob-rows.ts"
@@ -55,7 +56,9 @@ function dmlTarget(ctx: Frame, toks: Expr): TableMeta | undefined {
  * it; run again when a format model that is an expression meets new values (format-model-sites.ts).
  */
 export function runDml(ctx: Frame, written: Expr): Promise<number> {
-  return settleFormatValues(() => runDmlOnce(ctx, written))
+  // taking NEXTVAL: its format values met first by a query, so that it runs once (format-probes.ts)
+  const read = async (probe: Expr) => (await openQuery(ctx, probe, false, "none")).cursor.close()
+  return probedDml(ctx, written, read, () => settleFormatValues(() => runDmlOnce(ctx, written)))
 }
 
 async function runDmlOnce(ctx: Frame, written: Expr): Promise<number> {

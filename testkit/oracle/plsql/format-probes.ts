@@ -1,0 +1,43 @@
+/**
+ * A block's DML statement that takes NEXTVAL beside a format model that is an expression (format-model-sites.ts):
+ * its format values first met by a side-effect-free query standing for it (format-model-sites.ts formatProbe, NEXTVAL
+ * replaced by a stand-in), so that it runs, and advances the sequence, once per row as Oracle does (SQL Language
+ * Reference, "Sequence Pseudocolumns"): a run that meets a value not met yet is undone and run again, and a sequence
+ * is not undone.
+ */
+import { formatProbe, hasFormatExpressions } from "../format-model-sites.ts"
+import { significant, tokenize } from "../lexer.ts"
+import type { Expr } from "./ast.ts"
+import type { Frame } from "./context.ts"
+
+/** Per block frame, while its statement and the statement's probe are rendered: the text their call sites are named under. */
+const scopes = new WeakMap<Frame, string>()
+
+/** The text the format call sites of a statement `ctx` renders now are named under, when {@link probedDml} sets one. */
+export const formatScopeOf = (ctx: Frame): string | undefined => scopes.get(ctx)
+
+/**
+ * Runs `run` (the block's DML statement `written`); first, when it takes NEXTVAL and has a format expression, its
+ * probe with `read` (which opens the query, meeting its values, and closes it), both under one scope so that the
+ * values the probe meets are the statement's. A probe whose format expression depends on NEXTVAL itself, or that
+ * fails, leaves the values to the statement's own runs.
+ */
+export const probedDml = async <T>(ctx: Frame, written: Expr, read: (probe: Expr) => Promise<void>, run: () => Promise<T>): Promise<T> => {
+  const text = written.filter((t) => t.kind !== "ws").map((t) => t.text).join(" ")
+  if (!/\bNEXTVAL\b/i.test(text) || !hasFormatExpressions(written)) return run()
+  const probe = formatProbe(text)
+  if (probe === undefined || probe.peeks) return run()
+  const outer = scopes.get(ctx)
+  scopes.set(ctx, `plsql dml ${text}`)
+  try {
+    try {
+      await read(significant(tokenize(probe.sql)))
+    } catch {
+      // the statement's own runs meet what the probe did not
+    }
+    return await run()
+  } finally {
+    if (outer === undefined) scopes.delete(ctx)
+    else scopes.set(ctx, outer)
+  }
+}
