@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
 import type { Conn } from "./oracle/helpers.ts"
-import { closeConnection, openConnection } from "./oracle/helpers.ts"
+import { closeConnection, openConnection, oracledb } from "./oracle/helpers.ts"
 
 // A format model that is an expression is evaluated per row (SQL Language Reference, "TO_CHAR (datetime)": "fmt ...
 // can be a character expression", https://docs.oracle.com/en/database/oracle/oracle-database/23/sqlrf/TO_CHAR-datetime.html),
@@ -52,6 +52,42 @@ END;`)
     // the rows updated took 4 and 5; the other kept one of the three the INSERT took
     expect(((await conn.execute("SELECT k FROM fmr_p WHERE id < 3 ORDER BY k")).rows as Array<[number]>).map((r) => r[0])).toEqual([4, 5])
     expect([1, 2, 3]).toContain(((await conn.execute("SELECT k FROM fmr_p WHERE id = 3")).rows as Array<[number]>)[0]![0])
+    await conn.rollback()
+  })
+})
+
+describe("Oracle test server: views whose query has a format expression (raw node-oracledb)", () => {
+  let server: OracleTestServerHandle
+  let conn: Conn
+  beforeAll(async () => {
+    ;({ server, conn } = await openConnection())
+    await conn.execute("CREATE TABLE fmv (id NUMBER, d DATE, f VARCHAR2(30))")
+    await conn.execute("INSERT INTO fmv VALUES (1, DATE '2024-02-29', 'DD.MM.YYYY')")
+    await conn.execute("INSERT INTO fmv VALUES (2, DATE '2024-03-01', 'YYYY-MM-DD')")
+    await conn.commit()
+  })
+  afterAll(() => closeConnection({ server, conn }))
+
+  it("a PL/SQL block's query and DML naming the view format rows added after it by their own model", async () => {
+    await conn.execute("CREATE VIEW fmv_v AS SELECT id, TO_CHAR(d, f) x FROM fmv")
+    await conn.execute("CREATE TABLE fmv_out (id NUMBER, x VARCHAR2(30))")
+    // a model the view's query did not meet when it was created
+    await conn.execute("INSERT INTO fmv VALUES (3, DATE '2024-03-04', 'MM/DD/YYYY')")
+    const r = await conn.execute(
+      `DECLARE
+  v VARCHAR2(30);
+BEGIN
+  SELECT x INTO v FROM fmv_v WHERE id = 3;
+  :out := v;
+  FOR r IN (SELECT a.id, a.x FROM fmv_v a WHERE a.id > 1 ORDER BY a.id) LOOP
+    :out := :out || ' ' || r.x;
+  END LOOP;
+  INSERT INTO fmv_out SELECT id, x FROM fmv_v WHERE id = 3;
+END;`,
+      { out: { dir: oracledb.BIND_OUT, type: oracledb.STRING, maxSize: 200 } }
+    )
+    expect(r.outBinds.out).toBe("03/04/2024 2024-03-01 03/04/2024")
+    expect((await conn.execute("SELECT id, x FROM fmv_out")).rows).toEqual([[3, "03/04/2024"]])
     await conn.rollback()
   })
 })

@@ -55,15 +55,55 @@ export const namedViewQuery = (viewText: string, names: ReadonlyArray<string>): 
   return `${viewText.slice(0, toks[first]!.pos)}${named.join(", ")} ${viewText.slice(toks[fromAt]!.pos)}`
 }
 
+/** Finds a table or view by `[schema.]name`. */
+type Lookup = (schema: string | undefined, name: string) => TableMeta | undefined
+
+/** A FROM item of significant tokens `from..to` naming such a view, and the inline view standing for it. */
+interface ViewEdit {
+  readonly from: number
+  readonly to: number
+  readonly text: string
+}
+
 /**
  * `sql` (a client's query or DML statement) with each FROM item that names such a view replaced by its query; `sql` itself when there
  * is none. `lookup` finds a table or view by `[schema.]name`.
  */
-export const expandFormatViews = (sql: string, lookup: (schema: string | undefined, name: string) => TableMeta | undefined): string => {
+export const expandFormatViews = (sql: string, lookup: Lookup): string => {
   const toks = significant(tokenize(sql))
+  const edits = viewEdits(toks, lookup)
+  if (edits.length === 0) return sql
+  let out = ""
+  let at = 0
+  for (const e of edits) {
+    out += `${sql.slice(at, toks[e.from]!.pos)}${e.text}`
+    at = toks[e.to]!.pos + toks[e.to]!.text.length
+  }
+  return out + sql.slice(at)
+}
+
+/**
+ * The significant tokens `toks` (a PL/SQL block's query or DML statement) with each FROM item that names such a view
+ * replaced by its query's tokens (placed where the item was); `toks` itself when there is none.
+ */
+export const expandFormatViewTokens = (toks: ReadonlyArray<Tok>, lookup: Lookup): ReadonlyArray<Tok> => {
+  const sig = toks.filter((t) => t.kind !== "ws")
+  const edits = viewEdits(sig, lookup)
+  if (edits.length === 0) return toks
+  const out: Array<Tok> = []
+  let at = 0
+  for (const e of edits) {
+    out.push(...sig.slice(at, e.from), ...significant(tokenize(e.text)).map((t) => ({ ...t, pos: sig[e.from]!.pos })))
+    at = e.to + 1
+  }
+  return [...out, ...sig.slice(at)]
+}
+
+/** The FROM items of significant tokens `toks` that name such a view (see {@link expandFormatViews}), in order. */
+const viewEdits = (toks: ReadonlyArray<Tok>, lookup: Lookup): Array<ViewEdit> => {
   // per parenthesis depth, whether its current clause is a FROM list
   const inFrom: Array<boolean> = [false]
-  const edits: Array<{ from: number; to: number; text: string }> = []
+  const edits: Array<ViewEdit> = []
   for (let k = 0; k < toks.length; k++) {
     const t = toks[k]!
     if (isOp(t, "(")) inFrom.push(false)
@@ -84,12 +124,5 @@ export const expandFormatViews = (sql: string, lookup: (schema: string | undefin
     const query = namedViewQuery(meta.viewText, meta.columns.map((c) => c.name)) ?? meta.viewText
     edits.push({ from: k + 1, to: end, text: `(${query}) ${alias.text}` })
   }
-  if (edits.length === 0) return sql
-  let out = ""
-  let at = 0
-  for (const e of edits) {
-    out += `${sql.slice(at, toks[e.from]!.pos)}${e.text}`
-    at = toks[e.to]!.pos + toks[e.to]!.text.length
-  }
-  return out + sql.slice(at)
+  return edits
 }
