@@ -90,4 +90,18 @@ END;`,
     expect((await conn.execute("SELECT id, x FROM fmv_out")).rows).toEqual([[3, "03/04/2024"]])
     await conn.rollback()
   })
+  it("a view with a column list and a * item: the * stands for the columns it names, each row formatted by its own model", async () => {
+    await conn.execute("CREATE VIEW fmv_s (k, dd, ff, y) AS SELECT fmv.*, TO_CHAR(d, f) FROM fmv")
+    await conn.execute("CREATE VIEW fmv_s2 (k, y, dd, ff) AS SELECT id, TO_CHAR(d, f), a.* FROM (SELECT d, f FROM fmv) a JOIN fmv USING (d, f)")
+    await conn.execute("INSERT INTO fmv VALUES (4, DATE '2024-03-05', 'DD/MM')")
+    expect((await conn.execute("SELECT k, y, ff FROM fmv_s ORDER BY k")).rows).toEqual([
+      [1, "29.02.2024", "DD.MM.YYYY"],
+      [2, "2024-03-01", "YYYY-MM-DD"],
+      [4, "05/03", "DD/MM"]
+    ])
+    const r = await conn.execute("SELECT * FROM fmv_s2 WHERE k = 4")
+    expect(r.metaData.map((m: { name: string }) => m.name)).toEqual(["K", "Y", "DD", "FF"])
+    expect([r.rows[0][0], r.rows[0][1], r.rows[0][3]]).toEqual([4, "05/03", "DD/MM"])
+    await conn.rollback()
+  })
 })

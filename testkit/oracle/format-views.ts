@@ -30,27 +30,46 @@ export const hasFormatViews = (db: object): boolean => withFormatViews.has(db)
 export const isFormatView = (meta: TableMeta | undefined): meta is TableMeta & { viewText: string } =>
   meta?.kind === "VIEW" && meta.viewText !== null && MAY_HAVE_FORMAT.test(meta.viewText) && hasFormatExpressions(tokenize(meta.viewText))
 
+/** Per view (its catalog entry), the query a statement names in its place when it is not the view's text as written. */
+const viewQueries = new WeakMap<TableMeta, string>()
+
+/** Notes that a statement names view `meta` by `query` (its query with its items named: {@link namedViewQuery}). */
+export const noteViewQuery = (meta: TableMeta, query: string): void => {
+  viewQueries.set(meta, query)
+}
+
 /**
  * A view's query (`SELECT a, b x FROM t`) with its select items named `names` (the view's columns: `SELECT a AS "N1",
- * b AS "N2" FROM t`); undefined for a query this cannot name so (a WITH clause, a set operation, a `*` item, another
- * number of items).
+ * b AS "N2" FROM t`); undefined for a query this cannot name so (a WITH clause, a set operation, another number of
+ * items, a `*` item unless `columns`, the query's own column names, are given and it has one: `SELECT t.*, f(x) FROM
+ * t` as `SELECT t."A" AS "N1", t."B" AS "N2", f(x) AS "N3" FROM t`).
  */
-export const namedViewQuery = (viewText: string, names: ReadonlyArray<string>): string | undefined => {
+export const namedViewQuery = (viewText: string, names: ReadonlyArray<string>, columns?: ReadonlyArray<string>): string | undefined => {
   const toks = significant(tokenize(viewText))
   if (!isKw(toks[0], "SELECT") || findTopLevel(toks, 1, toks.length, (t) => isKw(t, "UNION", "INTERSECT", "MINUS", "EXCEPT")) >= 0) return undefined
   const first = isKw(toks[1], "DISTINCT", "UNIQUE", "ALL") ? 2 : 1
   const fromAt = findTopLevel(toks, first, toks.length, (t) => isKw(t, "FROM"))
   if (fromAt < 0) return undefined
   const items = splitTopLevel(toks.slice(first, fromAt))
-  if (items.length !== names.length || items.some((item) => item.length === 0 || isOp(item[item.length - 1], "*"))) return undefined
+  if (items.some((item) => item.length === 0)) return undefined
+  const stars = items.filter((item) => isOp(item[item.length - 1], "*"))
+  // a `*` item stands for the query's columns the other items leave
+  const span = stars.length === 1 && columns !== undefined && columns.length === names.length ? names.length - (items.length - 1) : items.length === names.length && stars.length === 0 ? 1 : -1
+  if (span < 0) return undefined
   const text = (item: ReadonlyArray<Tok>) => viewText.slice(item[0]!.pos, item[item.length - 1]!.pos + item[item.length - 1]!.text.length)
-  const named = items.map((item, i) => {
+  const quoted = (name: string) => `"${name.replace(/"/g, '""')}"`
+  let n = 0
+  const named = items.flatMap((item) => {
+    if (isOp(item[item.length - 1], "*")) {
+      const qualifier = item.length > 1 ? `${text(item.slice(0, -1))}` : ""
+      return columns!.slice(n, n + span).map((c) => `${qualifier}${quoted(c)} AS ${quoted(names[n++]!)}`)
+    }
     const last = item[item.length - 1]
     const prev = item[item.length - 2]
     // the item's own alias gives way to the view's column name
     const aliased = isName(last) && prev !== undefined && !isOp(prev, ".") && (isKw(prev, "AS") || prev.kind === "ident" || prev.kind === "qident" || isOp(prev, ")") || prev.kind === "str" || prev.kind === "num")
     const expr = aliased ? item.slice(0, isKw(prev, "AS") ? -2 : -1) : item
-    return `${text(expr)} AS "${names[i]!.replace(/"/g, '""')}"`
+    return [`${text(expr)} AS ${quoted(names[n++]!)}`]
   })
   return `${viewText.slice(0, toks[first]!.pos)}${named.join(", ")} ${viewText.slice(toks[fromAt]!.pos)}`
 }
@@ -121,7 +140,7 @@ const viewEdits = (toks: ReadonlyArray<Tok>, lookup: Lookup): Array<ViewEdit> =>
     if (!isFormatView(meta)) continue
     const alias = isName(toks[nameAt + 1]) && !NOT_ALIAS.has(toks[nameAt + 1]!.value.toUpperCase()) ? toks[nameAt + 1]! : toks[nameAt]!
     const end = alias === toks[nameAt] ? nameAt : nameAt + 1
-    const query = namedViewQuery(meta.viewText, meta.columns.map((c) => c.name)) ?? meta.viewText
+    const query = viewQueries.get(meta) ?? namedViewQuery(meta.viewText, meta.columns.map((c) => c.name)) ?? meta.viewText
     edits.push({ from: k + 1, to: end, text: `(${query}) ${alias.text}` })
   }
   return edits
