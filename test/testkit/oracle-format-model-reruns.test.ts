@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
 import type { Conn } from "./oracle/helpers.ts"
-import { closeConnection, openConnection, oracledb } from "./oracle/helpers.ts"
+import { closeConnection, failure, openConnection, oraCode, oracledb, withServer } from "./oracle/helpers.ts"
 
 // A format model that is an expression is evaluated per row (SQL Language Reference, "TO_CHAR (datetime)": "fmt ...
 // can be a character expression", https://docs.oracle.com/en/database/oracle/oracle-database/23/sqlrf/TO_CHAR-datetime.html),
@@ -103,5 +103,48 @@ END;`,
     expect(r.metaData.map((m: { name: string }) => m.name)).toEqual(["K", "Y", "DD", "FF"])
     expect([r.rows[0][0], r.rows[0][1], r.rows[0][3]]).toEqual([4, "05/03", "DD/MM"])
     await conn.rollback()
+  })
+})
+
+// "the view's owner must have the privileges" on its base objects, not its user, and its query's names are its owner's
+// (SQL Language Reference, CREATE VIEW, Prerequisites; Database Concepts, "Overview of Views")
+describe("Oracle test server: another user's view whose query has a format expression (raw node-oracledb)", () => {
+  let server: OracleTestServerHandle
+  let app: Conn
+  let bob: Conn
+  beforeAll(async () => {
+    const s = await withServer({ users: [{ name: "app", password: "app" }, { name: "bob", password: "bob" }] })
+    server = s.server
+    app = await s.connect("app", "app")
+    bob = await s.connect("bob", "bob")
+    await app.execute("CREATE TABLE fmo (id NUMBER, d DATE, f VARCHAR2(30))")
+    await app.execute("INSERT INTO fmo VALUES (1, DATE '2024-02-29', 'DD.MM.YYYY')")
+    await app.execute("CREATE VIEW fmo_v AS SELECT id, TO_CHAR(d, f) x FROM fmo")
+    await app.execute("GRANT SELECT ON fmo_v TO bob")
+    await app.execute("INSERT INTO fmo VALUES (2, DATE '2024-03-01', 'YYYY-MM-DD')")
+    await app.commit()
+    // bob's own table of that name, which the view does not read
+    await bob.execute("CREATE TABLE fmo (id NUMBER, d DATE, f VARCHAR2(30))")
+    await bob.execute("INSERT INTO fmo VALUES (7, DATE '2024-07-07', 'YYYY')")
+    await bob.commit()
+  })
+  afterAll(async () => {
+    await bob?.close()
+    await app?.close()
+    await server?.close()
+  })
+
+  it("reads its owner's tables with its owner's privileges, and needs only SELECT on the view", async () => {
+    expect((await bob.execute("SELECT id, x FROM app.fmo_v ORDER BY id")).rows).toEqual([[1, "29.02.2024"], [2, "2024-03-01"]])
+    await bob.execute("CREATE TABLE fmo_copy (id NUMBER, x VARCHAR2(30))")
+    await bob.execute("INSERT INTO fmo_copy SELECT id, x FROM app.fmo_v WHERE id = 2")
+    expect((await bob.execute("SELECT x FROM fmo_copy")).rows).toEqual([["2024-03-01"]])
+    const r = await bob.execute("BEGIN SELECT x INTO :x FROM app.fmo_v WHERE id = 2; INSERT INTO fmo_copy SELECT id + 10, x FROM app.fmo_v WHERE id = 1; END;", { x: { dir: oracledb.BIND_OUT, type: oracledb.STRING, maxSize: 30 } })
+    expect(r.outBinds.x).toBe("2024-03-01")
+    expect((await bob.execute("SELECT x FROM fmo_copy WHERE id = 11")).rows).toEqual([["29.02.2024"]])
+    // the base table itself stays out of bob's reach
+    expect(oraCode(await failure(() => bob.execute("SELECT v.x FROM app.fmo_v v JOIN app.fmo t ON t.id = v.id")))).toBe("ORA-00942")
+    expect(oraCode(await failure(() => bob.execute("SELECT id FROM app.fmo")))).toBe("ORA-00942")
+    await bob.rollback()
   })
 })

@@ -82,47 +82,61 @@ interface ViewEdit {
   readonly from: number
   readonly to: number
   readonly text: string
+  /** The objects the view's query names. */
+  readonly named: ReadonlyArray<TableMeta>
 }
 
 /**
  * `sql` (a client's query or DML statement) with each FROM item that names such a view replaced by its query; `sql` itself when there
  * is none. `lookup` finds a table or view by `[schema.]name`.
  */
-export const expandFormatViews = (sql: string, lookup: Lookup): string => {
+export const expandFormatViews = (sql: string, lookup: Lookup): string => expandedFormatViews(sql, lookup).sql
+
+/** {@link expandFormatViews}, with the objects the queries of the views named read (their owners' rights cover them). */
+export const expandedFormatViews = (sql: string, lookup: Lookup): { readonly sql: string; readonly named: ReadonlyArray<TableMeta> } => {
   const toks = significant(tokenize(sql))
   const edits = viewEdits(toks, lookup)
-  if (edits.length === 0) return sql
+  if (edits.length === 0) return { sql, named: [] }
   let out = ""
   let at = 0
   for (const e of edits) {
     out += `${sql.slice(at, toks[e.from]!.pos)}${e.text}`
     at = toks[e.to]!.pos + toks[e.to]!.text.length
   }
-  return out + sql.slice(at)
+  return { sql: out + sql.slice(at), named: edits.flatMap((e) => e.named) }
 }
 
 /**
  * The significant tokens `toks` (a PL/SQL block's query or DML statement) with each FROM item that names such a view
  * replaced by its query's tokens (placed where the item was); `toks` itself when there is none.
  */
-export const expandFormatViewTokens = (toks: ReadonlyArray<Tok>, lookup: Lookup): ReadonlyArray<Tok> => {
+export const expandFormatViewTokens = (toks: ReadonlyArray<Tok>, lookup: Lookup): { readonly toks: ReadonlyArray<Tok>; readonly named: ReadonlyArray<TableMeta> } => {
   const sig = toks.filter((t) => t.kind !== "ws")
   const edits = viewEdits(sig, lookup)
-  if (edits.length === 0) return toks
+  if (edits.length === 0) return { toks, named: [] }
   const out: Array<Tok> = []
   let at = 0
   for (const e of edits) {
     out.push(...sig.slice(at, e.from), ...significant(tokenize(e.text)).map((t) => ({ ...t, pos: sig[e.from]!.pos })))
     at = e.to + 1
   }
-  return [...out, ...sig.slice(at)]
+  return { toks: [...out, ...sig.slice(at)], named: edits.flatMap((e) => e.named) }
 }
 
-/** The FROM items of significant tokens `toks` that name such a view (see {@link expandFormatViews}), in order. */
-const viewEdits = (toks: ReadonlyArray<Tok>, lookup: Lookup): Array<ViewEdit> => {
+/** A FROM item naming a table or view: the indices of its first name token, its name and its alias (if any). */
+interface NamedItem {
+  readonly first: number
+  readonly nameAt: number
+  readonly aliasAt: number | undefined
+}
+
+const ident = (x: Tok): string => (x.kind === "qident" ? x.value : x.value.toUpperCase())
+
+/** The FROM items of significant tokens `toks` that name a table or view (not a table function or remote object), in order. */
+const namedItems = (toks: ReadonlyArray<Tok>): Array<NamedItem> => {
   // per parenthesis depth, whether its current clause is a FROM list
   const inFrom: Array<boolean> = [false]
-  const edits: Array<ViewEdit> = []
+  const items: Array<NamedItem> = []
   for (let k = 0; k < toks.length; k++) {
     const t = toks[k]!
     if (isOp(t, "(")) inFrom.push(false)
@@ -135,13 +149,41 @@ const viewEdits = (toks: ReadonlyArray<Tok>, lookup: Lookup): Array<ViewEdit> =>
     const owned = isOp(toks[k + 2], ".") && isName(toks[k + 3])
     const nameAt = owned ? k + 3 : k + 1
     if (isOp(toks[nameAt + 1], "(") || isOp(toks[nameAt + 1], "@")) continue
-    const ident = (x: Tok) => (x.kind === "qident" ? x.value : x.value.toUpperCase())
-    const meta = lookup(owned ? ident(toks[k + 1]!) : undefined, ident(toks[nameAt]!))
-    if (!isFormatView(meta)) continue
-    const alias = isName(toks[nameAt + 1]) && !NOT_ALIAS.has(toks[nameAt + 1]!.value.toUpperCase()) ? toks[nameAt + 1]! : toks[nameAt]!
-    const end = alias === toks[nameAt] ? nameAt : nameAt + 1
-    const query = viewQueries.get(meta) ?? namedViewQuery(meta.viewText, meta.columns.map((c) => c.name)) ?? meta.viewText
-    edits.push({ from: k + 1, to: end, text: `(${query}) ${alias.text}` })
+    items.push({ first: k + 1, nameAt, aliasAt: isName(toks[nameAt + 1]) && !NOT_ALIAS.has(toks[nameAt + 1]!.value.toUpperCase()) ? nameAt + 1 : undefined })
   }
-  return edits
+  return items
 }
+
+/**
+ * A view's `query` with each FROM item naming a table or view of its owner `owner` without a schema qualified by it
+ * (`FROM t` as `FROM "OWNER".t t`), as Oracle resolves the names of a view's query in its owner's schema, whoever
+ * queries it (Database Concepts, "Overview of Views"); with the objects so named.
+ */
+const ownersQuery = (query: string, owner: string, lookup: Lookup): { readonly text: string; readonly named: ReadonlyArray<TableMeta> } => {
+  const toks = significant(tokenize(query))
+  // the names a WITH clause gives its subqueries are no tables
+  const defined = new Set(toks.flatMap((t, k) => (isName(t) && isKw(toks[k + 1], "AS") && isOp(toks[k + 2], "(") ? [ident(t)] : [])))
+  const named: Array<TableMeta> = []
+  let text = ""
+  let at = 0
+  for (const item of namedItems(toks)) {
+    const name = toks[item.nameAt]!
+    const meta = item.first === item.nameAt ? (defined.has(ident(name)) ? undefined : lookup(owner, ident(name))) : lookup(ident(toks[item.first]!), ident(name))
+    if (meta === undefined) continue
+    named.push(meta)
+    if (item.first !== item.nameAt) continue
+    text += `${query.slice(at, name.pos)}"${owner.replace(/"/g, '""')}".${name.text}${item.aliasAt === undefined ? ` ${name.text}` : ""}`
+    at = name.pos + name.text.length
+  }
+  return { text: text + query.slice(at), named }
+}
+
+/** The FROM items of significant tokens `toks` that name such a view (see {@link expandFormatViews}), in order. */
+const viewEdits = (toks: ReadonlyArray<Tok>, lookup: Lookup): Array<ViewEdit> =>
+  namedItems(toks).flatMap((item) => {
+    const meta = lookup(item.first === item.nameAt ? undefined : ident(toks[item.first]!), ident(toks[item.nameAt]!))
+    if (!isFormatView(meta)) return []
+    const alias = toks[item.aliasAt ?? item.nameAt]!
+    const query = ownersQuery(viewQueries.get(meta) ?? namedViewQuery(meta.viewText, meta.columns.map((c) => c.name)) ?? meta.viewText, meta.owner, lookup)
+    return [{ from: item.first, to: item.aliasAt ?? item.nameAt, text: `(${query.text}) ${alias.text}`, named: query.named }]
+  })

@@ -15,6 +15,7 @@ import { perRowSequenceValues } from "../sequence-row-lambdas.ts"
 import { settleFormatValues } from "../format-model-sites.ts"
 import { probedDml } from "./format-probes.ts"
 import { expandFormatViewTokens, hasFormatViews } from "../format-views.ts"
+import { readingViewQueries } from "../format-view-rights.ts"
 import { canonicalNumberWrites } from "../number-writes.ts"
 import { blankPaddedWrites } from "../char-writes.ts"
 import { derivedLobRows, type DerivedLobRows, hidingDerivedLobRows } from "../derived-lob-rows.ts"
@@ -65,7 +66,9 @@ export function runDml(ctx: Frame, written: Expr): Promise<number> {
 async function runDmlOnce(ctx: Frame, written: Expr): Promise<number> {
   checkMutating(ctx.host, written, (schema, name) => ctx.host.lookupTable(schema, name))
   // `UPDATE t a SET a.col = ...` and `SET (a, b) = (SELECT ...)` as the session's translation rewrites them
-  const rewritten = unqualifySetTargets(rewriteRowSubqueries(sequenceRows(ctx, formatViews(ctx, written)))).filter((t) => t.kind !== "ws")
+  const viewed = formatViews(ctx, written)
+  if (viewed.named.length > 0) return readingViewQueries(ctx.host, () => written.filter((t) => t.kind !== "ws"), viewed.named, () => runDmlOnce(ctx, viewed.toks))
+  const rewritten = unqualifySetTargets(rewriteRowSubqueries(sequenceRows(ctx, written))).filter((t) => t.kind !== "ws")
   // on a table with triggers, or through a view (its base table written: view-dml.ts), as a client's statement
   const target = dmlTarget(ctx, rewritten)
   if (target?.kind === "VIEW" || tableTriggers(ctx.host.db, target).length > 0) return triggeredDml(ctx, rewritten)
@@ -119,9 +122,11 @@ async function triggeredDml(ctx: Frame, source: Expr): Promise<number> {
 
 /**
  * A view whose query has a format expression named by its query, as in a client's statement (format-views.ts), so
- * that rows its query did not meet when it was created are formatted by their own model.
+ * that rows its query did not meet when it was created are formatted by their own model; with the objects that query
+ * names, read with the view owner's rights (format-view-rights.ts).
  */
-const formatViews = (ctx: Frame, toks: Expr): Expr => (hasFormatViews(ctx.host.db) ? expandFormatViewTokens(toks, (schema, name) => ctx.host.lookupTable(schema, name)) : toks)
+const formatViews = (ctx: Frame, toks: Expr): { readonly toks: Expr; readonly named: ReadonlyArray<TableMeta> } =>
+  hasFormatViews(ctx.host.db) ? expandFormatViewTokens(toks, (schema, name) => ctx.host.lookupTable(schema, name)) : { toks, named: [] }
 
 /** One sequence value per row for NEXTVAL and CURRVAL of a sequence in a query block (sequence-rows.ts). */
 const sequenceRows = (ctx: Frame, toks: Expr): Expr => rewriteSequenceRowTokens(toks, (schema, name) => sequenceRowSource(ctx.host.lookupTable(schema, name)))
@@ -146,7 +151,10 @@ export function openQuery(ctx: Frame, statement: Expr, withRowid: boolean | "lob
 export type ForUpdateLocking = "open" | "fetch" | "none"
 
 async function openQueryOnce(ctx: Frame, statement: Expr, wanted: boolean | "lobs" | "tables", locking: ForUpdateLocking): Promise<BlockQueryResult> {
-  const query = sequenceRows(ctx, formatViews(ctx, resolveSynonymTokens(ctx.host.db, ctx.host.schema, statement)))
+  const resolved = resolveSynonymTokens(ctx.host.db, ctx.host.schema, statement)
+  const viewed = formatViews(ctx, resolved)
+  if (viewed.named.length > 0) return readingViewQueries(ctx.host, () => resolved.filter((t) => t.kind !== "ws"), viewed.named, () => openQueryOnce(ctx, viewed.toks, wanted, locking))
+  const query = sequenceRows(ctx, resolved)
   checkMutating(ctx.host, query, (schema, name) => ctx.host.lookupTable(schema, name))
   ctx.host.checkStatementAccess(query)
   const tabled = await tableCollections(ctx, query)
