@@ -90,6 +90,15 @@ END;`,
     expect((await conn.execute("SELECT id, x FROM fmv_out")).rows).toEqual([[3, "03/04/2024"]])
     await conn.rollback()
   })
+  it("a MERGE whose USING source is the view formats rows added after it by their own model", async () => {
+    await conn.execute("CREATE VIEW fmv_m AS SELECT id, TO_CHAR(d, f) x FROM fmv")
+    await conn.execute("CREATE TABLE fmv_mt (id NUMBER, x VARCHAR2(30))")
+    await conn.execute("INSERT INTO fmv VALUES (5, DATE '2024-03-06', 'DD-MM')")
+    await conn.execute("MERGE INTO fmv_mt t USING fmv_m s ON (t.id = s.id) WHEN NOT MATCHED THEN INSERT (id, x) VALUES (s.id, s.x)")
+    expect((await conn.execute("SELECT id, x FROM fmv_mt ORDER BY id")).rows).toEqual([[1, "29.02.2024"], [2, "2024-03-01"], [5, "06-03"]])
+    await conn.rollback()
+  })
+
   it("a view with a column list and a * item: the * stands for the columns it names, each row formatted by its own model", async () => {
     await conn.execute("CREATE VIEW fmv_s (k, dd, ff, y) AS SELECT fmv.*, TO_CHAR(d, f) FROM fmv")
     await conn.execute("CREATE VIEW fmv_s2 (k, y, dd, ff) AS SELECT id, TO_CHAR(d, f), a.* FROM (SELECT d, f FROM fmv) a JOIN fmv USING (d, f)")

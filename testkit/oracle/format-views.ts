@@ -143,8 +143,8 @@ const namedItems = (toks: ReadonlyArray<Tok>): Array<NamedItem> => {
     else if (isOp(t, ")")) inFrom.pop()
     else if (isKw(t, "FROM")) inFrom[inFrom.length - 1] = true
     else if (t.kind === "ident" && isKw(t, "WHERE", "GROUP", "ORDER", "HAVING", "UNION", "INTERSECT", "MINUS", "EXCEPT", "CONNECT", "START", "SELECT", "FETCH", "OFFSET")) inFrom[inFrom.length - 1] = false
-    // (not the table a DELETE writes)
-    const item = (isKw(t, "FROM") && !isKw(toks[k - 1], "DELETE")) || isKw(t, "JOIN") || (isOp(t, ",") && inFrom[inFrom.length - 1] === true)
+    // (not the table a DELETE writes; a MERGE's USING source, not a join's USING column list)
+    const item = (isKw(t, "FROM") && !isKw(toks[k - 1], "DELETE")) || isKw(t, "JOIN", "USING") || (isOp(t, ",") && inFrom[inFrom.length - 1] === true)
     if (!item || !isName(toks[k + 1])) continue
     const owned = isOp(toks[k + 2], ".") && isName(toks[k + 3])
     const nameAt = owned ? k + 3 : k + 1
