@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
 import type { Conn } from "./oracle/helpers.ts"
 import { closeConnection, failure, openConnection, oraCode, oracledb, withServer } from "./oracle/helpers.ts"
@@ -67,6 +67,8 @@ describe("Oracle test server: views whose query has a format expression (raw nod
     await conn.commit()
   })
   afterAll(() => closeConnection({ server, conn }))
+  // a failed test leaves no rows to the next
+  afterEach(() => conn.rollback())
 
   it("a PL/SQL block's query and DML naming the view format rows added after it by their own model", async () => {
     await conn.execute("CREATE VIEW fmv_v AS SELECT id, TO_CHAR(d, f) x FROM fmv")
@@ -90,6 +92,18 @@ END;`,
     expect((await conn.execute("SELECT id, x FROM fmv_out")).rows).toEqual([[3, "03/04/2024"]])
     await conn.rollback()
   })
+  it("a view over such a view, and a synonym for it, format rows added after them by their own model", async () => {
+    await conn.execute("CREATE VIEW fmv_in AS SELECT id, TO_CHAR(d, f) x FROM fmv")
+    await conn.execute("CREATE VIEW fmv_over (k, y) AS SELECT id, x FROM fmv_in WHERE id > 1")
+    await conn.execute("CREATE SYNONYM fmv_syn FOR fmv_over")
+    await conn.execute("INSERT INTO fmv VALUES (6, DATE '2024-03-07', 'DD+MM')")
+    expect((await conn.execute("SELECT k, y FROM fmv_over ORDER BY k")).rows).toEqual([[2, "2024-03-01"], [6, "07+03"]])
+    expect((await conn.execute("SELECT y FROM fmv_syn WHERE k = 6")).rows).toEqual([["07+03"]])
+    const r = await conn.execute("BEGIN SELECT y INTO :y FROM fmv_over WHERE k = 6; END;", { y: { dir: oracledb.BIND_OUT, type: oracledb.STRING, maxSize: 30 } })
+    expect(r.outBinds.y).toBe("07+03")
+    await conn.rollback()
+  })
+
   it("a MERGE whose USING source is the view formats rows added after it by their own model", async () => {
     await conn.execute("CREATE VIEW fmv_m AS SELECT id, TO_CHAR(d, f) x FROM fmv")
     await conn.execute("CREATE TABLE fmv_mt (id NUMBER, x VARCHAR2(30))")

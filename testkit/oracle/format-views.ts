@@ -94,33 +94,48 @@ export const expandFormatViews = (sql: string, lookup: Lookup): string => expand
 
 /** {@link expandFormatViews}, with the objects the queries of the views named read (their owners' rights cover them). */
 export const expandedFormatViews = (sql: string, lookup: Lookup): { readonly sql: string; readonly named: ReadonlyArray<TableMeta> } => {
-  const toks = significant(tokenize(sql))
-  const edits = viewEdits(toks, lookup)
-  if (edits.length === 0) return { sql, named: [] }
-  let out = ""
-  let at = 0
-  for (const e of edits) {
-    out += `${sql.slice(at, toks[e.from]!.pos)}${e.text}`
-    at = toks[e.to]!.pos + toks[e.to]!.text.length
+  let text = sql
+  const named: Array<TableMeta> = []
+  // a view's query naming another such view: that one named by its query in turn
+  for (let depth = 0; depth < DEPTH; depth++) {
+    const toks = significant(tokenize(text))
+    const edits = viewEdits(toks, lookup)
+    if (edits.length === 0) break
+    let out = ""
+    let at = 0
+    for (const e of edits) {
+      out += `${text.slice(at, toks[e.from]!.pos)}${e.text}`
+      at = toks[e.to]!.pos + toks[e.to]!.text.length
+    }
+    text = out + text.slice(at)
+    named.push(...edits.flatMap((e) => e.named))
   }
-  return { sql: out + sql.slice(at), named: edits.flatMap((e) => e.named) }
+  return { sql: text, named }
 }
 
 /**
  * The significant tokens `toks` (a PL/SQL block's query or DML statement) with each FROM item that names such a view
- * replaced by its query's tokens (placed where the item was); `toks` itself when there is none.
+ * replaced by its query's tokens (placed where the item was), with the objects those queries name; undefined when
+ * there is none.
  */
-export const expandFormatViewTokens = (toks: ReadonlyArray<Tok>, lookup: Lookup): { readonly toks: ReadonlyArray<Tok>; readonly named: ReadonlyArray<TableMeta> } => {
-  const sig = toks.filter((t) => t.kind !== "ws")
-  const edits = viewEdits(sig, lookup)
-  if (edits.length === 0) return { toks, named: [] }
-  const out: Array<Tok> = []
-  let at = 0
-  for (const e of edits) {
-    out.push(...sig.slice(at, e.from), ...significant(tokenize(e.text)).map((t) => ({ ...t, pos: sig[e.from]!.pos })))
-    at = e.to + 1
+export const expandFormatViewTokens = (toks: ReadonlyArray<Tok>, lookup: Lookup): { readonly toks: ReadonlyArray<Tok>; readonly named: ReadonlyArray<TableMeta> } | undefined => {
+  let sig = toks.filter((t) => t.kind !== "ws")
+  const named: Array<TableMeta> = []
+  let expanded = false
+  for (let depth = 0; depth < DEPTH; depth++) {
+    const edits = viewEdits(sig, lookup)
+    if (edits.length === 0) break
+    expanded = true
+    const out: Array<Tok> = []
+    let at = 0
+    for (const e of edits) {
+      out.push(...sig.slice(at, e.from), ...significant(tokenize(e.text)).map((t) => ({ ...t, pos: sig[e.from]!.pos })))
+      at = e.to + 1
+    }
+    sig = [...out, ...sig.slice(at)]
+    named.push(...edits.flatMap((e) => e.named))
   }
-  return { toks: [...out, ...sig.slice(at)], named: edits.flatMap((e) => e.named) }
+  return expanded ? { toks: sig, named } : undefined
 }
 
 /** A FROM item naming a table or view: the indices of its first name token, its name and its alias (if any). */
@@ -182,8 +197,28 @@ const ownersQuery = (query: string, owner: string, lookup: Lookup): { readonly t
 const viewEdits = (toks: ReadonlyArray<Tok>, lookup: Lookup): Array<ViewEdit> =>
   namedItems(toks).flatMap((item) => {
     const meta = lookup(item.first === item.nameAt ? undefined : ident(toks[item.first]!), ident(toks[item.nameAt]!))
-    if (!isFormatView(meta)) return []
+    const named = meta === undefined ? undefined : viewQueryOf(meta, lookup)
+    if (named === undefined) return []
     const alias = toks[item.aliasAt ?? item.nameAt]!
-    const query = ownersQuery(viewQueries.get(meta) ?? namedViewQuery(meta.viewText, meta.columns.map((c) => c.name)) ?? meta.viewText, meta.owner, lookup)
+    const query = ownersQuery(named, meta!.owner, lookup)
     return [{ from: item.first, to: item.aliasAt ?? item.nameAt, text: `(${query.text}) ${alias.text}`, named: query.named }]
   })
+
+/** Views over views a statement names by their queries at most (a view cannot name itself, under it or not). */
+const DEPTH = 8
+
+/**
+ * The query a statement names view `meta` by: a view with a format expression (its items named by its columns), or
+ * a view whose query names one (its engine view would read the other's engine view); undefined for another, or one
+ * whose items cannot be named so.
+ */
+const viewQueryOf = (meta: TableMeta, lookup: Lookup, depth = 0): string | undefined => {
+  if (isFormatView(meta)) return viewQueries.get(meta) ?? namedViewQuery(meta.viewText, meta.columns.map((c) => c.name)) ?? meta.viewText
+  if (meta.kind !== "VIEW" || meta.viewText === null || depth >= DEPTH) return undefined
+  const toks = significant(tokenize(meta.viewText))
+  const over = namedItems(toks).some((item) => {
+    const under = lookup(item.first === item.nameAt ? meta.owner : ident(toks[item.first]!), ident(toks[item.nameAt]!))
+    return under !== undefined && viewQueryOf(under, lookup, depth + 1) !== undefined
+  })
+  return over ? namedViewQuery(meta.viewText, meta.columns.map((c) => c.name)) : undefined
+}

@@ -67,7 +67,7 @@ async function runDmlOnce(ctx: Frame, written: Expr): Promise<number> {
   checkMutating(ctx.host, written, (schema, name) => ctx.host.lookupTable(schema, name))
   // `UPDATE t a SET a.col = ...` and `SET (a, b) = (SELECT ...)` as the session's translation rewrites them
   const viewed = formatViews(ctx, written)
-  if (viewed.named.length > 0) return readingViewQueries(ctx.host, () => written.filter((t) => t.kind !== "ws"), viewed.named, () => runDmlOnce(ctx, viewed.toks))
+  if (viewed !== undefined) return readingViewQueries(ctx.host, () => written.filter((t) => t.kind !== "ws"), viewed.named, () => runDmlOnce(ctx, viewed.toks))
   const rewritten = unqualifySetTargets(rewriteRowSubqueries(sequenceRows(ctx, written))).filter((t) => t.kind !== "ws")
   // on a table with triggers, or through a view (its base table written: view-dml.ts), as a client's statement
   const target = dmlTarget(ctx, rewritten)
@@ -125,8 +125,8 @@ async function triggeredDml(ctx: Frame, source: Expr): Promise<number> {
  * that rows its query did not meet when it was created are formatted by their own model; with the objects that query
  * names, read with the view owner's rights (format-view-rights.ts).
  */
-const formatViews = (ctx: Frame, toks: Expr): { readonly toks: Expr; readonly named: ReadonlyArray<TableMeta> } =>
-  hasFormatViews(ctx.host.db) ? expandFormatViewTokens(toks, (schema, name) => ctx.host.lookupTable(schema, name)) : { toks, named: [] }
+const formatViews = (ctx: Frame, toks: Expr): { readonly toks: Expr; readonly named: ReadonlyArray<TableMeta> } | undefined =>
+  hasFormatViews(ctx.host.db) ? expandFormatViewTokens(toks, (schema, name) => ctx.host.lookupTable(schema, name)) : undefined
 
 /** One sequence value per row for NEXTVAL and CURRVAL of a sequence in a query block (sequence-rows.ts). */
 const sequenceRows = (ctx: Frame, toks: Expr): Expr => rewriteSequenceRowTokens(toks, (schema, name) => sequenceRowSource(ctx.host.lookupTable(schema, name)))
@@ -153,7 +153,7 @@ export type ForUpdateLocking = "open" | "fetch" | "none"
 async function openQueryOnce(ctx: Frame, statement: Expr, wanted: boolean | "lobs" | "tables", locking: ForUpdateLocking): Promise<BlockQueryResult> {
   const resolved = resolveSynonymTokens(ctx.host.db, ctx.host.schema, statement)
   const viewed = formatViews(ctx, resolved)
-  if (viewed.named.length > 0) return readingViewQueries(ctx.host, () => resolved.filter((t) => t.kind !== "ws"), viewed.named, () => openQueryOnce(ctx, viewed.toks, wanted, locking))
+  if (viewed !== undefined) return readingViewQueries(ctx.host, () => resolved.filter((t) => t.kind !== "ws"), viewed.named, () => openQueryOnce(ctx, viewed.toks, wanted, locking))
   const query = sequenceRows(ctx, resolved)
   checkMutating(ctx.host, query, (schema, name) => ctx.host.lookupTable(schema, name))
   ctx.host.checkStatementAccess(query)
