@@ -49,6 +49,10 @@ END;`)
       [2, "2024-03-01!12"],
       [3, "03/02!"]
     ])
+    // a format model computed from the NEXTVAL it takes: the probe reads the sequence's next values without taking them
+    await conn.execute("BEGIN INSERT INTO fmr_p (id, k, s) SELECT id + 10, fmr_pseq.NEXTVAL, TO_CHAR(d, DECODE(MOD(fmr_pseq.NEXTVAL, 2), 0, 'YYYY', 'MM')) FROM fmr; END;")
+    expect(await currval("fmr_pseq")).toBe(8)
+    expect((await conn.execute("SELECT k, s FROM fmr_p WHERE id > 10 ORDER BY k")).rows).toEqual([[6, "2024"], [7, "03"], [8, "2024"]])
     // the rows updated took 4 and 5; the other kept one of the three the INSERT took
     expect(((await conn.execute("SELECT k FROM fmr_p WHERE id < 3 ORDER BY k")).rows as Array<[number]>).map((r) => r[0])).toEqual([4, 5])
     expect([1, 2, 3]).toContain(((await conn.execute("SELECT k FROM fmr_p WHERE id = 3")).rows as Array<[number]>)[0]![0])

@@ -525,6 +525,20 @@ export const probeFormatValuesOnce = async <V, S>(
   }
 }
 
+/**
+ * Runs `body`, a probe whose format expression depends on NEXTVAL (its engine SQL through {@link peekingSql}), with
+ * its NEXTVAL reading the next values of the sequences `sequences` gives; `restart` starts a run from the first.
+ */
+export const peekingAt = async <T>(sequences: () => Promise<{ readonly schema: string; readonly states: SequenceStates }>, body: (restart: () => void) => Promise<T>): Promise<T> => {
+  const { schema, states } = await sequences()
+  peeks = { schema, states: new Map([...states].map(([name, state]) => [name, { ...state, taken: 0n }])) }
+  try {
+    return await body(() => peeks.states.forEach((peek) => (peek.taken = 0n)))
+  } finally {
+    peeks = { schema: "", states: new Map() }
+  }
+}
+
 /** Moves the values runs of any statement met to the known ones; true when there were any new. */
 const learnPending = (): boolean => learnSites("")
 

@@ -13,7 +13,7 @@ import { blockSelectBefore, isKw, isOp, significantTokensOf, splitTopLevel } fro
 import { oneRowSequenceRefs, rewriteSequenceRowTokens, sequenceRowSource } from "../sequence-rows.ts"
 import { perRowSequenceValues } from "../sequence-row-lambdas.ts"
 import { settleFormatValues } from "../format-model-sites.ts"
-import { probedDml } from "./format-probes.ts"
+import { isProbe, probeSql, probedDml } from "./format-probes.ts"
 import { expandFormatViewTokens, hasFormatViews } from "../format-views.ts"
 import { readingViewQueries } from "../format-view-rights.ts"
 import { canonicalNumberWrites } from "../number-writes.ts"
@@ -176,7 +176,7 @@ async function openQueryOnce(ctx: Frame, statement: Expr, wanted: boolean | "lob
   const { params, shape } = rendered
   // a FOR UPDATE cursor's row ids, by table, for WHERE CURRENT OF (plsql/current-of.ts)
   const rowidTables = wanted === "tables" && shape !== undefined && rendered.lobTables !== undefined ? { rowidTables: rendered.lobTables.map((k) => shape.from[k]!), ...(shape.lock !== undefined && { rowLock: shape.lock }) } : {}
-  let sql = perRowSequenceValues(rendered.sql)
+  let sql = probeSql(ctx, perRowSequenceValues(rendered.sql))
   // FOR UPDATE (SELECT INTO, a cursor's OPEN) locks the rows as a client's query does, all of them before the first
   // fetch: "the database locks all rows in the result set when you open the cursor" (PL/SQL Language Reference,
   // "SELECT FOR UPDATE and FOR UPDATE Cursors": https://docs.oracle.com/en/database/oracle/oracle-database/23/lnpls/static-sql.html)
@@ -209,6 +209,8 @@ async function openQueryOnce(ctx: Frame, statement: Expr, wanted: boolean | "lob
     } finally {
       read.cursor.close()
     }
+    // a DML statement's probe has met its values (format-probes.ts)
+    if (isProbe(ctx)) return read
   }
   if (calls === undefined) return { ...(await ctx.host.queryDuck(sql, params, shape, withRowid, dictionary)), ...(claimFetchedRow !== undefined && { claimFetchedRow }), ...rowidTables }
   let result: QueryResult | undefined
