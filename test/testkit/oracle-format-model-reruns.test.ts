@@ -148,6 +148,7 @@ describe("Oracle test server: another user's view whose query has a format expre
     await app.execute("INSERT INTO fmo VALUES (1, DATE '2024-02-29', 'DD.MM.YYYY')")
     await app.execute("CREATE VIEW fmo_v AS SELECT id, TO_CHAR(d, f) x FROM fmo")
     await app.execute("GRANT SELECT ON fmo_v TO bob")
+    await app.execute("CREATE VIEW fmo_dual AS SELECT TO_CHAR(DATE '2024-01-02', NVL(NULL, 'YYYY')) x FROM dual")
     await app.execute("INSERT INTO fmo VALUES (2, DATE '2024-03-01', 'YYYY-MM-DD')")
     await app.commit()
     // bob's own table of that name, which the view does not read
@@ -169,6 +170,9 @@ describe("Oracle test server: another user's view whose query has a format expre
     const r = await bob.execute("BEGIN SELECT x INTO :x FROM app.fmo_v WHERE id = 2; INSERT INTO fmo_copy SELECT id + 10, x FROM app.fmo_v WHERE id = 1; END;", { x: { dir: oracledb.BIND_OUT, type: oracledb.STRING, maxSize: 30 } })
     expect(r.outBinds.x).toBe("2024-03-01")
     expect((await bob.execute("SELECT x FROM fmo_copy WHERE id = 11")).rows).toEqual([["29.02.2024"]])
+    // a view bob was not granted stays out of his reach, whatever its query reads
+    expect(oraCode(await failure(() => bob.execute("SELECT x FROM app.fmo_dual")))).toBe("ORA-00942")
+    expect((await app.execute("SELECT x FROM fmo_dual")).rows).toEqual([["2024"]])
     // the base table itself stays out of bob's reach
     expect(oraCode(await failure(() => bob.execute("SELECT v.x FROM app.fmo_v v JOIN app.fmo t ON t.id = v.id")))).toBe("ORA-00942")
     expect(oraCode(await failure(() => bob.execute("SELECT id FROM app.fmo")))).toBe("ORA-00942")

@@ -21,10 +21,10 @@ export interface ViewQuerySession {
 
 /**
  * Runs `body` (the statement whose significant tokens are `written`, with the views' queries in their places: they read
- * `named`) after checking `written`'s privileges, the objects `named` passing the session's checks meanwhile.
+ * `named`) after checking `written`'s privileges (the views' included), the objects `named` passing the session's
+ * checks meanwhile.
  */
 export const readingViewQueries = async <T>(session: ViewQuerySession, written: () => ReadonlyArray<Tok>, named: ReadonlyArray<TableMeta>, body: () => Promise<T>): Promise<T> => {
-  if (named.length === 0) return body()
   session.checkStatementAccess(written())
   const outer = reading.get(session)
   reading.set(session, new Set([...(outer ?? []), ...named]))

@@ -64,6 +64,7 @@ export class SessionQueries {
     if (!hasFormatViews(s.db)) return this.queryViewed(oracleSql, bound, boundSpecs, describeOnly)
     // a view with a format expression named by its query, read with its owner's rights (format-view-rights.ts)
     const viewed = expandedFormatViews(oracleSql, (schema, name) => s.lookupTable(schema, name))
+    if (viewed.sql === oracleSql) return this.queryViewed(oracleSql, bound, boundSpecs, describeOnly)
     return readingViewQueries(s, () => significant(tokenize(oracleSql)), viewed.named, () => this.queryViewed(viewed.sql, bound, boundSpecs, describeOnly))
   }
 

@@ -337,7 +337,8 @@ export class SqlSession {
         // a view with a format expression named by its query, read with its owner's rights (format-view-rights.ts)
         const viewed = hasFormatViews(this.db) ? expandedFormatViews(sql, (schema, name) => this.lookupTable(schema, name)) : { sql, named: [] }
         const host = { readAll: this.queries.readAll.bind(this.queries), sequences: this.queries.sequenceStates, atomically: (body: () => Promise<StatementResult>) => this.txn.atomically(body), dml: async (text: string, r: ReadonlyArray<ReadonlyArray<DuckDBValue>>, s: ReadonlyArray<BindSpec>) => this.writes.dml(...(await withTableCollectionRows(this, text, r, s)), opts) }
-        if (MAY_HAVE_FORMAT.test(viewed.sql) && hasFormatExpressions(tokenize(viewed.sql))) return readingViewQueries(this, () => significant(tokenize(sql)), viewed.named, () => dmlWithFormatExpressions<DuckDBValue, BindSpec, StatementResult>(host, viewed.sql, rows, specs))
+        const formatDml = () => dmlWithFormatExpressions<DuckDBValue, BindSpec, StatementResult>(host, viewed.sql, rows, specs)
+        if (MAY_HAVE_FORMAT.test(viewed.sql) && hasFormatExpressions(tokenize(viewed.sql))) return viewed.sql === sql ? formatDml() : readingViewQueries(this, () => significant(tokenize(sql)), viewed.named, formatDml)
         return this.writes.dml(...(await withTableCollectionRows(this, sql, rows, specs)), opts)
       }
       case "ddl":

@@ -65,9 +65,9 @@ export function runDml(ctx: Frame, written: Expr): Promise<number> {
 
 async function runDmlOnce(ctx: Frame, written: Expr): Promise<number> {
   checkMutating(ctx.host, written, (schema, name) => ctx.host.lookupTable(schema, name))
-  // `UPDATE t a SET a.col = ...` and `SET (a, b) = (SELECT ...)` as the session's translation rewrites them
   const viewed = formatViews(ctx, written)
   if (viewed !== undefined) return readingViewQueries(ctx.host, () => written.filter((t) => t.kind !== "ws"), viewed.named, () => runDmlOnce(ctx, viewed.toks))
+  // `UPDATE t a SET a.col = ...` and `SET (a, b) = (SELECT ...)` as the session's translation rewrites them
   const rewritten = unqualifySetTargets(rewriteRowSubqueries(sequenceRows(ctx, written))).filter((t) => t.kind !== "ws")
   // on a table with triggers, or through a view (its base table written: view-dml.ts), as a client's statement
   const target = dmlTarget(ctx, rewritten)
