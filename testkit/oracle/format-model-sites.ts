@@ -13,6 +13,11 @@
  * per statement text, so a statement run again with the values it met runs once; a statement with literal format
  * models is not touched. A statement whose runs have side effects (DML, a query taking NEXTVAL) first learns its
  * values from a query that has none ({@link formatProbe}, {@link probeFormatValues}), so that it runs once.
+ *
+ * Why not a function formatting by a model given at run time: the translator compiles a model into engine SQL that
+ * depends on the model and on what it knows of the value (an exact NUMBER, a zoned or text datetime, a column's
+ * declared fraction digits, a model's validity checked when the statement is parsed); the CASE reuses that
+ * compilation as it is, where such a function would have to repeat every path in JavaScript.
  */
 import { createHash } from "node:crypto"
 import { BIGINT, DuckDBScalarFunction, VARCHAR } from "@duckdb/node-api"
