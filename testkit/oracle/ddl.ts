@@ -3,7 +3,7 @@
  * sequences, users and procedures, TRUNCATE and COMMENT. ALTER SESSION stays with the session state it changes.
  */
 import { hasFormatExpressions, MAY_HAVE_FORMAT, settleFormatSites } from "./format-model-sites.ts"
-import { namedViewQuery, noteFormatView } from "./format-views.ts"
+import { namedViewQuery, noteFormatView, noteViewQuery } from "./format-views.ts"
 import { checkSequenceOptions } from "./sequence-checks.ts"
 import { alterSequence } from "./alter-sequence.ts"
 import { checkDdlPrivileges, grantOrRevoke, requirePrivilege, roleHost } from "./ddl-privileges.ts"
@@ -27,7 +27,7 @@ import { alterCompile } from "./plsql/alter-compile.ts"
 import { noteCompileWarning } from "./plsql/compile-errors.ts"
 import { defineContext, dropContext } from "./plsql/application-contexts.ts"
 import { ddlQuerySql } from "./ddl-query-sql.ts"
-import { indexedTableOwner } from "./catalog.ts"
+import { indexedTableOwner, type TableMeta } from "./catalog.ts"
 import type { DdlHost } from "./ddl-host.ts"
 import { columnsOf, createTable, type TableDdl } from "./ddl-tables.ts"
 import { stripTerminator } from "./statement.ts"
@@ -306,8 +306,6 @@ export class Ddl implements TableDdl {
     // a format model that is an expression: the engine's view written with the values its query meets now, the view
     // named by its query in a client's query (format-views.ts)
     const formats = MAY_HAVE_FORMAT.test(selectSql) && hasFormatExpressions(tokenize(selectSql))
-    // with a column list, the query's items must take the view's names (a `*` item cannot): else the model is refused
-    if (formats && names !== undefined && namedViewQuery(selectSql, names) === undefined) throw new OraError(3001, "unimplemented feature: a format model expression in a view with a column list and a * item")
     if (formats) noteFormatView(this.s.db)
     const result = await settleFormatSites(selectSql, async () => {
       const read = await this.s.query(selectSql, [])
@@ -318,6 +316,10 @@ export class Ddl implements TableDdl {
       }
       return read
     })
+    // with a column list, the query's items take the view's names (a `*` item the columns it stands for): else the
+    // model is refused rather than ignored
+    const named = formats && names !== undefined ? namedViewQuery(selectSql, names, result.columns.map((c) => c.name)) : undefined
+    if (formats && names !== undefined && named === undefined) throw new OraError(3001, "unimplemented feature: a format model expression in a view with a column list and more than one * item")
     // its owner's own privileges on the objects of other schemas it reads (view-owner-privileges.ts)
     checkViewCreation(viewRightsOf(this.s.db), q.schema, q.name, selectSql)
     const duckSelect = this.duckSelect(selectSql)
@@ -325,7 +327,9 @@ export class Ddl implements TableDdl {
     const aliases = names !== undefined ? ` (${names.map(duckIdent).join(", ")})` : ""
     await this.runDdl(`CREATE OR REPLACE VIEW ${duckIdent(q.schema)}.${duckIdent(q.name)}${aliases} AS ${duckSelect}`)
     viewOptionsOf(this.s.db).set(`${q.schema}.${q.name}`, viewOptions)
-    this.s.db.catalog.putTable({ owner: q.schema, name: q.name, kind: "VIEW", columns: cols, constraints: [], objectId: existing?.objectId ?? this.s.db.catalog.newObjectId(), created: new Date(), viewText: selectSql.trim() })
+    const view: TableMeta = { owner: q.schema, name: q.name, kind: "VIEW", columns: cols, constraints: [], objectId: existing?.objectId ?? this.s.db.catalog.newObjectId(), created: new Date(), viewText: selectSql.trim() }
+    if (named !== undefined) noteViewQuery(view, named)
+    this.s.db.catalog.putTable(view)
   }
 
   /**

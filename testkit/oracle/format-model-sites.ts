@@ -13,6 +13,11 @@
  * per statement text, so a statement run again with the values it met runs once; a statement with literal format
  * models is not touched. A statement whose runs have side effects (DML, a query taking NEXTVAL) first learns its
  * values from a query that has none ({@link formatProbe}, {@link probeFormatValues}), so that it runs once.
+ *
+ * Why not a function formatting by a model given at run time: the translator compiles a model into engine SQL that
+ * depends on the model and on what it knows of the value (an exact NUMBER, a zoned or text datetime, a column's
+ * declared fraction digits, a model's validity checked when the statement is parsed); the CASE reuses that
+ * compilation as it is, where such a function would have to repeat every path in JavaScript.
  */
 import { createHash } from "node:crypto"
 import { BIGINT, DuckDBScalarFunction, VARCHAR } from "@duckdb/node-api"
@@ -33,6 +38,36 @@ const pending = new Map<string, Map<string, ReadonlyArray<string>>>()
 const SITE_LIMIT = 10_000
 
 const statementId = (statement: string): string => createHash("sha1").update(statement).digest("base64url").slice(0, 16)
+
+/**
+ * A call site's name within its statement: a hash of the call as written (its inner rewritten calls as they were
+ * written, a sequence's NEXTVAL and a probe's stand-in for it alike), so that a probe whose calls come in another
+ * order than the statement's (a MERGE's ON condition) hands each call's values to the same call of the statement,
+ * and a call written twice in a statement meets its values once.
+ */
+const siteName = (callText: string): string => createHash("sha1").update(callText.replace(SEQUENCE_VALUE, "NEXTVAL")).digest("base64url").slice(0, 12)
+
+/**
+ * A row's sequence value as a call's text may name it: `[schema .] seq . NEXTVAL` (or CURRVAL), a probe's stand-in
+ * `ORA_PROBE_NEXTVAL ( )`, or the column sequence-rows.ts reads it from (`x . "__SEQ_ROW_1"`).
+ */
+const SEQUENCE_VALUE = /\bORA_PROBE_NEXTVAL \( \)|(?:(?:"[^"]*"|[A-Za-z_][\w$#]*) \. )?(?:(?:"[^"]*"|[A-Za-z_][\w$#]*) \. (?:NEXTVAL|CURRVAL)\b|"__SEQ_ROW_\d+")/gi
+
+/** The first token of a CASE a call was rewritten to, with the CASE's token count and the call's text as written. */
+const rewrittenCalls = new WeakMap<Tok, { readonly length: number; readonly text: string }>()
+
+/** The call `toks[from..close]` as written: its significant tokens' texts, a rewritten inner call as it was written. */
+const callText = (toks: ReadonlyArray<Tok>, from: number, close: number): string => {
+  const out: Array<string> = []
+  for (let k = from; k <= close; k++) {
+    const inner = rewrittenCalls.get(toks[k]!)
+    if (inner !== undefined) {
+      out.push(inner.text)
+      k += inner.length - 1
+    } else if (toks[k]!.kind !== "ws") out.push(toks[k]!.text)
+  }
+  return out.join(" ")
+}
 
 /** The message of a run that met format values not known yet (the run is repeated, the client never sees it). */
 const PENDING = "ORA-03001: unimplemented feature: format model values not met yet"
@@ -188,7 +223,7 @@ export const dynamicFormatModels = (toks: ReadonlyArray<Tok>, statement: string,
   let current = toks
   let sites = 0
   for (;;) {
-    const pass = rewritePass(current, () => id, sites, quiet, describeOnly)
+    const pass = rewritePass(current, () => id, quiet, describeOnly)
     if (pass === undefined) break
     current = pass.toks
     sites += pass.sites
@@ -201,7 +236,7 @@ export const dynamicFormatModels = (toks: ReadonlyArray<Tok>, statement: string,
  * One pass of {@link dynamicFormatModels}: the calls with an expression as format argument and no such call inside
  * (`probe`: only whether there is one).
  */
-const rewritePass = (toks: ReadonlyArray<Tok>, id: () => string, firstSite: number, quiet: (t: Tok) => Tok, describeOnly: boolean, probe = false): { toks: Array<Tok>; sites: number } | undefined => {
+const rewritePass = (toks: ReadonlyArray<Tok>, id: () => string, quiet: (t: Tok) => Tok, describeOnly: boolean, probe = false): { toks: Array<Tok>; sites: number } | undefined => {
   const calls = new Map<number, { close: number; args: Array<ReadonlyArray<number>> }>()
   for (const a of formatArguments(toks)) {
     const call = calls.get(a.call[0]) ?? { close: a.call[1], args: [] }
@@ -214,8 +249,9 @@ const rewritePass = (toks: ReadonlyArray<Tok>, id: () => string, firstSite: numb
   if (probe) return { toks: [], sites: innermost.length }
   const replaced = new Map<number, Array<Tok>>()
   const removed = new Set<number>()
-  innermost.forEach(([from, c], n) => {
-    const site = `${id()}#${firstSite + n}`
+  innermost.forEach(([from, c]) => {
+    const written = callText(toks, from, c.close)
+    const site = `${id()}#${siteName(written)}`
     const pos = toks[from]!.pos
     const gen = (text: string): Array<Tok> => tokenize(text).map((t) => ({ ...t, pos, heading: "" }))
     const copy = (a: number, b: number): Array<Tok> => toks.slice(a, b).map(quiet)
@@ -248,6 +284,7 @@ const rewritePass = (toks: ReadonlyArray<Tok>, id: () => string, firstSite: numb
     for (const [key, values] of met) out.push(...gen(` WHEN ${sqlString(key)} THEN `), ...branch(values))
     out.push(...gen(" END"))
     out[0] = { ...out[0]!, heading: headingOf(toks.slice(from, c.close + 1).filter((t) => t.kind !== "ws")) }
+    rewrittenCalls.set(out[0], { length: out.length, text: written })
     replaced.set(from, out)
     for (let k = from + 1; k <= c.close; k++) removed.add(k)
   })
@@ -255,7 +292,7 @@ const rewritePass = (toks: ReadonlyArray<Tok>, id: () => string, firstSite: numb
 }
 
 /** Whether `toks` call a conversion function whose format model or NLS parameter is an expression (no rewrite made). */
-export const hasFormatExpressions = (toks: ReadonlyArray<Tok>): boolean => rewritePass(toks, () => "", 0, (t) => t, false, true) !== undefined
+export const hasFormatExpressions = (toks: ReadonlyArray<Tok>): boolean => rewritePass(toks, () => "", (t) => t, false, true) !== undefined
 
 /**
  * ORA-03001 for a statement with a format model that is an expression, where this module does not evaluate it per
@@ -375,15 +412,15 @@ export const formatProbe = (sql: string): FormatProbe | undefined => {
  * The probe of `MERGE INTO t [a] USING s [b] ON (c) WHEN MATCHED THEN UPDATE SET x = e, ... [WHERE w] [DELETE WHERE
  * w2] WHEN NOT MATCHED THEN INSERT [(cols)] VALUES (v, ...) [WHERE w3]`: `SELECT e, ..., CASE WHEN (w) THEN 1 END,
  * ..., v, ... FROM s b LEFT JOIN t a ON (c)` (every expression over every row: the server's MERGE meets both
- * branches' values on every source row), the source first in a WITH clause when it is a subquery, so that the calls come in the
- * statement's order (`text` collects the binds in the order it is called); undefined for another shape, or an ON
- * condition with a format expression (it would come last).
+ * branches' values on every source row), the source first in a WITH clause when it is a subquery, so that the binds
+ * come in the statement's order (`text` collects them in the order it is called); undefined for another shape. The ON
+ * condition's calls come last here, first in the statement: a call's values are handed over by its text (`siteName`).
  */
 const mergeProbe = (toks: ReadonlyArray<Tok>, text: (a: number, b: number) => string): string | undefined => {
   if (!isKw(toks[1], "INTO")) return undefined
   const using = findTopLevel(toks, 2, toks.length, (t) => isKw(t, "USING"))
   const on = using < 0 ? -1 : findTopLevel(toks, using + 1, toks.length, (t) => isKw(t, "ON"))
-  if (on < 0 || !isOp(toks[on + 1], "(") || hasFormatExpressions(toks.slice(on, matchParen(toks, on + 1) + 1))) return undefined
+  if (on < 0 || !isOp(toks[on + 1], "(")) return undefined
   const condEnd = matchParen(toks, on + 1)
   const target = toks.slice(2, using)
   if (target.length === 0) return undefined
@@ -488,6 +525,20 @@ export const probeFormatValuesOnce = async <V, S>(
         return read(q, probe.binds.map((i) => row[i] ?? null), specs.length === 0 ? [] : probe.binds.map((i) => specs[i]!), probe.peeks)
       })
     }
+  } finally {
+    peeks = { schema: "", states: new Map() }
+  }
+}
+
+/**
+ * Runs `body`, a probe whose format expression depends on NEXTVAL (its engine SQL through {@link peekingSql}), with
+ * its NEXTVAL reading the next values of the sequences `sequences` gives; `restart` starts a run from the first.
+ */
+export const peekingAt = async <T>(sequences: () => Promise<{ readonly schema: string; readonly states: SequenceStates }>, body: (restart: () => void) => Promise<T>): Promise<T> => {
+  const { schema, states } = await sequences()
+  peeks = { schema, states: new Map([...states].map(([name, state]) => [name, { ...state, taken: 0n }])) }
+  try {
+    return await body(() => peeks.states.forEach((peek) => (peek.taken = 0n)))
   } finally {
     peeks = { schema: "", states: new Map() }
   }

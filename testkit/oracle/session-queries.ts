@@ -9,7 +9,8 @@ import type { ColumnInfo, Cursor, Session as EngineSession } from "../engine/ind
 import { dynamicFormatModels, MAY_HAVE_FORMAT, peekingSql, probeFormatValuesOnce, type SequenceStates, settleFormatSites } from "./format-model-sites.ts"
 import { inlineFormatBindTokens } from "./format-model-binds.ts"
 import { engineSequenceStates } from "./format-model-dml.ts"
-import { expandFormatViews, hasFormatViews } from "./format-views.ts"
+import { expandedFormatViews, hasFormatViews } from "./format-views.ts"
+import { readingViewQueries } from "./format-view-rights.ts"
 import { callFromSql } from "./plsql/interpreter.ts"
 import type { PlsqlHost } from "./plsql/host.ts"
 import { storedFunctionCalls, type StatementCalls } from "./plsql/sql-functions.ts"
@@ -17,7 +18,7 @@ import { callableFromSql, packagesOf } from "./plsql/stored-packages.ts"
 import { namedResultOf, rewriteSqlMethodCalls } from "./plsql/object-methods.ts"
 import { ora } from "./errors.ts"
 import { hasIntervalBinds } from "./intervals.ts"
-import { tokenize, type Tok } from "./lexer.ts"
+import { significant, tokenize, type Tok } from "./lexer.ts"
 import { encodeName } from "./names.ts"
 import { rewriteRowSubqueries } from "./row-subqueries.ts"
 import { rowidOf } from "./row-locks.ts"
@@ -63,7 +64,15 @@ export class SessionQueries {
    */
   async query(oracleSql: string, bound: ReadonlyArray<DuckDBValue>, boundSpecs: ReadonlyArray<BindSpec> = [], describeOnly = false, lockAsFetched = false): Promise<QueryResult> {
     const s = this.host.session
-    const sql = hasFormatViews(s.db) ? expandFormatViews(oracleSql, (schema, name) => s.lookupTable(schema, name)) : oracleSql
+    if (!hasFormatViews(s.db)) return this.queryViewed(oracleSql, bound, boundSpecs, describeOnly, lockAsFetched)
+    // a view with a format expression named by its query, read with its owner's rights (format-view-rights.ts)
+    const viewed = expandedFormatViews(oracleSql, (schema, name) => s.lookupTable(schema, name))
+    if (viewed.sql === oracleSql) return this.queryViewed(oracleSql, bound, boundSpecs, describeOnly, lockAsFetched)
+    return readingViewQueries(s, () => significant(tokenize(oracleSql)), viewed.named, () => this.queryViewed(viewed.sql, bound, boundSpecs, describeOnly, lockAsFetched))
+  }
+
+  /** {@link query} of `sql`, its views with a format expression named by their queries. */
+  private async queryViewed(sql: string, bound: ReadonlyArray<DuckDBValue>, boundSpecs: ReadonlyArray<BindSpec>, describeOnly: boolean, lockAsFetched: boolean): Promise<QueryResult> {
     if (!MAY_HAVE_FORMAT.test(sql)) return this.queryOnce(sql, bound, boundSpecs, describeOnly, false, lockAsFetched)
     // a format model that is an expression is evaluated per value met (format-model-sites.ts); a query taking NEXTVAL
     // learns them first from itself without it, so that it runs (and advances the sequence) once

@@ -38,7 +38,8 @@ import { type StatementResult, stripTerminator } from "./statement.ts"
 import { type QueryShape } from "./translate.ts"
 import { mergeOnColumnError, unsupportedClauseErrorOf } from "./clause-checks.ts"
 import { type IsTable, sequenceRowSource } from "./sequence-rows.ts"
-import { expandFormatViews, hasFormatViews } from "./format-views.ts"
+import { expandedFormatViews, hasFormatViews } from "./format-views.ts"
+import { readingViewQueries, throughViewQueries } from "./format-view-rights.ts"
 import { dmlWithFormatExpressions } from "./format-model-dml.ts"
 import { operandTypeError } from "./operand-type-checks.ts"
 import { SessionTransaction } from "./session-transaction.ts"
@@ -333,9 +334,11 @@ export class SqlSession {
       case "query":
         return this.query(...(await withTableCollections(this, sql, rows[0] ?? [], specs)), false, opts.lockAsFetched === true)
       case "dml": {
-        const expanded = hasFormatViews(this.db) ? expandFormatViews(sql, (schema, name) => this.lookupTable(schema, name)) : sql
+        // a view with a format expression named by its query, read with its owner's rights (format-view-rights.ts)
+        const viewed = hasFormatViews(this.db) ? expandedFormatViews(sql, (schema, name) => this.lookupTable(schema, name)) : { sql, named: [] }
         const host = { readAll: this.queries.readAll.bind(this.queries), sequences: this.queries.sequenceStates, atomically: (body: () => Promise<StatementResult>) => this.txn.atomically(body), dml: async (text: string, r: ReadonlyArray<ReadonlyArray<DuckDBValue>>, s: ReadonlyArray<BindSpec>) => this.writes.dml(...(await withTableCollectionRows(this, text, r, s)), opts) }
-        if (MAY_HAVE_FORMAT.test(expanded) && hasFormatExpressions(tokenize(expanded))) return dmlWithFormatExpressions<DuckDBValue, BindSpec, StatementResult>(host, expanded, rows, specs)
+        const formatDml = () => dmlWithFormatExpressions<DuckDBValue, BindSpec, StatementResult>(host, viewed.sql, rows, specs)
+        if (MAY_HAVE_FORMAT.test(viewed.sql) && hasFormatExpressions(tokenize(viewed.sql))) return viewed.sql === sql ? formatDml() : readingViewQueries(this, () => significant(tokenize(sql)), viewed.named, formatDml)
         return this.writes.dml(...(await withTableCollectionRows(this, sql, rows, specs)), opts)
       }
       case "ddl":
@@ -409,7 +412,7 @@ export class SqlSession {
 
   /** Who reads and writes, for the privilege checks of a statement (session-access.ts). */
   private access(): AccessContext {
-    return { who: this.requester, catalog: this.db.catalog, schema: this.schema, lookupTable: (schema, name) => this.lookupTable(schema, name), throughView: this.viewBase, viewRights: viewRightsOf(this.db) }
+    return { who: this.requester, catalog: this.db.catalog, schema: this.schema, lookupTable: (schema, name) => this.lookupTable(schema, name), throughView: throughViewQueries(this, this.viewBase), viewRights: viewRightsOf(this.db) }
   }
 
   /**

@@ -13,6 +13,9 @@ import { blockSelectBefore, isKw, isOp, significantTokensOf, splitTopLevel } fro
 import { oneRowSequenceRefs, rewriteSequenceRowTokens, sequenceRowSource } from "../sequence-rows.ts"
 import { perRowSequenceValues } from "../sequence-row-lambdas.ts"
 import { settleFormatValues } from "../format-model-sites.ts"
+import { isProbe, probeSql, probedDml } from "./format-probes.ts"
+import { expandFormatViewTokens, hasFormatViews } from "../format-views.ts"
+import { readingViewQueries } from "../format-view-rights.ts"
 import { canonicalNumberWrites } from "../number-writes.ts"
 import { blankPaddedWrites } from "../char-writes.ts"
 import { derivedLobRows, type DerivedLobRows, hidingDerivedLobRows } from "../derived-lob-rows.ts"
@@ -55,11 +58,15 @@ function dmlTarget(ctx: Frame, toks: Expr): TableMeta | undefined {
  * it; run again when a format model that is an expression meets new values (format-model-sites.ts).
  */
 export function runDml(ctx: Frame, written: Expr): Promise<number> {
-  return settleFormatValues(() => runDmlOnce(ctx, written))
+  // taking NEXTVAL: its format values met first by a query, so that it runs once (format-probes.ts)
+  const read = async (probe: Expr) => (await openQuery(ctx, probe, false, "none")).cursor.close()
+  return probedDml(ctx, written, read, () => settleFormatValues(() => runDmlOnce(ctx, written)))
 }
 
 async function runDmlOnce(ctx: Frame, written: Expr): Promise<number> {
   checkMutating(ctx.host, written, (schema, name) => ctx.host.lookupTable(schema, name))
+  const viewed = formatViews(ctx, written)
+  if (viewed !== undefined) return readingViewQueries(ctx.host, () => written.filter((t) => t.kind !== "ws"), viewed.named, () => runDmlOnce(ctx, viewed.toks))
   // `UPDATE t a SET a.col = ...` and `SET (a, b) = (SELECT ...)` as the session's translation rewrites them
   const rewritten = unqualifySetTargets(rewriteRowSubqueries(sequenceRows(ctx, written))).filter((t) => t.kind !== "ws")
   // on a table with triggers, or through a view (its base table written: view-dml.ts), as a client's statement
@@ -113,6 +120,14 @@ async function triggeredDml(ctx: Frame, source: Expr): Promise<number> {
   return result.rowCount
 }
 
+/**
+ * A view whose query has a format expression named by its query, as in a client's statement (format-views.ts), so
+ * that rows its query did not meet when it was created are formatted by their own model; with the objects that query
+ * names, read with the view owner's rights (format-view-rights.ts).
+ */
+const formatViews = (ctx: Frame, toks: Expr): { readonly toks: Expr; readonly named: ReadonlyArray<TableMeta> } | undefined =>
+  hasFormatViews(ctx.host.db) ? expandFormatViewTokens(toks, (schema, name) => ctx.host.lookupTable(schema, name)) : undefined
+
 /** One sequence value per row for NEXTVAL and CURRVAL of a sequence in a query block (sequence-rows.ts). */
 const sequenceRows = (ctx: Frame, toks: Expr): Expr => rewriteSequenceRowTokens(toks, (schema, name) => sequenceRowSource(ctx.host.lookupTable(schema, name)))
 
@@ -136,7 +151,10 @@ export function openQuery(ctx: Frame, statement: Expr, withRowid: boolean | "lob
 export type ForUpdateLocking = "open" | "fetch" | "none"
 
 async function openQueryOnce(ctx: Frame, statement: Expr, wanted: boolean | "lobs" | "tables", locking: ForUpdateLocking): Promise<BlockQueryResult> {
-  const query = resolveSynonymTokens(ctx.host.db, ctx.host.schema, sequenceRows(ctx, statement))
+  const resolved = resolveSynonymTokens(ctx.host.db, ctx.host.schema, statement)
+  const viewed = formatViews(ctx, resolved)
+  if (viewed !== undefined) return readingViewQueries(ctx.host, () => resolved.filter((t) => t.kind !== "ws"), viewed.named, () => openQueryOnce(ctx, viewed.toks, wanted, locking))
+  const query = sequenceRows(ctx, resolved)
   checkMutating(ctx.host, query, (schema, name) => ctx.host.lookupTable(schema, name))
   ctx.host.checkStatementAccess(query)
   const tabled = await tableCollections(ctx, query)
@@ -158,7 +176,7 @@ async function openQueryOnce(ctx: Frame, statement: Expr, wanted: boolean | "lob
   const { params, shape } = rendered
   // a FOR UPDATE cursor's row ids, by table, for WHERE CURRENT OF (plsql/current-of.ts)
   const rowidTables = wanted === "tables" && shape !== undefined && rendered.lobTables !== undefined ? { rowidTables: rendered.lobTables.map((k) => shape.from[k]!), ...(shape.lock !== undefined && { rowLock: shape.lock }) } : {}
-  let sql = perRowSequenceValues(rendered.sql)
+  let sql = probeSql(ctx, perRowSequenceValues(rendered.sql))
   // FOR UPDATE (SELECT INTO, a cursor's OPEN) locks the rows as a client's query does, all of them before the first
   // fetch: "the database locks all rows in the result set when you open the cursor" (PL/SQL Language Reference,
   // "SELECT FOR UPDATE and FOR UPDATE Cursors": https://docs.oracle.com/en/database/oracle/oracle-database/23/lnpls/static-sql.html)
@@ -191,6 +209,8 @@ async function openQueryOnce(ctx: Frame, statement: Expr, wanted: boolean | "lob
     } finally {
       read.cursor.close()
     }
+    // a DML statement's probe has met its values (format-probes.ts)
+    if (isProbe(ctx)) return read
   }
   if (calls === undefined) return { ...(await ctx.host.queryDuck(sql, params, shape, withRowid, dictionary)), ...(claimFetchedRow !== undefined && { claimFetchedRow }), ...rowidTables }
   let result: QueryResult | undefined

@@ -38,6 +38,7 @@ import { intervalTextOperands, type KindOfBind } from "./interval-text.ts"
 import { storedOfCollection } from "./schema-collections.ts"
 import type { Frame } from "./context.ts"
 import { PlsCompileError } from "./errors.ts"
+import { formatScopeOf } from "./format-probes.ts"
 import { nameValue } from "./names.ts"
 import { FieldKinds, PlsqlRecord } from "./records.ts"
 import { isCursorValue } from "./row-reader.ts"
@@ -326,7 +327,7 @@ export function render(
   const rewritten = formatModelsAsLiterals(named, (t) => (t.value.startsWith("\u0000V") ? values[Number(t.value.slice(2))] : undefined))
   // one that is another expression (a column) is evaluated per row: a CASE over the values met (format-model-sites.ts),
   // the statement run again by its caller (settleFormatValues) when it meets a new one
-  const formats = rewritten.some((t) => t.kind === "ident" && t.value.startsWith("TO_")) && hasFormatExpressions(rewritten) ? dynamicFormatModels(rewritten, rewritten.map((t) => t.text).join(" "))?.toks : undefined
+  const formats = rewritten.some((t) => t.kind === "ident" && t.value.startsWith("TO_")) && hasFormatExpressions(rewritten) ? dynamicFormatModels(rewritten, formatScopeOf(ctx) ?? rewritten.map((t) => t.text).join(" "))?.toks : undefined
   const kindOfParam: Array<ValueKind> = []
   const withSpaces: Array<Tok> = []
   for (const t of formats ?? rewritten) withSpaces.push(t, { kind: "ws", text: " ", value: " ", pos: t.pos })
