@@ -1,8 +1,8 @@
 /**
  * INSERT, UPDATE and DELETE through a join view write its key-preserved table, as Oracle does (SQL Language
  * Reference, "CREATE VIEW", "Notes on Updatable Views"; Administrator's Guide, "Updating a Join View"): a table is
- * key-preserved when every other table of the join is joined to it on all columns of one of its primary or unique
- * keys, so that each of the table's rows appears at most once in the view. A statement may write the columns of one
+ * key-preserved when every other table of the join is reached from it through joins on all columns of one of that
+ * table's primary or unique keys, so that each of the table's rows appears at most once in the view. A statement may write the columns of one
  * key-preserved table only: a column of a table that is not key-preserved ORA-01779 "cannot modify a column which maps
  * to a non key-preserved table", columns of two tables ORA-01776 "cannot modify more than one base table through a
  * join view"; a DELETE needs exactly one key-preserved table (ORA-01752 "cannot delete from view without exactly one
@@ -147,8 +147,8 @@ export const joinView = (meta: TableMeta, toks: ReadonlyArray<Tok>, from: number
     }
   }
   if (whereAt >= 0) conditions.push(toks.slice(whereAt + 1))
-  // the equalities between two tables' columns among the conditions' top-level AND terms
-  const equated = new Set<string>()
+  // the equalities between two tables' columns among the conditions' top-level AND terms, as `table.column` pairs
+  const equated: Array<readonly [string, string]> = []
   const sharedOwners = new Map<string, Array<number>>()
   for (const shared of sharedColumns) {
     const right = tables[shared.right]!
@@ -156,8 +156,7 @@ export const joinView = (meta: TableMeta, toks: ReadonlyArray<Tok>, from: number
     for (const c of names) {
       const left = tables.flatMap((t, i) => (i >= shared.first && i < shared.right && t.meta.columns.some((m) => m.name === c) ? [i] : []))
       if (left.length === 0) continue
-      equated.add(`${shared.right}.${c}`)
-      for (const i of left) equated.add(`${i}.${c}`)
+      for (const i of left) equated.push([`${i}.${c}`, `${shared.right}.${c}`])
       const preserved = shared.outer === undefined ? [...left, shared.right] : shared.outer === "LEFT" ? left : shared.outer === "RIGHT" ? [shared.right] : []
       sharedOwners.set(c, [...new Set([...(sharedOwners.get(c) ?? []), ...preserved])])
     }
@@ -201,14 +200,33 @@ export const joinView = (meta: TableMeta, toks: ReadonlyArray<Tok>, from: number
       const a = columnOf(term.slice(0, eq))
       const b = columnOf(term.slice(eq + 1))
       if (a === undefined || b === undefined || a.table === b.table) continue
-      equated.add(`${a.table}.${a.column}`)
-      equated.add(`${b.table}.${b.column}`)
+      equated.push([`${a.table}.${a.column}`, `${b.table}.${b.column}`])
     }
   }
-  // a table joined on all columns of one of its keys keeps the other tables' rows from repeating
-  const joinedOnKey = (i: number) =>
-    tables[i]!.keys.some((key) => key.every((col) => equated.has(`${i}.${col}`)))
-  const keyPreserved = new Set(tables.flatMap((_, i) => (!nullSupplying.has(i) && tables.every((__, j) => j === i || joinedOnKey(j)) ? [i] : [])))
+  // "A table is key-preserved if every key of the table can also be a key of the result of the join"
+  // (Administrator's Guide, "Key-Preserved Tables"): one row of table i determines at most one row of every other
+  // table, each reached from it by joins on all columns of one of its keys, on a path from i
+  const determinesAll = (i: number) => {
+    const bound = new Set(tables[i]!.meta.columns.map((c) => `${i}.${c.name}`))
+    const reached = new Set([i])
+    for (let grew = true; grew; ) {
+      grew = false
+      for (const [a, b] of equated) {
+        if (bound.has(a) !== bound.has(b)) {
+          bound.add(a).add(b)
+          grew = true
+        }
+      }
+      tables.forEach((t, j) => {
+        if (reached.has(j) || !t.keys.some((key) => key.every((col) => bound.has(`${j}.${col}`)))) return
+        reached.add(j)
+        for (const c of t.meta.columns) bound.add(`${j}.${c.name}`)
+        grew = true
+      })
+    }
+    return reached.size === tables.length
+  }
+  const keyPreserved = new Set(tables.flatMap((_, i) => (!nullSupplying.has(i) && determinesAll(i) ? [i] : [])))
   // the view's columns in order: `*` (or `alias.*`) stands for the tables' columns
   const items = splitTopLevel(toks.slice(1, from))
   const defined: Array<JoinColumn> = []
