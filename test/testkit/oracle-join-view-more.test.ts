@@ -5,7 +5,7 @@
  * (SQL Language Reference, "CREATE VIEW", "Notes on Updatable Views"; Administrator's Guide, "Updating a Join
  * View"); NATURAL JOIN equates the columns two tables share, USING the columns it names, so they join as ON does.
  * A column of a table that is not key-preserved is ORA-01779, a DELETE without exactly one key-preserved table
- * ORA-01752.
+ * ORA-01752, a MERGE into a join view (or a view with INSTEAD OF triggers) ORA-38106.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
@@ -40,7 +40,9 @@ describe("Oracle test server: join views with NATURAL and USING joins", () => {
       "CREATE VIEW jm_sub AS SELECT e.id, e.name, s.dname FROM jm_emp e JOIN (SELECT dno, dname FROM jm_dept WHERE dno > 0) s ON e.dno = s.dno",
       "CREATE VIEW jm_sub_comma AS SELECT e.id, e.name, s.dept_name FROM jm_emp e, (SELECT dno dept_no, dname dept_name FROM jm_dept) s WHERE e.dno = s.dept_no",
       "CREATE VIEW jm_sub_nokey AS SELECT e.id, e.name, s.dname FROM jm_emp e JOIN (SELECT dname FROM jm_dept) s ON e.name = s.dname",
-      "CREATE VIEW jm_natural_left AS SELECT id, e.name, p.sal FROM jm_emp e LEFT JOIN jm_pay p USING (id)"
+      "CREATE VIEW jm_natural_left AS SELECT id, e.name, p.sal FROM jm_emp e LEFT JOIN jm_pay p USING (id)",
+      "CREATE VIEW jm_emp_only AS SELECT id, name FROM jm_emp",
+      "CREATE TRIGGER jm_emp_only_ins INSTEAD OF INSERT ON jm_emp_only FOR EACH ROW BEGIN INSERT INTO jm_emp (id, name) VALUES (:new.id, :new.name); END;"
     ]) await conn.execute(sql)
     await conn.commit()
   })
@@ -96,6 +98,20 @@ describe("Oracle test server: join views with NATURAL and USING joins", () => {
     // joined on no key of the subquery: the employee's rows may repeat, nothing is key-preserved
     expect(await message("UPDATE jm_sub_nokey SET name = 'x'")).toBe("ORA-01779: cannot modify a column which maps to a non key-preserved table")
     expect(await message("DELETE FROM jm_sub_nokey")).toBe("ORA-01752: cannot delete from view without exactly one key-preserved table")
+    await conn.rollback()
+  })
+
+  it("MERGE into a join view, or into a view with INSTEAD OF triggers, is ORA-38106 and writes nothing", async () => {
+    // Database Error Messages, ORA-38106: "When using MERGE to modify a view, you must only specify a single table in
+    // the view, and the view cannot have an INSTEAD OF trigger"
+    const refused = "ORA-38106: MERGE not supported on join view or view with INSTEAD OF trigger"
+    expect(await message("MERGE INTO jm_using v USING (SELECT 1 id, 'm' name FROM dual) s ON (v.id = s.id) WHEN MATCHED THEN UPDATE SET v.name = s.name")).toBe(refused)
+    expect(await message("MERGE INTO jm_three v USING (SELECT 9 id, 'm' name FROM dual) s ON (v.id = s.id) WHEN NOT MATCHED THEN INSERT (id, name) VALUES (s.id, s.name)")).toBe(refused)
+    expect(await message("MERGE INTO jm_emp_only v USING (SELECT 9 id, 'm' name FROM dual) s ON (v.id = s.id) WHEN NOT MATCHED THEN INSERT (id, name) VALUES (s.id, s.name)")).toBe(refused)
+    expect(await emps()).toEqual([[1, "a", 10], [2, "b", 20], [3, "c", 10]])
+    // the trigger still writes in place of an INSERT
+    expect((await conn.execute("INSERT INTO jm_emp_only VALUES (9, 'i')")).rowsAffected).toBe(1)
+    expect(await rows("SELECT id, name FROM jm_emp WHERE id = 9")).toEqual([[9, "i"]])
     await conn.rollback()
   })
 })

@@ -16,7 +16,7 @@
  * onto the key-preserved table: an INSERT names its columns, an UPDATE or DELETE reaches its rows the view shows
  * through the view itself (`EXISTS (SELECT 1 FROM view WHERE key = row's key AND condition)`), an UPDATE's values
  * computed over the view's row, a RETURNING clause's columns the written table's. A view not showing the written
- * table's key, MERGE and RETURNING another table's column are ORA-03001.
+ * table's key and RETURNING another table's column are ORA-03001; MERGE is Oracle's ORA-38106.
  */
 import { ora, OraError } from "./errors.ts"
 import { oracleName } from "./expression-names.ts"
@@ -48,6 +48,13 @@ const quote = (name: string) => `"${name.replace(/"/g, '""')}"`
 const NOT_KEY_PRESERVED = () => new OraError(1779, "cannot modify a column which maps to a non key-preserved table")
 const TWO_TABLES = () => new OraError(1776, "cannot modify more than one base table through a join view")
 const VIRTUAL_COLUMN = () => new OraError(1733, "virtual column not allowed here")
+
+/**
+ * MERGE into a join view or a view with INSTEAD OF triggers: ORA-38106 (Database Error Messages, ORA-38106: "When
+ * using MERGE to modify a view, you must only specify a single table in the view, and the view cannot have an
+ * INSTEAD OF trigger").
+ */
+export const mergeIntoJoinView = () => new OraError(38106, "MERGE not supported on join view or view with INSTEAD OF trigger")
 
 /**
  * View `meta` (its query's tokens `toks`, FROM at `from`, WHERE at `whereAt` or -1) as a join view; undefined when its
@@ -260,7 +267,7 @@ export const writeThroughJoinView = (sql: string, sig: ReadonlyArray<Tok>, meta:
   const verb = sig[0]!
   const end = (t: Tok) => t.pos + t.text.length
   // LOG ERRORS never reaches here: dml-error-logging.ts takes it off first
-  if (isKw(verb, "MERGE")) throw ora.unimplemented("MERGE through a join view")
+  if (isKw(verb, "MERGE")) throw mergeIntoJoinView()
   // RETURNING ... INTO: cut off here, its names made the written table's columns at the end
   const returningAt = findTopLevel(sig, nameEnd, sig.length, (t) => isKw(t, "RETURNING", "RETURN"))
   const stop = returningAt < 0 ? sig.length : returningAt

@@ -22,7 +22,7 @@ import { ora, OraError } from "./errors.ts"
 import { oracleName } from "./expression-names.ts"
 import { findTopLevel, isKw, isOp, matchParen, significant, splitTopLevel, tokenize, type Tok } from "./lexer.ts"
 import type { TableMeta } from "./catalog.ts"
-import { type JoinView, joinView, writeThroughJoinView } from "./join-view-dml.ts"
+import { type JoinView, joinView, mergeIntoJoinView, writeThroughJoinView } from "./join-view-dml.ts"
 import { checkViewColumnNames } from "./view-column-names.ts"
 import { type ErrorLogged, errorLogged, runErrorLogged } from "./dml-error-logging.ts"
 import { stripTerminator, type BindSpec, type ExecuteOptions, type StatementResult } from "./statement.ts"
@@ -209,8 +209,12 @@ export const writeThroughView = (db: object, oracleSql: string, lookup: Lookup, 
   if (!isName(sig[at])) return undefined
   const qualified = isOp(sig[at + 1], ".") && isName(sig[at + 2])
   const meta = qualified ? lookup(oracleName(sig[at]!), oracleName(sig[at + 2]!)) : lookup(undefined, oracleName(sig[at]!))
-  // a view's INSTEAD OF triggers write in place of the statement (plsql/triggers.ts)
-  if (meta === undefined || meta.kind !== "VIEW" || hasInsteadOfTriggers(meta)) return undefined
+  if (meta === undefined || meta.kind !== "VIEW") return undefined
+  // a view's INSTEAD OF triggers write in place of the statement (plsql/triggers.ts); a MERGE into it is ORA-38106
+  if (hasInsteadOfTriggers(meta)) {
+    if (isKw(verb, "MERGE")) throw mergeIntoJoinView()
+    return undefined
+  }
   const opts = viewOptionsOf(db).get(`${meta.owner}.${meta.name}`)
   if (opts?.readOnly === true) throw new OraError(42399, "cannot perform a DML operation on a read-only view")
   // the view's own names resolve in its owner's schema
