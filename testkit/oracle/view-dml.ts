@@ -25,6 +25,7 @@ import type { TableMeta } from "./catalog.ts"
 import { type JoinView, joinView, mergeIntoJoinView, writeThroughJoinView } from "./join-view-dml.ts"
 import { checkViewColumnNames } from "./view-column-names.ts"
 import { type ErrorLogged, errorLogged, runErrorLogged } from "./dml-error-logging.ts"
+import { type LoggedStatement, loggedStatement } from "./error-logged-statements.ts"
 import { stripTerminator, type BindSpec, type ExecuteOptions, type StatementResult } from "./statement.ts"
 
 /** How a view was created: WITH READ ONLY, WITH CHECK OPTION. */
@@ -200,7 +201,10 @@ export interface ViewWrite {
 export const writeThroughView = (db: object, oracleSql: string, lookup: Lookup, hasInsteadOfTriggers: (view: TableMeta) => boolean): ViewWrite | undefined => {
   // LOG ERRORS: the statement without it runs (through the view it writes, if it does) and its failing rows are logged
   const logged = errorLogged(oracleSql, lookup)
-  if (logged !== undefined) return { sql: logged.sql, view: logged.target, base: logged.target, errorLogged: logged }
+  if (logged !== undefined) {
+    const onTable = { ...logged, ...onBaseTable(db, logged, lookup, hasInsteadOfTriggers) }
+    return { sql: logged.sql, view: logged.target, base: onTable.onTable?.target ?? logged.target, errorLogged: onTable }
+  }
   const sql = stripTerminator(oracleSql)
   const sig = significant(tokenize(sql))
   const verb = sig[0]
@@ -293,6 +297,28 @@ export const writeThroughView = (db: object, oracleSql: string, lookup: Lookup, 
 }
 
 /**
+ * Error-logged statement `stmt` with the statement an UPDATE or DELETE of a view (or a MERGE's UPDATE into one) is on
+ * the table under the view (through every view on the way), which runs row by row by that table's rowids; as it is
+ * when the view is written otherwise (INSTEAD OF triggers) or not at all (its own error then comes from the whole run).
+ */
+const onBaseTable = (db: object, stmt: LoggedStatement, lookup: Lookup, hasInsteadOfTriggers: (view: TableMeta) => boolean): LoggedStatement => {
+  if (stmt.parts !== undefined) return { ...stmt, parts: stmt.parts.map((p) => onBaseTable(db, p, lookup, hasInsteadOfTriggers)) }
+  if (stmt.target.kind !== "VIEW" || stmt.verb === "INSERT") return stmt
+  try {
+    let sql = stmt.sql
+    for (let depth = 0; depth < 32; depth++) {
+      const write = writeThroughView(db, sql, lookup, hasInsteadOfTriggers)
+      if (write === undefined) return stmt
+      sql = write.sql
+      if (write.base.kind === "TABLE") return { ...stmt, onTable: loggedStatement(sql, lookup) }
+    }
+  } catch {
+    // the view's own error
+  }
+  return stmt
+}
+
+/**
  * Positions in `sig` of the column names a DML statement writes (its target starting at `from`): an INSERT's column
  * list, the targets of UPDATE ... SET and of MERGE's UPDATE SET and INSERT (...).
  */
@@ -334,8 +360,10 @@ const writtenColumnPositions = (sig: ReadonlyArray<Tok>, from: number): Array<nu
 export interface ViewWriteHost {
   execute(sql: string, rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>, specs: ReadonlyArray<BindSpec>, opts: ExecuteOptions): Promise<StatementResult>
   atomically<T>(body: () => Promise<T>): Promise<T>
-  /** The single number a query (Oracle text) gives. */
-  count(sql: string): Promise<number>
+  /** The single number a query (Oracle text, bound by `bound`) gives. */
+  count(sql: string, bound?: ReadonlyArray<DuckDBValue>, specs?: ReadonlyArray<BindSpec>): Promise<number>
+  /** The first column of the rows a query (Oracle text) gives. */
+  column(sql: string): Promise<ReadonlyArray<DuckDBValue>>
 }
 
 /** Runs `write` (as rewritten onto the base table); ORA-01402, the statement undone, when it leaves rows outside a WITH CHECK OPTION view. */
