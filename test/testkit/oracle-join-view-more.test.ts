@@ -42,6 +42,8 @@ describe("Oracle test server: join views with NATURAL and USING joins", () => {
       "CREATE VIEW jm_sub_nokey AS SELECT e.id, e.name, s.dname FROM jm_emp e JOIN (SELECT dname FROM jm_dept) s ON e.name = s.dname",
       "CREATE VIEW jm_natural_left AS SELECT id, e.name, p.sal FROM jm_emp e LEFT JOIN jm_pay p USING (id)",
       "CREATE VIEW jm_emp_only AS SELECT id, name FROM jm_emp",
+      "CREATE VIEW jm_cross AS SELECT e.id, e.name, d.dname FROM jm_emp e CROSS JOIN jm_dept d WHERE e.dno = d.dno",
+      "CREATE VIEW jm_cartesian AS SELECT e.id, e.name, p.sal FROM jm_emp e CROSS JOIN jm_pay p",
       "CREATE TRIGGER jm_emp_only_ins INSTEAD OF INSERT ON jm_emp_only FOR EACH ROW BEGIN INSERT INTO jm_emp (id, name) VALUES (:new.id, :new.name); END;"
     ]) await conn.execute(sql)
     await conn.commit()
@@ -98,6 +100,17 @@ describe("Oracle test server: join views with NATURAL and USING joins", () => {
     // joined on no key of the subquery: the employee's rows may repeat, nothing is key-preserved
     expect(await message("UPDATE jm_sub_nokey SET name = 'x'")).toBe("ORA-01779: cannot modify a column which maps to a non key-preserved table")
     expect(await message("DELETE FROM jm_sub_nokey")).toBe("ORA-01752: cannot delete from view without exactly one key-preserved table")
+    await conn.rollback()
+  })
+
+  it("a CROSS JOIN is joined by the WHERE's equalities; a cartesian product keeps no table key-preserved", async () => {
+    expect((await conn.execute("UPDATE jm_cross SET name = name || dname WHERE id = 2")).rowsAffected).toBe(1)
+    expect(await message("UPDATE jm_cross SET dname = 'x'")).toBe("ORA-01779: cannot modify a column which maps to a non key-preserved table")
+    expect((await conn.execute("DELETE FROM jm_cross WHERE dname = 'ten' AND id = 3")).rowsAffected).toBe(1)
+    expect(await emps()).toEqual([[1, "a", 10], [2, "btwenty", 20]])
+    // each employee's row repeats once per pay row
+    expect(await message("UPDATE jm_cartesian SET name = 'x'")).toBe("ORA-01779: cannot modify a column which maps to a non key-preserved table")
+    expect(await message("DELETE FROM jm_cartesian")).toBe("ORA-01752: cannot delete from view without exactly one key-preserved table")
     await conn.rollback()
   })
 

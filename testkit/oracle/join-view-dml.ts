@@ -8,7 +8,7 @@
  * join view"; a DELETE needs exactly one key-preserved table (ORA-01752 "cannot delete from view without exactly one
  * key-preserved table").
  *
- * Taken here: a view whose FROM joins tables or simple views of one table (KeysOf) by commas, [INNER] JOIN ... ON or LEFT / RIGHT / FULL [OUTER]
+ * Taken here: a view whose FROM joins tables or simple views of one table (KeysOf) by commas, CROSS JOIN, [INNER] JOIN ... ON or LEFT / RIGHT / FULL [OUTER]
  * JOIN ... ON (or `(+)` in its WHERE), NATURAL JOIN or JOIN ... USING (the shared columns equated), with plain or renamed columns; a
  * subquery of one table among them counts with the keys of its table it shows, and is read only. A table on the null-supplying side of an outer
  * join is never key-preserved ("the empno column in the result of the join can have nulls": Administrator's Guide,
@@ -61,10 +61,24 @@ export const mergeIntoJoinView = () => new OraError(38106, "MERGE not supported 
  * FROM names one table; ORA-03001 for a join taken no further here.
  */
 export const joinView = (meta: TableMeta, toks: ReadonlyArray<Tok>, from: number, whereAt: number, lookup: Lookup, keysOf: KeysOf): JoinView | undefined => {
-  const source = toks.slice(from + 1, whereAt < 0 ? toks.length : whereAt)
-  if (!source.some((t) => isOp(t, ",") || isKw(t, "JOIN"))) return undefined
+  const written = toks.slice(from + 1, whereAt < 0 ? toks.length : whereAt)
+  if (!written.some((t) => isOp(t, ",") || isKw(t, "JOIN"))) return undefined
   const unimplemented = (what: string) => ora.unimplemented(`DML through a join view ${what}`)
-  if (source.some((t) => isKw(t, "CROSS", "LATERAL", "APPLY"))) throw unimplemented("with this kind of join")
+  if (written.some((t) => isKw(t, "LATERAL", "APPLY"))) throw unimplemented("with this kind of join")
+  // `a CROSS JOIN b` as `a, b`: the WHERE's equalities join them (a later join that takes every table on its left,
+  // RIGHT / FULL / NATURAL / USING, taken no further here)
+  const crossAt = findTopLevel(written, 0, written.length, (t) => isKw(t, "CROSS"))
+  if (crossAt >= 0 && findTopLevel(written, crossAt, written.length, (t) => isKw(t, "RIGHT", "FULL", "NATURAL", "USING")) >= 0) throw unimplemented("with this kind of join")
+  const source: Array<Tok> = []
+  for (let k = 0, depth = 0; k < written.length; k++) {
+    const t = written[k]!
+    if (isOp(t, "(")) depth++
+    else if (isOp(t, ")")) depth--
+    if (depth === 0 && isKw(t, "CROSS") && isKw(written[k + 1], "JOIN")) {
+      source.push({ kind: "op", text: ",", value: ",", pos: t.pos })
+      k++
+    } else source.push(t)
+  }
   const tables: Array<{ alias: string; meta: TableMeta; keys: ReadonlyArray<ReadonlyArray<string>>; subquery?: boolean }> = []
   // the tables on the null-supplying side of an outer join: never key-preserved
   const nullSupplying = new Set<number>()
