@@ -42,6 +42,8 @@ describe("Oracle test server: join views with NATURAL and USING joins", () => {
       "CREATE VIEW jm_sub_nokey AS SELECT e.id, e.name, s.dname FROM jm_emp e JOIN (SELECT dname FROM jm_dept) s ON e.name = s.dname",
       "CREATE VIEW jm_natural_left AS SELECT id, e.name, p.sal FROM jm_emp e LEFT JOIN jm_pay p USING (id)",
       "CREATE VIEW jm_emp_only AS SELECT id, name FROM jm_emp",
+      "CREATE VIEW jm_sub_join AS SELECT e.id, e.name, s.dname, s.alt FROM jm_emp e JOIN (SELECT d.dno, d.dname, x.dname alt FROM jm_dept d JOIN jm_dept x ON x.dno = d.dno) s ON e.dno = s.dno",
+      "CREATE VIEW jm_sub_join_nokey AS SELECT e.id, e.name, s.dname FROM jm_emp e JOIN (SELECT d.dno, d.dname FROM jm_dept d JOIN jm_emp e2 ON e2.dno = d.dno) s ON e.dno = s.dno",
       "CREATE VIEW jm_cross AS SELECT e.id, e.name, d.dname FROM jm_emp e CROSS JOIN jm_dept d WHERE e.dno = d.dno",
       "CREATE VIEW jm_cartesian AS SELECT e.id, e.name, p.sal FROM jm_emp e CROSS JOIN jm_pay p",
       "CREATE TRIGGER jm_emp_only_ins INSTEAD OF INSERT ON jm_emp_only FOR EACH ROW BEGIN INSERT INTO jm_emp (id, name) VALUES (:new.id, :new.name); END;"
@@ -111,6 +113,17 @@ describe("Oracle test server: join views with NATURAL and USING joins", () => {
     // each employee's row repeats once per pay row
     expect(await message("UPDATE jm_cartesian SET name = 'x'")).toBe("ORA-01779: cannot modify a column which maps to a non key-preserved table")
     expect(await message("DELETE FROM jm_cartesian")).toBe("ORA-01752: cannot delete from view without exactly one key-preserved table")
+    await conn.rollback()
+  })
+
+  it("a join over a subquery that is itself a join: its keys are those of its key-preserved tables it shows", async () => {
+    // the department joined to itself on its key: the subquery's rows are keyed by dno, so the employee is key-preserved
+    expect((await conn.execute("UPDATE jm_sub_join SET name = alt WHERE id = 2")).rowsAffected).toBe(1)
+    expect((await conn.execute("DELETE FROM jm_sub_join WHERE dname = 'ten' AND id = 1")).rowsAffected).toBe(1)
+    expect(await message("UPDATE jm_sub_join SET dname = 'x'")).toBe("ORA-01779: cannot modify a column which maps to a non key-preserved table")
+    expect(await emps()).toEqual([[2, "twenty", 20], [3, "c", 10]])
+    // a department's row repeats once per employee of it inside the subquery: dno is no key of its rows
+    expect(await message("UPDATE jm_sub_join_nokey SET name = 'x'")).toBe("ORA-01779: cannot modify a column which maps to a non key-preserved table")
     await conn.rollback()
   })
 

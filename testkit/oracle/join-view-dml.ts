@@ -10,7 +10,8 @@
  *
  * Taken here: a view whose FROM joins tables or simple views of one table (KeysOf) by commas, CROSS JOIN, [INNER] JOIN ... ON or LEFT / RIGHT / FULL [OUTER]
  * JOIN ... ON (or `(+)` in its WHERE), NATURAL JOIN or JOIN ... USING (the shared columns equated), with plain or renamed columns; a
- * subquery of one table among them counts with the keys of its table it shows, and is read only. A table on the null-supplying side of an outer
+ * subquery of one table among them counts with the keys of its table it shows, one that is a plain join with the keys
+ * of its key-preserved tables it shows, and is read only. A table on the null-supplying side of an outer
  * join is never key-preserved ("the empno column in the result of the join can have nulls": Administrator's Guide,
  * "Updating Views That Involve Outer Joins"); the preserved side is as in an inner join. The statement is rewritten
  * onto the key-preserved table: an INSERT names its columns, an UPDATE or DELETE reaches its rows the view shows
@@ -44,6 +45,9 @@ export interface JoinView {
 }
 
 const isName = (t: Tok | undefined) => t !== undefined && (t.kind === "ident" || t.kind === "qident")
+// what keeps a query from being a plain join whose keys come through (view-dml.ts refuses them as ORA-01732)
+const AGGREGATES = new Set(["COUNT", "SUM", "AVG", "MIN", "MAX", "STDDEV", "VARIANCE", "LISTAGG", "MEDIAN", "COLLECT", "XMLAGG", "JSON_ARRAYAGG", "JSON_OBJECTAGG", "STATS_MODE"])
+const CLAUSES_AFTER_FROM = ["GROUP", "HAVING", "CONNECT", "START", "UNION", "INTERSECT", "MINUS", "EXCEPT", "ORDER", "MODEL", "FETCH", "OFFSET"]
 const quote = (name: string) => `"${name.replace(/"/g, '""')}"`
 const NOT_KEY_PRESERVED = () => new OraError(1779, "cannot modify a column which maps to a non key-preserved table")
 const TWO_TABLES = () => new OraError(1776, "cannot modify more than one base table through a join view")
@@ -86,9 +90,22 @@ export const joinView = (meta: TableMeta, toks: ReadonlyArray<Tok>, from: number
   // NATURAL JOIN / JOIN ... USING (columns): the right table's columns equated with the same columns on its left
   const sharedColumns: Array<{ readonly right: number; readonly first: number; readonly columns: ReadonlyArray<string> | "natural"; outer?: string | undefined }> = []
   // `[schema.]table [alias]`: the table and its alias
+  // the keys of inline view `sub` (query `inner`, FROM at `innerFrom`) that is a plain join; undefined for another query
+  const joinKeys = (sub: TableMeta, inner: ReadonlyArray<Tok>, innerFrom: number): ReadonlyArray<ReadonlyArray<string>> | undefined => {
+    const items = splitTopLevel(inner.slice(1, innerFrom))
+    const aggregate = items.some((item) => item.some((t, k) => isName(t) && AGGREGATES.has(t.value) && isOp(item[k + 1], "(")))
+    if (isKw(inner[1], "DISTINCT", "UNIQUE") || aggregate || inner.some((t) => isKw(t, "ROWNUM", "OVER")) || findTopLevel(inner, innerFrom + 1, inner.length, (t) => isKw(t, ...CLAUSES_AFTER_FROM)) >= 0) return undefined
+    const joined = joinView(sub, inner, innerFrom, findTopLevel(inner, innerFrom + 1, inner.length, (t) => isKw(t, "WHERE")), lookup, keysOf)
+    if (joined === undefined) return undefined
+    const shownAs = (i: number, col: string) => [...joined.columns].find(([, c]) => "table" in c && c.column === col && (c.table === i || c.shared?.includes(i) === true))?.[0]
+    return joined.tables.flatMap((t, i) =>
+      joined.keyPreserved.has(i) ? t.keys.flatMap((key) => (key.every((col) => shownAs(i, col) !== undefined) ? [key.map((col) => shownAs(i, col)!)] : [])) : []
+    )
+  }
   const table = (ref: ReadonlyArray<Tok>) => {
     if (isOp(ref[0], "(") && isKw(ref[1], "SELECT")) {
-      // an inline view: a simple view of one table under its alias, its keys those of its table it shows
+      // an inline view under its alias: a simple view of one table, its keys those of its table it shows, or a join,
+      // its keys those of its key-preserved tables it shows (each such key is one of its result's)
       const close = matchParen(ref, 0)
       const inner = ref.slice(1, close)
       const alias = ref[ref.length - 1]!
@@ -97,7 +114,7 @@ export const joinView = (meta: TableMeta, toks: ReadonlyArray<Tok>, from: number
       const names = splitTopLevel(inner.slice(1, innerFrom)).map((item) => item[item.length - 1]!)
       if (names.some((n) => !isName(n))) throw unimplemented("over this subquery")
       const sub: TableMeta = { owner: meta.owner, name: oracleName(alias), kind: "VIEW", columns: names.map((n) => ({ name: oracleName(n), type: charType("VARCHAR2", 4000), nullable: true, defaultText: null })), constraints: [], objectId: 0, created: new Date(0), viewText: inner.map((t) => t.text).join(" ") }
-      const keys = keysOf(sub)
+      const keys = joinKeys(sub, inner, innerFrom) ?? keysOf(sub)
       if (keys === undefined) throw unimplemented("over this subquery")
       tables.push({ alias: sub.name, meta: sub, keys, subquery: true })
       return
@@ -118,6 +135,13 @@ export const joinView = (meta: TableMeta, toks: ReadonlyArray<Tok>, from: number
     const outer: Array<string | undefined> = []
     for (let j = 0; j < joined.length; j++) {
       const t = joined[j]!
+      // a subquery's own joins are its own
+      if (isOp(t, "(")) {
+        const close = matchParen(joined, j)
+        item.push(...joined.slice(j, close + 1))
+        j = close
+        continue
+      }
       if (isKw(t, "LEFT", "RIGHT", "FULL") && (isKw(joined[j + 1], "JOIN") || (isKw(joined[j + 1], "OUTER") && isKw(joined[j + 2], "JOIN")))) {
         outer.push(t.value)
         if (isKw(joined[j + 1], "OUTER")) j++
@@ -148,6 +172,7 @@ export const joinView = (meta: TableMeta, toks: ReadonlyArray<Tok>, from: number
     // t1 a [INNER] JOIN t2 b ON cond [INNER] JOIN ...
     for (; k <= item.length; k++) {
       const t = item[k]
+      if (isOp(t, "(")) k = matchParen(item, k)
       if (t !== undefined && !isKw(t, "JOIN", "INNER", "ON")) continue
       if (t === undefined || isKw(t, "JOIN", "INNER")) {
         if (k > start) {
