@@ -42,6 +42,7 @@ describe("Oracle test server: join views with NATURAL and USING joins", () => {
       "CREATE VIEW jm_sub_nokey AS SELECT e.id, e.name, s.dname FROM jm_emp e JOIN (SELECT dname FROM jm_dept) s ON e.name = s.dname",
       "CREATE VIEW jm_natural_left AS SELECT id, e.name, p.sal FROM jm_emp e LEFT JOIN jm_pay p USING (id)",
       "CREATE VIEW jm_emp_only AS SELECT id, name FROM jm_emp",
+      "CREATE VIEW jm_nested AS SELECT u.id, u.name, u.dname, p.sal FROM jm_using u JOIN jm_pay p ON p.id = u.id",
       "CREATE VIEW jm_sub_join AS SELECT e.id, e.name, s.dname, s.alt FROM jm_emp e JOIN (SELECT d.dno, d.dname, x.dname alt FROM jm_dept d JOIN jm_dept x ON x.dno = d.dno) s ON e.dno = s.dno",
       "CREATE VIEW jm_sub_join_nokey AS SELECT e.id, e.name, s.dname FROM jm_emp e JOIN (SELECT d.dno, d.dname FROM jm_dept d JOIN jm_emp e2 ON e2.dno = d.dno) s ON e.dno = s.dno",
       "CREATE VIEW jm_cross AS SELECT e.id, e.name, d.dname FROM jm_emp e CROSS JOIN jm_dept d WHERE e.dno = d.dno",
@@ -124,6 +125,18 @@ describe("Oracle test server: join views with NATURAL and USING joins", () => {
     expect(await emps()).toEqual([[2, "twenty", 20], [3, "c", 10]])
     // a department's row repeats once per employee of it inside the subquery: dno is no key of its rows
     expect(await message("UPDATE jm_sub_join_nokey SET name = 'x'")).toBe("ORA-01779: cannot modify a column which maps to a non key-preserved table")
+    await conn.rollback()
+  })
+
+  it("a join over a join view: its key-preserved table's keys are the join view's, written through it", async () => {
+    // jm_using keeps the employee key-preserved (keyed by id), joined here to the pay table on both keys
+    expect((await conn.execute("UPDATE jm_nested SET name = 'z' WHERE sal = 200")).rowsAffected).toBe(1)
+    expect((await conn.execute("UPDATE jm_nested SET sal = sal + 1 WHERE name = 'a'")).rowsAffected).toBe(1)
+    expect(await emps()).toEqual([[1, "a", 10], [2, "z", 20], [3, "c", 10]])
+    expect(await rows("SELECT id, sal FROM jm_pay ORDER BY id")).toEqual([[1, 101], [2, 200]])
+    // the department is not key-preserved inside jm_using
+    expect(await message("UPDATE jm_nested SET dname = 'x'")).toBe("ORA-01779: cannot modify a column which maps to a non key-preserved table")
+    expect(await rows("SELECT column_name, updatable FROM user_updatable_columns WHERE table_name = 'JM_NESTED' ORDER BY column_name")).toEqual([["DNAME", "NO"], ["ID", "YES"], ["NAME", "YES"], ["SAL", "YES"]])
     await conn.rollback()
   })
 

@@ -8,7 +8,7 @@
  * join view"; a DELETE needs exactly one key-preserved table (ORA-01752 "cannot delete from view without exactly one
  * key-preserved table").
  *
- * Taken here: a view whose FROM joins tables or simple views of one table (KeysOf) by commas, CROSS JOIN, [INNER] JOIN ... ON or LEFT / RIGHT / FULL [OUTER]
+ * Taken here: a view whose FROM joins tables, simple views of one table or join views (KeysOf) by commas, CROSS JOIN, [INNER] JOIN ... ON or LEFT / RIGHT / FULL [OUTER]
  * JOIN ... ON (or `(+)` in its WHERE), NATURAL JOIN or JOIN ... USING (the shared columns equated), with plain or renamed columns; a
  * subquery of one table among them counts with the keys of its table it shows, one that is a plain join with the keys
  * of its key-preserved tables it shows, and is read only. A table on the null-supplying side of an outer
@@ -16,8 +16,9 @@
  * "Updating Views That Involve Outer Joins"); the preserved side is as in an inner join. The statement is rewritten
  * onto the key-preserved table: an INSERT names its columns, an UPDATE or DELETE reaches its rows the view shows
  * through the view itself (`EXISTS (SELECT 1 FROM view WHERE key = row's key AND condition)`), an UPDATE's values
- * computed over the view's row, a RETURNING clause's columns the written table's. A view not showing the written
- * table's key and RETURNING another table's column are ORA-03001; MERGE is Oracle's ORA-38106.
+ * computed over the view's row, a RETURNING clause's columns the written table's. A view showing neither the written
+ * table's key nor a column an inner join equates with it, and RETURNING another table's column, are ORA-03001;
+ * MERGE is Oracle's ORA-38106.
  */
 import { ora, OraError } from "./errors.ts"
 import { oracleName } from "./expression-names.ts"
@@ -28,8 +29,9 @@ import { charType } from "./types.ts"
 type Lookup = (schema: string | undefined, name: string) => TableMeta | undefined
 
 /**
- * The primary and unique keys of a table, or of a view over one table in the view's column names (a view of a join
- * view is merged no further: Oracle's "nested views must be mergeable"); undefined for a view taken no further here.
+ * The primary and unique keys of a table, or of a view over one table or a join view in the view's column names (a
+ * join view's are those of its key-preserved tables: Oracle's "nested views must be mergeable", and merged they are
+ * one join); undefined for a view taken no further here.
  */
 export type KeysOf = (meta: TableMeta) => ReadonlyArray<ReadonlyArray<string>> | undefined
 
@@ -42,12 +44,11 @@ export interface JoinView {
   readonly tables: ReadonlyArray<{ readonly alias: string; readonly meta: TableMeta; readonly keys: ReadonlyArray<ReadonlyArray<string>>; readonly subquery?: boolean }>
   readonly columns: ReadonlyMap<string, JoinColumn>
   readonly keyPreserved: ReadonlySet<number>
+  /** The join's equalities between two tables' columns (`table.column` pairs) whose tables are never null-supplied. */
+  readonly equated: ReadonlyArray<readonly [string, string]>
 }
 
 const isName = (t: Tok | undefined) => t !== undefined && (t.kind === "ident" || t.kind === "qident")
-// what keeps a query from being a plain join whose keys come through (view-dml.ts refuses them as ORA-01732)
-const AGGREGATES = new Set(["COUNT", "SUM", "AVG", "MIN", "MAX", "STDDEV", "VARIANCE", "LISTAGG", "MEDIAN", "COLLECT", "XMLAGG", "JSON_ARRAYAGG", "JSON_OBJECTAGG", "STATS_MODE"])
-const CLAUSES_AFTER_FROM = ["GROUP", "HAVING", "CONNECT", "START", "UNION", "INTERSECT", "MINUS", "EXCEPT", "ORDER", "MODEL", "FETCH", "OFFSET"]
 const quote = (name: string) => `"${name.replace(/"/g, '""')}"`
 const NOT_KEY_PRESERVED = () => new OraError(1779, "cannot modify a column which maps to a non key-preserved table")
 const TWO_TABLES = () => new OraError(1776, "cannot modify more than one base table through a join view")
@@ -90,18 +91,6 @@ export const joinView = (meta: TableMeta, toks: ReadonlyArray<Tok>, from: number
   // NATURAL JOIN / JOIN ... USING (columns): the right table's columns equated with the same columns on its left
   const sharedColumns: Array<{ readonly right: number; readonly first: number; readonly columns: ReadonlyArray<string> | "natural"; outer?: string | undefined }> = []
   // `[schema.]table [alias]`: the table and its alias
-  // the keys of inline view `sub` (query `inner`, FROM at `innerFrom`) that is a plain join; undefined for another query
-  const joinKeys = (sub: TableMeta, inner: ReadonlyArray<Tok>, innerFrom: number): ReadonlyArray<ReadonlyArray<string>> | undefined => {
-    const items = splitTopLevel(inner.slice(1, innerFrom))
-    const aggregate = items.some((item) => item.some((t, k) => isName(t) && AGGREGATES.has(t.value) && isOp(item[k + 1], "(")))
-    if (isKw(inner[1], "DISTINCT", "UNIQUE") || aggregate || inner.some((t) => isKw(t, "ROWNUM", "OVER")) || findTopLevel(inner, innerFrom + 1, inner.length, (t) => isKw(t, ...CLAUSES_AFTER_FROM)) >= 0) return undefined
-    const joined = joinView(sub, inner, innerFrom, findTopLevel(inner, innerFrom + 1, inner.length, (t) => isKw(t, "WHERE")), lookup, keysOf)
-    if (joined === undefined) return undefined
-    const shownAs = (i: number, col: string) => [...joined.columns].find(([, c]) => "table" in c && c.column === col && (c.table === i || c.shared?.includes(i) === true))?.[0]
-    return joined.tables.flatMap((t, i) =>
-      joined.keyPreserved.has(i) ? t.keys.flatMap((key) => (key.every((col) => shownAs(i, col) !== undefined) ? [key.map((col) => shownAs(i, col)!)] : [])) : []
-    )
-  }
   const table = (ref: ReadonlyArray<Tok>) => {
     if (isOp(ref[0], "(") && isKw(ref[1], "SELECT")) {
       // an inline view under its alias: a simple view of one table, its keys those of its table it shows, or a join,
@@ -114,7 +103,7 @@ export const joinView = (meta: TableMeta, toks: ReadonlyArray<Tok>, from: number
       const names = splitTopLevel(inner.slice(1, innerFrom)).map((item) => item[item.length - 1]!)
       if (names.some((n) => !isName(n))) throw unimplemented("over this subquery")
       const sub: TableMeta = { owner: meta.owner, name: oracleName(alias), kind: "VIEW", columns: names.map((n) => ({ name: oracleName(n), type: charType("VARCHAR2", 4000), nullable: true, defaultText: null })), constraints: [], objectId: 0, created: new Date(0), viewText: inner.map((t) => t.text).join(" ") }
-      const keys = joinKeys(sub, inner, innerFrom) ?? keysOf(sub)
+      const keys = keysOf(sub)
       if (keys === undefined) throw unimplemented("over this subquery")
       tables.push({ alias: sub.name, meta: sub, keys, subquery: true })
       return
@@ -125,7 +114,7 @@ export const joinView = (meta: TableMeta, toks: ReadonlyArray<Tok>, from: number
     const rest = ref.slice(qualified ? 3 : 1)
     const t = lookup(schema, name)
     const keys = t === undefined ? undefined : keysOf(t)
-    if (t === undefined || keys === undefined) throw unimplemented("over a view that is not a simple view of one table, or a table that is gone")
+    if (t === undefined || keys === undefined) throw unimplemented("over a view that is neither a simple view of one table nor a join view, or a table that is gone")
     tables.push({ alias: rest.length === 0 ? t.name : oracleName(rest[rest.length - 1]!), meta: t, keys })
   }
   for (const joined of splitTopLevel(source)) {
@@ -294,7 +283,8 @@ export const joinView = (meta: TableMeta, toks: ReadonlyArray<Tok>, from: number
   if (defined.length !== meta.columns.length) throw unimplemented("with these columns")
   const columns = new Map<string, JoinColumn>()
   meta.columns.forEach((c, i) => columns.set(c.name, defined[i]!))
-  return { tables, columns, keyPreserved }
+  const inner = equated.filter((pair) => pair.every((c) => !nullSupplying.has(Number(c.slice(0, c.indexOf("."))))))
+  return { tables, columns, keyPreserved, equated: inner }
 }
 
 /**
@@ -341,13 +331,18 @@ export const writeThroughJoinView = (sql: string, sig: ReadonlyArray<Tok>, meta:
   // UPDATE / DELETE: the rows of the key-preserved table the view shows, matched by its key through the view
   const q = aliasTok === undefined ? quote(meta.name) : aliasTok.text
   const viewRef = `${quote(meta.owner)}.${quote(meta.name)} ${q}`
+  // the written table's alias: another than the one a join view over this one gave it
+  const outerKp = aliasTok === undefined ? undefined : /^"ORA\$KP(\d*)"$/.exec(aliasTok.text)
+  const kp = outerKp == null ? `"ORA$KP"` : `"ORA$KP${Number(outerKp[1] || 1) + 1}"`
   const keyMatch = (i: number) => {
     // a view column is table i's column `col`, or the column a NATURAL / USING join shares with it
-    const shows = (v: JoinColumn, col: string) => "table" in v && v.column === col && (v.table === i || v.shared?.includes(i) === true)
+    // (or a column the join equates with it, equal in every row of the view)
+    const equal = (v: { table: number; column: string }, col: string) => view.equated.some(([a, b]) => (a === `${v.table}.${v.column}` && b === `${i}.${col}`) || (b === `${v.table}.${v.column}` && a === `${i}.${col}`))
+    const shows = (v: JoinColumn, col: string) => "table" in v && ((v.column === col && (v.table === i || v.shared?.includes(i) === true)) || equal(v, col))
     const key = view.tables[i]!.keys.find((columns) => columns.every((col) => [...view.columns.values()].some((v) => shows(v, col))))
     if (key === undefined) throw ora.unimplemented("DML through a join view that does not show its written table's key")
     const viewName = (col: string) => [...view.columns.entries()].find(([, v]) => shows(v, col))![0]
-    return key.map((col) => `${q}.${quote(viewName(col))} = "ORA$KP".${quote(col)}`).join(" AND ")
+    return key.map((col) => `${q}.${quote(viewName(col))} = ${kp}.${quote(col)}`).join(" AND ")
   }
   const from = nameEnd + (aliasTok === undefined ? 0 : 1)
   const whereAt = findTopLevel(sig, from, stop, (t) => isKw(t, "WHERE"))
@@ -356,7 +351,7 @@ export const writeThroughJoinView = (sql: string, sig: ReadonlyArray<Tok>, meta:
     if (view.keyPreserved.size !== 1) throw new OraError(1752, "cannot delete from view without exactly one key-preserved table")
     const i = [...view.keyPreserved][0]!
     if (view.tables[i]!.subquery === true) throw ora.unimplemented("DML writing the table of a subquery through a join view")
-    return { sql: `DELETE FROM ${target(i)} "ORA$KP" WHERE EXISTS (SELECT 1 FROM ${viewRef} WHERE ${keyMatch(i)}${condition})${returning(i)}`, base: view.tables[i]!.meta }
+    return { sql: `DELETE FROM ${target(i)} ${kp} WHERE EXISTS (SELECT 1 FROM ${viewRef} WHERE ${keyMatch(i)}${condition})${returning(i)}`, base: view.tables[i]!.meta }
   }
   // UPDATE v SET c = e, ...: each value computed over the view's row
   if (!isKw(sig[from], "SET")) throw ora.invalidSql()
@@ -369,7 +364,7 @@ export const writeThroughJoinView = (sql: string, sig: ReadonlyArray<Tok>, meta:
   const i = tableOf(sets.map((s) => s.name))
   const match = keyMatch(i)
   const assignments = sets.map((s) => `${baseColumn(s.name)} = (SELECT ${s.expr} FROM ${viewRef} WHERE ${match})`).join(", ")
-  return { sql: `UPDATE ${target(i)} "ORA$KP" SET ${assignments} WHERE EXISTS (SELECT 1 FROM ${viewRef} WHERE ${match}${condition})${returning(i)}`, base: view.tables[i]!.meta }
+  return { sql: `UPDATE ${target(i)} ${kp} SET ${assignments} WHERE EXISTS (SELECT 1 FROM ${viewRef} WHERE ${match}${condition})${returning(i)}`, base: view.tables[i]!.meta }
 }
 
 /**

@@ -130,7 +130,7 @@ const simpleView = (meta: TableMeta, lookup: Lookup): SimpleView | JoinView => {
   return { base, columns, order: meta.columns.map((c) => c.name), where, whereQualified }
 }
 
-/** The keys of table or simple view `meta` (join-view-dml.ts KeysOf): a view's are its base's it shows, in its names. */
+/** The keys of table or view `meta` (join-view-dml.ts KeysOf): a view's are its base's (or key-preserved tables') it shows, in its names. */
 const keysOf = (meta: TableMeta, lookup: Lookup, depth = 0): ReadonlyArray<ReadonlyArray<string>> | undefined => {
   if (meta.kind === "TABLE") return meta.constraints.filter((c) => (c.type === "P" || c.type === "U") && c.disabled !== true).map((c) => c.columns)
   if (depth > 32) return undefined
@@ -140,7 +140,13 @@ const keysOf = (meta: TableMeta, lookup: Lookup, depth = 0): ReadonlyArray<Reado
   } catch {
     return undefined
   }
-  if ("keyPreserved" in view) return undefined
+  // a join view's keys: those of its key-preserved tables it shows, each a key of its rows ("nested views must be
+  // mergeable": a join of join views is one join)
+  if ("keyPreserved" in view) {
+    const join = view
+    const shownAs = (i: number, col: string) => [...join.columns].find(([, c]) => "table" in c && c.table === i && c.column === col)?.[0]
+    return join.tables.flatMap((t, i) => (join.keyPreserved.has(i) ? t.keys.flatMap((key) => (key.every((col) => shownAs(i, col) !== undefined) ? [key.map((col) => shownAs(i, col)!)] : [])) : []))
+  }
   const under = keysOf(view.base, (schema, name) => lookup(schema ?? meta.owner, name), depth + 1)
   if (under === undefined) return undefined
   const named = (col: string) => [...view.columns].find(([, c]) => "base" in c && c.base === col)?.[0]
@@ -399,9 +405,11 @@ export const updatableColumnRows = (db: object, tables: Iterable<TableMeta>, loo
     const view = depth > 32 ? undefined : viewOf(t)
     if (view === undefined) return false
     if ("keyPreserved" in view) {
-      if (column === undefined) return view.keyPreserved.size === 1
+      // as the table (or join view) under it allows
+      const under = (i: number, col: string | undefined) => view.tables[i]!.subquery === true || writable(view.tables[i]!.meta, col, depth + 1)
+      if (column === undefined) return view.keyPreserved.size === 1 && under([...view.keyPreserved][0]!, undefined)
       const c = view.columns.get(column)
-      return c !== undefined && "table" in c && view.keyPreserved.has(c.table)
+      return c !== undefined && "table" in c && view.keyPreserved.has(c.table) && under(c.table, c.column)
     }
     if (column === undefined) return writable(view.base, undefined, depth + 1)
     const c = view.columns.get(column)
