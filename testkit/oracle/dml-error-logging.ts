@@ -1,5 +1,5 @@
 /**
- * DML error logging (SQL Language Reference, INSERT / UPDATE / DELETE, "error_logging_clause"): `LOG ERRORS [INTO
+ * DML error logging (SQL Language Reference, INSERT / UPDATE / DELETE / MERGE, "error_logging_clause"): `LOG ERRORS [INTO
  * [schema.]table] [(simple_expression)] [REJECT LIMIT {integer | UNLIMITED}]` at the end of a DML statement writes
  * each row the statement fails on into the error logging table and goes on with the others. Without INTO the table is
  * `ERR$_` and the first 25 characters of the written table's name; the tag is the expression's value; REJECT LIMIT
