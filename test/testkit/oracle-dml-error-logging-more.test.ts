@@ -126,6 +126,10 @@ describe("Oracle test server: DML error logging with binds and MERGE", () => {
     // a join view: its key-preserved table's rows
     expect((await conn.execute("UPDATE lm_emp_dept SET name = name || dname LOG ERRORS INTO err$_lm_emp ('join') REJECT LIMIT UNLIMITED")).rowsAffected).toBe(1)
     expect(await rows("SELECT id, name FROM err$_lm_emp WHERE ora_err_tag$ = 'join' ORDER BY id")).toEqual([["3", "cccthree"]])
+    // the view's own refusals are the statement's errors, raised and not logged
+    expect(await message("UPDATE lm_emp_dept SET name = 'x', dname = 'y' LOG ERRORS INTO err$_lm_emp ('refused') REJECT LIMIT UNLIMITED")).toBe("ORA-01776: cannot modify more than one base table through a join view")
+    expect(await message("MERGE INTO lm_emp_dept t USING lm_src s ON (t.id = s.id) WHEN MATCHED THEN UPDATE SET t.name = s.name LOG ERRORS INTO err$_lm_emp ('refused') REJECT LIMIT UNLIMITED")).toMatch(/^ORA-38106/)
+    expect(await rows("SELECT COUNT(*) FROM err$_lm_emp WHERE ora_err_tag$ = 'refused'")).toEqual([[0]])
     // a MERGE into a simple view: its failing UPDATE of a view's row logged
     // (the view shows id 3, not id 1)
     const merge = "MERGE INTO lm_recent t USING (SELECT 3 id, 'long' name FROM dual UNION ALL SELECT 1, 'b' FROM dual) s ON (t.id = s.id) WHEN MATCHED THEN UPDATE SET t.name = s.name LOG ERRORS INTO err$_lm_emp ('vmerge') REJECT LIMIT UNLIMITED"
