@@ -113,6 +113,19 @@ describe("Oracle test server: DML error logging with binds and MERGE", () => {
     await conn.rollback()
   })
 
+  it("MERGE ... DELETE WHERE ... LOG ERRORS deletes each updated row its condition holds for, logging a failing one as D", async () => {
+    await conn.execute("CREATE TRIGGER lm_keep BEFORE DELETE ON lm_emp FOR EACH ROW WHEN (old.id = 3) BEGIN RAISE_APPLICATION_ERROR(-20001, 'kept'); END;")
+    await seed()
+    await conn.execute(`MERGE INTO lm_emp t USING (SELECT 1 id, 'p' name FROM dual UNION ALL SELECT 2, 'long' FROM dual UNION ALL SELECT 3, 'q' FROM dual) s
+      ON (t.id = s.id) WHEN MATCHED THEN UPDATE SET t.name = s.name DELETE WHERE t.id <> 2
+      LOG ERRORS ('mdel') REJECT LIMIT UNLIMITED`)
+    // 1 updated then deleted; 2's update fails, so it is not deleted; 3 updated, its delete failing in its trigger
+    expect(await emps()).toEqual([[2, "bb", "2020-01-03"], [3, "q", "2020-01-04"]])
+    expect(await rows("SELECT ora_err_number$, ora_err_optyp$, id, name FROM err$_lm_emp ORDER BY id")).toEqual([[12899, "U", "2", "long"], [20001, "D", "3", "q"]])
+    await conn.rollback()
+    await conn.execute("DROP TRIGGER lm_keep")
+  })
+
   it("UPDATE, DELETE and MERGE ... LOG ERRORS through a view run row by row on the table under it", async () => {
     await seed()
     await conn.execute("INSERT INTO lm_child VALUES (3)")

@@ -10,8 +10,9 @@
  * DELETE), ORA_ERR_OPTYP$ (I, U or D), ORA_ERR_TAG$, then the written table's columns it has, holding the failing
  * row's values as text.
  *
- * Taken here: INSERT ... VALUES and INSERT ... subquery, UPDATE and DELETE of a table, with binds too, and MERGE
- * (its UPDATE of the matched rows, then its INSERT of the others: error-logged-statements.ts). The statement first
+ * Taken here: INSERT ... VALUES and INSERT ... subquery, UPDATE and DELETE of a table or view, with binds too, and
+ * MERGE (its UPDATE of the matched rows, each row updated then checked by its DELETE WHERE, then its INSERT of the
+ * others: error-logged-statements.ts). The statement first
  * runs whole; when it fails it runs again row by row (an INSERT's subquery row `k` by `OFFSET k ROWS FETCH NEXT 1
  * ROWS ONLY`, an UPDATE's or DELETE's rows by their rowids), each row undone alone when it fails. An UPDATE's log
  * entry holds the values it tried to write (its `column = expression` items evaluated over the row; a column set by
@@ -111,6 +112,13 @@ export const errorLogged = (oracleSql: string, lookup: Lookup): ErrorLogged | un
  */
 const isStatementError = (e: OraError) => (e.code >= 900 && e.code <= 999) || [942, 1031, 1732, 1733, 1752, 1776, 1779, 3001, 30926, 38104, 38106, 42399].includes(e.code)
 
+/** A statement with the values and specs of its binds. */
+interface Bound {
+  readonly stmt: LoggedStatement
+  readonly row: ReadonlyArray<DuckDBValue>
+  readonly specs: ReadonlyArray<BindSpec>
+}
+
 /** Bind values and their specs. */
 interface Binds {
   readonly rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>
@@ -197,31 +205,48 @@ export const runErrorLogged = async (host: ErrorLoggingHost, logged: ErrorLogged
     return total
   }
 
-  /** UPDATE / DELETE bound by `row`: the table's rows one by one in ROWID order, each failing one logged; the rows written. */
-  const changeRows = async (given: LoggedStatement, row: ReadonlyArray<DuckDBValue>, rowSpecs: ReadonlyArray<BindSpec>): Promise<number> => {
+  /** UPDATE / DELETE `given` bound by `row` of the row at `rowAt`: written, or its failure logged; the rows written. */
+  const changeRow = async (given: LoggedStatement, rowAt: string, row: ReadonlyArray<DuckDBValue>, rowSpecs: ReadonlyArray<BindSpec>): Promise<number> => {
+    const stmt = given.onTable ?? given
+    const one = `${stmt.head} WHERE ${stmt.where === "" ? "" : `(${stmt.where}) AND `}ROWID = ${rowAt}${stmt.tail === "" ? "" : ` ${stmt.tail}`}`
+    try {
+      return ((await host.atomically(() => host.execute(one, [row], rowSpecs, opts))) as DmlResult).rowCount
+    } catch (e) {
+      if (!(e instanceof OraError)) throw e
+      // an UPDATE that breaks a unique key is not logged: the statement fails (Administrator's Guide, "Error
+      // Logging Restrictions and Caveats")
+      if (stmt.verb === "UPDATE" && e.code === 1) throw e
+      const optyp = stmt.verb === "UPDATE" ? "U" : "D"
+      // the values it tried to write: a set column's expression over the row, the others as they are
+      const shown = stmt.columns.filter((c) => logColumns.has(c))
+      const sets = shown.flatMap((c) => (stmt.sets?.has(c) === true ? [stmt.sets.get(c)!] : []))
+      const values = shown.map((c) => `, ${asText(stmt.target, c, stmt.sets?.get(c)?.expr ?? quoteDuck(c))}`).join("")
+      await logRow(e, `${into(shown)} SELECT ${fixed(e, optyp, "ROWIDTOCHAR(ROWID)")}${values} FROM ${stmt.from} WHERE ROWID = ${rowAt}`, bindsOf(sets, row, rowSpecs), bare(e, optyp))
+      return 0
+    }
+  }
+
+  /**
+   * UPDATE / DELETE bound by `row`: the table's rows one by one by their rowids, each failing one logged; after each
+   * row updated, a MERGE's DELETE WHERE (`then`) on it; the rows written.
+   */
+  const changeRows = async (given: LoggedStatement, row: ReadonlyArray<DuckDBValue>, rowSpecs: ReadonlyArray<BindSpec>, then?: Bound): Promise<number> => {
     const stmt = given.onTable ?? given
     if (stmt.target.kind === "VIEW") throw new OraError(3001, "unimplemented feature: LOG ERRORS of an UPDATE or DELETE through a view with INSTEAD OF triggers whose rows fail")
-    const table = tableName(stmt.target)
-    const optyp = stmt.verb === "UPDATE" ? "U" : "D"
     // the rows' rowids read first: a row the statement writes may move
-    const rowids = await host.column(`SELECT ROWIDTOCHAR(ROWID) FROM ${table} ORDER BY ROWID`)
+    const allRowids = () => host.column(`SELECT ROWIDTOCHAR(ROWID) FROM ${tableName(stmt.target)} ORDER BY ROWID`)
+    const rowids = await allRowids()
+    const known = new Set(rowids)
+    const at = (rowid: DuckDBValue) => `CHARTOROWID(${sqlString(String(rowid))})`
     let total = 0
     for (const rowid of rowids) {
-      const rowAt = `CHARTOROWID(${sqlString(String(rowid))})`
-      const one = `${stmt.head} WHERE ${stmt.where === "" ? "" : `(${stmt.where}) AND `}ROWID = ${rowAt}${stmt.tail === "" ? "" : ` ${stmt.tail}`}`
-      try {
-        total += ((await host.atomically(() => host.execute(one, [row], rowSpecs, opts))) as DmlResult).rowCount
-      } catch (e) {
-        if (!(e instanceof OraError)) throw e
-        // an UPDATE that breaks a unique key is not logged: the statement fails (Administrator's Guide, "Error
-        // Logging Restrictions and Caveats")
-        if (stmt.verb === "UPDATE" && e.code === 1) throw e
-        // the values it tried to write: a set column's expression over the row, the others as they are
-        const shown = stmt.columns.filter((c) => logColumns.has(c))
-        const sets = shown.flatMap((c) => (stmt.sets?.has(c) === true ? [stmt.sets.get(c)!] : []))
-        const values = shown.map((c) => `, ${asText(stmt.target, c, stmt.sets?.get(c)?.expr ?? quoteDuck(c))}`).join("")
-        await logRow(e, `${into(shown)} SELECT ${fixed(e, optyp, "ROWIDTOCHAR(ROWID)")}${values} FROM ${stmt.from} WHERE ROWID = ${rowAt}`, bindsOf(sets, row, rowSpecs), bare(e, optyp))
-      }
+      const n = await changeRow(given, at(rowid), row, rowSpecs)
+      total += n
+      if (then === undefined || n === 0) continue
+      // the row updated: where it is now (an UPDATE may give it a new rowid here)
+      const moved = (await allRowids()).filter((r) => !known.has(r))
+      for (const r of moved) known.add(r)
+      for (const r of moved.length === 0 ? [rowid] : moved) await changeRow(then.stmt, at(r), then.row, then.specs)
     }
     return total
   }
@@ -240,7 +265,13 @@ export const runErrorLogged = async (host: ErrorLoggingHost, logged: ErrorLogged
         // a MERGE's UPDATE and INSERT, each with the values (and specs) of the binds it has
         const values = mergeParts(logged.sql, row)
         const partSpecs = mergeParts(logged.sql, specs as unknown as ReadonlyArray<DuckDBValue>)
-        for (const [i, part] of logged.parts!.entries()) count += await run(part, values[i]!.params, partSpecs[i]!.params as unknown as ReadonlyArray<BindSpec>)
+        const bound = logged.parts!.map((stmt, i): Bound => ({ stmt, row: values[i]!.params, specs: partSpecs[i]!.params as unknown as ReadonlyArray<BindSpec> }))
+        for (const [i, part] of bound.entries()) {
+          // DELETE WHERE runs on each row its UPDATE writes (merge-parts.ts), as part of it
+          if (part.stmt.verb === "DELETE") continue
+          const then = bound[i + 1]?.stmt.verb === "DELETE" ? bound[i + 1] : undefined
+          count += part.stmt.verb === "UPDATE" ? await changeRows(part.stmt, part.row, part.specs, then) : await run(part.stmt, part.row, part.specs)
+        }
       }
       return dml(count)
     })

@@ -3,10 +3,10 @@
  * an INSERT's columns and row source, an UPDATE's or DELETE's WHERE condition, the value each of an UPDATE's
  * `column = expression` items writes (what a failing row's log entry holds: Administrator's Guide, "Error Logging
  * Table Format": the error logging table's columns named as the DML table's hold "the corresponding data from the
- * offending row"), and a MERGE's UPDATE and INSERT (plsql/trigger-merge.ts mergeParts).
+ * offending row"), and a MERGE's UPDATE, DELETE WHERE and INSERT (plsql/merge-parts.ts).
  */
 import type { TableMeta } from "./catalog.ts"
-import { OraError, ora } from "./errors.ts"
+import { OraError } from "./errors.ts"
 import { oracleName } from "./expression-names.ts"
 import { findTopLevel, isKw, isOp, matchParen, significant, splitTopLevel, type Tok, tokenize } from "./lexer.ts"
 import { mergeParts } from "./plsql/merge-parts.ts"
@@ -35,7 +35,7 @@ export interface LoggedStatement {
   readonly tail?: string
   /** UPDATE: the value each `column = expression` item writes, by column. */
   readonly sets?: ReadonlyMap<string, WrittenValue>
-  /** MERGE: its UPDATE and INSERT, in the order they run. */
+  /** MERGE: its UPDATE, DELETE (WHERE) and INSERT, in the order they run. */
   readonly parts?: ReadonlyArray<LoggedStatement>
   /** An UPDATE or DELETE of a view: the statement on the table under it, run row by row by the table's rowids. */
   readonly onTable?: LoggedStatement
@@ -60,9 +60,7 @@ export const loggedStatement = (sql: string, lookup: Lookup): LoggedStatement =>
   let nameEnd = qualified ? nameAt + 3 : nameAt + 1
   const base = { sql, target }
   if (isKw(verb, "MERGE")) {
-    const parts = mergeParts(sql, [])
-    if (parts.some((p) => p.event === "DELETE")) throw ora.unimplemented("LOG ERRORS of a MERGE with DELETE WHERE")
-    return { ...base, verb: "MERGE", columns: target.columns.map((c) => c.name), parts: parts.map((p) => loggedStatement(p.sql, lookup)) }
+    return { ...base, verb: "MERGE", columns: target.columns.map((c) => c.name), parts: mergeParts(sql, []).map((p) => loggedStatement(p.sql, lookup)) }
   }
   if (isKw(verb, "INSERT")) {
     if (isName(ps[nameEnd]) && !isKw(ps[nameEnd], "VALUES", "SELECT", "WITH")) nameEnd++
