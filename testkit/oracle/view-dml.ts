@@ -409,7 +409,8 @@ export const updatableColumnRows = (db: object, tables: Iterable<TableMeta>, loo
       const under = (i: number, col: string | undefined) => view.tables[i]!.subquery === true || writable(view.tables[i]!.meta, col, depth + 1)
       if (column === undefined) return view.keyPreserved.size === 1 && under([...view.keyPreserved][0]!, undefined)
       const c = view.columns.get(column)
-      return c !== undefined && "table" in c && view.keyPreserved.has(c.table) && under(c.table, c.column)
+      // a column a NATURAL / USING join shares is written by none (ORA-01733, join-view-dml.ts)
+      return c !== undefined && "table" in c && c.shared === undefined && view.keyPreserved.has(c.table) && under(c.table, c.column)
     }
     if (column === undefined) return writable(view.base, undefined, depth + 1)
     const c = view.columns.get(column)
