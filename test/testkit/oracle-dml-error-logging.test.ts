@@ -98,7 +98,7 @@ describe("Oracle test server: DML error logging (LOG ERRORS, DBMS_ERRLOG)", () =
     for (const sql of ["INSERT INTO el_emp VALUES (1, 'a', 10)", "INSERT INTO el_emp VALUES (2, 'bb', 20)", "INSERT INTO el_emp VALUES (3, 'ccc', 30)"]) await conn.execute(sql)
     expect((await conn.execute("UPDATE el_emp SET name = name || 'x' LOG ERRORS ('upd') REJECT LIMIT UNLIMITED")).rowsAffected).toBe(2)
     expect(await rows("SELECT id, name FROM el_emp ORDER BY id")).toEqual([[1, "ax"], [2, "bbx"], [3, "ccc"]])
-    expect(await logged()).toEqual([[12899, "U", "upd", "3", "ccc"]])
+    expect(await logged()).toEqual([[12899, "U", "upd", "3", "cccx"]])
     expect(await rows("SELECT ora_err_rowid$ FROM err$_el_emp")).toEqual(await rows("SELECT ROWIDTOCHAR(ROWID) FROM el_emp WHERE id = 3"))
     // a child row keeps one parent from being deleted
     await conn.execute("INSERT INTO el_child VALUES (2)")

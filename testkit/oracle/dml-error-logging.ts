@@ -1,5 +1,5 @@
 /**
- * DML error logging (SQL Language Reference, INSERT / UPDATE / DELETE, "error_logging_clause"): `LOG ERRORS [INTO
+ * DML error logging (SQL Language Reference, INSERT / UPDATE / DELETE / MERGE, "error_logging_clause"): `LOG ERRORS [INTO
  * [schema.]table] [(simple_expression)] [REJECT LIMIT {integer | UNLIMITED}]` at the end of a DML statement writes
  * each row the statement fails on into the error logging table and goes on with the others. Without INTO the table is
  * `ERR$_` and the first 25 characters of the written table's name; the tag is the expression's value; REJECT LIMIT
@@ -10,17 +10,23 @@
  * DELETE), ORA_ERR_OPTYP$ (I, U or D), ORA_ERR_TAG$, then the written table's columns it has, holding the failing
  * row's values as text.
  *
- * Taken here: INSERT ... VALUES and INSERT ... subquery, UPDATE and DELETE of a table. The statement first runs
- * whole; when it fails it runs again row by row (an INSERT's subquery row `k` by `OFFSET k ROWS FETCH NEXT 1 ROWS
- * ONLY`, an UPDATE's or DELETE's rows by their rowids read first), each row undone alone when it fails. The logged
- * values of an UPDATE's row are its values before the update, where Oracle logs the values it tried to write.
+ * Taken here: INSERT ... VALUES and INSERT ... subquery, UPDATE and DELETE of a table or view, with binds too, and
+ * MERGE (its UPDATE of the matched rows, each row updated then checked by its DELETE WHERE, then its INSERT of the
+ * others: error-logged-statements.ts). The statement first
+ * runs whole; when it fails it runs again row by row (an INSERT's subquery row `k` by `OFFSET k ROWS FETCH NEXT 1
+ * ROWS ONLY`, an UPDATE's or DELETE's rows by their rowids), each row undone alone when it fails. An UPDATE's log
+ * entry holds the values it tried to write (its `column = expression` items evaluated over the row; a column set by
+ * `(columns) = (subquery)` its value before), a DATE or TIMESTAMP value the text TO_CHAR gives it (NLS_DATE_FORMAT,
+ * NLS_TIMESTAMP_FORMAT), as Oracle's implicit conversion into the VARCHAR2 log column does.
  */
 import { quoteDuck } from "./names.ts"
 import type { DuckDBValue } from "@duckdb/node-api"
 import type { TableMeta } from "./catalog.ts"
 import { OraError } from "./errors.ts"
 import { oracleName } from "./expression-names.ts"
-import { findTopLevel, isKw, isOp, matchParen, significant, splitTopLevel, sqlString, type Tok, tokenize } from "./lexer.ts"
+import { findTopLevel, isKw, isOp, matchParen, significant, sqlString, type Tok, tokenize } from "./lexer.ts"
+import { type LoggedStatement, loggedStatement, selectItems, type WrittenValue } from "./error-logged-statements.ts"
+import { mergeParts } from "./plsql/merge-parts.ts"
 import { stripTerminator, type BindSpec, type DmlResult, type ExecuteOptions, type StatementResult } from "./statement.ts"
 
 type Lookup = (schema: string | undefined, name: string) => TableMeta | undefined
@@ -29,31 +35,22 @@ type Lookup = (schema: string | undefined, name: string) => TableMeta | undefine
 export interface ErrorLoggingHost {
   execute(sql: string, rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>, specs: ReadonlyArray<BindSpec>, opts: ExecuteOptions): Promise<StatementResult>
   atomically<T>(body: () => Promise<T>): Promise<T>
-  count(sql: string): Promise<number>
+  count(sql: string, bound?: ReadonlyArray<DuckDBValue>, specs?: ReadonlyArray<BindSpec>): Promise<number>
+  column(sql: string): Promise<ReadonlyArray<DuckDBValue>>
 }
 
 /** A DML statement with its error logging clause taken apart. */
-export interface ErrorLogged {
-  /** The statement without the clause. */
-  readonly sql: string
-  readonly verb: "INSERT" | "UPDATE" | "DELETE"
-  readonly target: TableMeta
+export interface ErrorLogged extends LoggedStatement {
   readonly log: TableMeta
   /** The tag's SQL expression, or NULL. */
   readonly tag: string
   readonly limit: number
-  /** INSERT: the written columns and the row source (VALUES (...) or a subquery), as text. */
-  readonly columns: ReadonlyArray<string>
-  readonly values?: string
-  readonly subquery?: string
-  /** UPDATE / DELETE: the target as the statement names it (with its alias) and its WHERE condition, or "". */
-  readonly from?: string
-  readonly where?: string
 }
 
 const isName = (t: Tok | undefined) => t !== undefined && (t.kind === "ident" || t.kind === "qident")
 const tableName = (t: TableMeta) => `${quoteDuck(t.owner)}.${quoteDuck(t.name)}`
 const dml = (rowCount: number): DmlResult => ({ kind: "dml", rowCount, rowCounts: [rowCount], batchErrors: [] })
+const DATETIME = new Set(["date", "timestamp", "timestamptz", "timestampltz"])
 
 /** The error logging clause's position in `sig` (a DML statement's significant tokens), or -1. */
 const clauseAt = (sig: ReadonlyArray<Tok>): number => {
@@ -63,7 +60,7 @@ const clauseAt = (sig: ReadonlyArray<Tok>): number => {
 
 /**
  * DML statement `oracleSql` with its error logging clause taken apart, or undefined without one; ORA-00942 when the
- * logging table does not exist, ORA-03001 for MERGE.
+ * logging table does not exist.
  */
 export const errorLogged = (oracleSql: string, lookup: Lookup): ErrorLogged | undefined => {
   if (!/\bLOG\s+ERRORS\b/i.test(oracleSql)) return undefined
@@ -73,7 +70,6 @@ export const errorLogged = (oracleSql: string, lookup: Lookup): ErrorLogged | un
   if (!isKw(verb, "INSERT", "UPDATE", "DELETE", "MERGE")) return undefined
   const at = clauseAt(sig)
   if (at < 0) return undefined
-  if (isKw(verb, "MERGE")) throw new OraError(3001, "unimplemented feature: LOG ERRORS of a MERGE")
   // the clause: [INTO [schema.]table] [(expr)] [REJECT LIMIT n | UNLIMITED], then the end
   let k = at + 2
   let logName: [string | undefined, string] | undefined
@@ -103,44 +99,31 @@ export const errorLogged = (oracleSql: string, lookup: Lookup): ErrorLogged | un
     k += 3
   }
   if (k < sig.length) throw new OraError(933, "SQL command not properly ended")
-  const plain = sql.slice(0, sig[at]!.pos).trimEnd()
-  const ps = significant(tokenize(plain))
-  // the written table: INSERT INTO / DELETE [FROM] / UPDATE [schema.]name [alias]
-  const nameAt = isKw(ps[1], "INTO", "FROM") ? 2 : 1
-  const qualified = isOp(ps[nameAt + 1], ".")
-  const target = qualified ? lookup(oracleName(ps[nameAt]!), oracleName(ps[nameAt + 2]!)) : lookup(undefined, oracleName(ps[nameAt]!))
-  if (target === undefined) throw new OraError(942, "table or view does not exist")
-  const log = logName === undefined ? lookup(undefined, `ERR$_${target.name.slice(0, 25)}`) : lookup(logName[0], logName[1])
+  const statement = loggedStatement(sql.slice(0, sig[at]!.pos).trimEnd(), lookup)
+  const log = logName === undefined ? lookup(undefined, `ERR$_${statement.target.name.slice(0, 25)}`) : lookup(logName[0], logName[1])
   if (log === undefined) throw new OraError(942, "table or view does not exist")
-  let nameEnd = qualified ? nameAt + 3 : nameAt + 1
-  const base = { sql: plain, target, log, tag, limit }
-  if (isKw(verb, "INSERT")) {
-    if (isName(ps[nameEnd]) && !isKw(ps[nameEnd], "VALUES", "SELECT", "WITH")) nameEnd++
-    let columns = target.columns.map((c) => c.name)
-    if (isOp(ps[nameEnd], "(") && !isKw(ps[nameEnd + 1], "SELECT", "WITH")) {
-      const close = matchParen(ps, nameEnd)
-      columns = splitTopLevel(ps.slice(nameEnd + 1, close)).map((c) => oracleName(c[c.length - 1]!))
-      nameEnd = close + 1
-    }
-    const returning = findTopLevel(ps, nameEnd, ps.length, (t) => isKw(t, "RETURNING", "RETURN"))
-    const end = returning < 0 ? plain.length : ps[returning]!.pos
-    if (isKw(ps[nameEnd], "VALUES")) return { ...base, verb: "INSERT", columns, values: plain.slice(ps[nameEnd + 1]!.pos, end) }
-    return { ...base, verb: "INSERT", columns, subquery: plain.slice(ps[nameEnd]!.pos, end) }
-  }
-  if (isName(ps[nameEnd]) && !isKw(ps[nameEnd], "SET", "WHERE", "RETURNING", "RETURN")) nameEnd++
-  const whereAt = findTopLevel(ps, nameEnd, ps.length, (t) => isKw(t, "WHERE"))
-  const returning = findTopLevel(ps, nameEnd, ps.length, (t) => isKw(t, "RETURNING", "RETURN"))
-  const end = returning < 0 ? plain.length : ps[returning]!.pos
-  const from = plain.slice(ps[nameAt]!.pos, ps[nameEnd - 1]!.pos + ps[nameEnd - 1]!.text.length)
-  const where = whereAt < 0 ? "" : plain.slice(ps[whereAt + 1]!.pos, end)
-  return { ...base, verb: isKw(verb, "UPDATE") ? "UPDATE" : "DELETE", columns: target.columns.map((c) => c.name), from, where }
+  return { ...statement, log, tag, limit }
 }
 
 /**
  * Whether `e` is the statement's own error rather than a row's, which Oracle raises without logging: a parse or
- * name error (ORA-00900 .. ORA-00999, ORA-00942), missing privileges (ORA-01031), ORA-03001.
+ * name error (ORA-00900 .. ORA-00999, ORA-00942), missing privileges (ORA-01031), a view's DML refused (ORA-01732,
+ * ORA-01733, ORA-01752, ORA-01776, ORA-01779, ORA-42399), a MERGE's (ORA-30926, ORA-38104, ORA-38106), ORA-03001.
  */
-const isStatementError = (e: OraError) => (e.code >= 900 && e.code <= 999) || e.code === 942 || e.code === 1031 || e.code === 3001
+const isStatementError = (e: OraError) => (e.code >= 900 && e.code <= 999) || [942, 1031, 1732, 1733, 1752, 1776, 1779, 3001, 30926, 38104, 38106, 42399].includes(e.code)
+
+/** A statement with the values and specs of its binds. */
+interface Bound {
+  readonly stmt: LoggedStatement
+  readonly row: ReadonlyArray<DuckDBValue>
+  readonly specs: ReadonlyArray<BindSpec>
+}
+
+/** Bind values and their specs. */
+interface Binds {
+  readonly rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>
+  readonly specs: ReadonlyArray<BindSpec>
+}
 
 /** Runs `logged`: whole first, row by row when that fails, each failing row logged; its row count. */
 export const runErrorLogged = async (host: ErrorLoggingHost, logged: ErrorLogged, rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>, specs: ReadonlyArray<BindSpec>, opts: ExecuteOptions): Promise<StatementResult> => {
@@ -150,16 +133,16 @@ export const runErrorLogged = async (host: ErrorLoggingHost, logged: ErrorLogged
     if (!(e instanceof OraError) || isStatementError(e)) throw e
   }
   // the logging statements run so far, run again when the statement fails after all
-  // (each with the bind rows it runs with, undefined for none)
-  const written: Array<{ sql: string; binds: ReadonlyArray<ReadonlyArray<DuckDBValue>> | undefined }> = []
-  const logRow = async (e: OraError, sql: string, binds: ReadonlyArray<ReadonlyArray<DuckDBValue>> | undefined, fallback: string) => {
+  const written: Array<{ sql: string; binds: Binds }> = []
+  const noBinds: Binds = { rows: [[]], specs: [] }
+  const logRow = async (e: OraError, sql: string, binds: Binds, fallback: string) => {
     if (isStatementError(e)) throw e
     try {
-      await host.atomically(() => host.execute(sql, binds ?? [[]], binds === undefined ? [] : specs, opts))
+      await host.atomically(() => host.execute(sql, binds.rows, binds.specs, opts))
       written.push({ sql, binds })
     } catch {
       await host.execute(fallback, [[]], [], opts)
-      written.push({ sql: fallback, binds: undefined })
+      written.push({ sql: fallback, binds: noBinds })
     }
     if (written.length > logged.limit) throw e
   }
@@ -168,70 +151,133 @@ export const runErrorLogged = async (host: ErrorLoggingHost, logged: ErrorLogged
     `${[e.code, sqlString(e.message.slice(0, 2000)), rowid, sqlString(optyp), `SUBSTR(${logged.tag}, 1, 2000)`].join(", ")}`
   const fixedColumns = ["ORA_ERR_NUMBER$", "ORA_ERR_MESG$", "ORA_ERR_ROWID$", "ORA_ERR_OPTYP$", "ORA_ERR_TAG$"].map(quoteDuck).join(", ")
   const into = (columns: ReadonlyArray<string>) => `INSERT INTO ${tableName(logged.log)} (${[fixedColumns, ...columns.map(quoteDuck)].join(", ")})`
-  const allLogged = logged.columns.every((c) => logColumns.has(c))
+  const bare = (e: OraError, optyp: string) => `${into([])} VALUES (${fixed(e, optyp, "NULL")})`
+  // a value as its log column holds it: a datetime as TO_CHAR shows it in the session's format
+  const asText = (target: TableMeta, column: string, expr: string) => (DATETIME.has(target.columns.find((c) => c.name === column)?.type.kind ?? "") ? `TO_CHAR(${expr})` : expr)
+  // the binds of the values `used` (of a statement bound by `row`, `rowSpecs`) in their order
+  const bindsOf = (used: ReadonlyArray<WrittenValue>, row: ReadonlyArray<DuckDBValue>, rowSpecs: ReadonlyArray<BindSpec>): Binds => {
+    const at = used.flatMap((v) => v.binds)
+    return at.length === 0 ? noBinds : { rows: [at.map((i) => row[i] ?? null)], specs: at.map((i) => rowSpecs[i]!) }
+  }
+
+  /** INSERT ... VALUES bound by `row`: written, or its failure logged; the rows written. */
+  const insertValues = async (stmt: LoggedStatement, row: ReadonlyArray<DuckDBValue>, rowSpecs: ReadonlyArray<BindSpec>): Promise<number> => {
+    try {
+      return ((await host.atomically(() => host.execute(stmt.sql, [row], rowSpecs, opts))) as DmlResult).rowCount
+    } catch (e) {
+      if (!(e instanceof OraError)) throw e
+      const shown = stmt.columns.flatMap((c, i) => (logColumns.has(c) && stmt.values![i] !== undefined ? [{ column: c, value: stmt.values![i]! }] : []))
+      const values = shown.map((s) => `, ${asText(stmt.target, s.column, s.value.expr)}`).join("")
+      await logRow(e, `${into(shown.map((s) => s.column))} VALUES (${fixed(e, "I", "NULL")}${values})`, bindsOf(shown.map((s) => s.value), row, rowSpecs), bare(e, "I"))
+      return 0
+    }
+  }
+
+  /** INSERT ... subquery bound by `row`, one subquery row at a time; the rows written. */
+  const insertRows = async (stmt: LoggedStatement, row: ReadonlyArray<DuckDBValue>, rowSpecs: ReadonlyArray<BindSpec>): Promise<number> => {
+    const insertCols = `INSERT INTO ${tableName(stmt.target)} (${stmt.columns.map(quoteDuck).join(", ")})`
+    const binds: Binds = { rows: [row], specs: rowSpecs }
+    const nth = (query: string, k: number) => `SELECT * FROM (${query}) OFFSET ${k} ROWS FETCH NEXT 1 ROWS ONLY`
+    // the log entry's values: the subquery's items, each named for its column (a datetime as text), when they can be
+    // told apart; else its row as a whole when the log has every column
+    const parsed = selectItems(stmt.subquery!)
+    const shown = parsed === undefined || parsed.items.length !== stmt.columns.length ? [] : stmt.columns.flatMap((c, i) => (logColumns.has(c) ? [{ column: c, item: i }] : []))
+    const logQuery = shown.length === 0 ? stmt.subquery! : `SELECT ${parsed!.items.map((item, i) => `${asText(stmt.target, stmt.columns[i]!, item)} "ORA$C${i}"`).join(", ")} ${parsed!.rest}`
+    const whole = shown.length === 0 && stmt.columns.every((c) => logColumns.has(c))
+    const count = () => host.count(`SELECT COUNT(*) FROM (${stmt.subquery})`, row, rowSpecs)
+    let total = 0
+    // the subquery's rows are those it has before any is written: a row written that leaves it (a MERGE's NOT
+    // EXISTS) takes the next one to its position, rows it gains (reading the table written) are not taken
+    for (let position = 0, left = await count(); position < left; ) {
+      try {
+        total += ((await host.atomically(() => host.execute(`${insertCols} ${nth(stmt.subquery!, position)}`, [row], rowSpecs, opts))) as DmlResult).rowCount
+        const now = await count()
+        if (now < left) left = now
+        else position++
+      } catch (e) {
+        if (!(e instanceof OraError)) throw e
+        const columns = whole ? stmt.columns : shown.map((s) => s.column)
+        const values = whole ? `, "ORA$ROW".*` : shown.map((s) => `, "ORA$ROW"."ORA$C${s.item}"`).join("")
+        await logRow(e, `${into(columns)} SELECT ${fixed(e, "I", "NULL")}${values} FROM (${nth(logQuery, position)}) "ORA$ROW"`, binds, bare(e, "I"))
+        position++
+      }
+    }
+    return total
+  }
+
+  /** UPDATE / DELETE `given` bound by `row` of the row at `rowAt`: written, or its failure logged; the rows written. */
+  const changeRow = async (given: LoggedStatement, rowAt: string, row: ReadonlyArray<DuckDBValue>, rowSpecs: ReadonlyArray<BindSpec>): Promise<number> => {
+    const stmt = given.onTable ?? given
+    const one = `${stmt.head} WHERE ${stmt.where === "" ? "" : `(${stmt.where}) AND `}ROWID = ${rowAt}${stmt.tail === "" ? "" : ` ${stmt.tail}`}`
+    try {
+      return ((await host.atomically(() => host.execute(one, [row], rowSpecs, opts))) as DmlResult).rowCount
+    } catch (e) {
+      if (!(e instanceof OraError)) throw e
+      // an UPDATE that breaks a unique key is not logged: the statement fails (Administrator's Guide, "Error
+      // Logging Restrictions and Caveats")
+      if (stmt.verb === "UPDATE" && e.code === 1) throw e
+      const optyp = stmt.verb === "UPDATE" ? "U" : "D"
+      // the values it tried to write: a set column's expression over the row, the others as they are
+      const shown = stmt.columns.filter((c) => logColumns.has(c))
+      const sets = shown.flatMap((c) => (stmt.sets?.has(c) === true ? [stmt.sets.get(c)!] : []))
+      const values = shown.map((c) => `, ${asText(stmt.target, c, stmt.sets?.get(c)?.expr ?? quoteDuck(c))}`).join("")
+      await logRow(e, `${into(shown)} SELECT ${fixed(e, optyp, "ROWIDTOCHAR(ROWID)")}${values} FROM ${stmt.from} WHERE ROWID = ${rowAt}`, bindsOf(sets, row, rowSpecs), bare(e, optyp))
+      return 0
+    }
+  }
+
+  /**
+   * UPDATE / DELETE bound by `row`: the table's rows one by one by their rowids, each failing one logged; after each
+   * row updated, a MERGE's DELETE WHERE (`then`) on it; the rows written.
+   */
+  const changeRows = async (given: LoggedStatement, row: ReadonlyArray<DuckDBValue>, rowSpecs: ReadonlyArray<BindSpec>, then?: Bound): Promise<number> => {
+    const stmt = given.onTable ?? given
+    if (stmt.target.kind === "VIEW") throw new OraError(3001, "unimplemented feature: LOG ERRORS of an UPDATE or DELETE through a view with INSTEAD OF triggers whose rows fail")
+    // the rows' rowids read first: a row the statement writes may move
+    const allRowids = () => host.column(`SELECT ROWIDTOCHAR(ROWID) FROM ${tableName(stmt.target)} ORDER BY ROWID`)
+    const rowids = await allRowids()
+    const known = new Set(rowids)
+    const at = (rowid: DuckDBValue) => `CHARTOROWID(${sqlString(String(rowid))})`
+    let total = 0
+    for (const rowid of rowids) {
+      const n = await changeRow(given, at(rowid), row, rowSpecs)
+      total += n
+      if (then === undefined || n === 0) continue
+      // the row updated: where it is now (an UPDATE may give it a new rowid here)
+      const moved = (await allRowids()).filter((r) => !known.has(r))
+      for (const r of moved) known.add(r)
+      for (const r of moved.length === 0 ? [rowid] : moved) await changeRow(then.stmt, at(r), then.row, then.specs)
+    }
+    return total
+  }
+
+  const run = (stmt: LoggedStatement, row: ReadonlyArray<DuckDBValue>, rowSpecs: ReadonlyArray<BindSpec>): Promise<number> =>
+    stmt.verb === "INSERT" ? (stmt.values !== undefined ? insertValues(stmt, row, rowSpecs) : insertRows(stmt, row, rowSpecs)) : changeRows(stmt, row, rowSpecs)
   try {
     return await host.atomically(async () => {
       let count = 0
-      if (logged.verb === "INSERT") {
-        if (logged.values !== undefined) {
-          // each bind row (of an executeMany) a row of its own
-          for (const row of rows.length === 0 ? [[]] : rows) {
-            try {
-              count += ((await host.atomically(() => host.execute(logged.sql, [row], specs, opts))) as DmlResult).rowCount
-            } catch (e) {
-              if (!(e instanceof OraError)) throw e
-              const values = logged.values!.trim().replace(/^\(/, "").replace(/\)$/, "")
-              await logRow(e, `${into(allLogged ? logged.columns : [])} VALUES (${fixed(e, "I", "NULL")}${allLogged ? `, ${values}` : ""})`, allLogged ? [row] : undefined, `${into([])} VALUES (${fixed(e, "I", "NULL")})`)
-            }
-          }
-          return dml(count)
+      // each bind row (of an executeMany) a statement of its own
+      for (const row of rows.length === 0 ? [[]] : rows) {
+        if (logged.verb !== "MERGE") {
+          count += await run(logged, row, specs)
+          continue
         }
-        const insertCols = `INSERT INTO ${tableName(logged.target)} (${logged.columns.map(quoteDuck).join(", ")})`
-        const binds = rows.some((r) => r.length > 0)
-        // the subquery's rows counted before any is written (it may read the table written)
-        const total = binds ? Infinity : await host.count(`SELECT COUNT(*) FROM (${logged.subquery})`)
-        for (let k = 0; k < total; k++) {
-          const row = `SELECT * FROM (${logged.subquery}) OFFSET ${k} ROWS FETCH NEXT 1 ROWS ONLY`
-          try {
-            const r = (await host.atomically(() => host.execute(`${insertCols} ${row}`, rows, specs, opts))) as DmlResult
-            if (r.rowCount === 0) break
-            count += r.rowCount
-          } catch (e) {
-            if (!(e instanceof OraError)) throw e
-            await logRow(e, `${into(allLogged ? logged.columns : [])} SELECT ${fixed(e, "I", "NULL")}${allLogged ? `, "ORA$ROW".*` : ""} FROM (${row}) "ORA$ROW"`, binds && allLogged ? rows : undefined, `${into([])} VALUES (${fixed(e, "I", "NULL")})`)
-          }
-        }
-        return dml(count)
-      }
-      if (logged.target.kind === "VIEW") throw new OraError(3001, "unimplemented feature: LOG ERRORS of an UPDATE or DELETE through a view whose rows fail")
-      // UPDATE / DELETE: the table's rows one by one in ROWID order, each written alone when the statement's
-      // condition holds for it (a deleted row leaves the order: the next is at the same position)
-      if (rows.some((r) => r.length > 0)) throw new OraError(3001, "unimplemented feature: LOG ERRORS of an UPDATE or DELETE with binds")
-      const total = await host.count(`SELECT COUNT(*) FROM ${tableName(logged.target)}`)
-      const optyp = logged.verb === "UPDATE" ? "U" : "D"
-      let position = 0
-      for (let k = 0; k < total; k++) {
-        const rowAt = `(SELECT ROWID FROM ${tableName(logged.target)} ORDER BY ROWID OFFSET ${position} ROWS FETCH NEXT 1 ROWS ONLY)`
-        const one = `${logged.sql}${logged.where === "" ? " WHERE" : " AND"} ROWID = ${rowAt}`
-        try {
-          const n = ((await host.atomically(() => host.execute(one, [[]], [], opts))) as DmlResult).rowCount
-          count += n
-          if (logged.verb === "UPDATE" || n === 0) position++
-        } catch (e) {
-          if (!(e instanceof OraError)) throw e
-          // an UPDATE that breaks a unique key is not logged: the statement fails (Administrator's Guide, "Error
-          // Logging Restrictions and Caveats")
-          if (logged.verb === "UPDATE" && e.code === 1) throw e
-          position++
-          const values = allLogged ? `, ${logged.columns.map(quoteDuck).join(", ")}` : ""
-          await logRow(e, `${into(allLogged ? logged.columns : [])} SELECT ${fixed(e, optyp, "ROWIDTOCHAR(ROWID)")}${values} FROM ${tableName(logged.target)} WHERE ROWID = ${rowAt}`, undefined, `${into([])} VALUES (${fixed(e, optyp, "NULL")})`)
+        // a MERGE's UPDATE and INSERT, each with the values (and specs) of the binds it has
+        const values = mergeParts(logged.sql, row)
+        const partSpecs = mergeParts(logged.sql, specs as unknown as ReadonlyArray<DuckDBValue>)
+        const bound = logged.parts!.map((stmt, i): Bound => ({ stmt, row: values[i]!.params, specs: partSpecs[i]!.params as unknown as ReadonlyArray<BindSpec> }))
+        for (const [i, part] of bound.entries()) {
+          // DELETE WHERE runs on each row its UPDATE writes (merge-parts.ts), as part of it
+          if (part.stmt.verb === "DELETE") continue
+          const then = bound[i + 1]?.stmt.verb === "DELETE" ? bound[i + 1] : undefined
+          count += part.stmt.verb === "UPDATE" ? await changeRows(part.stmt, part.row, part.specs, then) : await run(part.stmt, part.row, part.specs)
         }
       }
       return dml(count)
     })
   } catch (e) {
     // the statement undone: its log entries kept
-    if (written.length > logged.limit) for (const w of written) await host.execute(w.sql, w.binds ?? [[]], w.binds === undefined ? [] : specs, opts)
+    if (written.length > logged.limit) for (const w of written) await host.execute(w.sql, w.binds.rows, w.binds.specs, opts)
     throw e
   }
 }

@@ -1,22 +1,24 @@
 /**
  * INSERT, UPDATE and DELETE through a join view write its key-preserved table, as Oracle does (SQL Language
  * Reference, "CREATE VIEW", "Notes on Updatable Views"; Administrator's Guide, "Updating a Join View"): a table is
- * key-preserved when every other table of the join is joined to it on all columns of one of its primary or unique
- * keys, so that each of the table's rows appears at most once in the view. A statement may write the columns of one
+ * key-preserved when every other table of the join is reached from it through joins on all columns of one of that
+ * table's primary or unique keys, so that each of the table's rows appears at most once in the view. A statement may write the columns of one
  * key-preserved table only: a column of a table that is not key-preserved ORA-01779 "cannot modify a column which maps
  * to a non key-preserved table", columns of two tables ORA-01776 "cannot modify more than one base table through a
  * join view"; a DELETE needs exactly one key-preserved table (ORA-01752 "cannot delete from view without exactly one
  * key-preserved table").
  *
- * Taken here: a view whose FROM joins tables or simple views of one table (KeysOf) by commas, [INNER] JOIN ... ON or LEFT / RIGHT / FULL [OUTER]
+ * Taken here: a view whose FROM joins tables, simple views of one table or join views (KeysOf) by commas, CROSS JOIN, [INNER] JOIN ... ON or LEFT / RIGHT / FULL [OUTER]
  * JOIN ... ON (or `(+)` in its WHERE), NATURAL JOIN or JOIN ... USING (the shared columns equated), with plain or renamed columns; a
- * subquery of one table among them counts with the keys of its table it shows, and is read only. A table on the null-supplying side of an outer
+ * subquery of one table among them counts with the keys of its table it shows, one that is a plain join with the keys
+ * of its key-preserved tables it shows, and is read only. A table on the null-supplying side of an outer
  * join is never key-preserved ("the empno column in the result of the join can have nulls": Administrator's Guide,
  * "Updating Views That Involve Outer Joins"); the preserved side is as in an inner join. The statement is rewritten
  * onto the key-preserved table: an INSERT names its columns, an UPDATE or DELETE reaches its rows the view shows
  * through the view itself (`EXISTS (SELECT 1 FROM view WHERE key = row's key AND condition)`), an UPDATE's values
- * computed over the view's row, a RETURNING clause's columns the written table's. A view not showing the written
- * table's key, MERGE and RETURNING another table's column are ORA-03001.
+ * computed over the view's row, a RETURNING clause's columns the written table's. A view showing neither the written
+ * table's key nor a column an inner join equates with it, and RETURNING another table's column, are ORA-03001;
+ * MERGE is Oracle's ORA-38106.
  */
 import { ora, OraError } from "./errors.ts"
 import { oracleName } from "./expression-names.ts"
@@ -27,8 +29,9 @@ import { charType } from "./types.ts"
 type Lookup = (schema: string | undefined, name: string) => TableMeta | undefined
 
 /**
- * The primary and unique keys of a table, or of a view over one table in the view's column names (a view of a join
- * view is merged no further: Oracle's "nested views must be mergeable"); undefined for a view taken no further here.
+ * The primary and unique keys of a table, or of a view over one table or a join view in the view's column names (a
+ * join view's are those of its key-preserved tables: Oracle's "nested views must be mergeable", and merged they are
+ * one join); undefined for a view taken no further here.
  */
 export type KeysOf = (meta: TableMeta) => ReadonlyArray<ReadonlyArray<string>> | undefined
 
@@ -41,6 +44,8 @@ export interface JoinView {
   readonly tables: ReadonlyArray<{ readonly alias: string; readonly meta: TableMeta; readonly keys: ReadonlyArray<ReadonlyArray<string>>; readonly subquery?: boolean }>
   readonly columns: ReadonlyMap<string, JoinColumn>
   readonly keyPreserved: ReadonlySet<number>
+  /** The join's equalities between two tables' columns (`table.column` pairs) whose tables are never null-supplied. */
+  readonly equated: ReadonlyArray<readonly [string, string]>
 }
 
 const isName = (t: Tok | undefined) => t !== undefined && (t.kind === "ident" || t.kind === "qident")
@@ -50,14 +55,35 @@ const TWO_TABLES = () => new OraError(1776, "cannot modify more than one base ta
 const VIRTUAL_COLUMN = () => new OraError(1733, "virtual column not allowed here")
 
 /**
+ * MERGE into a join view or a view with INSTEAD OF triggers: ORA-38106 (Database Error Messages, ORA-38106: "When
+ * using MERGE to modify a view, you must only specify a single table in the view, and the view cannot have an
+ * INSTEAD OF trigger").
+ */
+export const mergeIntoJoinView = () => new OraError(38106, "MERGE not supported on join view or view with INSTEAD OF trigger")
+
+/**
  * View `meta` (its query's tokens `toks`, FROM at `from`, WHERE at `whereAt` or -1) as a join view; undefined when its
  * FROM names one table; ORA-03001 for a join taken no further here.
  */
 export const joinView = (meta: TableMeta, toks: ReadonlyArray<Tok>, from: number, whereAt: number, lookup: Lookup, keysOf: KeysOf): JoinView | undefined => {
-  const source = toks.slice(from + 1, whereAt < 0 ? toks.length : whereAt)
-  if (!source.some((t) => isOp(t, ",") || isKw(t, "JOIN"))) return undefined
+  const written = toks.slice(from + 1, whereAt < 0 ? toks.length : whereAt)
+  if (!written.some((t) => isOp(t, ",") || isKw(t, "JOIN"))) return undefined
   const unimplemented = (what: string) => ora.unimplemented(`DML through a join view ${what}`)
-  if (source.some((t) => isKw(t, "CROSS", "LATERAL", "APPLY"))) throw unimplemented("with this kind of join")
+  if (written.some((t) => isKw(t, "LATERAL", "APPLY"))) throw unimplemented("with this kind of join")
+  // `a CROSS JOIN b` as `a, b`: the WHERE's equalities join them (a later join that takes every table on its left,
+  // RIGHT / FULL / NATURAL / USING, taken no further here)
+  const crossAt = findTopLevel(written, 0, written.length, (t) => isKw(t, "CROSS"))
+  if (crossAt >= 0 && findTopLevel(written, crossAt, written.length, (t) => isKw(t, "RIGHT", "FULL", "NATURAL", "USING")) >= 0) throw unimplemented("with this kind of join")
+  const source: Array<Tok> = []
+  for (let k = 0, depth = 0; k < written.length; k++) {
+    const t = written[k]!
+    if (isOp(t, "(")) depth++
+    else if (isOp(t, ")")) depth--
+    if (depth === 0 && isKw(t, "CROSS") && isKw(written[k + 1], "JOIN")) {
+      source.push({ kind: "op", text: ",", value: ",", pos: t.pos })
+      k++
+    } else source.push(t)
+  }
   const tables: Array<{ alias: string; meta: TableMeta; keys: ReadonlyArray<ReadonlyArray<string>>; subquery?: boolean }> = []
   // the tables on the null-supplying side of an outer join: never key-preserved
   const nullSupplying = new Set<number>()
@@ -67,7 +93,8 @@ export const joinView = (meta: TableMeta, toks: ReadonlyArray<Tok>, from: number
   // `[schema.]table [alias]`: the table and its alias
   const table = (ref: ReadonlyArray<Tok>) => {
     if (isOp(ref[0], "(") && isKw(ref[1], "SELECT")) {
-      // an inline view: a simple view of one table under its alias, its keys those of its table it shows
+      // an inline view under its alias: a simple view of one table, its keys those of its table it shows, or a join,
+      // its keys those of its key-preserved tables it shows (each such key is one of its result's)
       const close = matchParen(ref, 0)
       const inner = ref.slice(1, close)
       const alias = ref[ref.length - 1]!
@@ -87,7 +114,7 @@ export const joinView = (meta: TableMeta, toks: ReadonlyArray<Tok>, from: number
     const rest = ref.slice(qualified ? 3 : 1)
     const t = lookup(schema, name)
     const keys = t === undefined ? undefined : keysOf(t)
-    if (t === undefined || keys === undefined) throw unimplemented("over a view that is not a simple view of one table, or a table that is gone")
+    if (t === undefined || keys === undefined) throw unimplemented("over a view that is neither a simple view of one table nor a join view, or a table that is gone")
     tables.push({ alias: rest.length === 0 ? t.name : oracleName(rest[rest.length - 1]!), meta: t, keys })
   }
   for (const joined of splitTopLevel(source)) {
@@ -97,6 +124,13 @@ export const joinView = (meta: TableMeta, toks: ReadonlyArray<Tok>, from: number
     const outer: Array<string | undefined> = []
     for (let j = 0; j < joined.length; j++) {
       const t = joined[j]!
+      // a subquery's own joins are its own
+      if (isOp(t, "(")) {
+        const close = matchParen(joined, j)
+        item.push(...joined.slice(j, close + 1))
+        j = close
+        continue
+      }
       if (isKw(t, "LEFT", "RIGHT", "FULL") && (isKw(joined[j + 1], "JOIN") || (isKw(joined[j + 1], "OUTER") && isKw(joined[j + 2], "JOIN")))) {
         outer.push(t.value)
         if (isKw(joined[j + 1], "OUTER")) j++
@@ -127,6 +161,7 @@ export const joinView = (meta: TableMeta, toks: ReadonlyArray<Tok>, from: number
     // t1 a [INNER] JOIN t2 b ON cond [INNER] JOIN ...
     for (; k <= item.length; k++) {
       const t = item[k]
+      if (isOp(t, "(")) k = matchParen(item, k)
       if (t !== undefined && !isKw(t, "JOIN", "INNER", "ON")) continue
       if (t === undefined || isKw(t, "JOIN", "INNER")) {
         if (k > start) {
@@ -147,8 +182,8 @@ export const joinView = (meta: TableMeta, toks: ReadonlyArray<Tok>, from: number
     }
   }
   if (whereAt >= 0) conditions.push(toks.slice(whereAt + 1))
-  // the equalities between two tables' columns among the conditions' top-level AND terms
-  const equated = new Set<string>()
+  // the equalities between two tables' columns among the conditions' top-level AND terms, as `table.column` pairs
+  const equated: Array<readonly [string, string]> = []
   const sharedOwners = new Map<string, Array<number>>()
   for (const shared of sharedColumns) {
     const right = tables[shared.right]!
@@ -156,8 +191,7 @@ export const joinView = (meta: TableMeta, toks: ReadonlyArray<Tok>, from: number
     for (const c of names) {
       const left = tables.flatMap((t, i) => (i >= shared.first && i < shared.right && t.meta.columns.some((m) => m.name === c) ? [i] : []))
       if (left.length === 0) continue
-      equated.add(`${shared.right}.${c}`)
-      for (const i of left) equated.add(`${i}.${c}`)
+      for (const i of left) equated.push([`${i}.${c}`, `${shared.right}.${c}`])
       const preserved = shared.outer === undefined ? [...left, shared.right] : shared.outer === "LEFT" ? left : shared.outer === "RIGHT" ? [shared.right] : []
       sharedOwners.set(c, [...new Set([...(sharedOwners.get(c) ?? []), ...preserved])])
     }
@@ -201,14 +235,33 @@ export const joinView = (meta: TableMeta, toks: ReadonlyArray<Tok>, from: number
       const a = columnOf(term.slice(0, eq))
       const b = columnOf(term.slice(eq + 1))
       if (a === undefined || b === undefined || a.table === b.table) continue
-      equated.add(`${a.table}.${a.column}`)
-      equated.add(`${b.table}.${b.column}`)
+      equated.push([`${a.table}.${a.column}`, `${b.table}.${b.column}`])
     }
   }
-  // a table joined on all columns of one of its keys keeps the other tables' rows from repeating
-  const joinedOnKey = (i: number) =>
-    tables[i]!.keys.some((key) => key.every((col) => equated.has(`${i}.${col}`)))
-  const keyPreserved = new Set(tables.flatMap((_, i) => (!nullSupplying.has(i) && tables.every((__, j) => j === i || joinedOnKey(j)) ? [i] : [])))
+  // "A table is key-preserved if every key of the table can also be a key of the result of the join"
+  // (Administrator's Guide, "Key-Preserved Tables"): one row of table i determines at most one row of every other
+  // table, each reached from it by joins on all columns of one of its keys, on a path from i
+  const determinesAll = (i: number) => {
+    const bound = new Set(tables[i]!.meta.columns.map((c) => `${i}.${c.name}`))
+    const reached = new Set([i])
+    for (let grew = true; grew; ) {
+      grew = false
+      for (const [a, b] of equated) {
+        if (bound.has(a) !== bound.has(b)) {
+          bound.add(a).add(b)
+          grew = true
+        }
+      }
+      tables.forEach((t, j) => {
+        if (reached.has(j) || !t.keys.some((key) => key.every((col) => bound.has(`${j}.${col}`)))) return
+        reached.add(j)
+        for (const c of t.meta.columns) bound.add(`${j}.${c.name}`)
+        grew = true
+      })
+    }
+    return reached.size === tables.length
+  }
+  const keyPreserved = new Set(tables.flatMap((_, i) => (!nullSupplying.has(i) && determinesAll(i) ? [i] : [])))
   // the view's columns in order: `*` (or `alias.*`) stands for the tables' columns
   const items = splitTopLevel(toks.slice(1, from))
   const defined: Array<JoinColumn> = []
@@ -230,7 +283,8 @@ export const joinView = (meta: TableMeta, toks: ReadonlyArray<Tok>, from: number
   if (defined.length !== meta.columns.length) throw unimplemented("with these columns")
   const columns = new Map<string, JoinColumn>()
   meta.columns.forEach((c, i) => columns.set(c.name, defined[i]!))
-  return { tables, columns, keyPreserved }
+  const inner = equated.filter((pair) => pair.every((c) => !nullSupplying.has(Number(c.slice(0, c.indexOf("."))))))
+  return { tables, columns, keyPreserved, equated: inner }
 }
 
 /**
@@ -242,7 +296,7 @@ export const writeThroughJoinView = (sql: string, sig: ReadonlyArray<Tok>, meta:
   const verb = sig[0]!
   const end = (t: Tok) => t.pos + t.text.length
   // LOG ERRORS never reaches here: dml-error-logging.ts takes it off first
-  if (isKw(verb, "MERGE")) throw ora.unimplemented("MERGE through a join view")
+  if (isKw(verb, "MERGE")) throw mergeIntoJoinView()
   // RETURNING ... INTO: cut off here, its names made the written table's columns at the end
   const returningAt = findTopLevel(sig, nameEnd, sig.length, (t) => isKw(t, "RETURNING", "RETURN"))
   const stop = returningAt < 0 ? sig.length : returningAt
@@ -277,13 +331,18 @@ export const writeThroughJoinView = (sql: string, sig: ReadonlyArray<Tok>, meta:
   // UPDATE / DELETE: the rows of the key-preserved table the view shows, matched by its key through the view
   const q = aliasTok === undefined ? quote(meta.name) : aliasTok.text
   const viewRef = `${quote(meta.owner)}.${quote(meta.name)} ${q}`
+  // the written table's alias: another than the one a join view over this one gave it
+  const outerKp = aliasTok === undefined ? undefined : /^"ORA\$KP(\d*)"$/.exec(aliasTok.text)
+  const kp = outerKp == null ? `"ORA$KP"` : `"ORA$KP${Number(outerKp[1] || 1) + 1}"`
   const keyMatch = (i: number) => {
     // a view column is table i's column `col`, or the column a NATURAL / USING join shares with it
-    const shows = (v: JoinColumn, col: string) => "table" in v && v.column === col && (v.table === i || v.shared?.includes(i) === true)
+    // (or a column the join equates with it, equal in every row of the view)
+    const equal = (v: { table: number; column: string }, col: string) => view.equated.some(([a, b]) => (a === `${v.table}.${v.column}` && b === `${i}.${col}`) || (b === `${v.table}.${v.column}` && a === `${i}.${col}`))
+    const shows = (v: JoinColumn, col: string) => "table" in v && ((v.column === col && (v.table === i || v.shared?.includes(i) === true)) || equal(v, col))
     const key = view.tables[i]!.keys.find((columns) => columns.every((col) => [...view.columns.values()].some((v) => shows(v, col))))
     if (key === undefined) throw ora.unimplemented("DML through a join view that does not show its written table's key")
     const viewName = (col: string) => [...view.columns.entries()].find(([, v]) => shows(v, col))![0]
-    return key.map((col) => `${q}.${quote(viewName(col))} = "ORA$KP".${quote(col)}`).join(" AND ")
+    return key.map((col) => `${q}.${quote(viewName(col))} = ${kp}.${quote(col)}`).join(" AND ")
   }
   const from = nameEnd + (aliasTok === undefined ? 0 : 1)
   const whereAt = findTopLevel(sig, from, stop, (t) => isKw(t, "WHERE"))
@@ -292,7 +351,7 @@ export const writeThroughJoinView = (sql: string, sig: ReadonlyArray<Tok>, meta:
     if (view.keyPreserved.size !== 1) throw new OraError(1752, "cannot delete from view without exactly one key-preserved table")
     const i = [...view.keyPreserved][0]!
     if (view.tables[i]!.subquery === true) throw ora.unimplemented("DML writing the table of a subquery through a join view")
-    return { sql: `DELETE FROM ${target(i)} "ORA$KP" WHERE EXISTS (SELECT 1 FROM ${viewRef} WHERE ${keyMatch(i)}${condition})${returning(i)}`, base: view.tables[i]!.meta }
+    return { sql: `DELETE FROM ${target(i)} ${kp} WHERE EXISTS (SELECT 1 FROM ${viewRef} WHERE ${keyMatch(i)}${condition})${returning(i)}`, base: view.tables[i]!.meta }
   }
   // UPDATE v SET c = e, ...: each value computed over the view's row
   if (!isKw(sig[from], "SET")) throw ora.invalidSql()
@@ -305,7 +364,7 @@ export const writeThroughJoinView = (sql: string, sig: ReadonlyArray<Tok>, meta:
   const i = tableOf(sets.map((s) => s.name))
   const match = keyMatch(i)
   const assignments = sets.map((s) => `${baseColumn(s.name)} = (SELECT ${s.expr} FROM ${viewRef} WHERE ${match})`).join(", ")
-  return { sql: `UPDATE ${target(i)} "ORA$KP" SET ${assignments} WHERE EXISTS (SELECT 1 FROM ${viewRef} WHERE ${match}${condition})${returning(i)}`, base: view.tables[i]!.meta }
+  return { sql: `UPDATE ${target(i)} ${kp} SET ${assignments} WHERE EXISTS (SELECT 1 FROM ${viewRef} WHERE ${match}${condition})${returning(i)}`, base: view.tables[i]!.meta }
 }
 
 /**

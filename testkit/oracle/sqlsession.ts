@@ -320,7 +320,7 @@ export class SqlSession {
       // a view over a view: the outer views stay unchecked too (a join view's rewrite reads the view it writes)
       this.viewBase = new Set([...(outer ?? []), viaView.base, viaView.view])
       try {
-        return await runThroughView({ execute: (...a) => this.execute(...a), atomically: (body) => this.txn.atomically(body), count: async (q) => Number((await rowsOfQuery(this, await this.query(q, [])))[0]?.[0] ?? 0) }, viaView, rows, specs, opts)
+        return await runThroughView({ execute: (...a) => this.execute(...a), atomically: (body) => this.txn.atomically(body), count: async (q, bound = [], boundSpecs = []) => Number((await rowsOfQuery(this, await this.query(q, bound, boundSpecs)))[0]?.[0] ?? 0), column: async (q) => (await rowsOfQuery(this, await this.query(q, []))).map((r) => r[0] ?? null) }, viaView, rows, specs, opts)
       } finally {
         this.viewBase = outer
       }

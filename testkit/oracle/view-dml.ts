@@ -22,9 +22,10 @@ import { ora, OraError } from "./errors.ts"
 import { oracleName } from "./expression-names.ts"
 import { findTopLevel, isKw, isOp, matchParen, significant, splitTopLevel, tokenize, type Tok } from "./lexer.ts"
 import type { TableMeta } from "./catalog.ts"
-import { type JoinView, joinView, writeThroughJoinView } from "./join-view-dml.ts"
+import { type JoinView, joinView, mergeIntoJoinView, writeThroughJoinView } from "./join-view-dml.ts"
 import { checkViewColumnNames } from "./view-column-names.ts"
 import { type ErrorLogged, errorLogged, runErrorLogged } from "./dml-error-logging.ts"
+import { type LoggedStatement, loggedStatement } from "./error-logged-statements.ts"
 import { stripTerminator, type BindSpec, type ExecuteOptions, type StatementResult } from "./statement.ts"
 
 /** How a view was created: WITH READ ONLY, WITH CHECK OPTION. */
@@ -129,7 +130,7 @@ const simpleView = (meta: TableMeta, lookup: Lookup): SimpleView | JoinView => {
   return { base, columns, order: meta.columns.map((c) => c.name), where, whereQualified }
 }
 
-/** The keys of table or simple view `meta` (join-view-dml.ts KeysOf): a view's are its base's it shows, in its names. */
+/** The keys of table or view `meta` (join-view-dml.ts KeysOf): a view's are its base's (or key-preserved tables') it shows, in its names. */
 const keysOf = (meta: TableMeta, lookup: Lookup, depth = 0): ReadonlyArray<ReadonlyArray<string>> | undefined => {
   if (meta.kind === "TABLE") return meta.constraints.filter((c) => (c.type === "P" || c.type === "U") && c.disabled !== true).map((c) => c.columns)
   if (depth > 32) return undefined
@@ -139,7 +140,13 @@ const keysOf = (meta: TableMeta, lookup: Lookup, depth = 0): ReadonlyArray<Reado
   } catch {
     return undefined
   }
-  if ("keyPreserved" in view) return undefined
+  // a join view's keys: those of its key-preserved tables it shows, each a key of its rows ("nested views must be
+  // mergeable": a join of join views is one join)
+  if ("keyPreserved" in view) {
+    const join = view
+    const shownAs = (i: number, col: string) => [...join.columns].find(([, c]) => "table" in c && c.table === i && c.column === col)?.[0]
+    return join.tables.flatMap((t, i) => (join.keyPreserved.has(i) ? t.keys.flatMap((key) => (key.every((col) => shownAs(i, col) !== undefined) ? [key.map((col) => shownAs(i, col)!)] : [])) : []))
+  }
   const under = keysOf(view.base, (schema, name) => lookup(schema ?? meta.owner, name), depth + 1)
   if (under === undefined) return undefined
   const named = (col: string) => [...view.columns].find(([, c]) => "base" in c && c.base === col)?.[0]
@@ -200,7 +207,10 @@ export interface ViewWrite {
 export const writeThroughView = (db: object, oracleSql: string, lookup: Lookup, hasInsteadOfTriggers: (view: TableMeta) => boolean): ViewWrite | undefined => {
   // LOG ERRORS: the statement without it runs (through the view it writes, if it does) and its failing rows are logged
   const logged = errorLogged(oracleSql, lookup)
-  if (logged !== undefined) return { sql: logged.sql, view: logged.target, base: logged.target, errorLogged: logged }
+  if (logged !== undefined) {
+    const onTable = { ...logged, ...onBaseTable(db, logged, lookup, hasInsteadOfTriggers) }
+    return { sql: logged.sql, view: logged.target, base: onTable.onTable?.target ?? logged.target, errorLogged: onTable }
+  }
   const sql = stripTerminator(oracleSql)
   const sig = significant(tokenize(sql))
   const verb = sig[0]
@@ -209,8 +219,12 @@ export const writeThroughView = (db: object, oracleSql: string, lookup: Lookup, 
   if (!isName(sig[at])) return undefined
   const qualified = isOp(sig[at + 1], ".") && isName(sig[at + 2])
   const meta = qualified ? lookup(oracleName(sig[at]!), oracleName(sig[at + 2]!)) : lookup(undefined, oracleName(sig[at]!))
-  // a view's INSTEAD OF triggers write in place of the statement (plsql/triggers.ts)
-  if (meta === undefined || meta.kind !== "VIEW" || hasInsteadOfTriggers(meta)) return undefined
+  if (meta === undefined || meta.kind !== "VIEW") return undefined
+  // a view's INSTEAD OF triggers write in place of the statement (plsql/triggers.ts); a MERGE into it is ORA-38106
+  if (hasInsteadOfTriggers(meta)) {
+    if (isKw(verb, "MERGE")) throw mergeIntoJoinView()
+    return undefined
+  }
   const opts = viewOptionsOf(db).get(`${meta.owner}.${meta.name}`)
   if (opts?.readOnly === true) throw new OraError(42399, "cannot perform a DML operation on a read-only view")
   // the view's own names resolve in its owner's schema
@@ -289,6 +303,28 @@ export const writeThroughView = (db: object, oracleSql: string, lookup: Lookup, 
 }
 
 /**
+ * Error-logged statement `stmt` with the statement an UPDATE or DELETE of a view (or a MERGE's UPDATE into one) is on
+ * the table under the view (through every view on the way), which runs row by row by that table's rowids; as it is
+ * when the view is written otherwise (INSTEAD OF triggers) or not at all (its own error then comes from the whole run).
+ */
+const onBaseTable = (db: object, stmt: LoggedStatement, lookup: Lookup, hasInsteadOfTriggers: (view: TableMeta) => boolean): LoggedStatement => {
+  if (stmt.parts !== undefined) return { ...stmt, parts: stmt.parts.map((p) => onBaseTable(db, p, lookup, hasInsteadOfTriggers)) }
+  if (stmt.target.kind !== "VIEW" || stmt.verb === "INSERT") return stmt
+  try {
+    let sql = stmt.sql
+    for (let depth = 0; depth < 32; depth++) {
+      const write = writeThroughView(db, sql, lookup, hasInsteadOfTriggers)
+      if (write === undefined) return stmt
+      sql = write.sql
+      if (write.base.kind === "TABLE") return { ...stmt, onTable: loggedStatement(sql, lookup) }
+    }
+  } catch {
+    // the view's own error
+  }
+  return stmt
+}
+
+/**
  * Positions in `sig` of the column names a DML statement writes (its target starting at `from`): an INSERT's column
  * list, the targets of UPDATE ... SET and of MERGE's UPDATE SET and INSERT (...).
  */
@@ -330,8 +366,10 @@ const writtenColumnPositions = (sig: ReadonlyArray<Tok>, from: number): Array<nu
 export interface ViewWriteHost {
   execute(sql: string, rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>, specs: ReadonlyArray<BindSpec>, opts: ExecuteOptions): Promise<StatementResult>
   atomically<T>(body: () => Promise<T>): Promise<T>
-  /** The single number a query (Oracle text) gives. */
-  count(sql: string): Promise<number>
+  /** The single number a query (Oracle text, bound by `bound`) gives. */
+  count(sql: string, bound?: ReadonlyArray<DuckDBValue>, specs?: ReadonlyArray<BindSpec>): Promise<number>
+  /** The first column of the rows a query (Oracle text) gives. */
+  column(sql: string): Promise<ReadonlyArray<DuckDBValue>>
 }
 
 /** Runs `write` (as rewritten onto the base table); ORA-01402, the statement undone, when it leaves rows outside a WITH CHECK OPTION view. */
@@ -367,9 +405,12 @@ export const updatableColumnRows = (db: object, tables: Iterable<TableMeta>, loo
     const view = depth > 32 ? undefined : viewOf(t)
     if (view === undefined) return false
     if ("keyPreserved" in view) {
-      if (column === undefined) return view.keyPreserved.size === 1
+      // as the table (or join view) under it allows
+      const under = (i: number, col: string | undefined) => view.tables[i]!.subquery === true || writable(view.tables[i]!.meta, col, depth + 1)
+      if (column === undefined) return view.keyPreserved.size === 1 && under([...view.keyPreserved][0]!, undefined)
       const c = view.columns.get(column)
-      return c !== undefined && "table" in c && view.keyPreserved.has(c.table)
+      // a column a NATURAL / USING join shares is written by none (ORA-01733, join-view-dml.ts)
+      return c !== undefined && "table" in c && c.shared === undefined && view.keyPreserved.has(c.table) && under(c.table, c.column)
     }
     if (column === undefined) return writable(view.base, undefined, depth + 1)
     const c = view.columns.get(column)
