@@ -7,16 +7,21 @@
  * (a correlated reference); a qualified one to the FROM item of that name or alias. A derived table's or WITH block's
  * column has the type of its select-list item, a set operation's that of its branches' items: CHAR of one length only
  * when every branch's item is CHAR of that length ("If the queries select values of CHAR with different lengths, then
- * the returned value is VARCHAR2", SQL Language Reference, "The Set Operators"). Expressions of type CHAR besides
- * columns: text literals, USER, binds sent as CHAR, UPPER / LOWER / INITCAP / NLS_UPPER / NLS_LOWER / NLS_INITCAP /
- * SUBSTR[B|C|2|4] of a CHAR ("The return value is the same data type as char", SQL Language Reference, UPPER, LOWER,
- * INITCAP, SUBSTR), CAST(x AS CHAR(n) | NCHAR(n)), a scalar subquery of a CHAR item, `||` / CONCAT of CHAR values
- * ("If both character strings are of data type CHAR, then the result has data type CHAR", SQL Language Reference,
- * "Concatenation Operator"), MAX / MIN / FIRST_VALUE / LAG ... of a CHAR (VALUE_OF_ARGUMENT), a stored function
- * declared RETURN CHAR / NCHAR (called from SQL through `ora_plsql_call_char`, plsql/sql-functions.ts; from PL/SQL as
- * a bind the caller reports as CHAR) and a PL/SQL CHAR variable or record field. Not CHAR: LPAD / RPAD, LTRIM / RTRIM
- * / TRIM ("The string returned is of VARCHAR2 data type if char is a character data type"), REPLACE, NVL and DECODE
- * ("The string returned is of VARCHAR2 data type", SQL Language Reference, DECODE).
+ * the returned value is VARCHAR2", SQL Language Reference, "The Set Operators"); a view's column, that of its query's
+ * item; a USING join's column, CHAR when both tables' are. Every other expression has the type its operator's or
+ * function's rule gives it from its operands: text literals, USER, binds sent as CHAR, UPPER / LOWER / INITCAP /
+ * NLS_UPPER / NLS_LOWER / NLS_INITCAP / SUBSTR[B|C|2|4] / SOUNDEX of a CHAR ("The return value is the same data type as
+ * char", SQL Language Reference, UPPER, LOWER, INITCAP, SUBSTR, SOUNDEX), CAST(x AS CHAR(n) | CHARACTER(n) | NCHAR(n))
+ * (CHAR(n) itself), a scalar subquery of a CHAR item, `||` / CONCAT of CHAR values ("If both character strings are of
+ * data type CHAR, then the result has data type CHAR", SQL Language Reference, "Concatenation Operator"), MAX / MIN /
+ * FIRST_VALUE / LAG ... / NULLIF of a CHAR (VALUE_OF_ARGUMENT), a CASE or COALESCE whose values other than NULL are all
+ * CHAR, a stored function declared RETURN CHAR / NCHAR (called from SQL through `ora_plsql_call_char`,
+ * plsql/sql-functions.ts; from PL/SQL as a bind the caller reports as CHAR) and a PL/SQL CHAR variable or record field.
+ * Other functions return VARCHAR2: LPAD / RPAD, LTRIM / RTRIM / TRIM
+ * ("The string returned is of VARCHAR2 data type if char is a character data type"), REPLACE, TO_CHAR ("The value
+ * returned is always VARCHAR2"), NVL and NVL2 ("returns VARCHAR2 in the character set of expr1"), DECODE ("The string
+ * returned is of VARCHAR2 data type"), GREATEST / LEAST ("its data type is VARCHAR2 if the first expr is a character
+ * data type"), CHR, LISTAGG.
  */
 import type { TableMeta } from "./catalog.ts"
 import { markCharReference } from "./char-references.ts"

@@ -9,12 +9,13 @@
  * USER function"; which expressions are: char-expressions.ts), the shorter side gets blanks added until both lengths
  * are equal. Where the lengths are known when translating, this is done on the SQL: a text literal compared with a
  * CHAR column (`=`, `<>`, `<`, ..., and each literal of an IN list) is written padded to the column's length (the
- * column padded to the literal's when that is longer; the bounds of BETWEEN, a simple CASE's WHEN literals and
- * DECODE's search literals alike), two CHAR columns of different lengths are both padded to the longer, and of two
- * text literals the shorter is padded. Other CHAR operands (a function's CHAR result, a CASE of CHAR results, a
- * concatenation, a bind sent as CHAR, oracledb `DB_TYPE_CHAR`) are compared when the statement runs: for
- * (in)equality and IN without their trailing blanks, which blank-padded equality comes to; ordered and BETWEEN
- * through the macros below, which pad the shorter value.
+ * column padded to the literal's when that is longer; the bounds of BETWEEN and a simple CASE's WHEN literals alike),
+ * two CHAR columns of different lengths are both padded to the longer, and of two text literals the shorter is padded.
+ * Other CHAR operands (a function's CHAR result, a CASE of CHAR results, a concatenation, a bind sent as CHAR, oracledb
+ * `DB_TYPE_CHAR`) are compared when the statement runs: for (in)equality and IN without their trailing blanks, which
+ * blank-padded equality comes to; ordered and BETWEEN through the macros below, which pad the shorter value. The
+ * comparisons: the operators, IN lists and IN / ANY / SOME / ALL subqueries, BETWEEN, a simple CASE's WHEN values and
+ * NULLIF's two arguments; not DECODE's searches, which Oracle compares nonpadded.
  */
 import type { TableMeta } from "./catalog.ts"
 import { blankPaddedSql, blankPaddedText, sizedInCharacters } from "./char-writes.ts"
