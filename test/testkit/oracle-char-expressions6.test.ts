@@ -6,7 +6,8 @@
  * SOUNDEX of a CHAR, MAX ... KEEP of a CHAR, the column of a USING join or of a LATERAL inline view, and a view's
  * column computed as a CHAR expression compared as their stored, padded text; a CHAR compared with a subquery's CHAR
  * column (IN, = ANY) of another length, a simple CASE whose subject is not a column, and NULLIF's own comparison were
- * nonpadded; a CHAR item of an IN list whose left operand holds a bind was compared nonpadded beside a VARCHAR2 item;
+ * nonpadded, and so was a PL/SQL simple CASE statement's; a CHAR item of an IN list whose left operand holds a bind
+ * was compared nonpadded beside a VARCHAR2 item;
  * DECODE compared blank-padded where its reference says nonpadded. Raw node-oracledb against the Oracle test server.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
@@ -74,6 +75,12 @@ describe("Oracle test server: CHAR comparisons of more expressions and compariso
     expect(await rows("SELECT CASE UPPER(c) WHEN 'AB' THEN 'y' ELSE 'n' END FROM c6_t ORDER BY id")).toEqual([["y"], ["n"]])
     // CHAR(5) against CHAR(7) blank-padded, against VARCHAR2 'xy' nonpadded
     expect(await rows("SELECT CASE c WHEN e THEN 'e' WHEN v THEN 'v' ELSE 'n' END FROM c6_t ORDER BY id")).toEqual([["e"], ["n"]])
+  })
+
+  it("a PL/SQL simple CASE statement compares a CHAR selector with a CHAR WHEN value blank-padded, with a VARCHAR2 one not", async () => {
+    expect(await outText("DECLARE x CHAR(5) := 'ab'; BEGIN CASE x WHEN 'ab' THEN :o := 'y'; ELSE :o := 'n'; END CASE; END;")).toBe("y")
+    expect(await outText("DECLARE x CHAR(5) := 'ab'; BEGIN CASE UPPER(x) WHEN 'AB' THEN :o := 'y'; ELSE :o := 'n'; END CASE; END;")).toBe("y")
+    expect(await outText("DECLARE x CHAR(5) := 'ab'; w VARCHAR2(5) := 'ab'; BEGIN CASE x WHEN w THEN :o := 'y'; ELSE :o := 'n'; END CASE; END;")).toBe("n")
   })
 
   it("an IN list whose left operand holds a bind compares its CHAR items blank-padded beside VARCHAR2 ones", async () => {

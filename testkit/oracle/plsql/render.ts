@@ -28,6 +28,7 @@ import { StatementColumns } from "../session-columns.ts"
 import { withAliasAs } from "../select-aliases-as.ts"
 import type { BindSpec } from "../statement.ts"
 import { padCharOperands } from "../char-operands.ts"
+import { charTypes } from "../char-expressions.ts"
 import { isBlankPadded } from "../char-writes.ts"
 import { makeTranslator, oracleName, type QueryShape, translateQuery } from "../translate.ts"
 import { rewriteGroupIds } from "../group-ids.ts"
@@ -252,6 +253,12 @@ function intervalColumnsOf(ctx: Frame, toks: Expr) {
     intervalColumnTypes: intervalColumnTypesOf(text, lookup),
     intervalColumns: columns.columnsOf(text, (t) => t.kind === "intervalds" || t.kind === "intervalym")
   }
+}
+
+/** Whether PL/SQL expression `expr` is of type CHAR / NCHAR (a text literal too) by the rules char-expressions.ts applies in SQL. */
+export const isCharExpression = (ctx: Frame, expr: Expr): boolean => {
+  const sig = expr.filter((t) => t.kind !== "ws")
+  return sig.length > 0 && charTypes(sig, () => undefined, (name) => charVariableType(ctx, name)).typeOf(0, sig.length - 1) !== undefined
 }
 
 /**
