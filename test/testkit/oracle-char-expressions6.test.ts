@@ -67,6 +67,9 @@ describe("Oracle test server: CHAR comparisons of more expressions and compariso
     expect(await rows("SELECT id FROM c6_t WHERE c = ANY (SELECT c FROM c6_u)")).toEqual([[1]])
     expect(await rows("SELECT id FROM c6_t WHERE c < ALL (SELECT c FROM c6_u) ORDER BY id")).toEqual([])
     expect(await rows("SELECT id FROM c6_t WHERE c >= ALL (SELECT c FROM c6_u) ORDER BY id")).toEqual([[1], [2]])
+    // a CHAR whose length is known only when the statement runs
+    expect(await rows("SELECT id FROM c6_t WHERE LOWER(c) >= ALL (SELECT c FROM c6_u) ORDER BY id")).toEqual([[1], [2]])
+    expect(await rows("SELECT id FROM c6_t WHERE LOWER(c) > ANY (SELECT c FROM c6_u) ORDER BY id")).toEqual([[2]])
     // a VARCHAR2 column of the subquery: nonpadded
     expect(await rows("SELECT id FROM c6_t WHERE c IN (SELECT v FROM c6_t)")).toEqual([])
   })

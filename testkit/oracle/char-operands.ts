@@ -57,7 +57,10 @@ export const CHAR_COMPARISON_MACROS: ReadonlyArray<string> = [
   `ora_char_le(a, b) AS ora_char_cmp(a, b) <= 0`,
   `ora_char_gt(a, b) AS ora_char_cmp(a, b) > 0`,
   `ora_char_ge(a, b) AS ora_char_cmp(a, b) >= 0`,
-  `ora_char_between(x, lo, hi) AS ora_char_cmp(x, lo) >= 0 AND ora_char_cmp(x, hi) <= 0`
+  `ora_char_between(x, lo, hi) AS ora_char_cmp(x, lo) >= 0 AND ora_char_cmp(x, hi) <= 0`,
+  // `x` with blanks added up to 4000 characters (the longest text literal; a CHAR column holds at most 2000 bytes):
+  // two values so padded compare as blank-padded comparison orders them, the shorter padded to the longer
+  `ora_char_wide(x) AS rpad(CAST(x AS VARCHAR), CAST(greatest(length(CAST(x AS VARCHAR)), 4000) AS INTEGER), ' ')`
 ]
 
 /** The macro of each ordering operator. */
@@ -185,7 +188,7 @@ export const padCharOperands = (
   }
   // `left` compared with the one column of the query in parentheses at `open` (IN, or a comparison with ANY / SOME /
   // ALL): when both are CHAR, for (in)equality both without trailing blanks, for an ordering both padded to the longer
-  // length where both lengths are known
+  // length where both lengths are known, else both to one width longer than either (ora_char_wide)
   const compareWithQuery = (left: Operand, open: number, equality: boolean) => {
     const close = matchParen(sigToks, open)
     const item = typeOf(open, close)
@@ -195,7 +198,7 @@ export const padCharOperands = (
     else if (left.kind === "column" && item.kind === "column") {
       const type = { ...left.type, kind: "nvarchar" as const, charSize: Math.max(left.type.charSize, item.type.charSize) }
       for (const [a, b] of [[left.from, left.to] as const, ...ranges]) wrap(a, b, (x) => blankPaddedSql(x, type))
-    }
+    } else for (const [a, b] of [[left.from, left.to] as const, ...ranges]) wrap(a, b, (x) => `ora_char_wide(${x})`)
   }
   for (let s = 0; s < sigToks.length; s++) {
     const t = at(s)!
