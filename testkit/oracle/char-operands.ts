@@ -194,6 +194,8 @@ export const padCharOperands = (
     const item = typeOf(open, close)
     const ranges = item === undefined || isEmptyLiteral(left) ? undefined : analysis().itemExpressions(open + 1, close - 1)
     if (item === undefined || ranges === undefined) return
+    // two CHAR columns of one length hold values padded alike: compared as they are
+    if (left.kind === "column" && item.kind === "column" && left.type.charSize === item.type.charSize && sizedInCharacters(left.type) === sizedInCharacters(item.type)) return
     if (equality) for (const [a, b] of [[left.from, left.to] as const, ...ranges]) wrap(a, b, (x) => `rtrim(${x}, ' ')`)
     else if (left.kind === "column" && item.kind === "column") {
       const type = { ...left.type, kind: "nvarchar" as const, charSize: Math.max(left.type.charSize, item.type.charSize) }
