@@ -6,7 +6,8 @@
  * SOUNDEX of a CHAR, MAX ... KEEP of a CHAR, the column of a USING join or of a LATERAL inline view, and a view's
  * column computed as a CHAR expression compared as their stored, padded text; a CHAR compared with a subquery's CHAR
  * column (IN, = ANY) of another length, a simple CASE whose subject is not a column, and NULLIF's own comparison were
- * nonpadded, and so was a PL/SQL simple CASE statement's; a CHAR item of an IN list whose left operand holds a bind
+ * nonpadded, and so was a PL/SQL simple CASE statement's; a client's CHAR bind inside a PL/SQL block was taken as
+ * VARCHAR2; a CHAR item of an IN list whose left operand holds a bind
  * was compared nonpadded beside a VARCHAR2 item;
  * DECODE compared blank-padded where its reference says nonpadded. Raw node-oracledb against the Oracle test server.
  */
@@ -84,6 +85,16 @@ describe("Oracle test server: CHAR comparisons of more expressions and compariso
     expect(await outText("DECLARE x CHAR(5) := 'ab'; BEGIN CASE x WHEN 'ab' THEN :o := 'y'; ELSE :o := 'n'; END CASE; END;")).toBe("y")
     expect(await outText("DECLARE x CHAR(5) := 'ab'; BEGIN CASE UPPER(x) WHEN 'AB' THEN :o := 'y'; ELSE :o := 'n'; END CASE; END;")).toBe("y")
     expect(await outText("DECLARE x CHAR(5) := 'ab'; w VARCHAR2(5) := 'ab'; BEGIN CASE x WHEN w THEN :o := 'y'; ELSE :o := 'n'; END CASE; END;")).toBe("n")
+  })
+
+  it("a client's bind sent as CHAR is CHAR inside a PL/SQL block too, in its SQL and in its conditions", async () => {
+    const b = { type: oracledb.DB_TYPE_CHAR, val: "ab" }
+    const o = { dir: oracledb.BIND_OUT, type: oracledb.STRING, maxSize: 10 }
+    const out = async (block: string): Promise<unknown> => (await conn.execute(block, { b, o })).outBinds.o
+    expect(await out("BEGIN SELECT COUNT(*) INTO :o FROM c6_t WHERE c = :b; END;")).toBe("1")
+    expect(await out("BEGIN SELECT COUNT(*) INTO :o FROM c6_t WHERE UPPER(:b) IN (v || 'x', UPPER(e)); END;")).toBe("1")
+    expect(await out("BEGIN IF :b = 'ab  ' THEN :o := 'y'; ELSE :o := 'n'; END IF; END;")).toBe("y")
+    expect(await out("BEGIN CASE :b WHEN 'ab ' THEN :o := 'y'; ELSE :o := 'n'; END CASE; END;")).toBe("y")
   })
 
   it("an IN list whose left operand holds a bind compares its CHAR items blank-padded beside VARCHAR2 ones", async () => {
