@@ -7,23 +7,28 @@
  * (a correlated reference); a qualified one to the FROM item of that name or alias. A derived table's or WITH block's
  * column has the type of its select-list item, a set operation's that of its branches' items: CHAR of one length only
  * when every branch's item is CHAR of that length ("If the queries select values of CHAR with different lengths, then
- * the returned value is VARCHAR2", SQL Language Reference, "The Set Operators"). Expressions of type CHAR besides
- * columns: text literals, USER, binds sent as CHAR, UPPER / LOWER / INITCAP / NLS_UPPER / NLS_LOWER / NLS_INITCAP /
- * SUBSTR[B|C|2|4] of a CHAR ("The return value is the same data type as char", SQL Language Reference, UPPER, LOWER,
- * INITCAP, SUBSTR), CAST(x AS CHAR(n) | NCHAR(n)), a scalar subquery of a CHAR item, `||` / CONCAT of CHAR values
- * ("If both character strings are of data type CHAR, then the result has data type CHAR", SQL Language Reference,
- * "Concatenation Operator"), MAX / MIN / FIRST_VALUE / LAG ... of a CHAR (VALUE_OF_ARGUMENT), a stored function
- * declared RETURN CHAR / NCHAR (called from SQL through `ora_plsql_call_char`, plsql/sql-functions.ts; from PL/SQL as
- * a bind the caller reports as CHAR) and a PL/SQL CHAR variable or record field. Not CHAR: LPAD / RPAD, LTRIM / RTRIM
- * / TRIM ("The string returned is of VARCHAR2 data type if char is a character data type"), REPLACE, NVL and DECODE
- * ("The string returned is of VARCHAR2 data type", SQL Language Reference, DECODE).
+ * the returned value is VARCHAR2", SQL Language Reference, "The Set Operators"); a view's column, that of its query's
+ * item; a USING join's column, CHAR when both tables' are. Every other expression has the type its operator's or
+ * function's rule gives it from its operands: text literals, USER, binds sent as CHAR, UPPER / LOWER / INITCAP /
+ * NLS_UPPER / NLS_LOWER / NLS_INITCAP / SUBSTR[B|C|2|4] / SOUNDEX of a CHAR ("The return value is the same data type as
+ * char", SQL Language Reference, UPPER, LOWER, INITCAP, SUBSTR, SOUNDEX), CAST(x AS CHAR(n) | CHARACTER(n) | NCHAR(n))
+ * (CHAR(n) itself), a scalar subquery of a CHAR item, `||` / CONCAT of CHAR values ("If both character strings are of
+ * data type CHAR, then the result has data type CHAR", SQL Language Reference, "Concatenation Operator"), MAX / MIN /
+ * FIRST_VALUE / LAG ... / NULLIF of a CHAR (VALUE_OF_ARGUMENT), a CASE or COALESCE whose values other than NULL are all
+ * CHAR, a stored function declared RETURN CHAR / NCHAR (called from SQL through `ora_plsql_call_char`,
+ * plsql/sql-functions.ts; from PL/SQL as a bind the caller reports as CHAR) and a PL/SQL CHAR variable or record field.
+ * Other functions return VARCHAR2: LPAD / RPAD, LTRIM / RTRIM / TRIM
+ * ("The string returned is of VARCHAR2 data type if char is a character data type"), REPLACE, TO_CHAR ("The value
+ * returned is always VARCHAR2"), NVL and NVL2 ("returns VARCHAR2 in the character set of expr1"), DECODE ("The string
+ * returned is of VARCHAR2 data type"), GREATEST / LEAST ("its data type is VARCHAR2 if the first expr is a character
+ * data type"), CHR, LISTAGG.
  */
 import type { TableMeta } from "./catalog.ts"
 import { markCharReference } from "./char-references.ts"
 import { isBlankPadded } from "./char-writes.ts"
 import { oracleName } from "./expression-names.ts"
-import { isKw, isOp, matchParen, type Tok } from "./lexer.ts"
-import type { OraType } from "./types.ts"
+import { isKw, isOp, matchParen, tokenize, type Tok } from "./lexer.ts"
+import { charType, type OraType } from "./types.ts"
 
 /** Resolves a table name as the session sees it. */
 export type TableLookup = (schema: string | undefined, name: string) => TableMeta | undefined
@@ -33,6 +38,13 @@ export type CharType = { readonly kind: "column"; readonly type: OraType } | { r
 
 /** What a FROM item says of a column name: its CHAR type, "other" (a column of another type), or undefined (none). */
 type ColumnInfo = CharType | "other" | undefined
+
+/** A select-list item: its name, its type and, unless it comes from a `*`, its expression's range. */
+interface Item {
+  readonly name: string
+  readonly info: ColumnInfo
+  readonly range?: readonly [number, number]
+}
 
 interface Source {
   readonly names: ReadonlyArray<string>
@@ -61,13 +73,16 @@ const RESERVED = new Set([
 const isColumnName = (t: Tok | undefined): t is Tok => isName(t) && !(t.kind === "ident" && RESERVED.has(t.value))
 
 const SET_OPERATORS = ["UNION", "INTERSECT", "MINUS", "EXCEPT"]
-const CHAR_PRESERVING = new Set(["UPPER", "LOWER", "INITCAP", "NLS_UPPER", "NLS_LOWER", "NLS_INITCAP", "SUBSTR", "SUBSTRB", "SUBSTRC", "SUBSTR2", "SUBSTR4"])
+/** Functions returning the data type of their first argument ("The return value is the same data type as char"). */
+const CHAR_PRESERVING = new Set(["UPPER", "LOWER", "INITCAP", "NLS_UPPER", "NLS_LOWER", "NLS_INITCAP", "SUBSTR", "SUBSTRB", "SUBSTRC", "SUBSTR2", "SUBSTR4", "SOUNDEX"])
 /**
- * Aggregate and analytic functions whose result is one of their (first) argument's values, so of its data type: MAX /
- * MIN ("MAX returns maximum value of expr", SQL Language Reference, MAX; no other result type is named), FIRST_VALUE,
- * LAST_VALUE, NTH_VALUE, LAG, LEAD ("the value of expr" at another row) and ANY_VALUE.
+ * Functions whose result is one of their (first) argument's values, so of its data type and length: MAX / MIN ("MAX
+ * returns maximum value of expr", SQL Language Reference, MAX; no other result type is named), FIRST_VALUE,
+ * LAST_VALUE, NTH_VALUE, LAG, LEAD ("the value of expr" at another row), ANY_VALUE, and NULLIF ("If they are not
+ * equal, then the function returns expr1"; "logically equivalent to" `CASE WHEN expr1 = expr2 THEN NULL ELSE expr1
+ * END`, SQL Language Reference, NULLIF).
  */
-const VALUE_OF_ARGUMENT = new Set(["MAX", "MIN", "FIRST_VALUE", "LAST_VALUE", "NTH_VALUE", "LAG", "LEAD", "ANY_VALUE"])
+const VALUE_OF_ARGUMENT = new Set(["MAX", "MIN", "FIRST_VALUE", "LAST_VALUE", "NTH_VALUE", "LAG", "LEAD", "ANY_VALUE", "NULLIF"])
 /** The carrier of a stored function's CHAR / NCHAR result in SQL (plsql/sql-functions.ts). */
 const CHAR_FUNCTION_CALL = "ORA_PLSQL_CALL_CHAR"
 const CHAINING = ["||", "+", "-", "*", "/"]
@@ -114,8 +129,9 @@ const primaryStart = (sig: ReadonlyArray<Tok>, end: number): number => {
   if (isKw(t, "END")) return caseBefore(sig, end)
   if (isOp(t, ")")) {
     let open = openBefore(sig, end)
-    // `f(...) OVER (...)`: an analytic function
+    // `f(...) OVER (...)`: an analytic function; `f(...) KEEP (...)`: an aggregate of the first or last rows
     if (isKw(sig[open - 1], "OVER") && isOp(sig[open - 2], ")")) open = openBefore(sig, open - 2)
+    if (isKw(sig[open - 1], "KEEP") && isOp(sig[open - 2], ")")) open = openBefore(sig, open - 2)
     if (open > 0 && isColumnName(sig[open - 1])) {
       open--
       while (isOp(sig[open - 1], ".") && isName(sig[open - 2])) open -= 2
@@ -139,8 +155,13 @@ const primaryEnd = (sig: ReadonlyArray<Tok>, start: number): number => {
   if (!isColumnName(t) && !isKw(t, "USER")) return -1
   let last = start
   while (isOp(sig[last + 1], ".") && isName(sig[last + 2])) last += 2
-  if (!isOp(sig[last + 1], "(")) return last
-  const close = matchParen(sig, last + 1)
+  return isOp(sig[last + 1], "(") ? callEnd(sig, last + 1) : last
+}
+
+/** The end of the call whose argument list opens at `open`, with its KEEP (...) and OVER (...) clauses. */
+const callEnd = (sig: ReadonlyArray<Tok>, open: number): number => {
+  let close = matchParen(sig, open)
+  if (isKw(sig[close + 1], "KEEP") && isOp(sig[close + 2], "(")) close = matchParen(sig, close + 2)
   return isKw(sig[close + 1], "OVER") && isOp(sig[close + 2], "(") ? matchParen(sig, close + 2) : close
 }
 
@@ -226,7 +247,14 @@ export const charTypes = (
     blocks.filter((b) => b.start <= at && at < b.end).sort((a, b) => b.start - a.start)
 
   const tableSource = (meta: TableMeta, names: ReadonlyArray<string>): Source => {
-    const info = (c: TableMeta["columns"][number]): ColumnInfo => (isBlankPadded(c.type) ? { kind: "column", type: c.type } : "other")
+    // a view's column is its query's item: CHAR where that item is, whatever type the view's description gives it
+    let items: ReadonlyArray<{ readonly info: ColumnInfo }> | undefined
+    const viewItems = () => (items ??= meta.kind === "VIEW" && meta.viewText !== null ? viewColumns(meta.viewText, lookup) : [])
+    const info = (c: TableMeta["columns"][number]): ColumnInfo => {
+      if (isBlankPadded(c.type)) return { kind: "column", type: c.type }
+      const item = meta.kind === "VIEW" && viewItems().length === meta.columns.length ? viewItems()[meta.columns.indexOf(c)]?.info : undefined
+      return item === undefined ? "other" : item
+    }
     return {
       names,
       column: (name) => {
@@ -245,35 +273,47 @@ export const charTypes = (
 
   /** The columns a query in [from, to] gives: its select-list items' names and types (of every set operation branch). */
   const queryColumns = (from: number, to: number): ReadonlyArray<{ name: string; info: ColumnInfo }> => {
+    const branches = branchesOf(from, to)
+    if (branches.length <= 1) return branches[0] ?? []
+    // a set operation: CHAR only where every branch has CHAR of one length
+    return branches[0]!.map((first, n) => {
+      const infos = branches.map((b) => b[n]?.info)
+      const sizes = infos.map((i) => (i === undefined || i === "other" ? undefined : i.kind === "column" ? `${i.type.charSize}:${i.type.kind}:${i.type.charSemantics === true}` : i.kind === "literal" ? `${Buffer.byteLength(i.tok.value)}:varchar:false` : undefined))
+      return { name: first.name, info: sizes.every((s) => s !== undefined && s === sizes[0]) ? first.info : "other" }
+    })
+  }
+
+  /** The select-list items of each branch of the query in [from, to] (one branch unless it is a set operation). */
+  const branchesOf = (from: number, to: number): Array<Array<Item>> => {
     if (computing.has(from)) return []
     computing.add(from)
     try {
-      const branches: Array<Array<{ name: string; info: ColumnInfo }>> = []
+      const branches: Array<Array<Item>> = []
       for (let k = from; k <= to; k++) {
         if (isOp(sig[k], "(")) {
           // a parenthesised branch is its own query
-          if (isKw(sig[k + 1], "SELECT") && (k === from || isKw(sig[k - 1], ...SET_OPERATORS, "ALL"))) branches.push([...queryColumns(k + 1, matchParen(sig, k) - 1)])
+          if (isKw(sig[k + 1], "SELECT") && (k === from || isKw(sig[k - 1], ...SET_OPERATORS, "ALL"))) branches.push(...branchesOf(k + 1, matchParen(sig, k) - 1))
           k = matchParen(sig, k)
         } else if (isKw(sig[k], "SELECT")) branches.push(selectItems(k))
       }
-      if (branches.length <= 1) return branches[0] ?? []
-      // a set operation: CHAR only where every branch has CHAR of one length
-      return branches[0]!.map((first, n) => {
-        const infos = branches.map((b) => b[n]?.info)
-        const sizes = infos.map((i) => (i === undefined || i === "other" ? undefined : i.kind === "column" ? `${i.type.charSize}:${i.type.kind}:${i.type.charSemantics === true}` : i.kind === "literal" ? `${Buffer.byteLength(i.tok.value)}:varchar:false` : undefined))
-        return { name: first.name, info: sizes.every((s) => s !== undefined && s === sizes[0]) ? first.info : "other" }
-      })
+      return branches
     } finally {
       computing.delete(from)
     }
   }
 
+  /** The expression of each branch's one select-list item, of the query in [from, to]; undefined when a branch has more. */
+  const itemExpressions = (from: number, to: number): ReadonlyArray<readonly [number, number]> | undefined => {
+    const ranges = branchesOf(from, to).map((b) => (b.length === 1 ? b[0]!.range : undefined))
+    return ranges.length > 0 && ranges.every((r) => r !== undefined) ? (ranges as ReadonlyArray<readonly [number, number]>) : undefined
+  }
+
   /** The items of the SELECT at `select`. */
-  const selectItems = (select: number): Array<{ name: string; info: ColumnInfo }> => {
+  const selectItems = (select: number): Array<Item> => {
     let k = select + 1
     if (isKw(sig[k], "DISTINCT", "UNIQUE", "ALL")) k++
     const end = topLevel(k, (t) => isKw(t, "FROM", "INTO"))
-    const out: Array<{ name: string; info: ColumnInfo }> = []
+    const out: Array<Item> = []
     for (const [a, b] of splitAt(sig, k, end - 1, ",")) {
       if (b < a) continue
       if (a === b && isOp(sig[a], "*")) {
@@ -288,7 +328,7 @@ export const charTypes = (
       const aliased = b > a && isName(sig[b]) && (isKw(sig[b - 1], "AS") || (!isOp(sig[b - 1], ".") && (sig[b - 1]!.kind !== "op" || isOp(sig[b - 1], ")"))) && !isKw(sig[b], "END"))
       const exprEnd = aliased ? (isKw(sig[b - 1], "AS") ? b - 2 : b - 1) : b
       const name = aliased ? oracleName(sig[b]!) : isName(sig[exprEnd]) ? oracleName(sig[exprEnd]!) : ""
-      out.push({ name, info: typeOf(a, exprEnd) ?? "other" })
+      out.push({ name, info: typeOf(a, exprEnd) ?? "other", range: [a, exprEnd] })
     }
     return out
   }
@@ -306,6 +346,8 @@ export const charTypes = (
       while (k < to) {
         let source: Source | undefined
         let next = k
+        // a LATERAL inline view is a derived table that may name the columns before it
+        if (isKw(sig[k], "LATERAL") && isOp(sig[k + 1], "(")) k++
         const t = sig[k]
         if (isOp(t, "(") && isKw(sig[k + 1], "SELECT", "WITH")) {
           const close = matchParen(sig, k)
@@ -378,8 +420,9 @@ export const charTypes = (
       const sources = sourcesOf(block).filter((s) => qualifier === undefined || s.names.includes(qualifier))
       const found = sources.map((s) => s.column(name)).filter((i) => i !== undefined)
       if (found.length === 1) return found[0]
-      // ambiguous: the statement fails ORA-00918 on its own
-      if (found.length > 1) return undefined
+      // a column of a USING clause or NATURAL join (which both tables have: CHAR when both are), else ambiguous: the
+      // statement fails ORA-00918 on its own
+      if (found.length > 1) return found.every((i) => i !== "other") ? commonInfo(found as ReadonlyArray<CharType>) : undefined
       if (qualifier !== undefined && sources.length > 0) return undefined
     }
     if (qualifier === undefined) {
@@ -395,10 +438,32 @@ export const charTypes = (
     return c !== undefined && isBlankPadded(c.type) ? { kind: "column", type: c.type } : undefined
   }
 
-  /** Whether [from, to] is a call `f(...)` followed by its OVER (...) clause. */
-  const isAnalytic = (from: number, to: number): boolean => {
-    const close = matchParen(sig, from + 1)
-    return isKw(sig[close + 1], "OVER") && isOp(sig[close + 2], "(") && matchParen(sig, close + 2) === to
+  /**
+   * The CHAR type of alternative values [from, to] (a CASE's results, COALESCE's arguments) when every one that is not
+   * NULL is CHAR ("CASE Expressions": "all of the return_exprs must either have the same data type", NULL aside):
+   * their column type when they share it, else CHAR of a length known when the statement runs.
+   */
+  const commonType = (ranges: ReadonlyArray<readonly [number, number]>): CharType | undefined => {
+    const typed = ranges.filter(([a, b]) => !(a === b && isKw(sig[a], "NULL"))).map(([a, b]) => typeOf(a, b))
+    return typed.length === 0 || typed.some((x) => x === undefined) ? undefined : commonInfo(typed as ReadonlyArray<CharType>)
+  }
+
+  /** The type CHAR values of `types` share: their column type when they all have it, else CHAR of a length known when the statement runs. */
+  const commonInfo = (types: ReadonlyArray<CharType>): CharType => {
+    const first = types[0]!
+    const same = first.kind === "column" && types.every((x) => x.kind === "column" && x.type.charSize === first.type.charSize && x.type.kind === first.type.kind && x.type.charSemantics === first.type.charSemantics)
+    return same ? first : { kind: "char" }
+  }
+
+  /** The CHAR type of the target [from, to] of a CAST: CHAR / CHARACTER / NCHAR [(n [BYTE | CHAR])], not VARYING. */
+  const castType = (at: number, to: number): CharType | undefined => {
+    const national = isKw(sig[at], "NCHAR")
+    if (!isKw(sig[at], "CHAR", "CHARACTER", "NCHAR") || isKw(sig[at + 1], "VARYING")) return undefined
+    // CHAR without a size is CHAR(1) ("CHAR Data Type": "The default is 1 byte")
+    const sized = isOp(sig[at + 1], "(") && sig[at + 2]?.kind === "num"
+    if (sized ? matchParen(sig, at + 1) !== to : at !== to) return undefined
+    const n = sized ? Number(sig[at + 2]!.value) : 1
+    return { kind: "column", type: charType(national ? "NCHAR" : "CHAR", n, isKw(sig[at + 3], "CHAR")) }
   }
 
   /** The CHAR type of the expression [from, to], or undefined when it is not of type CHAR / NCHAR (or not known to be). */
@@ -422,7 +487,7 @@ export const charTypes = (
       if (t.kind === "bind") return isCharBind?.(from) === true ? { kind: "char" } : undefined
       if (isKw(t, "USER")) return { kind: "char" }
     }
-    if (isName(t) && isOp(sig[from + 1], "(") && (matchParen(sig, from + 1) === to || isAnalytic(from, to))) {
+    if (isName(t) && isOp(sig[from + 1], "(") && callEnd(sig, from + 1) === to) {
       const close = matchParen(sig, from + 1)
       const args = splitAt(sig, from + 2, close - 1, ",")
       if (t.kind === "ident" && VALUE_OF_ARGUMENT.has(t.value)) {
@@ -440,10 +505,11 @@ export const charTypes = (
         if (element !== undefined) return isBlankPadded(element) ? { kind: "column", type: element } : undefined
       }
       if (isKw(t, "CONCAT") && args.length === 2) return args.every(([a, b]) => typeOf(a, b) !== undefined) ? { kind: "char" } : undefined
-      // CAST(x AS CHAR(n)) / NCHAR(n), not CHAR VARYING
+      // COALESCE "is equivalent to" a CASE of its arguments (SQL Language Reference, COALESCE): CHAR as that CASE is
+      if (isKw(t, "COALESCE")) return commonType(args)
       if (isKw(t, "CAST")) {
         const as = splitAt(sig, from + 2, to - 1, "AS")
-        return as.length === 2 && isKw(sig[as[1]![0]], "CHAR", "NCHAR") && !isKw(sig[as[1]![0] + 1], "VARYING") ? { kind: "char" } : undefined
+        return as.length === 2 ? castType(as[1]![0], as[1]![1]) : undefined
       }
       return undefined
     }
@@ -460,7 +526,7 @@ export const charTypes = (
         if (isOp(x, "(") || (isKw(x, "CASE") && k > from)) depth++
         else if (isOp(x, ")") || (isKw(x, "END") && k < to)) depth--
       }
-      return results.length > 0 && results.every(([a, b]) => typeOf(a, b) !== undefined) ? { kind: "char" } : undefined
+      return commonType(results)
     }
     // a column reference
     const names: Array<string> = []
@@ -473,7 +539,13 @@ export const charTypes = (
     return info === "other" ? undefined : info
   }
 
-  return { typeOf }
+  return { typeOf, queryColumns, itemExpressions }
+}
+
+/** The columns of a view's query `text`, with their CHAR types. */
+const viewColumns = (text: string, lookup: TableLookup): ReadonlyArray<{ readonly info: ColumnInfo }> => {
+  const sig = tokenize(text).filter((t) => t.kind !== "ws")
+  return charTypes(sig, lookup).queryColumns(0, sig.length - 1)
 }
 
 /**

@@ -9,12 +9,13 @@
  * USER function"; which expressions are: char-expressions.ts), the shorter side gets blanks added until both lengths
  * are equal. Where the lengths are known when translating, this is done on the SQL: a text literal compared with a
  * CHAR column (`=`, `<>`, `<`, ..., and each literal of an IN list) is written padded to the column's length (the
- * column padded to the literal's when that is longer; the bounds of BETWEEN, a simple CASE's WHEN literals and
- * DECODE's search literals alike), two CHAR columns of different lengths are both padded to the longer, and of two
- * text literals the shorter is padded. Other CHAR operands (a function's CHAR result, a CASE of CHAR results, a
- * concatenation, a bind sent as CHAR, oracledb `DB_TYPE_CHAR`) are compared when the statement runs: for
- * (in)equality and IN without their trailing blanks, which blank-padded equality comes to; ordered and BETWEEN
- * through the macros below, which pad the shorter value.
+ * column padded to the literal's when that is longer; the bounds of BETWEEN and a simple CASE's WHEN literals alike),
+ * two CHAR columns of different lengths are both padded to the longer, and of two text literals the shorter is padded.
+ * Other CHAR operands (a function's CHAR result, a CASE of CHAR results, a concatenation, a bind sent as CHAR, oracledb
+ * `DB_TYPE_CHAR`) are compared when the statement runs: for (in)equality and IN without their trailing blanks, which
+ * blank-padded equality comes to; ordered and BETWEEN through the macros below, which pad the shorter value. The
+ * comparisons: the operators, IN lists and IN / ANY / SOME / ALL subqueries, BETWEEN, a simple CASE's WHEN values and
+ * NULLIF's two arguments; not DECODE's searches, which Oracle compares nonpadded.
  */
 import type { TableMeta } from "./catalog.ts"
 import { blankPaddedSql, blankPaddedText, sizedInCharacters } from "./char-writes.ts"
@@ -39,6 +40,9 @@ const trimmed = (text: string): string => text.replace(/ +$/, "")
 /** A text literal token holding `value` (national when `like` is). */
 const literalLike = (like: Tok, value: string): Tok => ({ ...like, value, text: `${/^[nN]'/.test(like.text) ? "N" : ""}${sqlString(value)}` })
 
+/** Where a wrap's text writes its copied tokens again. */
+const COPY = "\u0001"
+
 /** An operand of a comparison: the expression [from, to] and its CHAR type. */
 type Operand = { readonly from: number; readonly to: number } & CharType
 
@@ -53,7 +57,10 @@ export const CHAR_COMPARISON_MACROS: ReadonlyArray<string> = [
   `ora_char_le(a, b) AS ora_char_cmp(a, b) <= 0`,
   `ora_char_gt(a, b) AS ora_char_cmp(a, b) > 0`,
   `ora_char_ge(a, b) AS ora_char_cmp(a, b) >= 0`,
-  `ora_char_between(x, lo, hi) AS ora_char_cmp(x, lo) >= 0 AND ora_char_cmp(x, hi) <= 0`
+  `ora_char_between(x, lo, hi) AS ora_char_cmp(x, lo) >= 0 AND ora_char_cmp(x, hi) <= 0`,
+  // `x` with blanks added up to 4000 characters (the longest text literal; a CHAR column holds at most 2000 bytes):
+  // two values so padded compare as blank-padded comparison orders them, the shorter padded to the longer
+  `ora_char_wide(x) AS rpad(CAST(x AS VARCHAR), CAST(greatest(length(CAST(x AS VARCHAR)), 4000) AS INTEGER), ' ')`
 ]
 
 /** The macro of each ordering operator. */
@@ -74,7 +81,7 @@ export const padCharOperands = (
   const sig = toks.flatMap((t, k) => (t.kind === "ws" ? [] : [k]))
   const sigToks = sig.map((k) => toks[k]!)
   markCharReferences(sigToks, lookup, variableType)
-  if (!toks.some((t) => isComparison(t) || isKw(t, "IN", "BETWEEN", "CASE", "DECODE"))) return toks
+  if (!toks.some((t) => isComparison(t) || isKw(t, "IN", "BETWEEN", "CASE", "NULLIF"))) return toks
   const at = (s: number): Tok | undefined => (s >= 0 ? sigToks[s] : undefined)
   // whether the comparison at `s` is an UPDATE's or MERGE's `SET c = ...` assignment
   const isAssignment = (s: number): boolean => {
@@ -97,7 +104,8 @@ export const padCharOperands = (
     return charBind(bindOrdinals.get(at(s)!) ?? -1, at(s)!)
   }
   let types: ReturnType<typeof charTypes> | undefined
-  const typeOf = (from: number, to: number) => (types ??= charTypes(sigToks, lookup, variableType, isCharBind)).typeOf(from, to)
+  const analysis = () => (types ??= charTypes(sigToks, lookup, variableType, isCharBind))
+  const typeOf = (from: number, to: number) => analysis().typeOf(from, to)
   // the whole operand ending at `end` (left of an operator) or starting at `start` (right of one), when of type CHAR
   const operandBefore = (end: number): Operand | undefined => {
     const from = operandStart(sigToks, end)
@@ -113,9 +121,11 @@ export const padCharOperands = (
   const isConditionStart = (s: number): boolean =>
     isKw(at(s - 1), "WHERE", "AND", "OR", "NOT", "ON", "WHEN", "HAVING") || (isOp(at(s - 1), "(") && !isName(at(s - 2)) && !isOp(at(s - 2), ")"))
   const literals = new Map<number, Tok>()
-  // text put around [from, to] (several ranges may start at one token: the wider opens first) and operators replaced
-  const wraps: Array<{ from: number; to: number; sql: (x: string) => string }> = []
-  const wrap = (from: number, to: number, sql: (x: string) => string) => wraps.push({ from, to, sql })
+  // text put around [from, to] (several ranges may start at one token: the wider opens first) and operators replaced;
+  // COPY in the text stands for the tokens of range `copy`, written again as the same tokens (so that a bind there
+  // stays one bind, numbered once: session-translate.ts numbers binds by token)
+  const wraps: Array<{ from: number; to: number; sql: (x: string) => string; copy?: readonly [number, number] }> = []
+  const wrap = (from: number, to: number, sql: (x: string) => string, copy?: readonly [number, number]) => wraps.push({ from, to, sql, ...(copy !== undefined ? { copy } : {}) })
   const replaced = new Map<number, string>()
   const isEquality = (t: Tok | undefined) => ["=", "<>", "!=", "^="].some((op) => isOp(t, op))
   const isEmptyLiteral = (o: Operand) => o.kind === "literal" && o.tok.value === ""
@@ -141,39 +151,65 @@ export const padCharOperands = (
     literals.set(literal.from, literalLike(literal.tok, blankPaddedText(trimmed(literal.tok.value), type)))
     if (width > column.type.charSize) wrap(column.from, column.to, (x) => blankPaddedSql(x, type))
   }
+  // [from, to] split at the top-level tokens `isSeparator` accepts
+  const itemRanges = (from: number, to: number, isSeparator: (t: Tok | undefined) => boolean): Array<readonly [number, number]> => {
+    const out: Array<readonly [number, number]> = []
+    for (let k = from, depth = 0, start = from; k <= to + 1; k++) {
+      const x = at(k)
+      if (k === to + 1 || (depth === 0 && isSeparator(x))) {
+        out.push([start, k - 1])
+        start = k + 1
+      } else if (isOp(x, "(") || isKw(x, "CASE")) depth++
+      else if (isOp(x, ")") || isKw(x, "END")) depth--
+    }
+    return out
+  }
+  // each of `items` compared with `left` on its own, as `left = item` would be ("x IN (a, b)" is "x = a OR x = b"; a
+  // simple CASE's WHEN values alike): a VARCHAR2 item nonpadded, a CHAR one blank-padded. When every item is CHAR (and
+  // `together`: the left operand may be changed) all are compared without their trailing blanks; else a literal
+  // compared with a column is padded to the column's length (a longer one never equals it), another CHAR item is
+  // taken without its trailing blanks and padded to the left value's length (the left operand written again there)
+  const compareEach = (left: Operand, items: ReadonlyArray<readonly [number, number]>, together = true) => {
+    if (isEmptyLiteral(left)) return
+    const typed = items.map(([a, b]) => (b < a ? undefined : typeOf(a, b)))
+    const allChar = typed.every((x) => x !== undefined)
+    if (together && allChar && (left.kind !== "column" || typed.some((x) => x.kind !== "literal"))) {
+      if (typed.some((x) => x.kind === "literal" && x.tok.value === "")) return
+      wrap(left.from, left.to, (x) => `rtrim(${x}, ' ')`)
+      for (const [a, b] of items) wrap(a, b, (x) => `rtrim(${x}, ' ')`)
+      return
+    }
+    items.forEach(([a, b], n) => {
+      const item = typed[n]
+      if (item === undefined || (item.kind === "literal" && item.tok.value === "")) return
+      if (a === b && item.kind === "literal" && left.kind === "column") literals.set(a, literalLike(item.tok, blankPaddedText(trimmed(item.tok.value), left.type)))
+      else wrap(a, b, (x) => `ora_char_padded(rtrim(${x}, ' '), ${COPY})`, [left.from, left.to])
+    })
+  }
+  // `left` compared with the one column of the query in parentheses at `open` (IN, or a comparison with ANY / SOME /
+  // ALL): when both are CHAR, for (in)equality both without trailing blanks, for an ordering both padded to the longer
+  // length where both lengths are known, else both to one width longer than either (ora_char_wide)
+  const compareWithQuery = (left: Operand, open: number, equality: boolean) => {
+    const close = matchParen(sigToks, open)
+    const item = typeOf(open, close)
+    const ranges = item === undefined || isEmptyLiteral(left) ? undefined : analysis().itemExpressions(open + 1, close - 1)
+    if (item === undefined || ranges === undefined) return
+    // two CHAR columns of one length hold values padded alike: compared as they are
+    if (left.kind === "column" && item.kind === "column" && left.type.charSize === item.type.charSize && sizedInCharacters(left.type) === sizedInCharacters(item.type)) return
+    if (equality) for (const [a, b] of [[left.from, left.to] as const, ...ranges]) wrap(a, b, (x) => `rtrim(${x}, ' ')`)
+    else if (left.kind === "column" && item.kind === "column") {
+      const type = { ...left.type, kind: "nvarchar" as const, charSize: Math.max(left.type.charSize, item.type.charSize) }
+      for (const [a, b] of [[left.from, left.to] as const, ...ranges]) wrap(a, b, (x) => blankPaddedSql(x, type))
+    } else for (const [a, b] of [[left.from, left.to] as const, ...ranges]) wrap(a, b, (x) => `ora_char_wide(${x})`)
+  }
   for (let s = 0; s < sigToks.length; s++) {
     const t = at(s)!
     if (isKw(t, "IN") && isOp(at(s + 1), "(")) {
       const left = operandBefore(isKw(at(s - 1), "NOT") ? s - 2 : s - 1)
-      if (left === undefined || isKw(at(s + 2), "SELECT", "WITH")) continue
+      if (left === undefined) continue
       const close = matchParen(sigToks, s + 1)
-      const items = splitTopLevel(sigToks.slice(s + 2, close)).reduce<Array<readonly [number, number]>>((acc, part) => {
-        const from = acc.length === 0 ? s + 2 : acc[acc.length - 1]![1] + 2
-        return [...acc, [from, from + part.length - 1] as const]
-      }, [])
-      const typed = items.map(([a, b]) => (b < a ? undefined : typeOf(a, b)))
-      if (typed.every((x) => x !== undefined) && (left.kind !== "column" || typed.some((x) => x.kind !== "literal"))) {
-        // CHAR values of lengths known when the statement runs: each compared without trailing blanks
-        if (isEmptyLiteral(left) || typed.some((x) => x.kind === "literal" && x.tok.value === "")) continue
-        wrap(left.from, left.to, (x) => `rtrim(${x}, ' ')`)
-        for (const [a, b] of items) wrap(a, b, (x) => `rtrim(${x}, ' ')`)
-        continue
-      }
-      // each item compared with the left operand on its own ("x IN (a, b)" is "x = a OR x = b"): a VARCHAR2 item
-      // nonpadded, a CHAR one blank-padded; a literal compared with a column padded to the column's length (a longer
-      // one never equals it), another CHAR item without its trailing blanks padded to the left value's length (the
-      // left operand written again there, so not when it holds a bind)
-      const leftToks = sigToks.slice(left.from, left.to + 1)
-      const duplicable = !isEmptyLiteral(left) && !leftToks.some((x) => x.kind === "bind")
-      if (left.kind === "column" || duplicable) {
-        const leftSql = leftToks.map((x) => x.text).join(" ")
-        items.forEach(([a, b], n) => {
-          const item = typed[n]
-          if (item === undefined || (item.kind === "literal" && item.tok.value === "")) return
-          if (a === b && item.kind === "literal" && left.kind === "column") literals.set(a, literalLike(item.tok, blankPaddedText(trimmed(item.tok.value), left.type)))
-          else if (duplicable) wrap(a, b, (x) => `ora_char_padded(rtrim(${x}, ' '), ${leftSql})`)
-        })
-      }
+      if (isKw(at(s + 2), "SELECT", "WITH")) compareWithQuery(left, s + 1, true)
+      else compareEach(left, itemRanges(s + 2, close - 1, (x) => isOp(x, ",")))
       continue
     }
     if (isKw(t, "BETWEEN")) {
@@ -195,38 +231,42 @@ export const padCharOperands = (
       continue
     }
     if (isKw(t, "CASE")) {
-      // `CASE c WHEN 'a' THEN ...`: each WHEN literal compared with the column
+      // `CASE x WHEN a THEN ... WHEN b THEN ...`: each WHEN value compared with x on its own, as an IN list's items
       const subject = operandAfter(s + 1)
-      if (subject?.kind !== "column" || !isKw(at(subject.to + 1), "WHEN")) continue
-      for (let k = subject.to + 1, depth = 0; k < sigToks.length; k++) {
+      if (subject === undefined || !isKw(at(subject.to + 1), "WHEN")) continue
+      const whens: Array<readonly [number, number]> = []
+      for (let k = subject.to + 1, depth = 0, start = -1; k < sigToks.length; k++) {
         const x = at(k)
+        if (depth === 0 && isKw(x, "THEN") && start >= 0) {
+          whens.push([start, k - 1])
+          start = -1
+        }
+        if (depth === 0 && isKw(x, "WHEN")) start = k + 1
         if (isOp(x, "(") || isKw(x, "CASE")) depth++
         else if (isOp(x, ")") || isKw(x, "END")) {
           if (depth === 0) break
           depth--
-        } else if (depth === 0 && isKw(x, "WHEN") && at(k + 1)?.kind === "str" && isKw(at(k + 2), "THEN")) padAgainst({ kind: "literal", tok: at(k + 1)!, from: k + 1, to: k + 1 }, subject)
+        }
       }
+      compareEach(subject, whens)
       continue
     }
-    if (isKw(t, "DECODE") && isOp(at(s + 1), "(")) {
-      // `DECODE(c, 'a', r1, 'b', r2 [, default])`: each search literal compared with the column
-      const subject = operandAfter(s + 2)
-      if (subject?.kind !== "column" || !isOp(at(subject.to + 1), ",")) continue
+    // DECODE compares its expression with each search nonpadded whatever their types ("If expr and search are
+    // character data, then Oracle compares them using nonpadded comparison semantics", SQL Language Reference, DECODE;
+    // `DECODE('a', 'a ', 'same', 'different')` gives 'different' on Oracle, http://rafudb.blogspot.com/2010/02/equality-comparing-text.html):
+    // the values as they are
+    if (isKw(t, "NULLIF") && isOp(at(s + 1), "(")) {
+      // NULLIF(a, b) compares a with b as `a = b` does
       const close = matchParen(sigToks, s + 1)
-      const starts: Array<number> = []
-      for (let k = subject.to + 2, depth = 0, start = k; k <= close; k++) {
-        const x = at(k)
-        if (k === close || (depth === 0 && isOp(x, ","))) {
-          starts.push(start)
-          start = k + 1
-        } else if (isOp(x, "(")) depth++
-        else if (isOp(x, ")")) depth--
-      }
-      // searches are the arguments at even positions that have a result after them
-      for (let n = 0; n + 1 < starts.length; n += 2) {
-        const k = starts[n]!
-        if (at(k)?.kind === "str" && (isOp(at(k + 1), ",") || k + 1 === close)) padAgainst({ kind: "literal", tok: at(k)!, from: k, to: k }, subject)
-      }
+      const [first, second] = itemRanges(s + 2, close - 1, (x) => isOp(x, ","))
+      const a = first === undefined ? undefined : typeOf(first[0], first[1])
+      if (a !== undefined && second !== undefined) compareEach({ ...a, from: first![0], to: first![1] }, [second], false)
+      continue
+    }
+    if (isKw(t, "ANY", "SOME", "ALL") && isOp(at(s + 1), "(") && isKw(at(s + 2), "SELECT", "WITH") && isComparison(at(s - 1))) {
+      // `x op ANY | SOME | ALL (subquery)`
+      const left = operandBefore(s - 2)
+      if (left !== undefined) compareWithQuery(left, s + 1, isEquality(at(s - 1)))
       continue
     }
     if (!isComparison(t) || isAssignment(s)) continue
@@ -252,7 +292,7 @@ export const padCharOperands = (
   const out: Array<Tok> = []
   const opens = new Map<number, Array<(typeof wraps)[number]>>()
   for (const w of wraps) opens.set(w.from, [...(opens.get(w.from) ?? []), w])
-  const ends = new Map<number, Array<string>>()
+  const ends = new Map<number, Array<{ close: string; copy?: readonly [number, number] }>>()
   for (let s = 0, k = 0; k < toks.length; k++) {
     const tok = toks[k]!
     if (tok.kind === "ws" || sig[s] !== k) {
@@ -264,12 +304,18 @@ export const padCharOperands = (
     for (const w of [...(opens.get(s) ?? [])].sort((a, b) => b.to - a.to)) {
       const [open, close] = w.sql("\u0000").split("\u0000") as [string, string]
       out.push(...generated(open))
-      ends.set(w.to, [close, ...(ends.get(w.to) ?? [])])
+      ends.set(w.to, [{ close, ...(w.copy !== undefined ? { copy: w.copy } : {}) }, ...(ends.get(w.to) ?? [])])
     }
     const replacement = replaced.get(s)
     if (replacement !== undefined) out.push(...generated(replacement))
     else out.push(literals.get(s) ?? tok)
-    for (const close of ends.get(s) ?? []) out.push(...generated(close))
+    for (const { close, copy } of ends.get(s) ?? []) {
+      const [before, after] = close.split(COPY) as [string, string | undefined]
+      out.push(...generated(before))
+      if (copy === undefined || after === undefined) continue
+      for (let c = copy[0]; c <= copy[1]; c++) out.push({ kind: "ws", text: " ", value: " ", pos: tok.pos }, sigToks[c]!)
+      out.push(...generated(after))
+    }
     s++
   }
   return out

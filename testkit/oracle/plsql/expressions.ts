@@ -26,7 +26,7 @@ import { jsonTypeCall } from "./json-object-types.ts"
 import { objectMethodCall } from "./object-methods.ts"
 import { declaredInPackage, packagedFunction } from "./package-instances.ts"
 import { PlsqlRecord } from "./records.ts"
-import { columnsOf, render } from "./render.ts"
+import { columnsOf, isCharExpression, render } from "./render.ts"
 import { schemaCollectionType } from "./schema-collections.ts"
 import { isCursorValue, RowReader } from "./row-reader.ts"
 import { lookup, packageVariable } from "./scope.ts"
@@ -302,8 +302,15 @@ export async function condition(ctx: Frame, expr: Expr): Promise<boolean> {
   return (await evaluate(ctx, expr)) === true
 }
 
-/** Whether a simple CASE's WHEN value equals the selector. */
-export async function equals(ctx: Frame, selector: DuckDBValue, when: Expr): Promise<boolean> {
+/**
+ * Whether a simple CASE's WHEN value equals the selector; `selectorChar`: the selector is CHAR, so that a CHAR WHEN value
+ * is compared with it blank-padded, equal when they differ only in trailing blanks (PL/SQL Language Reference,
+ * "Character Comparisons"; SQL Language Reference, "Blank-Padded and Nonpadded Comparison Semantics").
+ */
+export async function equals(ctx: Frame, selector: DuckDBValue, when: Expr, selectorChar = false): Promise<boolean> {
   const v = await evaluate(ctx, when)
-  return v !== null && (v === selector || String(v) === String(selector))
+  if (v === null) return false
+  if (v === selector || String(v) === String(selector)) return true
+  const trimmed = (x: string) => x.replace(/ +$/, "")
+  return selectorChar && typeof v === "string" && typeof selector === "string" && trimmed(v) === trimmed(selector) && isCharExpression(ctx, when)
 }

@@ -28,6 +28,7 @@ import { StatementColumns } from "../session-columns.ts"
 import { withAliasAs } from "../select-aliases-as.ts"
 import type { BindSpec } from "../statement.ts"
 import { padCharOperands } from "../char-operands.ts"
+import { charTypes } from "../char-expressions.ts"
 import { isBlankPadded } from "../char-writes.ts"
 import { makeTranslator, oracleName, type QueryShape, translateQuery } from "../translate.ts"
 import { rewriteGroupIds } from "../group-ids.ts"
@@ -44,7 +45,7 @@ import { FieldKinds, PlsqlRecord } from "./records.ts"
 import { isCursorValue } from "./row-reader.ts"
 import { lookup } from "./scope.ts"
 import { collectionType, fieldType, recordType, resolveType } from "./conversion.ts"
-import { charType, type OraType } from "../types.ts"
+import { charType, Dty, type OraType } from "../types.ts"
 import { datetimeParameter, intervalParameter, isExactNumberText, kindOfSpec, kindOfType, numberParameter, type ValueKind } from "./value-kinds.ts"
 import { markTextDatetimeReferences } from "../zoned-references.ts"
 import { isZonedValue } from "../zoned-aliases.ts"
@@ -257,6 +258,16 @@ function intervalColumnsOf(ctx: Frame, toks: Expr) {
   }
 }
 
+/** Whether PL/SQL expression `expr` is of type CHAR / NCHAR (a text literal too) by the rules char-expressions.ts applies in SQL. */
+export const isCharExpression = (ctx: Frame, expr: Expr): boolean => {
+  const sig = expr.filter((t) => t.kind !== "ws")
+  return sig.length > 0 && charTypes(sig, () => undefined, (name) => charVariableType(ctx, name), (at) => sig[at] !== undefined && isCharBind(ctx, sig[at])).typeOf(0, sig.length - 1) !== undefined
+}
+
+/** Whether bind `bind` holds a CHAR value: a stored function's CHAR result, or a client's bind sent as CHAR (oracledb `DB_TYPE_CHAR`). */
+const isCharBind = (ctx: Frame, bind: Tok): boolean =>
+  ctx.callResults.get(bind.value)?.char === true || ctx.binds.specs?.[ctx.binds.binds.get(bind.value) ?? -1]?.dty === Dty.CHAR
+
 /**
  * The CHAR(n) / NCHAR(n) type of variable `name`, of a record variable's field (`v.f`, `v.f.g`: a declared record
  * type's field or a `%ROWTYPE` record's column) or of a collection variable's element (`c()`, char-expressions.ts
@@ -320,7 +331,7 @@ export function render(
   lobRowids?: ReadonlyArray<string>
 } {
   const params: Array<DuckDBValue> = []
-  const source = rewriteAttributeAccess(rewriteFloatConditions(rewriteDbmsLob(rewriteBuiltinCalls(rewriteJsonSql(hierarchyAndOuterJoins(ctx, withAliasAs(namedTypesOf(ctx.host.db).rewriteConstructors(ctx.host.schema, padCharOperands(rewriteNumericIntervals(rewriteGroupIds(toks)), (schema, name) => (sql ? ctx.host.lookupTable(schema, name) : undefined), (name) => charVariableType(ctx, name), (_, bind) => ctx.callResults.get(bind.value)?.char === true)))), ctx.host.db.settings.version), ctx.host.schema))), (schema, name) => ctx.host.lookupTable(schema, name), objectColumnTypeOf(ctx.host.db, ctx.host.schema))
+  const source = rewriteAttributeAccess(rewriteFloatConditions(rewriteDbmsLob(rewriteBuiltinCalls(rewriteJsonSql(hierarchyAndOuterJoins(ctx, withAliasAs(namedTypesOf(ctx.host.db).rewriteConstructors(ctx.host.schema, padCharOperands(rewriteNumericIntervals(rewriteGroupIds(toks)), (schema, name) => (sql ? ctx.host.lookupTable(schema, name) : undefined), (name) => charVariableType(ctx, name), (_, bind) => isCharBind(ctx, bind))))), ctx.host.db.settings.version), ctx.host.schema))), (schema, name) => ctx.host.lookupTable(schema, name), objectColumnTypeOf(ctx.host.db, ctx.host.schema))
   const { rewritten: bound, values, specs, kinds, types } = bindNames(ctx, source, sql)
   const named = intervalTextOperands(localZoneOperands(ctx, bound, specs, types), boundKinds(kinds, types))
   // a format model from a bind or variable is known now: the translator takes it as the literal it is for this run

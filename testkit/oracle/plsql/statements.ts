@@ -15,6 +15,7 @@ import { compiledSql, openQuery, sqlStatement } from "./embedded-sql.ts"
 import { ignoredAt, PlsCompileError, PlsqlException, predefined } from "./errors.ts"
 import { at, matches, raise } from "./exception-handling.ts"
 import { condition, equals, evaluate, evaluateValue } from "./expressions.ts"
+import { isCharExpression } from "./render.ts"
 import { packageMember, targetPackage } from "./package-instances.ts"
 import { pipeRow } from "./pipelined.ts"
 import { columnKinds, PlsqlRecord } from "./records.ts"
@@ -109,8 +110,9 @@ async function statement(ctx: Frame, st: Stmt): Promise<void> {
     }
     case "case": {
       const selector = st.selector === undefined ? undefined : await evaluate(ctx, st.selector)
+      const selectorChar = st.selector !== undefined && typeof selector === "string" && isCharExpression(ctx, st.selector)
       for (const w of st.whens) {
-        const hit = st.selector === undefined ? await condition(ctx, w.when) : selector !== null && selector !== undefined && (await equals(ctx, selector, w.when))
+        const hit = st.selector === undefined ? await condition(ctx, w.when) : selector !== null && selector !== undefined && (await equals(ctx, selector, w.when, selectorChar))
         if (hit) return statements(ctx, w.body)
       }
       if (st.otherwise === undefined) throw predefined(6592, line(ctx, st.pos))
