@@ -13,6 +13,7 @@ import { typeDictionaryShapes } from "./type-dictionary.ts"
 import { privilegeDictionaryShapes } from "./dictionary-privileges.ts"
 import { roleDictionaryShapes } from "./role-dictionary.ts"
 import { materializedViewShapes } from "./materialized-views.ts"
+import type { NamedType } from "./type-shapes.ts"
 import type { OraType } from "./types.ts"
 import { charType, dateType, dictionaryNumberType, timestampType } from "./types.ts"
 
@@ -53,6 +54,8 @@ export interface TableMeta {
   /** COMMENT ON TABLE text, and COMMENT ON COLUMN texts by column name. */
   comment?: string | null
   columnComments?: Record<string, string>
+  /** An object table's type (`CREATE TABLE t OF type`, object-tables.ts): its columns are the type's attributes. */
+  objectType?: NamedType
 }
 
 /** Other schema objects (sequences, indexes, procedures). */

@@ -1,0 +1,109 @@
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
+import type { Conn } from "./oracle/helpers.ts"
+import { closeConnection, failure, openConnection, oracledb, oraCode } from "./oracle/helpers.ts"
+
+/* eslint-disable @typescript-eslint/no-explicit-any */
+let server: OracleTestServerHandle
+let conn: Conn
+
+/** A fetched DbObject as plain data: attributes by name (DbObject.toJSON). */
+const plain = (o: any): unknown => (o === null ? null : JSON.parse(JSON.stringify(o)))
+
+// Object-Relational Developer's Guide, "Object Tables": CREATE TABLE t OF type, rows inserted as constructor calls
+// or as attribute values, the table seen as columns (SELECT *) or as objects (VALUE)
+describe("Oracle test server: object tables (CREATE TABLE ... OF type) through raw node-oracledb", () => {
+  beforeAll(async () => {
+    ;({ server, conn } = await openConnection())
+    await conn.execute("CREATE TYPE person_t AS OBJECT (id NUMBER(5), name VARCHAR2(20), salary NUMBER(8,2))")
+    await conn.execute("CREATE TABLE people OF person_t (PRIMARY KEY (id), name NOT NULL, CONSTRAINT pay_ck CHECK (salary >= 0))")
+  })
+  afterAll(() => closeConnection({ server, conn }))
+
+  it("has the type's attributes as its columns and takes rows as constructor calls or attribute values", async () => {
+    await conn.execute("INSERT INTO people VALUES (person_t(1, 'Ann', 100.555))")
+    await conn.execute("INSERT INTO people VALUES (2, 'Bob', 50)")
+    await conn.execute("INSERT INTO people (id, name) VALUES (3, 'Cy')")
+    const r = await conn.execute("SELECT * FROM people ORDER BY id")
+    expect(r.metaData.map((m: any) => [m.name, m.dbType])).toEqual([
+      ["ID", oracledb.DB_TYPE_NUMBER],
+      ["NAME", oracledb.DB_TYPE_VARCHAR],
+      ["SALARY", oracledb.DB_TYPE_NUMBER]
+    ])
+    expect(r.metaData[2]).toMatchObject({ precision: 8, scale: 2 })
+    expect(r.rows).toEqual([
+      [1, "Ann", 100.56],
+      [2, "Bob", 50],
+      [3, "Cy", null]
+    ])
+  })
+
+  it("keeps the constraints written on attributes and refuses a constructor with the wrong number of arguments", async () => {
+    expect(oraCode(await failure(() => conn.execute("INSERT INTO people VALUES (person_t(1, 'Dup', 1))")))).toBe("ORA-00001")
+    expect(oraCode(await failure(() => conn.execute("INSERT INTO people VALUES (person_t(9, NULL, 1))")))).toBe("ORA-01400")
+    expect(oraCode(await failure(() => conn.execute("INSERT INTO people VALUES (person_t(9, 'Neg', -1))")))).toBe("ORA-02290")
+    expect(oraCode(await failure(() => conn.execute("INSERT INTO people VALUES (person_t(9, 'Short'))")))).toBe("ORA-02315")
+    const n = await conn.execute("SELECT COUNT(*) FROM people WHERE id = 9")
+    expect(n.rows[0][0]).toBe(0)
+  })
+
+  it("fetches VALUE(p) as a DbObject of the table's type, described as that type", async () => {
+    const r = await conn.execute("SELECT VALUE(p) FROM people p WHERE p.id <= 2 ORDER BY p.id")
+    expect(r.metaData[0]).toMatchObject({ name: "VALUE(P)", dbType: oracledb.DB_TYPE_OBJECT, dbTypeName: "TEST.PERSON_T" })
+    expect(r.rows.map((row: Array<any>) => plain(row[0]))).toEqual([
+      { ID: 1, NAME: "Ann", SALARY: 100.56 },
+      { ID: 2, NAME: "Bob", SALARY: 50 }
+    ])
+    expect(r.rows[0][0].fqn).toBe("TEST.PERSON_T")
+    const aliased = await conn.execute("SELECT p.name, VALUE(p) AS person FROM people p WHERE p.name = 'Cy'")
+    expect(aliased.metaData.map((m: any) => m.name)).toEqual(["NAME", "PERSON"])
+    expect(plain(aliased.rows[0][1])).toEqual({ ID: 3, NAME: "Cy", SALARY: null })
+  })
+
+  it("inserts an object bound from getDbObjectClass as one row", async () => {
+    const Person = await conn.getDbObjectClass("PERSON_T")
+    await conn.execute("INSERT INTO people VALUES (:1)", [new Person({ ID: 4, NAME: "Dee", SALARY: 7.25 })])
+    const r = await conn.execute("SELECT id, name, salary FROM people WHERE id = 4")
+    expect(r.rows).toEqual([[4, "Dee", 7.25]])
+  })
+
+  it("updates and deletes rows by attribute", async () => {
+    const u = await conn.execute("UPDATE people p SET p.salary = p.salary + 1 WHERE p.name = 'Bob'")
+    expect(u.rowsAffected).toBe(1)
+    const d = await conn.execute("DELETE FROM people WHERE id = 4")
+    expect(d.rowsAffected).toBe(1)
+    const r = await conn.execute("SELECT VALUE(p) FROM people p WHERE p.id = 2")
+    expect(plain(r.rows[0][0])).toEqual({ ID: 2, NAME: "Bob", SALARY: 51 })
+  })
+
+  it("lists its attribute columns in the dictionary and keeps its type from being dropped until the table is", async () => {
+    const cols = await conn.execute("SELECT column_name, data_type FROM user_tab_columns WHERE table_name = 'PEOPLE' ORDER BY column_id")
+    expect(cols.rows).toEqual([
+      ["ID", "NUMBER"],
+      ["NAME", "VARCHAR2"],
+      ["SALARY", "NUMBER"]
+    ])
+    await conn.execute("CREATE TYPE tmp_t AS OBJECT (a NUMBER)")
+    await conn.execute("CREATE TABLE tmps OF tmp_t")
+    await conn.execute("INSERT INTO tmps VALUES (tmp_t(1))")
+    expect(oraCode(await failure(() => conn.execute("DROP TYPE tmp_t")))).toBe("ORA-02303")
+    await conn.execute("DROP TABLE tmps")
+    await conn.execute("DROP TYPE tmp_t")
+    expect(oraCode(await failure(() => conn.execute("SELECT * FROM tmps")))).toBe("ORA-00942")
+  })
+
+  it("refuses a name that is no object type, and a property naming no attribute", async () => {
+    await conn.execute("CREATE TYPE nums_ot AS VARRAY(3) OF NUMBER")
+    expect(oraCode(await failure(() => conn.execute("CREATE TABLE bad1 OF nums_ot")))).toBe("ORA-00902")
+    expect(oraCode(await failure(() => conn.execute("CREATE TABLE bad2 OF no_such_t")))).toBe("ORA-00902")
+    expect(oraCode(await failure(() => conn.execute("CREATE TABLE bad3 OF person_t (nope NOT NULL)")))).toBe("ORA-00904")
+  })
+
+  it("describes a query on it without running it", async () => {
+    const info = await conn.getStatementInfo("SELECT VALUE(p), p.id FROM people p")
+    expect(info.metaData.map((m: any) => [m.name, m.dbTypeName ?? m.dbType.name])).toEqual([
+      ["VALUE(P)", "TEST.PERSON_T"],
+      ["ID", "NUMBER"]
+    ])
+  })
+})

@@ -1,0 +1,194 @@
+/**
+ * The object view of object tables (object-tables.ts): `VALUE(p)`, `REF(p)`, `DEREF(r)`, REF columns (`col REF type
+ * [SCOPE IS table]`), navigation through them (`e.mgr.name`), `r IS [NOT] DANGLING` and `REFTOHEX(r)` (SQL Language
+ * Reference, "VALUE", "REF", "DEREF", "REFTOHEX", "REF Data Type", "IS DANGLING Condition"; Object-Relational
+ * Developer's Guide, "Object Tables", "REFs", "Object Identifiers").
+ *
+ * `VALUE(p)` over an object table alias p is the constructor call of p's type over p's attribute columns, so it is
+ * fetched as a DbObject. A REF is held as the hexadecimal text REFTOHEX shows, in the layout of the reference's
+ * example (`0000220208`, the row's 16-byte object identifier, the table's 16-byte object identifier): the row's
+ * identifier is derived from the table and its primary key, the table's from the table. A REF column is VARCHAR text
+ * described with Oracle's REF data type code 111; node-oracledb supports no REF ("Oracle objects with REF references
+ * are not supported", node-oracledb User Guide, "Oracle Database Object Type Limitations"; its type table has no type
+ * number 111, lib/types.js), so a client fetching a REF column or `REF(p)` gets NJS-110 from the description, as it
+ * would from Oracle, and reads REFs through DEREF, navigation or REFTOHEX.
+ */
+import type { TableMeta } from "./catalog.ts"
+import { OraError } from "./errors.ts"
+import { isKw, isOp, matchParen, significant, tokenize, type Tok } from "./lexer.ts"
+import { aliasedTables } from "./object-attributes.ts"
+import type { NamedTypes } from "./named-types.ts"
+import type { NamedType } from "./pickle.ts"
+import type { OraType } from "./types.ts"
+import { createHash } from "node:crypto"
+
+type LookupTable = (schema: string | undefined, name: string) => TableMeta | undefined
+
+/** Oracle's data type code of a REF (the internal type, as the describe information carries it). */
+export const REF_DTY = 111
+
+/** The `SCOPE IS table` of a REF column's type. */
+const scopes = new WeakMap<OraType, { readonly owner: string; readonly name: string }>()
+
+/** The column type of `REF type [SCOPE IS owner.name]`: hex text, described as Oracle's REF. */
+export const refColumnType = (named: NamedType, scope?: { readonly owner: string; readonly name: string }): OraType => {
+  const t: OraType = { kind: "varchar", dty: REF_DTY, csfrm: 0, maxSize: 42, charSize: 0, precision: 0, scale: 0, dictName: named.name, dictPrecision: null, dictScale: null, duck: "VARCHAR", named }
+  if (scope !== undefined) scopes.set(t, scope)
+  return t
+}
+
+/**
+ * The column type of `REF [schema.]type [WITH ROWID]` (`typeToks`, after REF) with its `SCOPE IS [schema.]table`
+ * (`scopeToks`, after IS; unqualified names in `schema`), or undefined when the name is no object type.
+ */
+export const refColumnTypeOf = (types: NamedTypes, schema: string, typeToks: ReadonlyArray<Tok>, scopeToks: ReadonlyArray<Tok> | undefined, tableSchema: string): OraType | undefined => {
+  const [a, dot, b] = typeToks
+  const named = isOp(dot, ".") && isName(a) && isName(b) ? types.lookup(schema, a.value, b.value) : isName(a) ? types.lookup(schema, undefined, a.value) : undefined
+  if (named?.kind !== "object") return undefined
+  const [s, sdot, t] = scopeToks ?? []
+  const scope = isOp(sdot, ".") && isName(s) && isName(t) ? { owner: s.value, name: t.value } : isName(s) ? { owner: tableSchema, name: s.value } : undefined
+  return refColumnType(named, scope)
+}
+
+/** Whether a column type is a REF. */
+export const isRefType = (t: OraType | undefined): boolean => t?.dty === REF_DTY
+
+const isName = (t: Tok | undefined): t is Tok => t !== undefined && (t.kind === "ident" || t.kind === "qident")
+const quoted = (name: string) => `"${name.replace(/"/g, '""')}"`
+const hex16 = (text: string) => createHash("md5").update(text).digest("hex").toUpperCase()
+
+/** A table's 16-byte object identifier, as hex. */
+const tableOid = (t: TableMeta) => hex16(`${t.owner}.${t.name}.${t.objectId}`)
+
+/**
+ * The REF of the row of object table `t` that `alias` names: `0000220208` || row identifier || table identifier. The
+ * row identifier is derived from the primary key, so a table without one cannot give REFs here (ORA-03001).
+ */
+const refSql = (t: TableMeta, alias: string): string => {
+  const key = t.constraints.find((c) => c.type === "P")
+  if (key === undefined) throw new OraError(3001, "unimplemented feature: REF to a row of an object table without a primary key (test server)")
+  const oid = tableOid(t)
+  const parts = key.columns.map((c) => `${quoted(alias)}.${quoted(c)}`).join(` || '/' || `)
+  return `('0000220208' || UPPER(md5('${oid}/' || ${parts})) || '${oid}')`
+}
+
+/** The object tables a REF of `type` may point into: its scope, or every object table of the type. */
+const targetsOf = (type: NamedType, scope: { owner: string; name: string } | undefined, tables: () => Iterable<TableMeta>, lookup: LookupTable): Array<TableMeta> => {
+  if (scope !== undefined) {
+    const t = lookup(scope.owner, scope.name)
+    return t === undefined ? [] : [t]
+  }
+  return [...tables()].filter((t) => t.objectType === type)
+}
+
+/** What rewriting the object view needs of the session. */
+export interface ObjectReferenceContext {
+  readonly lookup: LookupTable
+  /** Every table of the database (the object tables a REF without scope may point into). */
+  readonly tables: () => Iterable<TableMeta>
+}
+
+/**
+ * Rewrites VALUE, REF, DEREF, REFTOHEX, navigation through REF columns and IS [NOT] DANGLING (see the module
+ * comment); statements without them are returned as they are.
+ */
+export const rewriteObjectReferences = (source: ReadonlyArray<Tok>, ctx: ObjectReferenceContext): ReadonlyArray<Tok> => {
+  if (!source.some((t) => isKw(t, "VALUE", "REF", "DEREF", "REFTOHEX", "DANGLING")) && !source.some((t) => t.kind === "op" && t.value === ".")) return source
+  let toks = significant(source)
+  let aliases: Map<string, TableMeta> | undefined
+  const aliasesOf = () => (aliases ??= aliasedTables(toks, toks.map((_, k) => k), ctx.lookup))
+  let generated = 0
+  let changed = false
+  const gen = (sql: string, pos: number): Array<Tok> => tokenize(sql).filter((t) => t.kind !== "ws").map((t) => ({ ...t, pos }))
+  /** The REF type (and scope) of an expression: `alias.column`, `column`, `REF(alias)`. */
+  const refOf = (expr: ReadonlyArray<Tok>): { type: NamedType; scope?: { owner: string; name: string } } | undefined => {
+    if (isKw(expr[0], "REF") && isOp(expr[1], "(") && isName(expr[2]) && isOp(expr[3], ")") && expr.length === 4) {
+      const t = aliasesOf().get(expr[2].value)
+      return t?.objectType === undefined ? undefined : { type: t.objectType, scope: { owner: t.owner, name: t.name } }
+    }
+    const names = expr.length === 3 && isName(expr[0]) && isOp(expr[1], ".") && isName(expr[2]) ? [expr[0].value, expr[2].value] : expr.length === 1 && isName(expr[0]) ? [expr[0].value] : undefined
+    if (names === undefined) return undefined
+    const tables = names.length === 2 ? [aliasesOf().get(names[0]!)].filter((t) => t !== undefined) : [...aliasesOf().values()]
+    const column = tables.flatMap((t) => t.columns).find((c) => c.name === names.at(-1) && isRefType(c.type))
+    const scope = column === undefined ? undefined : scopes.get(column.type)
+    return column?.type.named === undefined ? undefined : { type: column.type.named, ...(scope === undefined ? {} : { scope }) }
+  }
+  /** `COALESCE((SELECT select FROM target d WHERE REF(d) = (ref)), ..., NULL)` over the REF's possible targets. */
+  const lookupSql = (ref: { type: NamedType; scope?: { owner: string; name: string } }, refText: string, select: (alias: string) => string): string => {
+    const subqueries = targetsOf(ref.type, ref.scope, ctx.tables, ctx.lookup).map((t) => {
+      const alias = `ORA$REF${++generated}`
+      return `(SELECT ${select(quoted(alias))} AS "ORA$VALUE" FROM ${quoted(t.owner)}.${quoted(t.name)} ${quoted(alias)} WHERE ${refSql(t, alias)} = (${refText}))`
+    })
+    return `COALESCE(${[...subqueries, "NULL"].join(", ")})`
+  }
+  const textOf = (expr: ReadonlyArray<Tok>) => expr.map((t) => t.text).join(" ")
+  const constructorSql = (type: NamedType, alias: string) => `${quoted(type.schema)}.${quoted(type.name)}(${type.attributes.map((a) => `${alias}.${quoted(a.name)}`).join(", ")})`
+  const headed = (out: Array<Tok>, heading: string, marks: Record<string, unknown> = {}): Array<Tok> => out.map((t, k) => ({ ...t, heading: k === 0 ? heading : "", ...(k === 0 ? marks : {}) }))
+  const headingOf = (part: ReadonlyArray<Tok>) => part.map((t) => (t.kind === "qident" ? t.value : t.kind === "str" ? t.text : t.text.toUpperCase())).join("")
+  for (let k = 0; k < toks.length; k++) {
+    const t = toks[k]!
+    const prev = toks[k - 1]
+    if (isOp(prev, ".")) continue
+    // VALUE(alias), REF(alias), DEREF(expr), REFTOHEX(expr)
+    if (isKw(t, "VALUE", "REF", "DEREF", "REFTOHEX") && isOp(toks[k + 1], "(")) {
+      const close = matchParen(toks, k + 1)
+      if (close < 0) continue
+      const arg = toks.slice(k + 2, close)
+      // inside a replacement read again, the heading is its own
+      const heading = t.heading ?? headingOf(toks.slice(k, close + 1))
+      let replacement: Array<Tok> | undefined
+      if (isKw(t, "VALUE", "REF")) {
+        const table = arg.length === 1 && isName(arg[0]) ? aliasesOf().get(arg[0].value) : undefined
+        if (table?.objectType === undefined) continue
+        replacement = isKw(t, "VALUE")
+          ? headed(gen(constructorSql(table.objectType, quoted(arg[0]!.value)), t.pos), heading)
+          : headed(gen(`UPPER(${refSql(table, arg[0]!.value)})`, t.pos), heading, { describedAs: refColumnType(table.objectType, { owner: table.owner, name: table.name }) })
+      } else if (isKw(t, "DEREF")) {
+        const ref = refOf(arg)
+        if (ref === undefined) continue
+        replacement = headed(gen(lookupSql(ref, textOf(arg), (alias) => constructorSql(ref.type, alias)), t.pos), heading, { constructs: ref.type })
+      } else {
+        if (refOf(arg) === undefined) continue
+        replacement = headed([...gen("(", t.pos), ...arg, ...gen(")", t.pos)], heading)
+      }
+      toks = [...toks.slice(0, k), ...replacement, ...toks.slice(close + 1)]
+      // read again from here: the REF(p) of a DEREF(REF(p)) or REFTOHEX(REF(p))
+      k--
+      changed = true
+      continue
+    }
+    // expr IS [NOT] DANGLING, expr being `alias.column` or `column`
+    if (isKw(t, "IS") && (isKw(toks[k + 1], "DANGLING") || (isKw(toks[k + 1], "NOT") && isKw(toks[k + 2], "DANGLING")))) {
+      const from = isOp(toks[k - 2], ".") && isName(toks[k - 3]) ? k - 3 : k - 1
+      const expr = toks.slice(from, k)
+      const ref = refOf(expr)
+      if (ref === undefined) throw new OraError(932, "inconsistent datatypes: expected REF got CHAR")
+      const negated = isKw(toks[k + 1], "NOT")
+      const found = lookupSql(ref, textOf(expr), () => "1")
+      const sql = negated ? `(${found} IS NOT NULL)` : `(${textOf(expr)} IS NOT NULL AND ${found} IS NULL)`
+      const replacement = gen(sql, t.pos)
+      toks = [...toks.slice(0, from), ...replacement, ...toks.slice(k + (negated ? 3 : 2))]
+      k = from + replacement.length - 1
+      changed = true
+      continue
+    }
+    // alias.refcolumn.attribute[...]: the attribute of the object the REF points to
+    if (isName(t) && isOp(toks[k + 1], ".") && isName(toks[k + 2]) && isOp(toks[k + 3], ".") && isName(toks[k + 4])) {
+      const ref = refOf(toks.slice(k, k + 3))
+      if (ref === undefined || !aliasesOf().has(t.value)) continue
+      let end = k + 4
+      while (isOp(toks[end + 1], ".") && isName(toks[end + 2])) end += 2
+      if (isOp(toks[end + 1], "(")) continue
+      const attrs = toks.slice(k + 4, end + 1).filter(isName)
+      if (!ref.type.attributes.some((a) => a.name === attrs[0]!.value)) throw new OraError(904, `${toks.slice(k, end + 1).filter(isName).map((x) => quoted(x.value)).join(".")}: invalid identifier`)
+      const heading = toks.slice(k, end + 1).map((x) => (x.kind === "qident" ? x.value : x.text.toUpperCase())).join("")
+      const sql = lookupSql(ref, textOf(toks.slice(k, k + 3)), (alias) => [alias, ...attrs.map((a) => quoted(a.value))].join("."))
+      const replacement = headed(gen(sql, t.pos), heading)
+      toks = [...toks.slice(0, k), ...replacement, ...toks.slice(end + 1)]
+      k += replacement.length - 1
+      changed = true
+    }
+  }
+  // blanks between the tokens again, where the translator separates words
+  return changed ? toks.flatMap((x, i): Array<Tok> => (i === 0 || x.kind === "op" || toks[i - 1]!.kind === "op" ? [x] : [{ kind: "ws", text: " ", value: " ", pos: x.pos }, x])) : source
+}
