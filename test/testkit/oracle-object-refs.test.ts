@@ -94,8 +94,8 @@ describe("Oracle test server: REFs to rows of object tables through raw node-ora
   })
 
   it("lists a REF column under its type, and keeps the type from being dropped while the column uses it", async () => {
-    const r = await conn.execute("SELECT data_type, data_type_owner FROM user_tab_columns WHERE table_name = 'STAFF' AND column_name = 'MGR'")
-    expect(r.rows).toEqual([["BOSS_T", "TEST"]])
+    const r = await conn.execute("SELECT data_type, data_type_mod, data_type_owner FROM user_tab_columns WHERE table_name = 'STAFF' AND column_name = 'MGR'")
+    expect(r.rows).toEqual([["BOSS_T", "REF", "TEST"]])
     expect(oraCode(await failure(() => conn.execute("DROP TYPE boss_t")))).toBe("ORA-02303")
   })
 

@@ -92,6 +92,17 @@ describe("Oracle test server: object tables (CREATE TABLE ... OF type) through r
     expect(oraCode(await failure(() => conn.execute("SELECT * FROM tmps")))).toBe("ORA-00942")
   })
 
+  it("lists it in USER_OBJECT_TABLES with its type, not in USER_TABLES (the relational tables), and in USER_OBJECTS as a TABLE", async () => {
+    const objectTables = await conn.execute("SELECT table_name, table_type_owner, table_type, object_id_type FROM user_object_tables")
+    expect(objectTables.rows).toEqual([["PEOPLE", "TEST", "PERSON_T", "SYSTEM GENERATED"]])
+    const all = await conn.execute("SELECT owner, table_name FROM all_object_tables WHERE table_name = 'PEOPLE'")
+    expect(all.rows).toEqual([["TEST", "PEOPLE"]])
+    const relational = await conn.execute("SELECT COUNT(*) FROM user_tables WHERE table_name = 'PEOPLE'")
+    expect(relational.rows[0][0]).toBe(0)
+    const objects = await conn.execute("SELECT object_type FROM user_objects WHERE object_name = 'PEOPLE'")
+    expect(objects.rows).toEqual([["TABLE"]])
+  })
+
   it("refuses a name that is no object type, and a property naming no attribute", async () => {
     await conn.execute("CREATE TYPE nums_ot AS VARRAY(3) OF NUMBER")
     expect(oraCode(await failure(() => conn.execute("CREATE TABLE bad1 OF nums_ot")))).toBe("ORA-00902")

@@ -10,6 +10,7 @@
  */
 import type { Tok } from "./lexer.ts"
 import { typeDictionaryShapes } from "./type-dictionary.ts"
+import { objectTableDictionaryShapes } from "./object-table-dictionary.ts"
 import { privilegeDictionaryShapes } from "./dictionary-privileges.ts"
 import { roleDictionaryShapes } from "./role-dictionary.ts"
 import { materializedViewShapes } from "./materialized-views.ts"
@@ -95,6 +96,7 @@ const col = (name: string, type: OraType, nullable = true): ColumnMeta => ({ nam
 /** Declared shapes of the dictionary views (the server describes their columns with these types). */
 export const dictionaryShapes: Record<string, Array<ColumnMeta>> = {
   ...typeDictionaryShapes,
+  ...objectTableDictionaryShapes,
   ...privilegeDictionaryShapes,
   ...roleDictionaryShapes,
   ...materializedViewShapes,
@@ -385,6 +387,7 @@ export const OWNED_VIEWS: Record<string, string> = {
   ALL_COLL_TYPES: "OWNER",
   ALL_PLSQL_COLL_TYPES: "OWNER",
   ALL_TABLES: "OWNER",
+  ALL_OBJECT_TABLES: "OWNER",
   ALL_VIEWS: "OWNER",
   ALL_TAB_COLUMNS: "OWNER",
   ALL_CONSTRAINTS: "OWNER",
