@@ -398,11 +398,10 @@ const checkArguments = (type: NamedType, toks: ReadonlyArray<Tok>, open: number)
 
 /**
  * The column type of a select item that is one constructor call (`point_t(1, 2) [AS] [alias]`), described as the
- * named type it constructs, as Oracle does; undefined for any other item.
+ * named type it constructs, as Oracle does, or a call a rewrite marked `describedAs` a type (a REF: object-references.ts).
  */
 export const constructedType = (item: ReadonlyArray<Tok>): OraType | undefined => {
   const part = item.filter((t) => t.kind !== "ws")
-  // or a call another rewrite marked with the type it gives (a REF: object-references.ts)
   const call = part[0] as (Partial<ConstructorTok> & { readonly describedAs?: OraType }) | undefined
   if ((call?.constructs === undefined && call?.describedAs === undefined) || !isOp(part[1], "(")) return undefined
   let k = matchParen(part, 1) + 1
