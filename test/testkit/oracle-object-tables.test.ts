@@ -76,6 +76,44 @@ describe("Oracle test server: object tables (CREATE TABLE ... OF type) through r
     expect(plain(r.rows[0][0])).toEqual({ ID: 2, NAME: "Bob", SALARY: 51 })
   })
 
+  it("replaces a whole row with UPDATE ... SET VALUE(p) = type(...)", async () => {
+    await conn.execute("INSERT INTO people VALUES (person_t(20, 'Old', 1))")
+    const u = await conn.execute("UPDATE people p SET VALUE(p) = person_t(20, 'New', 2) WHERE p.id = 20")
+    expect(u.rowsAffected).toBe(1)
+    const r = await conn.execute("SELECT VALUE(p).name, p.salary FROM people p WHERE p.id = 20")
+    expect(r.rows).toEqual([["New", 2]])
+    expect(oraCode(await failure(() => conn.execute("UPDATE people p SET VALUE(p) = person_t(20, 'X') WHERE p.id = 20")))).toBe("ORA-02315")
+    await conn.execute("DELETE FROM people WHERE id = 20")
+  })
+
+  it("takes array DML of objects and of constructor calls over binds", async () => {
+    const Person = await conn.getDbObjectClass("PERSON_T")
+    const objects = await conn.executeMany("INSERT INTO people VALUES (:1)", [[new Person({ ID: 30, NAME: "Ob1" })], [new Person({ ID: 31, NAME: "Ob2" })]])
+    expect(objects.rowsAffected).toBe(2)
+    const calls = await conn.executeMany("INSERT INTO people VALUES (person_t(:1, :2, :3))", [[32, "Ca1", 1], [33, "Ca2", 2]])
+    expect(calls.rowsAffected).toBe(2)
+    const r = await conn.execute("SELECT id, name FROM people WHERE id BETWEEN 30 AND 33 ORDER BY id")
+    expect(r.rows).toEqual([[30, "Ob1"], [31, "Ob2"], [32, "Ca1"], [33, "Ca2"]])
+    await conn.execute("DELETE FROM people WHERE id BETWEEN 30 AND 33")
+  })
+
+  it("works from PL/SQL: INSERT of a constructor or an object variable, SELECT VALUE(p) INTO", async () => {
+    const r = await conn.execute(
+      `DECLARE v person_t := person_t(41, 'Var', 3); w person_t;
+       BEGIN
+         INSERT INTO people VALUES (person_t(40, 'Lit', 2));
+         INSERT INTO people VALUES (v);
+         SELECT VALUE(p) INTO w FROM people p WHERE p.id = 40;
+         :o := w.name || '/' || w.salary;
+       END;`,
+      { o: { dir: oracledb.BIND_OUT, type: oracledb.STRING } }
+    )
+    expect(r.outBinds.o).toBe("Lit/2")
+    const rows = await conn.execute("SELECT id, name, salary FROM people WHERE id IN (40, 41) ORDER BY id")
+    expect(rows.rows).toEqual([[40, "Lit", 2], [41, "Var", 3]])
+    await conn.execute("DELETE FROM people WHERE id IN (40, 41)")
+  })
+
   it("lists its attribute columns in the dictionary and keeps its type from being dropped until the table is", async () => {
     const cols = await conn.execute("SELECT column_name, data_type FROM user_tab_columns WHERE table_name = 'PEOPLE' ORDER BY column_id")
     expect(cols.rows).toEqual([

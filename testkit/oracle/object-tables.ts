@@ -121,15 +121,62 @@ export const objectTableStatement = (sql: string, schema: string, lookupType: Lo
 
 const ora2315 = () => new OraError(2315, "incorrect number of arguments for default constructor")
 
+/** The type's constructor call `[owner.]type(args)` as the whole of `item` (significant tokens): the index of its `(`. */
+const constructorOpen = (item: ReadonlyArray<Tok>, type: NamedType): number | undefined => {
+  const named = isName(item[0]) && isOp(item[1], ".") && isName(item[2]) ? 3 : 1
+  const matches = isName(item[0]) && nameOf(item[named - 1]!) === type.name && (named === 1 || nameOf(item[0]!) === type.schema)
+  return matches && isOp(item[named], "(") && matchParen(item, named) === item.length - 1 ? named : undefined
+}
+
+/**
+ * `UPDATE t alias SET VALUE(alias) = type(a, b, ...)` on an object table ("update_set_clause": `VALUE (t_alias) =
+ * expr`, SQL Language Reference, UPDATE): every attribute set from the constructor's arguments (ORA-02315 when their
+ * number is not the type's). Another right-hand side is left to fail.
+ */
+const expandValueUpdate = (toks: ReadonlyArray<Tok>, sig: ReadonlyArray<number>, lookup: LookupTable): ReadonlyArray<Tok> => {
+  const at = (n: number) => toks[sig[n] ?? -1]
+  if (!isName(at(1))) return toks
+  const qualified = isOp(at(2), ".") && isName(at(3))
+  const meta = qualified ? lookup(nameOf(at(1)!), nameOf(at(3)!)) : lookup(undefined, nameOf(at(1)!))
+  const type = meta?.objectType
+  let n = qualified ? 4 : 2
+  const alias = isName(at(n)) && !isKw(at(n), "SET") ? at(n++)! : undefined
+  if (type === undefined || alias === undefined || !isKw(at(n), "SET") || !isKw(at(n + 1), "VALUE") || !isOp(at(n + 2), "(")) return toks
+  if (!isName(at(n + 3)) || nameOf(at(n + 3)!) !== nameOf(alias) || !isOp(at(n + 4), ")") || !isOp(at(n + 5), "=")) return toks
+  // the right-hand side runs to WHERE / RETURNING (or the end) at its own level
+  const from = n + 6
+  let end = from
+  for (let depth = 0; end < sig.length; end++) {
+    const t = at(end)!
+    if (isOp(t, "(")) depth++
+    else if (isOp(t, ")")) depth--
+    else if (depth === 0 && isKw(t, "WHERE", "RETURNING", "RETURN", "LOG")) break
+  }
+  const item = sig.slice(from, end).map((k) => toks[k]!)
+  const open = constructorOpen(item, type)
+  if (open === undefined) return toks
+  const args = splitTopLevel(toks.slice(sig[from + open]! + 1, sig[end - 1]!)).filter((p) => p.some((t) => t.kind !== "ws"))
+  if (args.length !== type.attributes.length) throw ora2315()
+  const pos = item[0]!.pos
+  const sets = type.attributes.flatMap((a, i): Array<Tok> => [
+    ...(i > 0 ? [{ kind: "op" as const, text: ",", value: ",", pos }] : []),
+    { kind: "qident", text: quoted(a.name), value: a.name, pos },
+    { kind: "op", text: "=", value: "=", pos },
+    ...args[i]!
+  ])
+  return [...toks.slice(0, sig[n + 1]!), ...sets, { kind: "ws", text: " ", value: " ", pos }, ...toks.slice(sig[end - 1]! + 1)]
+}
+
 /**
  * `INSERT INTO t [alias] VALUES (x)` into an object table whose single value is one of its type: a constructor call
  * `type(a, b, ...)` becomes the attribute values `(a, b, ...)` (ORA-02315 when their number is not the type's), any
- * other expression of the type (a DbObject bind, a subquery of VALUE(p)) one extraction per attribute. Other
- * statements are returned as they are.
+ * other expression of the type (a DbObject bind, a PL/SQL variable, a subquery of VALUE(p)) one extraction per
+ * attribute; `UPDATE t p SET VALUE(p) = type(...)` sets each attribute. Other statements are returned as they are.
  */
-export const expandObjectTableInserts = (toks: ReadonlyArray<Tok>, lookup: LookupTable): ReadonlyArray<Tok> => {
+export const expandObjectTableWrites = (toks: ReadonlyArray<Tok>, lookup: LookupTable): ReadonlyArray<Tok> => {
   const sig = toks.flatMap((t, k) => (t.kind === "ws" ? [] : [k]))
   const at = (n: number) => toks[sig[n] ?? -1]
+  if (isKw(at(0), "UPDATE")) return expandValueUpdate(toks, sig, lookup)
   if (!isKw(at(0), "INSERT") || !isKw(at(1), "INTO") || !isName(at(2))) return toks
   let n = 2
   const qualified = isOp(at(3), ".") && isName(at(4))
@@ -146,14 +193,8 @@ export const expandObjectTableInserts = (toks: ReadonlyArray<Tok>, lookup: Looku
   if (items.length !== 1 || items[0]!.length === 0) return toks
   const item = items[0]!
   // the type's constructor, by its name (or owner.name), over the whole value
-  const named = isName(item[0]) && isOp(item[1], ".") && isName(item[2]) ? 3 : 1
-  const isConstructor =
-    isName(item[0]) &&
-    nameOf(item[named - 1]!) === type.name &&
-    (named === 1 || nameOf(item[0]!) === type.schema) &&
-    isOp(item[named], "(") &&
-    matchParen(item, named) === item.length - 1
-  if (isConstructor) {
+  const named = constructorOpen(item, type)
+  if (named !== undefined) {
     const args = toks.slice(toks.indexOf(item[named]!) + 1, toks.indexOf(item[item.length - 1]!))
     if (splitTopLevel(args).filter((p) => p.some((t) => t.kind !== "ws")).length !== type.attributes.length) throw ora2315()
     return [...toks.slice(0, open + 1), ...args, ...toks.slice(close)]

@@ -45,7 +45,7 @@ import { rewriteReusedAliases } from "./reused-aliases.ts"
 import { rewriteNumericIntervals } from "./numeric-intervals.ts"
 import { rewriteAttributeAccess } from "./object-attributes.ts"
 import { refuseLiteralObjectWrites } from "./object-writes.ts"
-import { expandObjectTableInserts } from "./object-tables.ts"
+import { expandObjectTableWrites } from "./object-tables.ts"
 import { rewriteObjectReferences } from "./object-references.ts"
 import { rewriteOuterJoinPlus } from "./outer-join-plus.ts"
 import { bindSpecType } from "./results.ts"
@@ -77,7 +77,7 @@ export interface TranslationContext {
  */
 export const translateStatement = (ctx: TranslationContext, sql: string, specs: ReadonlyArray<BindSpec> | undefined, source: ReadonlyArray<Tok>): TranslatedStatement => {
   const lookup = ctx.lookupTable
-  const rewritten = localZoneArithmetic(unqualifySetTargets(rewriteRowSubqueries(rewriteNumericIntervals([...rewriteMergeSequenceValues(rewriteMergeUpdateWhere(rewriteMergeDeleteWhere(expandObjectTableInserts(source, lookup))))]))), lookup, (n) => intervalBindKind(specs?.[n - 1]), (n) => isLocalZoneBind(specs?.[n - 1]))
+  const rewritten = localZoneArithmetic(unqualifySetTargets(rewriteRowSubqueries(rewriteNumericIntervals([...rewriteMergeSequenceValues(rewriteMergeUpdateWhere(rewriteMergeDeleteWhere(expandObjectTableWrites(source, lookup))))]))), lookup, (n) => intervalBindKind(specs?.[n - 1]), (n) => isLocalZoneBind(specs?.[n - 1]))
   refuseLiteralObjectWrites(rewritten, lookup, (name) => namedTypesOf(ctx.db).lookup(ctx.schema, undefined, name))
   // USING / NATURAL joins over zoned columns as ON joins by instant (datetime-joins.ts), as in queries
   const written = blankPaddedWrites(intervalLiteralTargets(datetimeInsertSelects(sessionZoneWrites(numberTextWrites(canonicalNumberWrites(expandInsertSelectStar(datetimeJoins(rewritten, lookup), lookup), lookup), lookup), lookup), lookup), lookup), lookup)

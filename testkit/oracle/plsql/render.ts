@@ -21,7 +21,7 @@ import { namedTypesOf, objectColumnTypeOf } from "../named-types.ts"
 import { findTopLevel, isKw, isOp, matchParen, type Tok } from "../lexer.ts"
 import { rewriteDbmsLob } from "../lob-functions.ts"
 import { rewriteAttributeAccess } from "../object-attributes.ts"
-import { expandObjectTableInserts } from "../object-tables.ts"
+import { expandObjectTableWrites } from "../object-tables.ts"
 import { rewriteObjectReferences } from "../object-references.ts"
 import { rewriteOuterJoinPlus } from "../outer-join-plus.ts"
 import { rewritePivotClauses } from "../pivot-clauses.ts"
@@ -404,5 +404,5 @@ export function render(
 /** A SQL statement's object-table rewrites, as a client's get them (object-tables.ts, object-references.ts). */
 const objectTableRewrites = (ctx: Frame, toks: Expr): Expr => {
   const lookup = (schema: string | undefined, name: string) => ctx.host.lookupTable(schema, name)
-  return rewriteObjectReferences(expandObjectTableInserts(toks, lookup), { lookup, tables: () => ctx.host.db.catalog.allTables() })
+  return rewriteObjectReferences(expandObjectTableWrites(toks, lookup), { lookup, tables: () => ctx.host.db.catalog.allTables() })
 }
