@@ -99,6 +99,20 @@ describe("Oracle test server: REFs to rows of object tables through raw node-ora
     expect(oraCode(await failure(() => conn.execute("DROP TYPE boss_t")))).toBe("ORA-02303")
   })
 
+  it("has the pseudocolumns OBJECT_VALUE / SYS_NC_ROWINFO$ (the row's object) and OBJECT_ID / SYS_NC_OID$ (its identifier)", async () => {
+    const r = await conn.execute("SELECT OBJECT_VALUE, OBJECT_ID FROM bosses WHERE id = 1")
+    expect(r.metaData[0]).toMatchObject({ name: "OBJECT_VALUE", dbType: oracledb.DB_TYPE_OBJECT, dbTypeName: "TEST.BOSS_T" })
+    expect(r.metaData[1]).toMatchObject({ name: "OBJECT_ID", dbType: oracledb.DB_TYPE_RAW })
+    expect(plain(r.rows[0][0])).toEqual({ ID: 1, NAME: "Ann" })
+    const oid = r.rows[0][1] as Buffer
+    expect(oid.length).toBe(16)
+    // the identifier a REF to the row carries after its header
+    const q = await conn.execute("SELECT b.SYS_NC_ROWINFO$, RAWTOHEX(b.sys_nc_oid$), REFTOHEX(REF(b)) FROM bosses b WHERE b.id = 1")
+    expect(plain(q.rows[0][0])).toEqual({ ID: 1, NAME: "Ann" })
+    expect(q.rows[0][1]).toBe(oid.toString("hex").toUpperCase())
+    expect((q.rows[0][2] as string).slice(10, 42)).toBe(q.rows[0][1])
+  })
+
   it("refuses REF of a row of an object table without a primary key (not implemented here)", async () => {
     await conn.execute("CREATE TABLE keyless OF boss_t")
     await conn.execute("INSERT INTO keyless VALUES (boss_t(1, 'K'))")

@@ -81,6 +81,31 @@ const targetsOf = (type: NamedType, scope: { owner: string; name: string } | und
   return [...tables()].filter((t) => t.objectType === type)
 }
 
+/**
+ * The pseudocolumns of an object table: OBJECT_VALUE (formerly SYS_NC_ROWINFO$) "returns system-generated names for
+ * the columns of an object table", OBJECT_ID (formerly SYS_NC_OID$) "returns the object identifier of a column of an
+ * object table" (SQL Language Reference, "OBJECT_VALUE Pseudocolumn", "OBJECT_ID Pseudocolumn"): here the row's
+ * object, and the RAW(16) row identifier its REF carries.
+ */
+const PSEUDOCOLUMNS = ["OBJECT_VALUE", "SYS_NC_ROWINFO$", "OBJECT_ID", "SYS_NC_OID$"]
+
+/**
+ * The one object table a statement reads (by alias or by name), for an unqualified pseudocolumn; undefined when there
+ * is none or more than one.
+ */
+const soleObjectTable = (toks: ReadonlyArray<Tok>, aliases: Map<string, TableMeta>, lookup: LookupTable): { table: TableMeta; objectType: NamedType; name: string } | undefined => {
+  const found = new Map<TableMeta, string>()
+  for (const [alias, t] of aliases) if (t.objectType !== undefined) found.set(t, alias)
+  toks.forEach((t, k) => {
+    if (!isName(t) || isOp(toks[k - 1], ".") || isOp(toks[k + 1], ".") || isOp(toks[k + 1], "(")) return
+    const meta = isKw(toks[k - 1], "FROM", "JOIN", "UPDATE", "INTO") || isOp(toks[k - 1], ",") ? lookup(undefined, t.value) : undefined
+    if (meta?.objectType !== undefined && !found.has(meta)) found.set(meta, t.value)
+  })
+  const [only, ...others] = [...found]
+  if (only === undefined || others.length > 0) return undefined
+  return { table: only[0], objectType: only[0].objectType!, name: only[1] }
+}
+
 /** What rewriting the object view needs of the session. */
 export interface ObjectReferenceContext {
   readonly lookup: LookupTable
@@ -93,7 +118,7 @@ export interface ObjectReferenceContext {
  * comment); statements without them are returned as they are.
  */
 export const rewriteObjectReferences = (source: ReadonlyArray<Tok>, ctx: ObjectReferenceContext): ReadonlyArray<Tok> => {
-  if (!source.some((t) => isKw(t, "VALUE", "REF", "DEREF", "REFTOHEX", "DANGLING")) && !source.some((t) => t.kind === "op" && t.value === ".")) return source
+  if (!source.some((t) => isKw(t, "VALUE", "REF", "DEREF", "REFTOHEX", "DANGLING", ...PSEUDOCOLUMNS)) && !source.some((t) => t.kind === "op" && t.value === ".")) return source
   let toks = significant(source)
   let aliases: Map<string, TableMeta> | undefined
   const aliasesOf = () => (aliases ??= aliasedTables(toks, toks.map((_, k) => k), ctx.lookup))
@@ -128,7 +153,7 @@ export const rewriteObjectReferences = (source: ReadonlyArray<Tok>, ctx: ObjectR
   for (let k = 0; k < toks.length; k++) {
     const t = toks[k]!
     const prev = toks[k - 1]
-    if (isOp(prev, ".")) continue
+    if (isOp(prev, ".") && !isKw(t, ...PSEUDOCOLUMNS)) continue
     // VALUE(alias), REF(alias), DEREF(expr), REFTOHEX(expr)
     if (isKw(t, "VALUE", "REF", "DEREF", "REFTOHEX") && isOp(toks[k + 1], "(")) {
       const close = matchParen(toks, k + 1)
@@ -168,6 +193,20 @@ export const rewriteObjectReferences = (source: ReadonlyArray<Tok>, ctx: ObjectR
       const sql = negated ? `(${found} IS NOT NULL)` : `(${textOf(expr)} IS NOT NULL AND ${found} IS NULL)`
       const replacement = gen(sql, t.pos)
       toks = [...toks.slice(0, from), ...replacement, ...toks.slice(k + (negated ? 3 : 2))]
+      k = from + replacement.length - 1
+      changed = true
+      continue
+    }
+    // OBJECT_VALUE / SYS_NC_ROWINFO$ and OBJECT_ID / SYS_NC_OID$ of the statement's one object table, `[alias.]name`
+    if (isKw(t, ...PSEUDOCOLUMNS) && !isOp(toks[k + 1], "(") && !isOp(toks[k + 1], ".")) {
+      const qualifier = isOp(prev, ".") ? toks[k - 2] : undefined
+      const aliased = qualifier !== undefined && isName(qualifier) ? aliasesOf().get(qualifier.value) : undefined
+      const table = qualifier === undefined ? soleObjectTable(toks, aliasesOf(), ctx.lookup) : aliased?.objectType === undefined ? undefined : { table: aliased, objectType: aliased.objectType, name: qualifier.value }
+      if (table === undefined || table.table.columns.some((c) => c.name === t.value)) continue
+      const from = qualifier === undefined ? k : k - 2
+      const sql = isKw(t, "OBJECT_VALUE", "SYS_NC_ROWINFO$") ? constructorSql(table.objectType, quoted(table.name)) : `HEXTORAW(SUBSTR(${refSql(table.table, table.name)}, 11, 32))`
+      const replacement = headed(gen(sql, t.pos), toks.slice(from, k + 1).map((x) => (x.kind === "qident" ? x.value : x.text.toUpperCase())).join(""))
+      toks = [...toks.slice(0, from), ...replacement, ...toks.slice(k + 1)]
       k = from + replacement.length - 1
       changed = true
       continue
