@@ -93,15 +93,17 @@ const PSEUDOCOLUMNS = ["OBJECT_VALUE", "SYS_NC_ROWINFO$", "OBJECT_ID", "SYS_NC_O
  * The one object table a statement reads (by alias or by name), for an unqualified pseudocolumn; undefined when there
  * is none or more than one.
  */
-const soleObjectTable = (toks: ReadonlyArray<Tok>, aliases: Map<string, TableMeta>, lookup: LookupTable): { table: TableMeta; objectType: NamedType; name: string } | undefined => {
+const soleObjectTable = (toks: ReadonlyArray<Tok>, aliases: Map<string, TableMeta>, lookup: LookupTable, column: string): { table: TableMeta; objectType: NamedType; name: string } | undefined => {
   const found = new Map<TableMeta, string>()
-  for (const [alias, t] of aliases) if (t.objectType !== undefined) found.set(t, alias)
+  for (const [alias, t] of aliases) found.set(t, alias)
   toks.forEach((t, k) => {
     if (!isName(t) || isOp(toks[k - 1], ".") || isOp(toks[k + 1], ".") || isOp(toks[k + 1], "(")) return
     const meta = isKw(toks[k - 1], "FROM", "JOIN", "UPDATE", "INTO") || isOp(toks[k - 1], ",") ? lookup(undefined, t.value) : undefined
-    if (meta?.objectType !== undefined && !found.has(meta)) found.set(meta, t.value)
+    if (meta !== undefined && !found.has(meta)) found.set(meta, t.value)
   })
-  const [only, ...others] = [...found]
+  // a table with a column of the name (ALL_OBJECTS.OBJECT_ID) keeps it
+  if ([...found.keys()].some((t) => t.columns.some((c) => c.name === column))) return undefined
+  const [only, ...others] = [...found].filter(([t]) => t.objectType !== undefined)
   if (only === undefined || others.length > 0) return undefined
   return { table: only[0], objectType: only[0].objectType!, name: only[1] }
 }
@@ -201,7 +203,7 @@ export const rewriteObjectReferences = (source: ReadonlyArray<Tok>, ctx: ObjectR
     if (isKw(t, ...PSEUDOCOLUMNS) && !isOp(toks[k + 1], "(") && !isOp(toks[k + 1], ".")) {
       const qualifier = isOp(prev, ".") ? toks[k - 2] : undefined
       const aliased = qualifier !== undefined && isName(qualifier) ? aliasesOf().get(qualifier.value) : undefined
-      const table = qualifier === undefined ? soleObjectTable(toks, aliasesOf(), ctx.lookup) : aliased?.objectType === undefined ? undefined : { table: aliased, objectType: aliased.objectType, name: qualifier.value }
+      const table = qualifier === undefined ? soleObjectTable(toks, aliasesOf(), ctx.lookup, t.value) : aliased?.objectType === undefined ? undefined : { table: aliased, objectType: aliased.objectType, name: qualifier.value }
       if (table === undefined || table.table.columns.some((c) => c.name === t.value)) continue
       const from = qualifier === undefined ? k : k - 2
       const sql = isKw(t, "OBJECT_VALUE", "SYS_NC_ROWINFO$") ? constructorSql(table.objectType, quoted(table.name)) : `HEXTORAW(SUBSTR(${refSql(table.table, table.name)}, 11, 32))`
