@@ -114,6 +114,26 @@ describe("Oracle test server: object tables (CREATE TABLE ... OF type) through r
     await conn.execute("DELETE FROM people WHERE id IN (40, 41)")
   })
 
+  it("keeps an object-typed attribute an object: a DbObject column of SELECT *, nested in VALUE(p) and in a copy of it", async () => {
+    await conn.execute("CREATE TYPE addr_t AS OBJECT (city VARCHAR2(20), zip NUMBER)")
+    await conn.execute("CREATE TYPE emp_t AS OBJECT (id NUMBER, home addr_t)")
+    await conn.execute("CREATE TABLE emps OF emp_t (PRIMARY KEY (id))")
+    await conn.execute("INSERT INTO emps VALUES (emp_t(1, addr_t('Oslo', 150)))")
+    await conn.execute("INSERT INTO emps VALUES (emp_t(2, NULL))")
+    const star = await conn.execute("SELECT * FROM emps ORDER BY id")
+    expect(star.metaData[1]).toMatchObject({ name: "HOME", dbType: oracledb.DB_TYPE_OBJECT, dbTypeName: "TEST.ADDR_T" })
+    expect(plain(star.rows[0][1])).toEqual({ CITY: "Oslo", ZIP: 150 })
+    const values = await conn.execute("SELECT VALUE(e) FROM emps e ORDER BY e.id")
+    expect(values.rows.map((row: Array<any>) => plain(row[0]))).toEqual([
+      { ID: 1, HOME: { CITY: "Oslo", ZIP: 150 } },
+      { ID: 2, HOME: null }
+    ])
+    await conn.execute("CREATE TABLE emp_copies (id NUMBER, e emp_t)")
+    await conn.execute("INSERT INTO emp_copies SELECT e.id, VALUE(e) FROM emps e")
+    const copies = await conn.execute("SELECT c.e.home.city FROM emp_copies c ORDER BY c.id")
+    expect(copies.rows).toEqual([["Oslo"], [null]])
+  })
+
   it("lists its attribute columns in the dictionary and keeps its type from being dropped until the table is", async () => {
     const cols = await conn.execute("SELECT column_name, data_type FROM user_tab_columns WHERE table_name = 'PEOPLE' ORDER BY column_id")
     expect(cols.rows).toEqual([
@@ -131,7 +151,7 @@ describe("Oracle test server: object tables (CREATE TABLE ... OF type) through r
   })
 
   it("lists it in USER_OBJECT_TABLES with its type, not in USER_TABLES (the relational tables), and in USER_OBJECTS as a TABLE", async () => {
-    const objectTables = await conn.execute("SELECT table_name, table_type_owner, table_type, object_id_type FROM user_object_tables")
+    const objectTables = await conn.execute("SELECT table_name, table_type_owner, table_type, object_id_type FROM user_object_tables WHERE table_name = 'PEOPLE'")
     expect(objectTables.rows).toEqual([["PEOPLE", "TEST", "PERSON_T", "SYSTEM GENERATED"]])
     const all = await conn.execute("SELECT owner, table_name FROM all_object_tables WHERE table_name = 'PEOPLE'")
     expect(all.rows).toEqual([["TEST", "PEOPLE"]])

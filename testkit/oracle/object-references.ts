@@ -149,7 +149,10 @@ export const rewriteObjectReferences = (source: ReadonlyArray<Tok>, ctx: ObjectR
     return `COALESCE(${[...subqueries, "NULL"].join(", ")})`
   }
   const textOf = (expr: ReadonlyArray<Tok>) => expr.map((t) => t.text).join(" ")
-  const constructorSql = (type: NamedType, alias: string) => `${quoted(type.schema)}.${quoted(type.name)}(${type.attributes.map((a) => `${alias}.${quoted(a.name)}`).join(", ")})`
+  // an object- or collection-typed attribute's column holds its JSON text, which goes into the constructed object as
+  // JSON (json_extract reads it again: its numbers as doubles), not as a string
+  const constructorSql = (type: NamedType, alias: string) =>
+    `${quoted(type.schema)}.${quoted(type.name)}(${type.attributes.map((a) => ("named" in a.member ? `json_extract(${alias}.${quoted(a.name)}, '$')` : `${alias}.${quoted(a.name)}`)).join(", ")})`
   const headed = (out: Array<Tok>, heading: string, marks: Record<string, unknown> = {}): Array<Tok> => out.map((t, k) => ({ ...t, heading: k === 0 ? heading : "", ...(k === 0 ? marks : {}) }))
   const headingOf = (part: ReadonlyArray<Tok>) => part.map((t) => (t.kind === "qident" ? t.value : t.kind === "str" ? t.text : t.text.toUpperCase())).join("")
   for (let k = 0; k < toks.length; k++) {
