@@ -142,7 +142,7 @@ describe("Oracle test server: object tables (CREATE TABLE ... OF type) through r
       ["SALARY", "NUMBER"]
     ])
     await conn.execute("CREATE TYPE tmp_t AS OBJECT (a NUMBER)")
-    await conn.execute("CREATE TABLE tmps OF tmp_t")
+    await conn.execute("CREATE TABLE tmps OF tmp_t (a PRIMARY KEY) OBJECT IDENTIFIER IS PRIMARY KEY")
     await conn.execute("INSERT INTO tmps VALUES (tmp_t(1))")
     expect(oraCode(await failure(() => conn.execute("DROP TYPE tmp_t")))).toBe("ORA-02303")
     await conn.execute("DROP TABLE tmps")
