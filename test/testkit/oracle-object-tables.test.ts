@@ -67,6 +67,21 @@ describe("Oracle test server: object tables (CREATE TABLE ... OF type) through r
     expect(r.rows).toEqual([[4, "Dee", 7.25]])
   })
 
+  it("inserts a bound object's DATE and TIMESTAMP attributes", async () => {
+    await conn.execute("CREATE TYPE stamp_t AS OBJECT (id NUMBER, born DATE, seen TIMESTAMP(3))")
+    await conn.execute("CREATE TABLE stamps OF stamp_t")
+    const Stamp = await conn.getDbObjectClass("STAMP_T")
+    const born = new Date(2020, 0, 2)
+    const seen = new Date(2020, 0, 2, 3, 4, 5, 678)
+    await conn.execute("INSERT INTO stamps VALUES (:1)", [new Stamp({ ID: 1, BORN: born, SEEN: seen })])
+    await conn.execute("INSERT INTO stamps VALUES (:1)", [new Stamp({ ID: 2 })])
+    const r = await conn.execute("SELECT * FROM stamps ORDER BY id")
+    expect(r.rows).toEqual([
+      [1, born, seen],
+      [2, null, null]
+    ])
+  })
+
   it("updates and deletes rows by attribute", async () => {
     const u = await conn.execute("UPDATE people p SET p.salary = p.salary + 1 WHERE p.name = 'Bob'")
     expect(u.rowsAffected).toBe(1)

@@ -119,6 +119,17 @@ export const objectTableStatement = (sql: string, schema: string, lookupType: Lo
   return { ...objectTableDefinition(toks, k, sql, lookupType), schema: owner, name }
 }
 
+/**
+ * A DATE or TIMESTAMP attribute of the object `"ORA$OBJECT"`: a bound object holds it as extended JSON
+ * (`{"$oracleDate": "2024-01-02T00:00:00"}`, `{"$oracleTimestamp": ...}`: extended-json.ts), a constructed one as
+ * text, both read here; undefined for other attributes.
+ */
+const boundDatetime = (member: Member, i: number): string | undefined => {
+  if (!("scalar" in member) || (member.scalar.kind !== "date" && member.scalar.kind !== "timestamp")) return undefined
+  const at = (suffix: string) => `json_extract_string("ORA$OBJECT", '$[${i}]${suffix}')`
+  return `CAST(replace(coalesce(${at('."$oracleDate"')}, ${at('."$oracleTimestamp"')}, ${at("")}), 'T', ' ') AS ${member.scalar.dictName})`
+}
+
 const ora2315 = () => new OraError(2315, "incorrect number of arguments for default constructor")
 
 /** The type's constructor call `[owner.]type(args)` as the whole of `item` (significant tokens): the index of its `(`. */
@@ -207,7 +218,7 @@ export const expandObjectTableWrites = (toks: ReadonlyArray<Tok>, lookup: Lookup
   const value: Tok = { kind: "qident", text: '"ORA$OBJECT"', value: "ORA$OBJECT", pos }
   const extractions = type.attributes.flatMap((a, i) => [
     ...(i > 0 ? generated(",") : []),
-    ...attributeExtraction(type, [{ kind: "qident", text: quoted(a.name), value: a.name, pos }], quoted(a.name), [value], pos, "")
+    ...(boundDatetime(a.member, i) !== undefined ? generated(boundDatetime(a.member, i)!) : attributeExtraction(type, [{ kind: "qident", text: quoted(a.name), value: a.name, pos }], quoted(a.name), [value], pos, ""))
   ])
   return [...toks.slice(0, sig[n]!), ...generated("SELECT "), ...extractions, ...generated(" FROM (SELECT "), ...toks.slice(open + 1, close), ...generated(' AS "ORA$OBJECT" FROM DUAL)'), ...toks.slice(close + 1)]
 }
