@@ -10,9 +10,11 @@
  */
 import type { Tok } from "./lexer.ts"
 import { typeDictionaryShapes } from "./type-dictionary.ts"
+import { objectTableDictionaryShapes } from "./object-table-dictionary.ts"
 import { privilegeDictionaryShapes } from "./dictionary-privileges.ts"
 import { roleDictionaryShapes } from "./role-dictionary.ts"
 import { materializedViewShapes } from "./materialized-views.ts"
+import type { NamedType } from "./type-shapes.ts"
 import type { OraType } from "./types.ts"
 import { charType, dateType, dictionaryNumberType, timestampType } from "./types.ts"
 
@@ -58,6 +60,8 @@ export interface TableMeta {
   /** COMMENT ON TABLE text, and COMMENT ON COLUMN texts by column name. */
   comment?: string | null
   columnComments?: Record<string, string>
+  /** An object table's type (`CREATE TABLE t OF type`, object-tables.ts): its columns are the type's attributes. */
+  objectType?: NamedType
 }
 
 /** Other schema objects (sequences, indexes, procedures). */
@@ -97,6 +101,7 @@ const col = (name: string, type: OraType, nullable = true): ColumnMeta => ({ nam
 /** Declared shapes of the dictionary views (the server describes their columns with these types). */
 export const dictionaryShapes: Record<string, Array<ColumnMeta>> = {
   ...typeDictionaryShapes,
+  ...objectTableDictionaryShapes,
   ...privilegeDictionaryShapes,
   ...roleDictionaryShapes,
   ...materializedViewShapes,
@@ -387,6 +392,7 @@ export const OWNED_VIEWS: Record<string, string> = {
   ALL_COLL_TYPES: "OWNER",
   ALL_PLSQL_COLL_TYPES: "OWNER",
   ALL_TABLES: "OWNER",
+  ALL_OBJECT_TABLES: "OWNER",
   ALL_VIEWS: "OWNER",
   ALL_TAB_COLUMNS: "OWNER",
   ALL_CONSTRAINTS: "OWNER",

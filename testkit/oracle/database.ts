@@ -27,6 +27,8 @@ import { registerLobFunctions } from "./lob-functions.ts"
 import { registerBuiltinFunctions } from "./builtin-functions.ts"
 import { makeVerifier, type Verifier } from "./auth.ts"
 import { SqlArea } from "./sql-area.ts"
+import { objectTableRows } from "./object-table-dictionary.ts"
+import { REF_DTY } from "./object-references.ts"
 import { Catalog, dataLength, dictionaryShapes, indexedTableOwner, OWNED_VIEWS, type PlsqlProcedure, type TableMeta } from "./catalog.ts"
 import type { OracleVersion } from "./errors.ts"
 import type { OracleFaults } from "./faults.ts"
@@ -446,8 +448,10 @@ export class OracleDatabase {
     )
     await fill(
       "ALL_TABLES",
-      userTables.filter((t) => t.kind === "TABLE").map((t) => [t.owner, t.name, "USERS", null, null, "VALID", null, null, null, null, "NO", null, "N", "N", "NO", null, "NO", "NO", "NO"])
+      // an object table is in ALL_OBJECT_TABLES, not ALL_TABLES (object-table-dictionary.ts)
+      userTables.filter((t) => t.kind === "TABLE" && t.objectType === undefined).map((t) => [t.owner, t.name, "USERS", null, null, "VALID", null, null, null, null, "NO", null, "N", "N", "NO", null, "NO", "NO", "NO"])
     )
+    await fill("ALL_OBJECT_TABLES", objectTableRows(userTables))
     await fill(
       "ALL_VIEWS",
       tables.filter((t) => t.kind === "VIEW" && t.owner !== "SYS").map((t) => [t.owner, t.name, (t.viewText ?? "").length, t.viewText, t.viewText, null, null, null, null, null, null, null, "N", "N"])
@@ -464,7 +468,7 @@ export class OracleDatabase {
               t.name,
               c.name,
               c.type.dictName,
-              null,
+              c.type.dty === REF_DTY ? "REF" : null, // DATA_TYPE_MOD of a REF column (object-references.ts)
               c.type.named?.schema ?? null, // DATA_TYPE_OWNER of an object-type column
               dataLength(c.type),
               c.type.dictPrecision,

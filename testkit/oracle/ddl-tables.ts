@@ -12,6 +12,7 @@ import { enforcedJsonCheck } from "./json-checks.ts"
 import { oracleName } from "./translate.ts"
 import { namedTypesOf } from "./named-types.ts"
 import { withSubstitutableClauses } from "./substitutable-columns.ts"
+import { refColumnTypeOf } from "./object-references.ts"
 import { mayUseType } from "./execute-privileges.ts"
 import { numberType, parseOracleType } from "./types.ts"
 import { blankPaddedSql, isBlankPadded } from "./char-writes.ts"
@@ -108,7 +109,7 @@ export function columnsOf(ddl: TableDdl, elements: ReadonlyArray<ReadonlyArray<T
     const colTok = el[0]!
     if (colTok.kind !== "ident" && colTok.kind !== "qident") throw ora.invalidIdentifier(colTok.text)
     const name = oracleName(colTok)
-    const stop = new Set(["DEFAULT", "NOT", "NULL", "CONSTRAINT", "PRIMARY", "UNIQUE", "CHECK", "REFERENCES", "GENERATED", "ENABLE", "DISABLE", "COLLATE", "VISIBLE", "INVISIBLE", "AS"])
+    const stop = new Set(["DEFAULT", "NOT", "NULL", "CONSTRAINT", "PRIMARY", "UNIQUE", "CHECK", "REFERENCES", "GENERATED", "ENABLE", "DISABLE", "COLLATE", "VISIBLE", "INVISIBLE", "AS", "SCOPE"])
     let j = 1
     let depth = 0
     while (j < el.length) {
@@ -123,7 +124,10 @@ export function columnsOf(ddl: TableDdl, elements: ReadonlyArray<ReadonlyArray<T
       .map((x) => x.text)
       .join(" ")
     const builtin = parseOracleType(typeText)
-    const type = builtin ?? namedTypesOf(ddl.s.db).columnType(ddl.s.schema, typeText)
+    // `REF type [WITH ROWID] [SCOPE IS table]` (object-references.ts)
+    const scopeAt = el.findIndex((x, n) => n >= j && isKw(x, "SCOPE") && isKw(el[n + 1], "IS"))
+    const reference = isKw(el[1], "REF") ? refColumnTypeOf(namedTypesOf(ddl.s.db), ddl.s.schema, el.slice(2, j), scopeAt < 0 ? undefined : el.slice(scopeAt + 2), owner) : undefined
+    const type = builtin ?? reference ?? namedTypesOf(ddl.s.db).columnType(ddl.s.schema, typeText)
     // another schema's type needs EXECUTE on it (Unconfirmed: Oracle's code for a type it hides may be another)
     const named = builtin === undefined && type !== undefined ? namedTypesOf(ddl.s.db).named(ddl.s.schema, typeText) : undefined
     if (named !== undefined && !mayUseType(ddl.s.requester, named.schema, named.name)) throw new OraError(902, "invalid datatype")
@@ -231,6 +235,10 @@ export function columnsOf(ddl: TableDdl, elements: ReadonlyArray<ReadonlyArray<T
         constraints.push({ name: consName(undefined), type: "C", columns: [name], searchCondition: `"${name}" IS NOT NULL`, refOwner: null, refConstraint: null, generated: true })
         extra.push("NOT NULL")
         j = e
+        continue
+      }
+      if (isKw(x, "SCOPE") && isKw(el[j + 1], "IS")) {
+        j += isOp(el[j + 3], ".") ? 5 : 3
         continue
       }
       if (isKw(x, "ENABLE", "DISABLE", "VISIBLE", "INVISIBLE", "VALIDATE", "NOVALIDATE")) {

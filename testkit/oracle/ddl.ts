@@ -33,6 +33,8 @@ import { columnsOf, createTable, type TableDdl } from "./ddl-tables.ts"
 import { stripTerminator } from "./statement.ts"
 import { oracleName } from "./translate.ts"
 import { namedTypesOf } from "./named-types.ts"
+import { objectTableStatement } from "./object-tables.ts"
+import { mayUseType } from "./execute-privileges.ts"
 import type { NamedType } from "./pickle.ts"
 import { type OraType, parseOracleType } from "./types.ts"
 import { checkTableDrop, createMaterializedView, dropMaterializedView } from "./materialized-views.ts"
@@ -71,15 +73,23 @@ export class Ddl implements TableDdl {
     return `SYS_C00${(8000 + this.s.info.sid * 100 + this.constraintSeq).toString().padStart(4, "0")}`
   }
 
-  /** Whether a table column has the named type `t`. */
+  /** Whether a table column has the named type `t`, or an object table is of it. */
   private columnsUse(t: NamedType): boolean {
-    for (const table of this.s.db.catalog.allTables()) if (table.columns.some((c) => c.type.named === t)) return true
+    for (const table of this.s.db.catalog.allTables()) if (table.objectType === t || table.columns.some((c) => c.type.named === t)) return true
     return false
   }
 
   /** Executes one DDL statement (after the implicit commit). */
   async run(sqlText: string): Promise<void> {
     const sql = stripTerminator(sqlText)
+    // an object table is made as the relational table of its type's attributes, then marked with its type (object-tables.ts)
+    const objectTable = objectTableStatement(sql, this.s.schema, (owner, name) => namedTypesOf(this.s.db).lookup(this.s.schema, owner, name))
+    if (objectTable !== undefined) {
+      if (!mayUseType(this.s.requester, objectTable.type.schema, objectTable.type.name)) throw new OraError(902, "invalid datatype")
+      await this.run(objectTable.sql)
+      this.s.db.catalog.getTable(objectTable.schema, objectTable.name)!.objectType = objectTable.type
+      return
+    }
     // a type body's code is PL/SQL, not translated as SQL (its constructor calls may be user-defined ones)
     if (/^\s*CREATE\s+(?:OR\s+REPLACE\s+)?(?:(?:NON)?EDITIONABLE\s+)?TYPE\s+BODY\b/i.test(sql)) return defineTypeBody(this.s, sqlText)
     const t = this.s.translate(sql)

@@ -398,17 +398,17 @@ const checkArguments = (type: NamedType, toks: ReadonlyArray<Tok>, open: number)
 
 /**
  * The column type of a select item that is one constructor call (`point_t(1, 2) [AS] [alias]`), described as the
- * named type it constructs, as Oracle does; undefined for any other item.
+ * named type it constructs, as Oracle does, or a call a rewrite marked `describedAs` a type (a REF: object-references.ts).
  */
 export const constructedType = (item: ReadonlyArray<Tok>): OraType | undefined => {
   const part = item.filter((t) => t.kind !== "ws")
-  const call = part[0] as Partial<ConstructorTok> | undefined
-  if (call?.constructs === undefined || !isOp(part[1], "(")) return undefined
+  const call = part[0] as (Partial<ConstructorTok> & { readonly describedAs?: OraType }) | undefined
+  if ((call?.constructs === undefined && call?.describedAs === undefined) || !isOp(part[1], "(")) return undefined
   let k = matchParen(part, 1) + 1
   if (k === 0) return undefined
   if (isKw(part[k], "AS")) k++
   if (k < part.length - 1 || (k === part.length - 1 && part[k]!.kind !== "ident" && part[k]!.kind !== "qident")) return undefined
-  return namedColumnType(call.constructs)
+  return call.describedAs ?? namedColumnType(call.constructs!)
 }
 
 /** A type specification Oracle would compile with errors (the type is then unusable); here it is not created. */

@@ -21,6 +21,8 @@ import { namedTypesOf, objectColumnTypeOf } from "../named-types.ts"
 import { findTopLevel, isKw, isOp, matchParen, type Tok } from "../lexer.ts"
 import { rewriteDbmsLob } from "../lob-functions.ts"
 import { rewriteAttributeAccess } from "../object-attributes.ts"
+import { expandObjectTableWrites } from "../object-tables.ts"
+import { rewriteObjectReferences } from "../object-references.ts"
 import { rewriteOuterJoinPlus } from "../outer-join-plus.ts"
 import { rewritePivotClauses } from "../pivot-clauses.ts"
 import { rowidOf } from "../row-locks.ts"
@@ -331,7 +333,7 @@ export function render(
   lobRowids?: ReadonlyArray<string>
 } {
   const params: Array<DuckDBValue> = []
-  const source = rewriteAttributeAccess(rewriteFloatConditions(rewriteDbmsLob(rewriteBuiltinCalls(rewriteJsonSql(hierarchyAndOuterJoins(ctx, withAliasAs(namedTypesOf(ctx.host.db).rewriteConstructors(ctx.host.schema, padCharOperands(rewriteNumericIntervals(rewriteGroupIds(toks)), (schema, name) => (sql ? ctx.host.lookupTable(schema, name) : undefined), (name) => charVariableType(ctx, name), (_, bind) => isCharBind(ctx, bind))))), ctx.host.db.settings.version), ctx.host.schema))), (schema, name) => ctx.host.lookupTable(schema, name), objectColumnTypeOf(ctx.host.db, ctx.host.schema))
+  const source = rewriteAttributeAccess(rewriteFloatConditions(rewriteDbmsLob(rewriteBuiltinCalls(rewriteJsonSql(hierarchyAndOuterJoins(ctx, withAliasAs(namedTypesOf(ctx.host.db).rewriteConstructors(ctx.host.schema, padCharOperands(rewriteNumericIntervals(rewriteGroupIds(sql ? objectTableRewrites(ctx, toks) : toks)), (schema, name) => (sql ? ctx.host.lookupTable(schema, name) : undefined), (name) => charVariableType(ctx, name), (_, bind) => isCharBind(ctx, bind))))), ctx.host.db.settings.version), ctx.host.schema))), (schema, name) => ctx.host.lookupTable(schema, name), objectColumnTypeOf(ctx.host.db, ctx.host.schema))
   const { rewritten: bound, values, specs, kinds, types } = bindNames(ctx, source, sql)
   const named = intervalTextOperands(localZoneOperands(ctx, bound, specs, types), boundKinds(kinds, types))
   // a format model from a bind or variable is known now: the translator takes it as the literal it is for this run
@@ -414,4 +416,10 @@ export function render(
     return { sql: withLobRowids, params, shape: q.shape, translate, lobRowids, ...(formats !== undefined && { formatExpressions: true as const }), ...(lobTables.length > 0 && { lobTables }) }
   }
   return { sql: tr.range(0, tt.length), params, ...(formats !== undefined && { formatExpressions: true as const }) }
+}
+
+/** A SQL statement's object-table rewrites, as a client's get them (object-tables.ts, object-references.ts). */
+const objectTableRewrites = (ctx: Frame, toks: Expr): Expr => {
+  const lookup = (schema: string | undefined, name: string) => ctx.host.lookupTable(schema, name)
+  return rewriteObjectReferences(expandObjectTableWrites(toks, lookup), { lookup, tables: () => ctx.host.db.catalog.allTables() })
 }
