@@ -13,6 +13,7 @@ import { isKw, isOp, splitTopLevel, tokenize, type Tok } from "../lexer.ts"
 import { namedTypesOf } from "../named-types.ts"
 import { rewriteMemberOfByMethods } from "../multiset-conditions.ts"
 import { rewriteObjectComparisons } from "../object-comparisons.ts"
+import { rewriteNestedTableEqualityByMap } from "../nested-table-equality.ts"
 import { aliasedTables } from "../object-attributes.ts"
 import type { PlsqlProcedure, TableMeta } from "../catalog.ts"
 import type { OracleDatabase } from "../database.ts"
@@ -127,7 +128,9 @@ export const rewriteSqlMethodCalls = (
   const lookupType = (name: string) => namedTypesOf(db).lookup(schema, undefined, name)
   // comparisons, ORDER BY, DISTINCT and GROUP BY of objects: by a MAP or ORDER method (object-comparisons.ts)
   const compared = rewriteObjectComparisons(source, () => (tables ??= statementTables(source, lookupTable)), lookupType)
-  const toks = rewriteMemberOfByMethods(compared, () => (tables ??= statementTables(source, lookupTable)))
+  const members = rewriteMemberOfByMethods(compared, () => (tables ??= statementTables(source, lookupTable)))
+  // `a = b` of nested tables of objects: by their MAP method (nested-table-equality.ts)
+  const toks = rewriteNestedTableEqualityByMap(members, () => (tables ??= statementTables(source, lookupTable)))
   // no type body, no method to call
   if (typeBodiesOf(db).size === 0) return toks
   const sig = toks.flatMap((t, k) => (t.kind === "ws" ? [] : [k]))

@@ -22,6 +22,7 @@ import { findTopLevel, isKw, isOp, matchParen, type Tok } from "../lexer.ts"
 import { rewriteDbmsLob } from "../lob-functions.ts"
 import { rewriteAttributeAccess } from "../object-attributes.ts"
 import { rewriteOuterJoinPlus } from "../outer-join-plus.ts"
+import { rewriteNestedTableEquality, statementOperandTypes } from "../nested-table-equality.ts"
 import { rewritePivotClauses } from "../pivot-clauses.ts"
 import { rowidOf } from "../row-locks.ts"
 import { StatementColumns } from "../session-columns.ts"
@@ -317,7 +318,9 @@ export function render(
   lobRowids?: ReadonlyArray<string>
 } {
   const params: Array<DuckDBValue> = []
-  const source = rewriteAttributeAccess(rewriteFloatConditions(rewriteDbmsLob(rewriteBuiltinCalls(rewriteJsonSql(hierarchyAndOuterJoins(ctx, withAliasAs(namedTypesOf(ctx.host.db).rewriteConstructors(ctx.host.schema, padCharOperands(rewriteNumericIntervals(rewriteGroupIds(toks)), (schema, name) => (sql ? ctx.host.lookupTable(schema, name) : undefined), (name) => charVariableType(ctx, name), (_, bind) => ctx.callResults.get(bind.value)?.char === true)))), ctx.host.db.settings.version), ctx.host.schema))), (schema, name) => ctx.host.lookupTable(schema, name), objectColumnTypeOf(ctx.host.db, ctx.host.schema))
+  // `a = b` of nested tables (and of objects with zoned attributes) in a statement: nested-table-equality.ts
+  const compared = (t: Expr) => (sql ? rewriteNestedTableEquality(t, statementOperandTypes(t, (schema, name) => ctx.host.lookupTable(schema, name), (name) => namedTypesOf(ctx.host.db).lookup(ctx.host.schema, undefined, name))) : t)
+  const source = rewriteAttributeAccess(rewriteFloatConditions(rewriteDbmsLob(rewriteBuiltinCalls(rewriteJsonSql(hierarchyAndOuterJoins(ctx, withAliasAs(namedTypesOf(ctx.host.db).rewriteConstructors(ctx.host.schema, compared(padCharOperands(rewriteNumericIntervals(rewriteGroupIds(toks)), (schema, name) => (sql ? ctx.host.lookupTable(schema, name) : undefined), (name) => charVariableType(ctx, name), (_, bind) => ctx.callResults.get(bind.value)?.char === true))))), ctx.host.db.settings.version), ctx.host.schema))), (schema, name) => ctx.host.lookupTable(schema, name), objectColumnTypeOf(ctx.host.db, ctx.host.schema))
   const { rewritten: bound, values, specs, kinds, types } = bindNames(ctx, source, sql)
   const named = intervalTextOperands(localZoneOperands(ctx, bound, specs, types), boundKinds(kinds, types))
   // a format model from a bind or variable is known now: the translator takes it as the literal it is for this run
