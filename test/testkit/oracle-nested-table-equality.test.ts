@@ -38,6 +38,10 @@ describe("Oracle test server: nested table equality in SQL", () => {
     expect(await rows("SELECT id FROM nte t WHERE t.s = t.u ORDER BY id")).toEqual([1, 3])
     expect(await rows("SELECT id FROM nte t WHERE t.c = nte_nums(2, 2, 1) ORDER BY id")).toEqual([1, 2])
     expect(await rows("SELECT id FROM nte t WHERE nte_strs(:a, :b) = t.u ORDER BY id", { a: "a", b: "b" })).toEqual([1])
+    // a NUMBER column named as a nested table column of another table of the statement stays a number
+    await conn.execute("CREATE TABLE nte_n (id NUMBER, c NUMBER)")
+    await conn.execute("INSERT INTO nte_n VALUES (1, 7)")
+    expect(await rows("SELECT t.id FROM nte_n n, nte_n m, nte t WHERE n.c = m.c AND t.c = t.d ORDER BY t.id")).toEqual([1, 3])
   })
 
   // "Collection Comparisons": a NULL nested table makes the comparison NULL; NULL elements make it unknown too
@@ -103,6 +107,8 @@ describe("Oracle test server: nested table equality in SQL", () => {
     // 1 and 11, 2 and 12 map to the same values; {1, 1} and {1, 2} do not
     expect(await rows("SELECT id FROM nte_o t WHERE t.a = t.b ORDER BY id")).toEqual([1, 3])
     expect(await rows("SELECT id FROM nte_o WHERE a <> b ORDER BY id")).toEqual([2])
+    const block = await conn.execute("BEGIN SELECT COUNT(*) INTO :n FROM nte_o t WHERE t.a = t.b; END;", { n: { dir: oracledb.BIND_OUT, type: oracledb.NUMBER } })
+    expect(block.outBinds).toEqual({ n: 2 })
   })
 
   // "Collection Comparisons": only nested tables compare with relational operators; a VARRAY is refused as by

@@ -14,14 +14,15 @@
  * - VARRAYs cannot be compared ("Collection Comparisons": only nested tables compare with relational operators):
  *   ORA-00932 "inconsistent datatypes: expected UDT got OWNER.TYPE", the error Oracle gives for other operations a
  *   VARRAY does not take (CARDINALITY, SET, MEMBER OF; the code for `=` is unconfirmed).
- * - Objects without a MAP or ORDER method compare attribute by attribute; one with a TIMESTAMP WITH TIME ZONE
- *   attribute compares its instant, whatever offset it was written at (multiset-conditions.ts objectKey).
+ * - Objects without a MAP or ORDER method compare attribute by attribute; a TIMESTAMP WITH TIME ZONE attribute of
+ *   theirs compares as its instant, whatever offset it was written at (multiset-conditions.ts objectKey).
  *
  * A comparison of other operands is left as it is, so is the `=` of an UPDATE's or MERGE's SET clause.
  */
 import type { TableMeta } from "./catalog.ts"
 import { OraError } from "./errors.ts"
 import { isKw, isOp, matchParen, openingParen, tokenize, type Tok } from "./lexer.ts"
+import { aliasedTables } from "./object-attributes.ts"
 import { elementComparisonOf, elements, objectKey, type StatementTables } from "./multiset-conditions.ts"
 import { oracleName } from "./translate.ts"
 import type { NamedType } from "./type-shapes.ts"
@@ -52,11 +53,19 @@ export const namedColumnsOf = (toks: ReadonlyArray<Tok>, lookupTable: (schema: s
   return out
 }
 
-/** {@link OperandTypes} of a statement's tokens `toks`: its tables' columns by name, constructors of schema types. */
+/**
+ * {@link OperandTypes} of a statement's tokens `toks`: a qualified column by its table (alias or name), another by its
+ * name among the statement's tables' columns; constructors of schema types.
+ */
 export const statementOperandTypes = (toks: ReadonlyArray<Tok>, lookupTable: (schema: string | undefined, name: string) => TableMeta | undefined, lookupType: (name: string) => NamedType | undefined): OperandTypes => {
   let named: ReadonlyMap<string, NamedType> | undefined
+  let aliases: Map<string, TableMeta> | undefined
   return {
-    column: (name) => (named ??= namedColumnsOf(toks, lookupTable)).get(name),
+    column: (name, qualifier) => {
+      const table = qualifier === undefined ? undefined : ((aliases ??= aliasedTables(toks, toks.flatMap((t, k) => (t.kind === "ws" ? [] : [k])), lookupTable)).get(qualifier) ?? lookupTable(undefined, qualifier))
+      if (table !== undefined) return table.columns.find((c) => c.name === name)?.type.named
+      return (named ??= namedColumnsOf(toks, lookupTable)).get(name)
+    },
     constructed: (name) => {
       const type = lookupType(name)
       return type?.kind === "table" || type?.kind === "varray" || type?.kind === "object" ? type : undefined
