@@ -34,6 +34,20 @@ describe("Oracle test server: objects with TIMESTAMP WITH TIME ZONE attributes c
     expect(await ids("SELECT id FROM zoa WHERE o = zoa_ev(2, TIMESTAMP '2024-07-01 10:00:00 +00:00') ORDER BY id")).toEqual([2])
   })
 
+  it("compares a nested object's zoned attribute by its instant too", async () => {
+    await conn.execute("CREATE TYPE zoa_in AS OBJECT (at TIMESTAMP WITH TIME ZONE, s VARCHAR2(5))")
+    await conn.execute("CREATE TYPE zoa_out AS OBJECT (k NUMBER, i zoa_in)")
+    await conn.execute("CREATE TYPE zoa_outs AS TABLE OF zoa_out")
+    await conn.execute("CREATE TABLE zoa_n (id NUMBER, a zoa_out, b zoa_out, e zoa_outs) NESTED TABLE e STORE AS zoa_n_e")
+    await conn.execute(`INSERT INTO zoa_n VALUES (1, zoa_out(1, zoa_in(TIMESTAMP '2024-01-01 10:00:00 +01:00', 'x')), zoa_out(1, zoa_in(TIMESTAMP '2024-01-01 09:00:00 +00:00', 'x')),
+      zoa_outs(zoa_out(1, zoa_in(TIMESTAMP '2024-01-01 10:00:00 +01:00', 'x'))))`)
+    await conn.execute(`INSERT INTO zoa_n VALUES (2, zoa_out(1, zoa_in(TIMESTAMP '2024-01-01 10:00:00 +01:00', 'x')), zoa_out(1, zoa_in(TIMESTAMP '2024-01-01 10:00:00 +00:00', 'x')),
+      zoa_outs(zoa_out(1, zoa_in(TIMESTAMP '2024-01-01 10:00:00 +01:00', 'y'))))`)
+    expect(await ids("SELECT id FROM zoa_n WHERE a = b ORDER BY id")).toEqual([1])
+    expect(await ids("SELECT id FROM zoa_n WHERE a <> b ORDER BY id")).toEqual([2])
+    expect(await ids("SELECT id FROM zoa_n WHERE zoa_out(1, zoa_in(TIMESTAMP '2024-01-01 08:00:00 -01:00', 'x')) MEMBER OF e ORDER BY id")).toEqual([1])
+  })
+
   it("compares an object a client bound by its instant too", async () => {
     const Ev = await conn.getDbObjectClass("ZOA_EV")
     await conn.execute("INSERT INTO zoa (id, o) VALUES (3, :o)", { o: new Ev({ N: 3, AT: new Date(Date.UTC(2024, 2, 1, 8)) }) })

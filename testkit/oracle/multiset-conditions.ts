@@ -60,10 +60,20 @@ export const elementComparisonOf = (named: NamedType | undefined): ElementCompar
  * whatever their offsets); undefined when the stored text does (no such attribute, or a method decides).
  */
 export const objectKey = (type: NamedType, e: string): string | undefined => {
-  if (comparedByMethod(type)) return undefined
-  const zoned = type.attributes.flatMap((a, k) => ("scalar" in a.member && a.member.scalar.kind === "timestamptz" ? [k + 1] : []))
-  return zoned.length === 0 ? undefined : `ora_object_key(${e}, ',${zoned.join(",")},')`
+  const zoned = zonedPositions(type)
+  if (zoned === undefined) return undefined
+  // an object attribute's own zoned attributes, one level down: `;position=,p1,p2,;...`
+  const nested = type.attributes.flatMap((a, k) => {
+    const inner = "named" in a.member && a.member.named.kind === "object" ? zonedPositions(a.member.named) : undefined
+    return inner === undefined || inner === "," ? [] : [`;${k + 1}=${inner}`]
+  })
+  if (zoned === "," && nested.length === 0) return undefined
+  return nested.length === 0 ? `ora_object_key(${e}, '${zoned}')` : `ora_object_key_nested(${e}, '${zoned}', '${nested.join("")};')`
 }
+
+/** The positions of the TIMESTAMP WITH TIME ZONE attributes of `type` as `,p1,p2,` (`,` for none); undefined when a MAP or ORDER method compares its objects. */
+const zonedPositions = (type: NamedType): string | undefined =>
+  comparedByMethod(type) ? undefined : `,${type.attributes.flatMap((a, k) => ("scalar" in a.member && a.member.scalar.kind === "timestamptz" ? [`${k + 1},`] : [])).join("")}`
 
 /** Whether objects of `type` compare by a MAP or ORDER method, its own or one it inherits. */
 const comparedByMethod = (type: NamedType): boolean => {
@@ -96,7 +106,7 @@ const elementValue = (how: Exclude<ElementComparison, KeyedObjects>, e: string):
 
 /** The elements of collection `c` (engine text) as a list of comparable values. */
 export const elements = (how: ElementComparison, c: string): string =>
-  typeof how === "object" ? objectKey(how.keyed, c)!.replace("ora_object_key(", "ora_multiset_objects(") : how === "text" ? `from_json(${c}, '["VARCHAR"]')` : `ora_multiset_${how}s(${c})`
+  typeof how === "object" ? objectKey(how.keyed, c)!.replace(/^ora_object_key/, "ora_multiset_objects") : how === "text" ? `from_json(${c}, '["VARCHAR"]')` : `ora_multiset_${how}s(${c})`
 
 /**
  * DuckDB macros the rewrites call: a collection column's elements as comparable values (an object's as its key,
@@ -109,7 +119,10 @@ export const MULTISET_MACROS: ReadonlyArray<string> = [
   `ora_multiset_instant(x) AS TRY_CAST(regexp_replace(regexp_replace(CAST(x AS VARCHAR), '(\\.\\d{6})\\d+', '\\1'), '([+-]\\d{2}:\\d{2})\\s+\\S+$', '\\1') AS TIMESTAMPTZ)`,
   `ora_multiset_raw(x) AS CASE WHEN typeof(x) = 'BLOB' THEN hex(CAST(x AS BLOB)) ELSE upper(CAST(x AS VARCHAR)) END`,
   `ora_object_key(x, z) AS CASE WHEN starts_with(x, '[') THEN CAST(list_transform(from_json(x, '["VARCHAR"]'), (ora_v, ora_i) -> CASE WHEN contains(z, ',' || ora_i || ',') THEN CAST(epoch_us(${elementValue("instant", "ora_v")}) AS VARCHAR) ELSE ora_v END) AS VARCHAR) ELSE x END`,
+  // its own lambda's names: ora_object_key's inside it would read these
+  `ora_object_key_nested(x, z, nz) AS CASE WHEN starts_with(x, '[') THEN CAST(list_transform(from_json(x, '["VARCHAR"]'), (ora_w, ora_j) -> CASE WHEN contains(z, ',' || ora_j || ',') THEN CAST(epoch_us(${elementValue("instant", "ora_w")}) AS VARCHAR) WHEN contains(nz, ';' || ora_j || '=') THEN ora_object_key(ora_w, regexp_extract(nz, ';' || ora_j || '=([^;]*)', 1)) ELSE ora_w END) AS VARCHAR) ELSE x END`,
   `ora_multiset_objects(c, z) AS list_transform(from_json(c, '["VARCHAR"]'), ora_e -> ora_object_key(ora_e, z))`,
+  `ora_multiset_objects_nested(c, z, nz) AS list_transform(from_json(c, '["VARCHAR"]'), ora_e -> ora_object_key_nested(ora_e, z, nz))`,
   `ora_multiset_equal(a, b) AS CASE WHEN a IS NULL OR b IS NULL OR len(list_filter(a, ora_x -> ora_x IS NULL)) + len(list_filter(b, ora_x -> ora_x IS NULL)) > 0 THEN NULL ELSE list_sort(a) = list_sort(b) END`,
   ...ELEMENT_COMPARISONS.map((how) => `ora_multiset_${how}s(c) AS list_transform(from_json(c, '["VARCHAR"]'), ora_e -> ${elementValue(how, "ora_e")})`)
 ]
