@@ -38,6 +38,10 @@ describe("Oracle test server: nested table equality in SQL", () => {
     expect(await rows("SELECT id FROM nte t WHERE t.s = t.u ORDER BY id")).toEqual([1, 3])
     expect(await rows("SELECT id FROM nte t WHERE t.c = nte_nums(2, 2, 1) ORDER BY id")).toEqual([1, 2])
     expect(await rows("SELECT id FROM nte t WHERE nte_strs(:a, :b) = t.u ORDER BY id", { a: "a", b: "b" })).toEqual([1])
+    // a DbObject bind compared with a nested table column
+    const Nums = await conn.getDbObjectClass("NTE_NUMS")
+    expect(await rows("SELECT id FROM nte t WHERE t.c = :b ORDER BY id", { b: new Nums([2, 2, 1]) })).toEqual([1, 2])
+    expect(await rows("SELECT id FROM nte WHERE :b <> d ORDER BY id", { b: new Nums([2, 2, 1]) })).toEqual([2, 3, 4])
     // a NUMBER column named as a nested table column of another table of the statement stays a number
     await conn.execute("CREATE TABLE nte_n (id NUMBER, c NUMBER)")
     await conn.execute("INSERT INTO nte_n VALUES (1, 7)")

@@ -31,11 +31,11 @@ const EQUALITY = ["=", "<>", "!=", "^=", "~="]
 
 const isName = (t: Tok | undefined): t is Tok => t !== undefined && (t.kind === "ident" || t.kind === "qident")
 
-/** An operand: tokens `start` to `end` (exclusive) of the statement, and its type. */
+/** An operand: tokens `start` to `end` (exclusive) of the statement, and its type (a bind's: the other operand's). */
 interface Operand {
   readonly start: number
   readonly end: number
-  readonly type: NamedType
+  readonly type: NamedType | undefined
   /** The column it names (undefined for a constructor call). */
   readonly column?: ReadonlyArray<Tok>
 }
@@ -83,6 +83,7 @@ const skipWs = (toks: ReadonlyArray<Tok>, k: number, step: 1 | -1): number => {
 const operandBefore = (toks: ReadonlyArray<Tok>, k: number, types: OperandTypes): Operand | undefined => {
   const last = skipWs(toks, k - 1, -1)
   const t = toks[last]
+  if (t?.kind === "bind") return { start: last, end: last + 1, type: undefined }
   if (isOp(t, ")")) {
     const open = openingParen(toks, last)
     const name = toks[skipWs(toks, open - 1, -1)]
@@ -105,6 +106,7 @@ const operandBefore = (toks: ReadonlyArray<Tok>, k: number, types: OperandTypes)
 const operandAfter = (toks: ReadonlyArray<Tok>, k: number, types: OperandTypes): Operand | undefined => {
   const start = skipWs(toks, k, 1)
   const t = toks[start]
+  if (t?.kind === "bind") return { start, end: start + 1, type: undefined }
   if (!isName(t)) return undefined
   const next = skipWs(toks, start + 1, 1)
   if (isOp(toks[next], "(")) {
@@ -158,9 +160,12 @@ const objectElement = (type: NamedType): NamedType | undefined => (type.element 
  * token runs, or undefined to leave the comparison as it is.
  */
 const comparisonOf = (left: Operand, right: Operand, negated: boolean): { before: string; between: string; after: string } | undefined => {
-  const { type } = left
-  if (type.kind === "varray" || right.type.kind === "varray") throw new OraError(932, `inconsistent datatypes: expected UDT got ${qualifiedName(type.kind === "varray" ? type : right.type)}`)
-  if (type.name !== right.type.name || type.schema !== right.type.schema) return undefined
+  // a bind (a client's DbObject) compared with a typed operand is of its type
+  const type = left.type ?? right.type
+  const other = right.type ?? type
+  if (type === undefined || other === undefined) return undefined
+  if (type.kind === "varray" || other.kind === "varray") throw new OraError(932, `inconsistent datatypes: expected UDT got ${qualifiedName(type.kind === "varray" ? type : other)}`)
+  if (type.name !== other.name || type.schema !== other.schema) return undefined
   if (type.kind === "table") {
     const element = objectElement(type)
     if (element !== undefined) {
@@ -222,7 +227,7 @@ export const rewriteNestedTableEqualityByMap = (toks: ReadonlyArray<Tok>, tables
     if (t.kind !== "op" || !EQUALITY.includes(t.value)) continue
     const left = operandBefore(out, k, types)
     const right = left === undefined ? undefined : operandAfter(out, k + 1, types)
-    if (left === undefined || right === undefined || left.type !== right.type || (t.value === "=" && isAssignment(out, left.start))) continue
+    if (left?.type === undefined || right === undefined || left.type !== right.type || (t.value === "=" && isAssignment(out, left.start))) continue
     const element = objectElement(left.type)!
     let owner: NamedType = element
     while (!owner.methods?.some((m) => m.comparison === "MAP") && owner.supertype !== undefined) owner = owner.supertype
