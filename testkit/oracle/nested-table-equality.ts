@@ -1,7 +1,8 @@
 /**
  * `a = b` and `a <> b` (`!=`, `^=`, `~=`) of two nested tables, and of two objects whose stored text does not tell
- * equal ones apart, in SQL (a client's statement or a PL/SQL block's). Operands are columns (`c`, `alias.c`) and
- * constructor calls (`numtab(1, 2)`).
+ * equal ones apart, in SQL (a client's statement or a PL/SQL block's). Operands are columns (`c`, `alias.c`),
+ * constructor calls (`numtab(1, 2)`) and binds compared with one of those (a client's DbObject, taken as of the other
+ * operand's type).
  *
  * - Nested tables compare as multisets: equal when they hold the same elements as often, in any order; NULL when
  *   either is NULL or holds a NULL element (PL/SQL Language Reference, "Collection Comparisons": "Two nested table
