@@ -194,7 +194,7 @@ export const rewriteMultisetConditions = (toks: ReadonlyArray<Tok>, nested: Read
       if (columnEnd(out, start, nested) !== end) continue
       const c = text(out.slice(start, end))
       const list = elements(compareBy(oracleName(out[end - 1]!)), c)
-      const condition = empty ? `json_array_length(${c}) = 0` : `len(list_distinct(${list})) + CASE WHEN list_contains(${list}, NULL) THEN 1 ELSE 0 END = json_array_length(${c})`
+      const condition = empty ? `json_array_length(${c}) = 0` : `len(list_distinct(${list})) + CASE WHEN list_position(${list}, NULL) IS NOT NULL THEN 1 ELSE 0 END = json_array_length(${c})`
       out.splice(start, (empty ? wordAt : setAt) + 1 - start, ...generated(`(${negated ? "NOT " : ""}(${condition}))`))
       k = start
       continue
