@@ -124,6 +124,10 @@ describe("Oracle test server: nested table equality in SQL", () => {
     const e = await failure(() => conn.execute("SELECT id FROM nte_v t WHERE t.v = t.w"))
     expect(e.message).toMatch(/^ORA-00932: inconsistent datatypes: expected UDT got \w+\.NTE_ARR/)
     expect((await failure(() => conn.execute("SELECT 1 FROM dual WHERE nte_arr(1) <> nte_arr(2)"))).message).toContain("ORA-00932")
+    // so are CARDINALITY and MEMBER OF of one (https://coderapp.vercel.app/answer/51837805,
+    // https://db-oriented.com/2016/05/14/subtleties-part-2-nested-tables-and-varrays/)
+    expect((await failure(() => conn.execute("SELECT id FROM nte_v t WHERE 1 MEMBER OF t.v"))).message).toMatch(/^ORA-00932: inconsistent datatypes: expected UDT got \w+\.NTE_ARR/)
+    expect((await failure(() => conn.execute("SELECT CARDINALITY(w) FROM nte_v"))).message).toMatch(/^ORA-00932: inconsistent datatypes: expected UDT got \w+\.NTE_ARR/)
     // in a PL/SQL expression `=` of two VARRAYs does not compile (PLS-00306, as
     // https://www.oratable.com/oracle-object-type-comparison/ shows)
     const plsql = await failure(() => conn.execute("DECLARE TYPE va IS VARRAY(3) OF NUMBER; a va := va(1, 2); b va := va(1, 2); BEGIN IF a = b THEN NULL; END IF; END;"))

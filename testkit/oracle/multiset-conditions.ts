@@ -165,7 +165,21 @@ const text = (toks: ReadonlyArray<Tok>) => toks.map((t) => t.text).join("")
  * `toks` with every multiset condition over a column of `nested` rewritten (the tokens themselves when there is none);
  * `compareBy` tells how a column's elements compare.
  */
-export const rewriteMultisetConditions = (toks: ReadonlyArray<Tok>, nested: ReadonlySet<string>, compareBy: (column: string) => ElementComparison = () => "text"): ReadonlyArray<Tok> => {
+export const rewriteMultisetConditions = (
+  toks: ReadonlyArray<Tok>,
+  nested: ReadonlySet<string>,
+  compareBy: (column: string) => ElementComparison = () => "text",
+  varrayOf: (column: string) => NamedType | undefined = () => undefined
+): ReadonlyArray<Tok> => {
+  /**
+   * ORA-00932 for CARDINALITY or MEMBER OF of a VARRAY column: they take nested tables only, whatever "Multiset
+   * Conditions" says of MEMBER OF (a documentation bug: https://coderapp.vercel.app/answer/51837805; for CARDINALITY
+   * https://db-oriented.com/2016/05/14/subtleties-part-2-nested-tables-and-varrays/, both "expected UDT got <type>").
+   */
+  const refuseVarray = (column: Tok) => {
+    const varray = varrayOf(oracleName(column))
+    if (varray !== undefined) throw new OraError(932, `inconsistent datatypes: expected UDT got ${varray.schema}.${varray.name}`)
+  }
   if (nested.size === 0 || !toks.some((t) => isKw(t, "EMPTY", "SET", "MEMBER", "CARDINALITY"))) return toks
   const out = [...toks]
   for (let k = out.length - 1; k >= 0; k--) {
@@ -178,6 +192,7 @@ export const rewriteMultisetConditions = (toks: ReadonlyArray<Tok>, nested: Read
       const end = columnEnd(out, at, nested)
       const close = end < 0 ? -1 : significant(out, end)
       if (close < 0 || !isOp(out[close], ")")) continue
+      refuseVarray(out[end - 1]!)
       out.splice(k, close + 1 - k, ...generated(`NULLIF(json_array_length(${text(out.slice(at, end))}), 0)`))
       continue
     }
@@ -204,6 +219,7 @@ export const rewriteMultisetConditions = (toks: ReadonlyArray<Tok>, nested: Read
       const at = isKw(out[ofAt], "OF") ? significant(out, ofAt + 1) : ofAt
       const end = columnEnd(out, at, nested)
       if (end < 0) continue
+      refuseVarray(out[end - 1]!)
       const { before, negated, start } = operandBeforeMember(out, k)
       const c = text(out.slice(at, end))
       const how = compareBy(oracleName(out[end - 1]!))
