@@ -157,8 +157,8 @@ const hasMapMethod = (type: NamedType): boolean => {
 const objectElement = (type: NamedType): NamedType | undefined => (type.element !== undefined && "named" in type.element && type.element.named.kind === "object" ? type.element.named : undefined)
 
 /**
- * The engine expression (around the operands' own tokens) that compares them: a list of generated text and operand
- * token runs, or undefined to leave the comparison as it is.
+ * The engine text that compares the operands, written before, between and after their own tokens (which keep their
+ * binds); undefined to leave the comparison as it is.
  */
 const comparisonOf = (left: Operand, right: Operand, negated: boolean): { before: string; between: string; after: string } | undefined => {
   // a bind (a client's DbObject) compared with a typed operand is of its type

@@ -87,22 +87,18 @@ export const translateStatement = (ctx: TranslationContext, sql: string, specs: 
 }
 
 /** How the elements of the statement's collection columns compare, by column name (multiset-conditions.ts; read when asked). */
-const multisetElements = (sql: string, columns: TranslationContext["columns"], lookup: TableLookup) => {
+const multisetElements = (sql: string, columns: TranslationContext["columns"], named: () => ReadonlyMap<string, NamedType>) => {
   let kinds: Map<string, ElementComparison> | undefined
-  let named: ReadonlyMap<string, NamedType> | undefined
   return (column: string): ElementComparison => {
     kinds ??= new Map(ELEMENT_COMPARISONS.flatMap((how) => [...columns.columnsOf(sql, (t) => elementComparison(t) === how)].map((c) => [c, how] as const)))
-    return kinds.get(column) ?? namedElements((named ??= namedColumnsOf(tokenize(sql), lookup)).get(column))
+    return kinds.get(column) ?? namedElements(named().get(column))
   }
 }
 
 /** The VARRAY type of a column of the statement's tables, by column name (multiset-conditions.ts refuses it). */
-const varrayColumns = (sql: string, lookup: TableLookup) => {
-  let named: ReadonlyMap<string, NamedType> | undefined
-  return (column: string): NamedType | undefined => {
-    const type = (named ??= namedColumnsOf(tokenize(sql), lookup)).get(column)
-    return type?.kind === "varray" ? type : undefined
-  }
+const varrayColumns = (named: () => ReadonlyMap<string, NamedType>) => (column: string): NamedType | undefined => {
+  const type = named().get(column)
+  return type?.kind === "varray" ? type : undefined
 }
 
 /** Objects compared by a key (multiset-conditions.ts objectKey) when their type needs one, else "text". */
@@ -120,7 +116,9 @@ export const queryTokenRewrites = (ctx: TranslationContext, sql: string, source:
   const lookup = ctx.lookupTable
   const columns = ctx.columns
   const collections = columns.columnsOf(sql, (t) => t.named?.kind === "table" || t.named?.kind === "varray")
-  return rewriteAttributeAccess(rewriteFloatConditions(rewriteDbmsLob(rewriteBuiltinCalls(rewriteConversionErrors(rewriteJsonSql(rewriteXmlSql(rewriteJsonTables(rewriteCollectionColumns(rewriteHierarchical(rewriteOuterJoinPlus(rewriteApplyJoins(withoutListaggOverflow(rewriteNullTreatment(withAliasAs(withRowLimitPositions(withRowLimitBlocks(rewriteNestedTableEquality(rewriteMultisetConditions(padCharOperands(rewriteRownum(rewriteFunctionAliases(rewriteReusedAliases(rewriteGroupIds(rewritePivotClauses(source, lookup)), lookup))), (schema, name) => lookup(schema, name), undefined, specs === undefined ? undefined : (n) => specs[n]?.dty === Dty.CHAR), collections, multisetElements(sql, columns, lookup), varrayColumns(sql, lookup)), statementOperandTypes(source, lookup, (name) => namedTypesOf(ctx.db).lookup(ctx.schema, undefined, name))))))))), lookup), lookup), lookup)), columns.columnsOf(sql, (t) => t.named?.kind === "xmltype")), ctx.db.settings.version, columns.columnsOfKind(sql, "json"), columns.jsonCheckedColumnsOf(sql))), ctx.schema))), (schema, name) => lookup(schema, name), objectColumnTypeOf(ctx.db, ctx.schema))
+  let namedColumns: ReadonlyMap<string, NamedType> | undefined
+  const named = () => (namedColumns ??= namedColumnsOf(tokenize(sql), lookup))
+  return rewriteAttributeAccess(rewriteFloatConditions(rewriteDbmsLob(rewriteBuiltinCalls(rewriteConversionErrors(rewriteJsonSql(rewriteXmlSql(rewriteJsonTables(rewriteCollectionColumns(rewriteHierarchical(rewriteOuterJoinPlus(rewriteApplyJoins(withoutListaggOverflow(rewriteNullTreatment(withAliasAs(withRowLimitPositions(withRowLimitBlocks(rewriteNestedTableEquality(rewriteMultisetConditions(padCharOperands(rewriteRownum(rewriteFunctionAliases(rewriteReusedAliases(rewriteGroupIds(rewritePivotClauses(source, lookup)), lookup))), (schema, name) => lookup(schema, name), undefined, specs === undefined ? undefined : (n) => specs[n]?.dty === Dty.CHAR), collections, multisetElements(sql, columns, named), varrayColumns(named)), statementOperandTypes(source, lookup, (name) => namedTypesOf(ctx.db).lookup(ctx.schema, undefined, name))))))))), lookup), lookup), lookup)), columns.columnsOf(sql, (t) => t.named?.kind === "xmltype")), ctx.db.settings.version, columns.columnsOfKind(sql, "json"), columns.jsonCheckedColumnsOf(sql))), ctx.schema))), (schema, name) => lookup(schema, name), objectColumnTypeOf(ctx.db, ctx.schema))
 }
 
 /**
