@@ -53,6 +53,8 @@ describe("Oracle test server: objects with TIMESTAMP WITH TIME ZONE attributes c
     await conn.execute("INSERT INTO zoa (id, o) VALUES (3, :o)", { o: new Ev({ N: 3, AT: new Date(Date.UTC(2024, 2, 1, 8)) }) })
     expect(await ids("SELECT id FROM zoa WHERE o = zoa_ev(3, TIMESTAMP '2024-03-01 13:30:00 +05:30') ORDER BY id")).toEqual([3])
     expect(await ids("SELECT id FROM zoa WHERE o = :o ORDER BY id", { o: new Ev({ N: 3, AT: new Date(Date.UTC(2024, 2, 1, 8)) }) })).toEqual([3])
+    // row 1's o was written at +01:00, the bind's instant is the same one in UTC
+    expect(await ids("SELECT id FROM zoa WHERE :o = o ORDER BY id", { o: new Ev({ N: 1, AT: new Date(Date.UTC(2024, 0, 1, 9)) }) })).toEqual([1])
     await conn.execute("DELETE FROM zoa WHERE id = 3")
   })
 
