@@ -36,6 +36,20 @@ describe("Oracle test server: multiset conditions over nested table columns", ()
     expect(await ids("SELECT id, CARDINALITY(c) FROM msc ORDER BY id")).toEqual([[1, 3], [2, null], [3, null], [4, 2]])
   })
 
+  // NULL elements count as one value in IS A SET, in SQL as in a block's PL/SQL expression (plsql/multisets.ts);
+  // "Multiset Conditions" does not say how NULL elements count (unconfirmed)
+  it("counts NULL elements as one value in IS A SET, in SQL as in PL/SQL", async () => {
+    await conn.execute("INSERT INTO msc VALUES (5, msc_strs('a', NULL))")
+    await conn.execute("INSERT INTO msc VALUES (6, msc_strs(NULL, NULL))")
+    expect(await ids("SELECT id FROM msc WHERE id >= 5 AND c IS A SET ORDER BY id")).toEqual([5])
+    const out = await conn.execute(
+      "DECLARE a msc_strs := msc_strs('a', NULL); b msc_strs := msc_strs(NULL, NULL); BEGIN :a := CASE WHEN a IS A SET THEN 'T' ELSE 'F' END; :b := CASE WHEN b IS A SET THEN 'T' ELSE 'F' END; END;",
+      { a: { dir: oracledb.BIND_OUT, type: oracledb.STRING }, b: { dir: oracledb.BIND_OUT, type: oracledb.STRING } }
+    )
+    expect(out.outBinds).toEqual({ a: "T", b: "F" })
+    await conn.execute("DELETE FROM msc WHERE id >= 5")
+  })
+
   // "Multiset Conditions": the element types must be comparable, so elements compare as values of their type, not as
   // the text a column stores them in
   it("compares numbers, dates and timestamps by value in MEMBER OF and IS A SET", async () => {

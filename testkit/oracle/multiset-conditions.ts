@@ -23,14 +23,27 @@ import type { NamedType, OraType } from "./type-shapes.ts"
  * Nonpadded Comparison Semantics"), RAW by its bytes (stored or bound as hex in either case); any other as its stored
  * text.
  */
-export type ElementComparison = "number" | "datetime" | "instant" | "padded" | "raw" | "text"
+export type ElementComparison = "number" | "datetime" | "instant" | "padded" | "raw" | "text" | KeyedObjects
+
+/**
+ * Objects of a type without a MAP or ORDER method compared attribute by attribute, as Oracle compares them, whose
+ * stored text does not do for that: a TIMESTAMP WITH TIME ZONE attribute (its own or a nested object's) compares as
+ * its instant ({@link objectKey}).
+ */
+export interface KeyedObjects {
+  readonly keyed: NamedType
+}
 
 /** The comparisons other than "text", which session-translate.ts asks the columns of. */
 export const ELEMENT_COMPARISONS = ["number", "datetime", "instant", "padded", "raw"] as const
 
 /** How the elements of a nested table or VARRAY type `t` compare ("text" for any other type). */
-export const elementComparison = (t: OraType): ElementComparison => {
-  const element = t.named?.kind === "table" || t.named?.kind === "varray" ? t.named.element : undefined
+export const elementComparison = (t: OraType): ElementComparison => elementComparisonOf(t.named)
+
+/** How the elements of nested table or VARRAY type `named` compare ("text" for any other type). */
+export const elementComparisonOf = (named: NamedType | undefined): ElementComparison => {
+  const element = named?.kind === "table" || named?.kind === "varray" ? named.element : undefined
+  if (element !== undefined && "named" in element) return objectKey(element.named, "ora_k") === undefined ? "text" : { keyed: element.named }
   const scalar = element !== undefined && "scalar" in element ? element.scalar : undefined
   const kind = scalar?.kind
   if (kind === "number" || kind === "float" || kind === "double") return "number"
@@ -40,8 +53,37 @@ export const elementComparison = (t: OraType): ElementComparison => {
   return kind === "date" || kind === "timestamp" ? "datetime" : "text"
 }
 
+/**
+ * An engine expression that gives object text `e` of type `type`, which has no MAP or ORDER method, a text that is
+ * the same for equal objects: the stored attribute list with each TIMESTAMP WITH TIME ZONE attribute as its instant
+ * (SQL Language Reference, "TIMESTAMP WITH TIME ZONE Data Type": values at the same instant in UTC are identical
+ * whatever their offsets); undefined when the stored text does (no such attribute, or a method decides).
+ */
+export const objectKey = (type: NamedType, e: string): string | undefined => {
+  const zoned = zonedPositions(type)
+  if (zoned === undefined) return undefined
+  // an object attribute's own zoned attributes, one level down: `;position=,p1,p2,;...`
+  const nested = type.attributes.flatMap((a, k) => {
+    const inner = "named" in a.member && a.member.named.kind === "object" ? zonedPositions(a.member.named) : undefined
+    return inner === undefined || inner === "," ? [] : [`;${k + 1}=${inner}`]
+  })
+  if (zoned === "," && nested.length === 0) return undefined
+  return nested.length === 0 ? `ora_object_key(${e}, '${zoned}')` : `ora_object_key_nested(${e}, '${zoned}', '${nested.join("")};')`
+}
+
+/** The positions of the TIMESTAMP WITH TIME ZONE attributes of `type` as `,p1,p2,` (`,` for none); undefined when a MAP or ORDER method compares its objects. */
+const zonedPositions = (type: NamedType): string | undefined =>
+  comparedByMethod(type) ? undefined : `,${type.attributes.flatMap((a, k) => ("scalar" in a.member && a.member.scalar.kind === "timestamptz" ? [`${k + 1},`] : [])).join("")}`
+
+/** Whether objects of `type` compare by a MAP or ORDER method, its own or one it inherits. */
+const comparedByMethod = (type: NamedType): boolean => {
+  for (let c: NamedType | undefined = type; c !== undefined; c = c.supertype) if (c.methods?.some((m) => m.comparison !== undefined)) return true
+  return false
+}
+
 /** The operand compared with the elements (engine text `e`, named once), as the value it is compared by. */
 const comparable = (how: ElementComparison, e: string): string => {
+  if (typeof how === "object") return objectKey(how.keyed, `CAST(${e} AS VARCHAR)`)!
   switch (how) {
     case "number":
       return `ora_num_text(trim(CAST(${e} AS VARCHAR)))`
@@ -59,15 +101,16 @@ const comparable = (how: ElementComparison, e: string): string => {
 }
 
 /** A stored element's text (engine text `e`) as the value it is compared by; a bound one may be extended JSON (`{"$oracleDate": "..."}`). */
-const elementValue = (how: ElementComparison, e: string): string =>
+const elementValue = (how: Exclude<ElementComparison, KeyedObjects>, e: string): string =>
   how === "datetime" || how === "instant" || how === "raw" ? comparable(how, `CASE WHEN starts_with(${e}, '{') THEN regexp_extract(${e}, ':\\s*"([^"]*)"', 1) ELSE ${e} END`) : comparable(how, e)
 
-/** The elements of collection column `c` (engine text) as a list of comparable values. */
-const elements = (how: ElementComparison, c: string): string =>
-  how === "text" ? `from_json(${c}, '["VARCHAR"]')` : `ora_multiset_${how}s(${c})`
+/** The elements of collection `c` (engine text) as a list of comparable values. */
+export const elements = (how: ElementComparison, c: string): string =>
+  typeof how === "object" ? objectKey(how.keyed, c)!.replace(/^ora_object_key/, "ora_multiset_objects") : how === "text" ? `from_json(${c}, '["VARCHAR"]')` : `ora_multiset_${how}s(${c})`
 
 /**
- * DuckDB macros the rewrite calls: a collection column's elements as comparable values; a TIMESTAMP WITH TIME ZONE
+ * DuckDB macros the rewrites call: a collection column's elements as comparable values (an object's as its key,
+ * {@link objectKey}); two such lists' multiset equality (nested-table-equality.ts); a TIMESTAMP WITH TIME ZONE
  * (text as stored: nine fraction digits at most, an offset, then the region it was written in, if any; or the engine's
  * own value) as its instant; a
  * RAW (bytes, or hex text) as upper-case hex.
@@ -75,6 +118,12 @@ const elements = (how: ElementComparison, c: string): string =>
 export const MULTISET_MACROS: ReadonlyArray<string> = [
   `ora_multiset_instant(x) AS TRY_CAST(regexp_replace(regexp_replace(CAST(x AS VARCHAR), '(\\.\\d{6})\\d+', '\\1'), '([+-]\\d{2}:\\d{2})\\s+\\S+$', '\\1') AS TIMESTAMPTZ)`,
   `ora_multiset_raw(x) AS CASE WHEN typeof(x) = 'BLOB' THEN hex(CAST(x AS BLOB)) ELSE upper(CAST(x AS VARCHAR)) END`,
+  `ora_object_key(x, z) AS CASE WHEN starts_with(x, '[') THEN CAST(list_transform(from_json(x, '["VARCHAR"]'), (ora_v, ora_i) -> CASE WHEN contains(z, ',' || ora_i || ',') THEN CAST(epoch_us(${elementValue("instant", "ora_v")}) AS VARCHAR) ELSE ora_v END) AS VARCHAR) ELSE x END`,
+  // its own lambda's names: ora_object_key's inside it would read these
+  `ora_object_key_nested(x, z, nz) AS CASE WHEN starts_with(x, '[') THEN CAST(list_transform(from_json(x, '["VARCHAR"]'), (ora_w, ora_j) -> CASE WHEN contains(z, ',' || ora_j || ',') THEN CAST(epoch_us(${elementValue("instant", "ora_w")}) AS VARCHAR) WHEN contains(nz, ';' || ora_j || '=') THEN ora_object_key(ora_w, regexp_extract(nz, ';' || ora_j || '=([^;]*)', 1)) ELSE ora_w END) AS VARCHAR) ELSE x END`,
+  `ora_multiset_objects(c, z) AS list_transform(from_json(c, '["VARCHAR"]'), ora_e -> ora_object_key(ora_e, z))`,
+  `ora_multiset_objects_nested(c, z, nz) AS list_transform(from_json(c, '["VARCHAR"]'), ora_e -> ora_object_key_nested(ora_e, z, nz))`,
+  `ora_multiset_equal(a, b) AS CASE WHEN a IS NULL OR b IS NULL OR len(list_filter(a, ora_x -> ora_x IS NULL)) + len(list_filter(b, ora_x -> ora_x IS NULL)) > 0 THEN NULL ELSE list_sort(a) = list_sort(b) END`,
   ...ELEMENT_COMPARISONS.map((how) => `ora_multiset_${how}s(c) AS list_transform(from_json(c, '["VARCHAR"]'), ora_e -> ${elementValue(how, "ora_e")})`)
 ]
 
@@ -116,7 +165,21 @@ const text = (toks: ReadonlyArray<Tok>) => toks.map((t) => t.text).join("")
  * `toks` with every multiset condition over a column of `nested` rewritten (the tokens themselves when there is none);
  * `compareBy` tells how a column's elements compare.
  */
-export const rewriteMultisetConditions = (toks: ReadonlyArray<Tok>, nested: ReadonlySet<string>, compareBy: (column: string) => ElementComparison = () => "text"): ReadonlyArray<Tok> => {
+export const rewriteMultisetConditions = (
+  toks: ReadonlyArray<Tok>,
+  nested: ReadonlySet<string>,
+  compareBy: (column: string) => ElementComparison = () => "text",
+  varrayOf: (column: string) => NamedType | undefined = () => undefined
+): ReadonlyArray<Tok> => {
+  /**
+   * ORA-00932 for CARDINALITY or MEMBER OF of a VARRAY column: they take nested tables only, whatever "Multiset
+   * Conditions" says of MEMBER OF (a documentation bug: https://coderapp.vercel.app/answer/51837805; for CARDINALITY
+   * https://db-oriented.com/2016/05/14/subtleties-part-2-nested-tables-and-varrays/, both "expected UDT got <type>").
+   */
+  const refuseVarray = (column: Tok) => {
+    const varray = varrayOf(oracleName(column))
+    if (varray !== undefined) throw new OraError(932, `inconsistent datatypes: expected UDT got ${varray.schema}.${varray.name}`)
+  }
   if (nested.size === 0 || !toks.some((t) => isKw(t, "EMPTY", "SET", "MEMBER", "CARDINALITY"))) return toks
   const out = [...toks]
   for (let k = out.length - 1; k >= 0; k--) {
@@ -129,6 +192,7 @@ export const rewriteMultisetConditions = (toks: ReadonlyArray<Tok>, nested: Read
       const end = columnEnd(out, at, nested)
       const close = end < 0 ? -1 : significant(out, end)
       if (close < 0 || !isOp(out[close], ")")) continue
+      refuseVarray(out[end - 1]!)
       out.splice(k, close + 1 - k, ...generated(`NULLIF(json_array_length(${text(out.slice(at, end))}), 0)`))
       continue
     }
@@ -145,7 +209,7 @@ export const rewriteMultisetConditions = (toks: ReadonlyArray<Tok>, nested: Read
       if (columnEnd(out, start, nested) !== end) continue
       const c = text(out.slice(start, end))
       const list = elements(compareBy(oracleName(out[end - 1]!)), c)
-      const condition = empty ? `json_array_length(${c}) = 0` : `len(list_distinct(${list})) + CASE WHEN list_contains(${list}, NULL) THEN 1 ELSE 0 END = json_array_length(${c})`
+      const condition = empty ? `json_array_length(${c}) = 0` : `len(list_distinct(${list})) + CASE WHEN list_position(${list}, NULL) IS NOT NULL THEN 1 ELSE 0 END = json_array_length(${c})`
       out.splice(start, (empty ? wordAt : setAt) + 1 - start, ...generated(`(${negated ? "NOT " : ""}(${condition}))`))
       k = start
       continue
@@ -155,6 +219,7 @@ export const rewriteMultisetConditions = (toks: ReadonlyArray<Tok>, nested: Read
       const at = isKw(out[ofAt], "OF") ? significant(out, ofAt + 1) : ofAt
       const end = columnEnd(out, at, nested)
       if (end < 0) continue
+      refuseVarray(out[end - 1]!)
       const { before, negated, start } = operandBeforeMember(out, k)
       const c = text(out.slice(at, end))
       const how = compareBy(oracleName(out[end - 1]!))

@@ -29,9 +29,11 @@ import { withRowLimitBlocks, withRowLimitPositions } from "./row-limiting.ts"
 import { withAliasAs } from "./select-aliases-as.ts"
 import { rewriteRownum } from "./rownum.ts"
 import { rewriteFunctionAliases } from "./everyday-functions.ts"
-import { ELEMENT_COMPARISONS, type ElementComparison, elementComparison, rewriteMultisetConditions } from "./multiset-conditions.ts"
+import { ELEMENT_COMPARISONS, type ElementComparison, elementComparison, elementComparisonOf, rewriteMultisetConditions } from "./multiset-conditions.ts"
+import { namedColumnsOf, rewriteNestedTableEquality, statementOperandTypes } from "./nested-table-equality.ts"
+import type { NamedType } from "./type-shapes.ts"
 import { rewriteXmlSql } from "./xml-functions.ts"
-import { isKw, isOp, significant, type Tok } from "./lexer.ts"
+import { isKw, isOp, significant, tokenize, type Tok } from "./lexer.ts"
 import { rewriteDbmsLob } from "./lob-functions.ts"
 import { rewriteMergeDeleteWhere } from "./merge-delete-where.ts"
 import { rewriteMergeUpdateWhere } from "./merge-update-where.ts"
@@ -89,12 +91,24 @@ export const translateStatement = (ctx: TranslationContext, sql: string, specs: 
 }
 
 /** How the elements of the statement's collection columns compare, by column name (multiset-conditions.ts; read when asked). */
-const multisetElements = (sql: string, columns: TranslationContext["columns"]) => {
+const multisetElements = (sql: string, columns: TranslationContext["columns"], named: () => ReadonlyMap<string, NamedType>) => {
   let kinds: Map<string, ElementComparison> | undefined
   return (column: string): ElementComparison => {
     kinds ??= new Map(ELEMENT_COMPARISONS.flatMap((how) => [...columns.columnsOf(sql, (t) => elementComparison(t) === how)].map((c) => [c, how] as const)))
-    return kinds.get(column) ?? "text"
+    return kinds.get(column) ?? namedElements(named().get(column))
   }
+}
+
+/** The VARRAY type of a column of the statement's tables, by column name (multiset-conditions.ts refuses it). */
+const varrayColumns = (named: () => ReadonlyMap<string, NamedType>) => (column: string): NamedType | undefined => {
+  const type = named().get(column)
+  return type?.kind === "varray" ? type : undefined
+}
+
+/** Objects compared by a key (multiset-conditions.ts objectKey) when their type needs one, else "text". */
+const namedElements = (named: NamedType | undefined): ElementComparison => {
+  const how = elementComparisonOf(named)
+  return typeof how === "object" ? how : "text"
 }
 
 /**
@@ -106,7 +120,9 @@ export const queryTokenRewrites = (ctx: TranslationContext, sql: string, source:
   const lookup = ctx.lookupTable
   const columns = ctx.columns
   const collections = columns.columnsOf(sql, (t) => t.named?.kind === "table" || t.named?.kind === "varray")
-  return rewriteAttributeAccess(rewriteFloatConditions(rewriteDbmsLob(rewriteBuiltinCalls(rewriteConversionErrors(rewriteJsonSql(rewriteXmlSql(rewriteJsonTables(rewriteCollectionColumns(rewriteHierarchical(rewriteOuterJoinPlus(rewriteApplyJoins(withoutListaggOverflow(rewriteNullTreatment(withAliasAs(withRowLimitPositions(withRowLimitBlocks(rewriteMultisetConditions(padCharOperands(rewriteRownum(rewriteFunctionAliases(rewriteReusedAliases(rewriteGroupIds(rewritePivotClauses(rewriteObjectReferences(source, { lookup, tables: () => ctx.db.catalog.allTables() }), lookup)), lookup))), (schema, name) => lookup(schema, name), undefined, specs === undefined ? undefined : (n) => specs[n]?.dty === Dty.CHAR), collections, multisetElements(sql, columns)))))))), lookup), lookup), lookup)), columns.columnsOf(sql, (t) => t.named?.kind === "xmltype")), ctx.db.settings.version, columns.columnsOfKind(sql, "json"), columns.jsonCheckedColumnsOf(sql))), ctx.schema))), (schema, name) => lookup(schema, name), objectColumnTypeOf(ctx.db, ctx.schema))
+  let namedColumns: ReadonlyMap<string, NamedType> | undefined
+  const named = () => (namedColumns ??= namedColumnsOf(tokenize(sql), lookup))
+  return rewriteAttributeAccess(rewriteFloatConditions(rewriteDbmsLob(rewriteBuiltinCalls(rewriteConversionErrors(rewriteJsonSql(rewriteXmlSql(rewriteJsonTables(rewriteCollectionColumns(rewriteHierarchical(rewriteOuterJoinPlus(rewriteApplyJoins(withoutListaggOverflow(rewriteNullTreatment(withAliasAs(withRowLimitPositions(withRowLimitBlocks(rewriteNestedTableEquality(rewriteMultisetConditions(padCharOperands(rewriteRownum(rewriteFunctionAliases(rewriteReusedAliases(rewriteGroupIds(rewritePivotClauses(rewriteObjectReferences(source, { lookup, tables: () => ctx.db.catalog.allTables() }), lookup)), lookup))), (schema, name) => lookup(schema, name), undefined, specs === undefined ? undefined : (n) => specs[n]?.dty === Dty.CHAR), collections, multisetElements(sql, columns, named), varrayColumns(named)), statementOperandTypes(source, lookup, (name) => namedTypesOf(ctx.db).lookup(ctx.schema, undefined, name))))))))), lookup), lookup), lookup)), columns.columnsOf(sql, (t) => t.named?.kind === "xmltype")), ctx.db.settings.version, columns.columnsOfKind(sql, "json"), columns.jsonCheckedColumnsOf(sql))), ctx.schema))), (schema, name) => lookup(schema, name), objectColumnTypeOf(ctx.db, ctx.schema))
 }
 
 /**

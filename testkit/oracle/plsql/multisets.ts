@@ -17,33 +17,37 @@ import type { Expr } from "./ast.ts"
 import { PlsqlCollection } from "./collections.ts"
 import type { Collection, Frame, Value } from "./context.ts"
 import { collectionVar } from "./conversion.ts"
+import { PlsCompileError } from "./errors.ts"
 import { closingParen, nameValue } from "./names.ts"
 import { callMemberFunction } from "./object-methods.ts"
 import { objectTypeOf } from "./object-values.ts"
 import { PlsqlRecord } from "./records.ts"
+import { schemaCollectionType } from "./schema-collections.ts"
 import { lookup, packageVariable } from "./scope.ts"
 
 const WORDS = /\b(MULTISET|EMPTY|SET|MEMBER|SUBMULTISET|CARDINALITY)\b/i
 
-/** A collection operand at `at`: a collection variable (atomically null too) or a computed collection. */
-function collectionAt(ctx: Frame, toks: Expr, at: number): { value: Collection | null; width: number } | undefined {
+/** A collection operand at `at`: a collection variable (atomically null too) or a computed collection; `kind` its type's kind where known. */
+function collectionAt(ctx: Frame, toks: Expr, at: number): { value: Collection | null; width: number; kind?: Collection["type"]["kind"] } | undefined {
   const t = toks[at]
   if (t === undefined) return undefined
   if (t.kind === "bind") {
     const called = ctx.callResults.get(t.value)
-    return called !== undefined && (called.value instanceof PlsqlCollection || called.value === null) && !isOp(toks[at + 1], "(") && !isOp(toks[at + 1], ".") ? { value: called.value as Collection | null, width: 1 } : undefined
+    const value = called?.value
+    return called !== undefined && (value instanceof PlsqlCollection || value === null) && !isOp(toks[at + 1], "(") && !isOp(toks[at + 1], ".") ? { value: value as Collection | null, width: 1, ...(value instanceof PlsqlCollection && { kind: value.type.kind }) } : undefined
   }
   if (t.kind !== "ident" && t.kind !== "qident") return undefined
-  if (isOp(toks[at - 1], ".") || collectionVar(ctx, oracleName(t)) === undefined) return undefined
+  const declared = isOp(toks[at - 1], ".") ? undefined : collectionVar(ctx, oracleName(t))
+  if (declared === undefined) return undefined
   if (isOp(toks[at + 1], "(") || isOp(toks[at + 1], ".")) return undefined
   const found = nameValue(ctx, toks, at)
-  return found === undefined || !(found.value instanceof PlsqlCollection || found.value === null) ? undefined : { value: found.value as Collection | null, width: found.width }
+  return found === undefined || !(found.value instanceof PlsqlCollection || found.value === null) ? undefined : { value: found.value as Collection | null, width: found.width, kind: declared.type.kind }
 }
 
 /** The collection operand that ends just before `k` (its start and value). */
-function collectionBefore(ctx: Frame, toks: Expr, k: number): { start: number; value: Collection | null } | undefined {
+function collectionBefore(ctx: Frame, toks: Expr, k: number): { start: number; value: Collection | null; kind?: Collection["type"]["kind"] } | undefined {
   const found = k > 0 ? collectionAt(ctx, toks, k - 1) : undefined
-  return found === undefined || found.width !== 1 ? undefined : { start: k - 1, value: found.value }
+  return found === undefined || found.width !== 1 ? undefined : { start: k - 1, value: found.value, ...(found.kind !== undefined && { kind: found.kind }) }
 }
 
 /** A scalar operand that ends just before `k`: a literal or a name. */
@@ -218,6 +222,9 @@ async function operationAt(ctx: Frame, toks: Expr, k: number): Promise<{ start: 
     const left = collectionBefore(ctx, toks, k)
     const right = left === undefined ? undefined : collectionAt(ctx, toks, k + 1)
     if (left === undefined || right === undefined) return undefined
+    // only nested tables compare ("Collection Comparisons"); VARRAYs do not compile (PLS-00306, as
+    // https://www.oratable.com/oracle-object-type-comparison/ shows for `a = b` of two varrays)
+    if (left.kind === "varray" || right.kind === "varray") throw new PlsCompileError(ctx.source, t.pos, 306, `wrong number or types of arguments in call to '${t.value}'`)
     requireMapMethod(ctx, [left.value, right.value])
     return { start: left.start, end: k + right.width, value: not(equal(left.value, right.value, await comparisonKey(ctx, [left.value, right.value])), !isOp(t, "=")) }
   }
@@ -243,7 +250,9 @@ export async function inlineMultisets(ctx: Frame, expr: Expr, evaluate: (toks: E
     const open = dotted ? k + 3 : k + 1
     if (!isOp(toks[open], "(")) continue
     const slot = dotted ? packageVariable(ctx, oracleName(t), oracleName(toks[k + 2]!)) : lookup(ctx, oracleName(t))
-    if (slot?.k !== "type" || slot.type.kind === "assoc") continue
+    // a local or package type's, or a schema collection type's (CREATE TYPE ... AS TABLE OF | VARRAY OF)
+    const schemaType = slot === undefined && !dotted ? schemaCollectionType(ctx, oracleName(t)) : undefined
+    if ((slot?.k !== "type" || slot.type.kind === "assoc") && schemaType === undefined) continue
     const close = closingParen(toks, open)
     let value: Value
     try {

@@ -16,6 +16,7 @@ import { namedTypesOf } from "../named-types.ts"
 import { rewriteMemberOfByMethods } from "../multiset-conditions.ts"
 import { comparisonOf, rewriteObjectComparisons } from "../object-comparisons.ts"
 import { rewriteObjectSetOperations } from "../object-set-operations.ts"
+import { rewriteNestedTableEqualityByMap } from "../nested-table-equality.ts"
 import { aliasedTables } from "../object-attributes.ts"
 import type { PlsqlProcedure, TableMeta } from "../catalog.ts"
 import type { OracleDatabase } from "../database.ts"
@@ -132,7 +133,9 @@ export const rewriteSqlMethodCalls = (
   const compared = rewriteObjectComparisons(source, () => (tables ??= statementTables(source, lookupTable)), lookupType)
   // UNION / INTERSECT / MINUS of objects: by a MAP method (object-set-operations.ts)
   const combined = rewriteObjectSetOperations(compared, () => (tables ??= statementTables(source, lookupTable)), lookupType, comparisonOf)
-  const toks = rewriteMemberOfByMethods(combined, () => (tables ??= statementTables(source, lookupTable)))
+  const members = rewriteMemberOfByMethods(combined, () => (tables ??= statementTables(source, lookupTable)))
+  // `a = b` of nested tables of objects: by their MAP method (nested-table-equality.ts)
+  const toks = rewriteNestedTableEqualityByMap(members, () => (tables ??= statementTables(source, lookupTable)))
   // no type body, no method to call
   if (typeBodiesOf(db).size === 0) return toks
   const sig = toks.flatMap((t, k) => (t.kind === "ws" ? [] : [k]))
