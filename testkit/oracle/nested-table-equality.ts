@@ -186,7 +186,23 @@ const comparisonOf = (left: Operand, right: Operand, negated: boolean): { before
  * `toks` with each comparison described above rewritten for the engine (the tokens themselves when there is none);
  * `types` types the operands.
  */
-export const rewriteNestedTableEquality = (toks: ReadonlyArray<Tok>, types: OperandTypes): ReadonlyArray<Tok> => {
+export const rewriteNestedTableEquality = (toks: ReadonlyArray<Tok>, types: OperandTypes): ReadonlyArray<Tok> =>
+  rewriteEqualities(toks, types, (out, left, right, negated) => {
+    const made = comparisonOf(left, right, negated)
+    if (made === undefined) return undefined
+    return [made.before, ...out.slice(left.start, left.end), made.between, ...out.slice(right.start, right.end), made.after]
+  })
+
+/**
+ * Each `=` / `<>` of `toks` whose operands `types` knows, last first, and not an assignment's `=`: replaced by the
+ * tokens `rewrite` makes of it (SQL text pieces are tokenized at the left operand's position), or left when it makes
+ * none.
+ */
+const rewriteEqualities = (
+  toks: ReadonlyArray<Tok>,
+  types: OperandTypes,
+  rewrite: (out: ReadonlyArray<Tok>, left: Operand, right: Operand, negated: boolean) => ReadonlyArray<Tok | string> | undefined
+): ReadonlyArray<Tok> => {
   if (!toks.some((t) => t.kind === "op" && EQUALITY.includes(t.value))) return toks
   const out = [...toks]
   for (let k = out.length - 1; k >= 0; k--) {
@@ -195,11 +211,11 @@ export const rewriteNestedTableEquality = (toks: ReadonlyArray<Tok>, types: Oper
     const left = operandBefore(out, k, types)
     const right = left === undefined ? undefined : operandAfter(out, k + 1, types)
     if (left === undefined || right === undefined || (t.value === "=" && isAssignment(out, left.start))) continue
-    const made = comparisonOf(left, right, t.value !== "=")
+    const made = rewrite(out, left, right, t.value !== "=")
     if (made === undefined) continue
     const pos = out[left.start]!.pos
-    const generated = (sql: string) => tokenize(sql).map((g) => ({ ...g, pos }))
-    out.splice(left.start, right.end - left.start, ...generated(made.before), ...out.slice(left.start, left.end), ...generated(made.between), ...out.slice(right.start, right.end), ...generated(made.after))
+    const generated = made.flatMap((m) => (typeof m === "string" ? tokenize(m).map((g) => ({ ...g, pos })) : [m]))
+    out.splice(left.start, right.end - left.start, ...generated)
     k = left.start
   }
   return out
@@ -222,13 +238,8 @@ export const rewriteNestedTableEqualityByMap = (toks: ReadonlyArray<Tok>, tables
     return element !== undefined && hasMapMethod(element) ? type : undefined
   }
   const types: OperandTypes = { column, constructed: () => undefined }
-  const out = [...toks]
-  for (let k = out.length - 1; k >= 0; k--) {
-    const t = out[k]!
-    if (t.kind !== "op" || !EQUALITY.includes(t.value)) continue
-    const left = operandBefore(out, k, types)
-    const right = left === undefined ? undefined : operandAfter(out, k + 1, types)
-    if (left?.type === undefined || right === undefined || left.type !== right.type || (t.value === "=" && isAssignment(out, left.start))) continue
+  return rewriteEqualities(toks, types, (_out, left, right, negated) => {
+    if (left.type === undefined || left.type !== right.type) return undefined
     const element = objectElement(left.type)!
     let owner: NamedType = element
     while (!owner.methods?.some((m) => m.comparison === "MAP") && owner.supertype !== undefined) owner = owner.supertype
@@ -245,9 +256,6 @@ export const rewriteNestedTableEqualityByMap = (toks: ReadonlyArray<Tok>, tables
     const b = qualified(right)
     const count = (c: string) => `(SELECT COUNT(*) FROM TABLE(${c}) ora_mn WHERE ${mapped("ora_mn")} = ${mapped("ora_mm")})`
     const equal = `(SELECT COUNT(*) FROM TABLE(${a}) ora_mm) = (SELECT COUNT(*) FROM TABLE(${b}) ora_mm) AND NOT EXISTS (SELECT 1 FROM TABLE(${a}) ora_mm WHERE ${count(a)} <> ${count(b)})`
-    const condition = `((CASE WHEN ${a} IS NULL OR ${b} IS NULL THEN NULL WHEN ${equal} THEN 1 ELSE 0 END) = ${t.value === "=" ? 1 : 0})`
-    out.splice(left.start, right.end - left.start, ...tokenize(condition).map((g) => ({ ...g, pos: out[left.start]!.pos })))
-    k = left.start
-  }
-  return out
+    return [`((CASE WHEN ${a} IS NULL OR ${b} IS NULL THEN NULL WHEN ${equal} THEN 1 ELSE 0 END) = ${negated ? 0 : 1})`]
+  })
 }
