@@ -14,7 +14,7 @@ import { quoteDuck } from "./names.ts"
 
 /** What the copies need from the database. */
 export interface TransactionDictionaryDatabase {
-  refreshDictionary(s: Pick<EngineSession, "execute">, names: ReadonlySet<string>, asker: { readonly user: string; readonly roles: ReadonlySet<string> } | undefined, copy: boolean): Promise<void>
+  refreshDictionary(s: Pick<EngineSession, "execute">, names: ReadonlySet<string>, asker: { readonly user: string; readonly roles: ReadonlySet<string> } | undefined, copy: ReadonlySet<string>): Promise<void>
 }
 
 /** A reference `SYS.name` / `"SYS"."name"` in DuckDB text. */
@@ -22,8 +22,16 @@ const SYS_REF = /(?:"SYS"|\bSYS)\.("(?:[^"]|"")+"|[A-Za-z_][A-Za-z0-9_$]*)/g
 
 const unquote = (name: string) => (name.startsWith('"') ? name.slice(1, -1).replace(/""/g, '"') : name.toUpperCase())
 
-const definitions = async (engine: EngineSession): Promise<ReadonlyMap<string, string>> =>
-  new Map((await engine.queryAll(`SELECT view_name, sql FROM duckdb_views() WHERE schema_name = 'SYS' AND NOT internal`)).map(([n, sql]) => [String(n), String(sql)]))
+/** The SYS views' DuckDB definitions by database: made once, when the database is created (database.ts). */
+const definitionsOf = new WeakMap<object, ReadonlyMap<string, string>>()
+
+const definitions = async (db: object, engine: EngineSession): Promise<ReadonlyMap<string, string>> => {
+  const known = definitionsOf.get(db)
+  if (known !== undefined) return known
+  const defs = new Map((await engine.queryAll(`SELECT view_name, sql FROM duckdb_views() WHERE schema_name = 'SYS' AND NOT internal`)).map(([n, sql]) => [String(n), String(sql)]))
+  definitionsOf.set(db, defs)
+  return defs
+}
 
 /** The SYS views `duckSql` names and the views and snapshot tables (`ORA$...`) they read, views after what they read. */
 const closureOf = (duckSql: string, views: ReadonlyMap<string, string>): { views: Array<string>; tables: Set<string> } => {
@@ -63,7 +71,7 @@ export const withTransactionDictionary = async <A>(
   asker: { readonly user: string; readonly roles: ReadonlySet<string> } | undefined,
   run: (rename: (sql: string) => string) => Promise<A>
 ): Promise<A> => {
-  const defs = await definitions(engine)
+  const defs = await definitions(db, engine)
   const needed = closureOf(duckSql, defs)
   const local = (name: string) => `temp.main.${quoteDuck(name)}`
   const created: Array<string> = []
@@ -84,7 +92,8 @@ export const withTransactionDictionary = async <A>(
       },
       tables,
       asker,
-      true
+      // by view name: `ORA$$ALL_TABLES` holds ALL_TABLES, `ORA$$V$$SESSION` V$SESSION
+      new Set([...needed.tables].map((t) => t.slice("ORA$$".length).replace(/\$\$/g, "$")))
     )
     const rename = (sql: string) => sql.replace(SYS_REF, (ref, name: string) => (needed.views.includes(unquote(name)) || needed.tables.has(unquote(name)) ? local(unquote(name)) : ref))
     for (const v of needed.views) {
