@@ -65,6 +65,15 @@ describe("Oracle test server: dictionary views inside an open transaction", () =
     expect((await a.execute(`SELECT COUNT(*) FROM dt_keep`)).rows).toEqual([[1]])
   })
 
+  it("a table of the user's own named USER_TABLES is read before the dictionary view inside a transaction too", async () => {
+    two = await openTwoSessions([`CREATE TABLE user_tables (table_name VARCHAR2(128))`])
+    const { a } = two
+    await a.execute(`INSERT INTO user_tables VALUES ('MINE')`)
+    expect((await a.execute(`SELECT table_name FROM user_tables`)).rows).toEqual([["MINE"]])
+    await a.rollback()
+    expect((await a.execute(`SELECT COUNT(*) FROM user_tables`)).rows).toEqual([[0]])
+  })
+
   it("two sessions read the dictionary inside their open transactions and both commit", async () => {
     two = await openTwoSessions([`CREATE TABLE dt_both (x NUMBER)`])
     const { a, b } = two

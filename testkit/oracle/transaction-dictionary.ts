@@ -33,8 +33,8 @@ const definitions = async (db: object, engine: EngineSession): Promise<ReadonlyM
   return defs
 }
 
-/** The SYS views `duckSql` names and the views and snapshot tables (`ORA$...`) they read, views after what they read. */
-const closureOf = (duckSql: string, views: ReadonlyMap<string, string>): { views: Array<string>; tables: Set<string> } => {
+/** The SYS views `duckSql` names (but not those `own` names, the session's own schema's) and the views and snapshot tables (`ORA$...`) they read, views after what they read. */
+const closureOf = (duckSql: string, views: ReadonlyMap<string, string>, own: ReadonlySet<string>): { views: Array<string>; tables: Set<string> } => {
   const out = { views: [] as Array<string>, tables: new Set<string>() }
   const seen = new Set<string>()
   const visit = (name: string) => {
@@ -52,7 +52,7 @@ const closureOf = (duckSql: string, views: ReadonlyMap<string, string>): { views
   const upper = duckSql.toUpperCase()
   const names = (name: string) => [name, name.replace(/\$\$/g, "$")]
   for (const name of views.keys()) {
-    if (names(name).some((n) => upper.includes(n) && new RegExp(`(^|[^A-Z0-9_$])${n.replace(/\$/g, "\\$")}($|[^A-Z0-9_$])`).test(upper))) visit(name)
+    if (!own.has(name) && names(name).some((n) => upper.includes(n) && new RegExp(`(^|[^A-Z0-9_$])${n.replace(/\$/g, "\\$")}($|[^A-Z0-9_$])`).test(upper))) visit(name)
   }
   return out
 }
@@ -72,7 +72,13 @@ export const withTransactionDictionary = async <A>(
   run: (rename: (sql: string) => string) => Promise<A>
 ): Promise<A> => {
   const defs = await definitions(db, engine)
-  const needed = closureOf(duckSql, defs)
+  // a table or view of the session's own schema is found before the public synonym of a dictionary view (Database
+  // Administrator's Guide, "Managing Object Name Resolution": current schema first, then public synonyms;
+  // https://docs.oracle.com/cd/B28359_01/server.111/b28310/general008.htm)
+  const own = new Set(
+    (await engine.queryAll(`SELECT table_name FROM duckdb_tables() WHERE schema_name = current_schema() AND schema_name <> 'SYS' UNION ALL SELECT view_name FROM duckdb_views() WHERE schema_name = current_schema() AND schema_name <> 'SYS'`)).map(([n]) => String(n))
+  )
+  const needed = closureOf(duckSql, defs, own)
   const local = (name: string) => `temp.main.${quoteDuck(name)}`
   const created: Array<string> = []
   try {
