@@ -25,6 +25,7 @@ describe("Oracle test server: dictionary views inside an open transaction", () =
     await a.execute(`INSERT INTO dt_rows VALUES (2)`)
     expect((await a.execute(joined)).rows).toEqual([[2]])
     expect((await a.execute(`SELECT COUNT(*) FROM all_tab_columns c, dt_rows r WHERE c.table_name = 'DT_ROWS' AND r.x = 2`)).rows).toEqual([[1]])
+    expect((await a.execute(`SELECT COUNT(*) FROM dt_rows r JOIN sys.user_tables u ON u.table_name = 'DT_ROWS'`)).rows).toEqual([[2]])
     await a.rollback()
     expect((await a.execute(joined)).rows).toEqual([[0]])
   })

@@ -18,7 +18,7 @@ export interface TransactionDictionaryDatabase {
 }
 
 /** A reference `SYS.name` / `"SYS"."name"` in DuckDB text. */
-const SYS_REF = /(?:"SYS"|\bSYS)\.("(?:[^"]|"")+"|[A-Za-z_][A-Za-z0-9_$]*)/g
+const SYS_REF = /(?:"SYS"|\bSYS)\.("(?:[^"]|"")+"|[A-Za-z_][A-Za-z0-9_$]*)/gi
 
 const unquote = (name: string) => (name.startsWith('"') ? name.slice(1, -1).replace(/""/g, '"') : name.toUpperCase())
 
