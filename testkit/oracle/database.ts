@@ -365,9 +365,11 @@ export class OracleDatabase {
     return run
   }
 
-  /** Rewrites the dictionary snapshot tables when the catalog changed (and V$SESSION always); admin session only. */
-  async refreshDictionary(s: EngineSession, names: ReadonlySet<string>, asker?: { readonly user: string; readonly roles: ReadonlySet<string> }): Promise<void> {
+  /** Rewrites the dictionary snapshot tables when the catalog changed (V$SESSION always); admin session only, or with
+   * `copy` only those tables, whatever the version, into `s`, which copies them elsewhere (transaction-dictionary.ts). */
+  async refreshDictionary(s: Pick<EngineSession, "execute">, names: ReadonlySet<string>, asker?: { readonly user: string; readonly roles: ReadonlySet<string> }, copy?: ReadonlySet<string>): Promise<void> {
     const fill = async (table: string, rows: Array<Array<unknown>>) => {
+      if (copy !== undefined && !copy.has(table)) return
       await s.execute(`DELETE FROM "SYS".${duckIdent(`ORA$${table}`)}`)
       if (rows.length === 0) return
       const cols = dictionaryShapes[table]!
@@ -437,8 +439,8 @@ export class OracleDatabase {
     for (const [view, rows] of this.settings.storedCode.dictionaryRows(this)) if (names.has(view)) await fill(view, rows)
     if ([...names].some((n) => n.startsWith("ALL_"))) for (const [view, rows] of accessDictionaryRows(this, this.grants, (o, n) => this.catalog.getTable(o, n)?.kind ?? (["SEQUENCE", "PROCEDURE", "FUNCTION", "PACKAGE"] as const).find((k) => this.catalog.getObject(o, k, n) !== undefined) ?? (namedTypesOf(this).lookup(o, o, n) !== undefined ? "TYPE" : "TABLE"))) await fill(view, rows)
     await refreshRoleDictionary(s, names, this.auth, this.grants, [...this.catalog.users.keys()], asker)
-    if (this.dictionaryVersion === this.catalog.version && !names.has("FORCE")) return
-    this.dictionaryVersion = this.catalog.version
+    if (copy === undefined && this.dictionaryVersion === this.catalog.version && !names.has("FORCE")) return
+    if (copy === undefined) this.dictionaryVersion = this.catalog.version
     // Only user tables appear in ALL_TABLES/ALL_TAB_COLUMNS; SYS views are listed in ALL_OBJECTS.
     const tables = [...this.catalog.allTables()].filter((t) => t.owner !== "PUBLIC")
     const userTables = tables.filter((t) => t.owner !== "SYS")

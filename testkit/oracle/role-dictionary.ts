@@ -104,7 +104,7 @@ const lit = (x: unknown): string => (x === null || x === undefined ? "NULL" : ty
 
 /** Rewrites the snapshots when a query names one of the views (`names`: the dictionary tables it reads); admin session only. */
 export const refreshRoleDictionary = async (
-  s: EngineSession,
+  s: Pick<EngineSession, "execute">,
   names: ReadonlySet<string>,
   auth: Authorizations,
   grants: Grants,

@@ -1,7 +1,8 @@
 /**
  * The data dictionary views a session's query reads (ALL_ / USER_ / DBA_ views, V$ views, TABS / COLS): they are
  * snapshot tables the admin session refreshes from the catalog before the query runs there, with the session's
- * variables and search path (catalog.ts `dictionaryShapes`, database.ts `refreshDictionary`).
+ * variables and search path (catalog.ts `dictionaryShapes`, database.ts `refreshDictionary`). Inside an open
+ * transaction the session reads copies of its own instead (transaction-dictionary.ts).
  */
 import type { DuckDBValue } from "@duckdb/node-api"
 import type { Cursor, Session as EngineSession } from "../engine/index.ts"

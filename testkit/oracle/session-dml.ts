@@ -24,6 +24,7 @@ import { runRowsWithTriggers, type TriggerSession } from "./plsql/triggers.ts"
 import { engineStatement, type RowLockWaits } from "./row-locks.ts"
 import { type IsTable, rewriteSequenceRows } from "./sequence-rows.ts"
 import { dictionaryTablesOf } from "./session-dictionary.ts"
+import { withTransactionDictionary } from "./transaction-dictionary.ts"
 import type { ExecuteMany } from "./session-execute-many.ts"
 import type { KeyClaims } from "./session-key-claims.ts"
 import type { SessionLocking } from "./session-locking.ts"
@@ -75,7 +76,11 @@ export class SessionDml {
 
   private async runBlockDmlOnce(sql: string, params: ReadonlyArray<DuckDBValue>): Promise<number> {
     const t = engineStatement(sql)
-    if (t !== undefined) await this.refreshDictionaryFor(t.toks)
+    if (t !== undefined) return this.withDictionary(t.toks, sql, () => this.runBlockDmlNow(sql, params, t))
+    return this.runBlockDmlNow(sql, params, t)
+  }
+
+  private runBlockDmlNow(sql: string, params: ReadonlyArray<DuckDBValue>, t: ReturnType<typeof engineStatement>): Promise<number> {
     const target = t === undefined ? undefined : this.targetOf(t.toks)
     // its failures name its own table's constraints, not those of the client's last statement
     return this.withDmlTarget(target, t !== undefined && isKw(t.toks[0], "UPDATE", "MERGE"), () => this.checkingUncheckedForeignKeys(target, () => this.blockDml(sql, params, t, target)))
@@ -117,20 +122,27 @@ export class SessionDml {
   }
 
   /**
-   * Before a write that reads dictionary views (`INSERT INTO t SELECT ... FROM user_tables`): their snapshot tables
-   * refreshed from the catalog, which the write sees when its transaction starts after that (a transaction already
-   * open keeps the snapshot it started on).
+   * Runs `write` (its tokens `toks`, its text `text`), a write that may read dictionary views (`INSERT INTO t SELECT
+   * ... FROM user_tables`), with them showing the catalog as it is now: their snapshot tables refreshed first, which
+   * the write sees as its transaction starts after that; inside a transaction already open (whose snapshot hides that
+   * refresh) as connection-local copies (transaction-dictionary.ts).
    */
-  private async refreshDictionaryFor(toks: ReadonlyArray<Tok>): Promise<void> {
+  private async withDictionary<A>(toks: ReadonlyArray<Tok>, text: string, write: () => Promise<A>): Promise<A> {
     const dict = dictionaryTablesOf(toks)
-    if (dict.size === 0 || this.host.txn.inTxn) return
-    await this.s.db.withAdmin((admin) => this.s.db.refreshDictionary(admin, dict, { user: this.s.info.user, roles: this.host.enabledRoles }))
+    if (dict.size === 0) return write()
+    const asker = { user: this.s.info.user, roles: this.host.enabledRoles }
+    if (this.s.engine.inTransaction) return withTransactionDictionary(this.s.db, this.s.engine, text, dict, asker, write)
+    await this.s.db.withAdmin((admin) => this.s.db.refreshDictionary(admin, dict, asker))
+    return write()
   }
 
   /** Runs an INSERT / UPDATE / DELETE / MERGE (Oracle text) once per bind row. */
   async dml(oracleSql: string, rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>, specs: ReadonlyArray<BindSpec>, opts: ExecuteOptions): Promise<DmlResult> {
     const sql = rewriteSequenceRows(stripTerminator(oracleSql), this.host.isTable), written = significant(tokenize(stripTerminator(sql)))
-    await this.refreshDictionaryFor(written)
+    return this.withDictionary(written, sql, () => this.dmlNow(sql, written, rows, specs, opts))
+  }
+
+  private dmlNow(sql: string, written: ReadonlyArray<Tok>, rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>, specs: ReadonlyArray<BindSpec>, opts: ExecuteOptions): Promise<DmlResult> {
     const triggers = tableTriggers(this.s.db, this.targetOf(written))
     if (triggers.length > 0) return this.dmlWithTriggers(sql, triggers, rows)
     const calls = this.host.queries.callsOf(tokenize(stripTerminator(sql)), sql)

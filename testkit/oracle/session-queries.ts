@@ -36,6 +36,7 @@ import { type AccessContext, checkAccess } from "./session-access.ts"
 import { boundIntervals, intervalParams } from "./session-transaction.ts"
 import { bindNumberingTranslator, type TranslationContext } from "./session-translate.ts"
 import { searchPathSql } from "./session-variables.ts"
+import { withTransactionDictionary } from "./transaction-dictionary.ts"
 import { type BindSpec, type QueryResult, type ResultColumn, stripTerminator } from "./statement.ts"
 import { translateQuery, type QueryShape } from "./translate.ts"
 
@@ -138,13 +139,19 @@ export class SessionQueries {
     return { kind: "query", columns: derived === undefined ? columns : withDerivedLobRows(columns, derived), cursor, ...((lobRowids.length > 0 || derived !== undefined) && { rowidColumn: described }), ...(claimFetchedRow !== undefined && { claimFetchedRow }) }
   }
 
-  /** A query reading `dictionary` snapshot tables, run as a client's query of them is: refreshed first, on the admin session as this session. */
+  /**
+   * A query reading `dictionary` snapshot tables: inside an open transaction on this session over copies of them
+   * (transaction-dictionary.ts), so that it sees the transaction's own changes; else refreshed first, on the admin
+   * session as this session.
+   */
   private dictionaryQuery(dictionary: ReadonlySet<string>, duckSql: string, params: ReadonlyArray<DuckDBValue>): Promise<Cursor> {
     const s = this.host.session
+    const asker = { user: s.info.user, roles: this.host.enabledRoles }
+    if (s.engine.inTransaction) return withTransactionDictionary(s.db, s.engine, duckSql, dictionary, asker, (rename) => s.engine.query(rename(duckSql), params))
     return queryDictionary(s.db, dictionary, async (admin) => {
       await this.host.setVars(admin)
       await admin.execute(searchPathSql(s.schema))
-    }, duckSql, params, { user: s.info.user, roles: this.host.enabledRoles })
+    }, duckSql, params, asker)
   }
 
   /** Runs a client's query and reads all its rows; a failure while reading restores the transaction. */
