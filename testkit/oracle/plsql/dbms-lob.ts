@@ -69,7 +69,8 @@ const writeLocator = async (ctx: CallContext, locator: Locator, next: DuckDBValu
   const source = ctx.lobs.get(locator.key)
   // "ORA-22294: cannot update a LOB opened in read-only mode" (DBMS_LOB, "OPEN Procedures")
   if (source?.opened === "readonly") throw new OraError(22294, "cannot update a LOB opened in read-only mode")
-  if (source === undefined && locator.value === null) throw invalidLocator()
+  // a NULL locator (a NULL column selected INTO it too: no LOB to point to) is ORA-22275
+  if (locator.value === null) throw invalidLocator()
   if (isTemporaryLob(source, locator.value)) {
     ctx.assign(locator.target, next)
     return
@@ -139,6 +140,11 @@ export const dbmsLob: BuiltinPackage = async (ctx, procedure, args) => {
       if (mode !== 0 && mode !== 1) throw argumentError("open_mode")
       const source = ctx.lobs.get(locator.key) ?? TEMPORARY
       if (source.opened !== undefined) throw new OraError(22293, "LOB already opened in the same transaction")
+      // a table's LOB opens read-write only inside a transaction (a DML or SELECT FOR UPDATE began one), a temporary
+      // LOB or read-only mode without (https://docs.oracle.com/en/error-help/db/oci-22292)
+      if (mode === 1 && !isTemporaryLob(source, locator.value) && !ctx.host.transactionInProgress) {
+        throw new OraError(22292, "cannot open a LOB in read/write mode without a transaction")
+      }
       ctx.lobs.set(locator.key, { ...source, opened: mode === 0 ? "readonly" : "readwrite" })
       return true
     }
@@ -195,7 +201,7 @@ export const dbmsLob: BuiltinPackage = async (ctx, procedure, args) => {
       const locator = locatorOf(ctx, procedure, args[0])
       const values: Array<DuckDBValue> = []
       for (const a of args.slice(1)) values.push(await ctx.evaluate(a))
-      if (locator.value === null && ctx.lobs.get(locator.key) === undefined) throw invalidLocator()
+      if (locator.value === null) throw invalidLocator()
       const next = dbmsLobWrite(procedure, locator.value, values)
       if (next === undefined) throw ora.unimplemented(`DBMS_LOB.${procedure} in PL/SQL`)
       await writeLocator(ctx, locator, next)
