@@ -5,6 +5,7 @@
  */
 import type { DuckDBValue } from "@duckdb/node-api"
 import { isKw, isOp } from "../lexer.ts"
+import { LOB_CHUNK_SIZE } from "../lob-functions.ts"
 import { lengthOf, lobValue, slice, type LobValue } from "../plsql-lobs.ts"
 import { argumentsByName, wrongArguments } from "./arguments.ts"
 import type { Expr } from "./ast.ts"
@@ -29,11 +30,6 @@ export const DBMS_LOB_CONSTANTS: ReadonlyMap<string, number> = new Map([
   ["WARN_INCONVERTIBLE_CHAR", 1]
 ])
 
-/**
- * GETCHUNKSIZE's answer: the usable part of an 8 KB block chunk (8192 less 60 bytes of overhead), what Oracle 19c
- * gives for a LOB of an 8 KB block tablespace (ksun-oracle.blogspot.com, "Oracle LOB chunksize and buffersize").
- */
-const CHUNK_SIZE = 8132
 
 const FUNCTIONS = new Set(["ISTEMPORARY", "ISOPEN", "GETCHUNKSIZE", "COMPARE"])
 /** SQL's functions (lob-functions.ts), made here only on a NULL variable, whose untyped NULL SQL cannot resolve. */
@@ -98,6 +94,6 @@ export const dbmsLobFunction = async (ctx: CallContext, name: string, args: Read
     case "ISOPEN":
       return locator !== undefined && ctx.lobs.get(locator.key)?.opened !== undefined ? 1 : 0
     default:
-      return CHUNK_SIZE
+      return LOB_CHUNK_SIZE
   }
 }

@@ -1,0 +1,71 @@
+/**
+ * DBMS_LOB leftovers (Oracle Database PL/SQL Packages and Types Reference, DBMS_LOB,
+ * https://docs.oracle.com/en/database/oracle/oracle-database/19/arpls/DBMS_LOB.html): a NULL LOB column selected
+ * INTO a variable is a NULL locator (a write is ORA-06502 / ORA-22275), OPEN read-write of a table's LOB needs a
+ * transaction (ORA-22292), ISTEMPORARY / ISOPEN / GETCHUNKSIZE in SQL, and DBMS_LOB writes through a record field or
+ * a collection element. Raw node-oracledb against the Oracle test server.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import type { TwoSessions } from "./oracle/helpers.ts"
+import { failure, openTwoSessions, oracledb, oraCode } from "./oracle/helpers.ts"
+
+let env: TwoSessions
+
+const asData = { fetchInfo: { DOC: { type: oracledb.STRING }, IMG: { type: oracledb.BUFFER } } }
+const textOut = { dir: oracledb.BIND_OUT, type: oracledb.STRING, maxSize: 4000 }
+
+describe("Oracle test server: DBMS_LOB on NULL locators, OPEN outside a transaction, its functions in SQL, record and collection locators", () => {
+  beforeAll(async () => {
+    env = await openTwoSessions([
+      "CREATE TABLE dl3_doc (id NUMBER PRIMARY KEY, doc CLOB, img BLOB)",
+      "INSERT INTO dl3_doc VALUES (1, 'one', HEXTORAW('01'))",
+      "INSERT INTO dl3_doc VALUES (2, NULL, NULL)",
+      "INSERT INTO dl3_doc VALUES (3, 'three', EMPTY_BLOB())"
+    ])
+  })
+  afterAll(() => env?.env.close())
+
+  const doc = async (id: number) => (await env.b.execute("SELECT doc, img FROM dl3_doc WHERE id = :1", [id], asData)).rows[0]
+
+  it("a NULL LOB column selected INTO a variable FOR UPDATE is a NULL locator: DBMS_LOB.WRITE / WRITEAPPEND fail with ORA-06502 / ORA-22275 and write nothing", async () => {
+    for (const call of ["DBMS_LOB.WRITE(d, 3, 1, 'abc')", "DBMS_LOB.WRITEAPPEND(d, 3, 'abc')", "DBMS_LOB.TRIM(d, 0)"]) {
+      const e = await failure(() => env.a.execute(`DECLARE d CLOB; BEGIN SELECT doc INTO d FROM dl3_doc WHERE id = 2 FOR UPDATE; ${call}; END;`))
+      expect(oraCode(e)).toBe("ORA-06502")
+      expect(e.message).toContain("ORA-22275")
+    }
+    const b = await failure(() => env.a.execute("DECLARE b BLOB; BEGIN SELECT img INTO b FROM dl3_doc WHERE id = 2 FOR UPDATE; DBMS_LOB.WRITEAPPEND(b, 1, HEXTORAW('FF')); END;"))
+    expect(b.message).toContain("ORA-22275")
+    await env.a.rollback()
+    expect(await doc(2)).toEqual([null, null])
+  })
+
+  it("DBMS_LOB.OPEN read-write of a table's LOB outside a transaction is ORA-22292; read-only, a temporary LOB, or after FOR UPDATE it opens", async () => {
+    await env.a.rollback()
+    const e = await failure(() => env.a.execute("DECLARE d CLOB; BEGIN SELECT doc INTO d FROM dl3_doc WHERE id = 1; DBMS_LOB.OPEN(d, DBMS_LOB.LOB_READWRITE); END;"))
+    expect(oraCode(e)).toBe("ORA-22292")
+    const r = await env.a.execute(
+      `DECLARE d CLOB; t CLOB; BEGIN
+         SELECT doc INTO d FROM dl3_doc WHERE id = 1; DBMS_LOB.OPEN(d, DBMS_LOB.LOB_READONLY); :a := DBMS_LOB.ISOPEN(d); DBMS_LOB.CLOSE(d);
+         DBMS_LOB.CREATETEMPORARY(t, TRUE); DBMS_LOB.OPEN(t, DBMS_LOB.LOB_READWRITE); DBMS_LOB.WRITEAPPEND(t, 2, 'xy'); DBMS_LOB.CLOSE(t);
+         SELECT doc INTO d FROM dl3_doc WHERE id = 1 FOR UPDATE; DBMS_LOB.OPEN(d, DBMS_LOB.LOB_READWRITE); DBMS_LOB.WRITEAPPEND(d, 1, '!'); DBMS_LOB.CLOSE(d);
+       END;`,
+      { a: { dir: oracledb.BIND_OUT, type: oracledb.NUMBER } }
+    )
+    expect(r.outBinds.a).toBe(1)
+    await env.a.commit()
+    expect((await doc(1))![0]).toBe("one!")
+  })
+
+  it("DBMS_LOB.ISTEMPORARY / ISOPEN / GETCHUNKSIZE in SQL: a column's LOB is no temporary and not open, a TO_CLOB result is temporary, a NULL LOB gives NULL", async () => {
+    const r = await env.a.execute(
+      "SELECT id, DBMS_LOB.ISTEMPORARY(doc), DBMS_LOB.ISOPEN(doc), DBMS_LOB.GETCHUNKSIZE(doc), DBMS_LOB.ISTEMPORARY(img), DBMS_LOB.GETCHUNKSIZE(img) FROM dl3_doc ORDER BY id"
+    )
+    expect(r.rows).toEqual([
+      [1, 0, 0, 8132, 0, 8132],
+      [2, null, null, null, null, null],
+      [3, 0, 0, 8132, 0, 8132]
+    ])
+    const t = await env.a.execute("SELECT DBMS_LOB.ISTEMPORARY(TO_CLOB('x')), SYS.DBMS_LOB.ISOPEN(TO_CLOB('x')) FROM DUAL WHERE DBMS_LOB.GETCHUNKSIZE(TO_BLOB(HEXTORAW('01'))) > 0")
+    expect(t.rows).toEqual([[1, 0]])
+  })
+})
