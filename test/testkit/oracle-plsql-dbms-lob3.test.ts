@@ -68,4 +68,50 @@ describe("Oracle test server: DBMS_LOB on NULL locators, OPEN outside a transact
     const t = await env.a.execute("SELECT DBMS_LOB.ISTEMPORARY(TO_CLOB('x')), SYS.DBMS_LOB.ISOPEN(TO_CLOB('x')) FROM DUAL WHERE DBMS_LOB.GETCHUNKSIZE(TO_BLOB(HEXTORAW('01'))) > 0")
     expect(t.rows).toEqual([[1, 0]])
   })
+  it("DBMS_LOB writes through a record field: SELECT * INTO a %ROWTYPE record FOR UPDATE, then WRITEAPPEND(r.doc) / WRITE(r.img) write the row", async () => {
+    await env.a.execute(
+      `DECLARE r dl3_doc%ROWTYPE; BEGIN
+         SELECT * INTO r FROM dl3_doc WHERE id = 3 FOR UPDATE;
+         DBMS_LOB.WRITEAPPEND(r.doc, 3, 'abc');
+         DBMS_LOB.WRITE(r.img, 2, 1, HEXTORAW('0A0B'));
+         :n := DBMS_LOB.GETLENGTH(r.doc) || '/' || DBMS_LOB.ISTEMPORARY(r.doc);
+       END;`,
+      { n: textOut }
+    ).then((r: { outBinds: { n: string } }) => expect(r.outBinds.n).toBe("8/0"))
+    await env.a.commit()
+    expect(await doc(3)).toEqual(["threeabc", Buffer.from([0x0a, 0x0b])])
+  })
+
+  it("a record field selected without FOR UPDATE on a row the transaction does not hold is ORA-22920; a field INTO target and a collection element FOR UPDATE write their row", async () => {
+    const e = await failure(() => env.a.execute("DECLARE r dl3_doc%ROWTYPE; BEGIN SELECT * INTO r FROM dl3_doc WHERE id = 1; DBMS_LOB.WRITEAPPEND(r.doc, 1, '?'); END;"))
+    expect(oraCode(e)).toBe("ORA-22920")
+    await env.a.execute(
+      `DECLARE TYPE docs_t IS TABLE OF CLOB; c docs_t := docs_t(NULL, NULL); r dl3_doc%ROWTYPE; i PLS_INTEGER := 2; BEGIN
+         SELECT doc INTO c(i) FROM dl3_doc WHERE id = 1 FOR UPDATE;
+         DBMS_LOB.WRITEAPPEND(c(i), 2, '#2');
+         SELECT doc INTO r.doc FROM dl3_doc WHERE id = 3 FOR UPDATE;
+         DBMS_LOB.TRIM(r.doc, 5);
+       END;`
+    )
+    await env.a.commit()
+    expect((await doc(1))![0]).toBe("one!#2")
+    expect((await doc(3))![0]).toBe("three")
+  })
+
+  it("a temporary LOB in a collection element takes CREATETEMPORARY and WRITEAPPEND, and a field given another value no longer writes the row", async () => {
+    const r = await env.a.execute(
+      `DECLARE TYPE docs_t IS TABLE OF CLOB INDEX BY PLS_INTEGER; c docs_t; r dl3_doc%ROWTYPE; BEGIN
+         DBMS_LOB.CREATETEMPORARY(c(7), TRUE);
+         DBMS_LOB.WRITEAPPEND(c(7), 4, 'temp');
+         SELECT * INTO r FROM dl3_doc WHERE id = 3 FOR UPDATE;
+         r.doc := TO_CLOB('other');
+         DBMS_LOB.WRITEAPPEND(r.doc, 1, '+');
+         :t := c(7) || ':' || DBMS_LOB.ISTEMPORARY(c(7)) || ':' || r.doc;
+       END;`,
+      { t: textOut }
+    )
+    expect(r.outBinds.t).toBe("temp:1:other+")
+    await env.a.commit()
+    expect((await doc(3))![0]).toBe("three")
+  })
 })

@@ -10,7 +10,7 @@ import { lengthOf, lobValue, slice, type LobValue } from "../plsql-lobs.ts"
 import { argumentsByName, wrongArguments } from "./arguments.ts"
 import type { Expr } from "./ast.ts"
 import type { CallContext } from "./context.ts"
-import { isTemporaryLob, locatorKey } from "./lob-locators.ts"
+import { isTemporaryLob, locatorKeyOf } from "./lob-locators.ts"
 import { isCursorValue } from "./row-reader.ts"
 
 /** DBMS_LOB.LOBMAXSIZE, the largest amount or offset (2^64 - 1: held as the nearest double). */
@@ -51,9 +51,10 @@ export const dbmsLobCallAt = (ctx: CallContext, expr: Expr, k: number): { readon
 }
 
 /** The variable or bind an argument names, undefined for any other expression. */
-const named = (ctx: CallContext, a: Expr): { readonly key: string; readonly value: DuckDBValue } | undefined => {
-  const value = a.length === 1 ? ctx.valueOf(a) : undefined
-  return value === undefined || isCursorValue(value) ? undefined : { key: locatorKey(a[0]!), value }
+const named = async (ctx: CallContext, a: Expr): Promise<{ readonly key: string; readonly value: DuckDBValue } | undefined> => {
+  const key = await locatorKeyOf(ctx, a)
+  const value = key === undefined ? undefined : ctx.valueOf(a)
+  return key === undefined || value === undefined || isCursorValue(value) ? undefined : { key, value }
 }
 
 /** -1, 0 or 1 as `a` sorts before, equal to or after `b` (characters' code units, bytes). */
@@ -84,7 +85,7 @@ export const dbmsLobFunction = async (ctx: CallContext, name: string, args: Read
     return order(slice(x, o1 - 1, o1 - 1 + amount), slice(y, o2 - 1, o2 - 1 + amount))
   }
   if (args.length !== 1 && !SQL_FUNCTIONS.has(name)) throw wrongArguments(name)
-  const locator = named(ctx, args[0]!)
+  const locator = await named(ctx, args[0]!)
   const value = locator?.value ?? (await ctx.evaluate(args[0]!))
   if (value === null || SQL_FUNCTIONS.has(name)) return null
   switch (name) {

@@ -16,7 +16,7 @@ import { settleFormatValues } from "../format-model-sites.ts"
 import { canonicalNumberWrites } from "../number-writes.ts"
 import { blankPaddedWrites } from "../char-writes.ts"
 import { derivedLobRows, type DerivedLobRows, hidingDerivedLobRows } from "../derived-lob-rows.ts"
-import { lobSourcesOf } from "../plsql-lobs.ts"
+import { type LobSource, lobSourcesOf } from "../plsql-lobs.ts"
 import { lobRowOf, type QueryResult, returningClause, type StatementResult } from "../statement.ts"
 import { oracleName } from "../translate.ts"
 import { rowidOf } from "../row-locks.ts"
@@ -33,6 +33,7 @@ import { currentOfRow } from "./current-of.ts"
 import { expandRecordDml, PlsqlRecord } from "./records.ts"
 import { bindNames, columnsOf, render } from "./render.ts"
 import { type BlockQueryResult, RowReader } from "./row-reader.ts"
+import { locatorKey, locatorKeyOf } from "./lob-locators.ts"
 import { lookup } from "./scope.ts"
 import { storedFunctionCalls } from "./sql-functions.ts"
 import { callableFromSql } from "./stored-packages.ts"
@@ -346,6 +347,10 @@ async function runStatement(ctx: Frame, statement: Expr): Promise<void> {
       const row = column === undefined ? undefined : lobRowOf(column, (k) => rowids[k])
       ctx.lobs.set(name, row === undefined ? source : { ...source, row })
     }
+    await fieldLocators(ctx, targets, reader.names, (i) => {
+      const column = reader.result.columns[i]
+      return column === undefined ? undefined : lobRowOf(column, (k) => rowids[k])
+    }, toks.slice(from).some((t, k, all) => isKw(t, "FOR") && isKw(all[k + 1], "UPDATE")))
     return
   }
   if (isKw(head, "INSERT", "UPDATE", "DELETE", "MERGE")) {
@@ -356,6 +361,30 @@ async function runStatement(ctx: Frame, statement: Expr): Promise<void> {
     return
   }
   await ctx.host.execute(toks.map((t) => t.text).join(" "), [], [], { batchErrors: false, dmlRowCounts: false })
+}
+
+/**
+ * The locators a `SELECT ... INTO` gave record fields and collection elements: a record target's LOB fields (`R.DOC`)
+ * and a field or element target (`r.doc`, `c(i)`) each name the table row their column was read from; any other
+ * such key of the target is dropped (lob-locators.ts locatorKeyOf).
+ */
+async function fieldLocators(ctx: Frame, targets: ReadonlyArray<Expr>, names: ReadonlyArray<string>, rowOf: (column: number) => LobSource["row"], locked: boolean): Promise<void> {
+  const keyed: Array<[string, LobSource["row"]]> = []
+  const only = targets.length === 1 && targets[0]!.length === 1 ? lookup(ctx, oracleName(targets[0]![0]!)) : undefined
+  if (only?.k === "var" && only.value instanceof PlsqlRecord) {
+    const record = locatorKey(targets[0]![0]!)
+    for (const k of [...ctx.lobs.keys()]) if (k.startsWith(`${record}.`)) ctx.lobs.delete(k)
+    names.forEach((n, i) => keyed.push([`${record}.${n}`, rowOf(i)]))
+  } else {
+    for (const [i, t] of targets.entries()) {
+      const key = t.length > 1 ? await locatorKeyOf(ctx, t) : undefined
+      if (key !== undefined) keyed.push([key, rowOf(i)])
+    }
+  }
+  for (const [key, row] of keyed) {
+    if (row === undefined) ctx.lobs.delete(key)
+    else ctx.lobs.set(key, { column: [], fromWhere: [], locked, row })
+  }
 }
 
 /** `SELECT ... BULK COLLECT INTO collections FROM ...`: every row, SQL%ROWCOUNT their number. */
