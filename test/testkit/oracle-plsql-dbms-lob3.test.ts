@@ -114,4 +114,16 @@ describe("Oracle test server: DBMS_LOB on NULL locators, OPEN outside a transact
     await env.a.commit()
     expect((await doc(3))![0]).toBe("three")
   })
+  it("a star over a FROM subquery whose unnamed column is a CASE ... END gives the row's writable locator (a client Lob write and DBMS_LOB)", async () => {
+    await env.a.execute("UPDATE dl3_doc SET id = id WHERE id = 1")
+    const r = await env.a.execute("SELECT * FROM (SELECT CASE WHEN id = 1 THEN 'a' ELSE 'b' END, doc FROM dl3_doc WHERE id = 1)")
+    expect(r.metaData.map((m: { name: string }) => m.name)).toEqual(["CASEWHENID=1THEN'A'ELSE'B'END", "DOC"])
+    expect(r.rows[0][0]).toBe("a")
+    const lob = r.rows[0][1]
+    await lob.write("ONE")
+    lob.destroy()
+    await env.a.execute("DECLARE x CLOB; y VARCHAR2(1); BEGIN SELECT * INTO y, x FROM (SELECT CASE id WHEN 1 THEN 'x' END, doc FROM dl3_doc WHERE id = 1); DBMS_LOB.WRITEAPPEND(x, 2, '+c'); END;")
+    await env.a.commit()
+    expect((await doc(1))![0]).toBe("ONE!#2+c")
+  })
 })

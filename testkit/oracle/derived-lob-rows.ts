@@ -278,9 +278,10 @@ export const derivedLobRows = (all: ReadonlyArray<Tok>, lookup: TableLookup): De
       const plain = (body.length === 1 && isName(body[0])) || (body.length === 3 && isName(body[0]) && isOp(body[1], ".") && isName(body[2]))
       const column = plain ? oracleName(body[body.length - 1]!) : undefined
       // an unnamed expression of a subquery: named by its heading, as Oracle names its column, so a star can list it
-      // (not one ending in a word that may be an alias, `x + 0 y`, or a keyword, `CASE ... END`)
+      // (not one ending in a word that may be an alias, `x + 0 y`; a `CASE ... END` whose last END closes a CASE is none)
       const [before, last] = part.slice(-2)
-      const ambiguous = part.length >= 2 && isName(last) && !isOp(before, ".") && (before!.kind !== "op" || isOp(before, ")"))
+      const caseEnd = isKw(last, "END") && part.filter((t) => isKw(t, "CASE")).length === part.filter((t) => isKw(t, "END")).length
+      const ambiguous = part.length >= 2 && isName(last) && !caseEnd && !isOp(before, ".") && (before!.kind !== "op" || isOp(before, ")"))
       const heading = alias === undefined && column === undefined && !top && !ambiguous ? headingOf(part) : undefined
       if (heading !== undefined) inserts.push({ at: at[itemStarts[n]! + part.length]!, text: ` AS ${quoted(heading)} ` })
       names.push(alias ?? column ?? heading)
