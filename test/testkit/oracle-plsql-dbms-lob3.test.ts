@@ -126,4 +126,17 @@ describe("Oracle test server: DBMS_LOB on NULL locators, OPEN outside a transact
     await env.a.commit()
     expect((await doc(1))![0]).toBe("ONE!#2+c")
   })
+  it("BULK COLLECT ... FOR UPDATE gives each element its row's locator: DBMS_LOB writes on c(i) and on a record element's field write the rows", async () => {
+    await env.a.execute(
+      `DECLARE TYPE docs_t IS TABLE OF CLOB; c docs_t; TYPE rows_t IS TABLE OF dl3_doc%ROWTYPE; rs rows_t; BEGIN
+         SELECT doc BULK COLLECT INTO c FROM dl3_doc WHERE id IN (1, 3) ORDER BY id FOR UPDATE;
+         FOR i IN 1 .. c.COUNT LOOP DBMS_LOB.WRITEAPPEND(c(i), 2, '[' || i); END LOOP;
+         SELECT * BULK COLLECT INTO rs FROM dl3_doc WHERE id = 3 FOR UPDATE;
+         DBMS_LOB.WRITEAPPEND(rs(1).doc, 1, ']');
+       END;`
+    )
+    await env.a.commit()
+    expect((await doc(1))![0]).toBe("ONE!#2+c[1")
+    expect((await doc(3))![0]).toBe("three[2]")
+  })
 })

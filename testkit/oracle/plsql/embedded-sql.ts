@@ -391,14 +391,49 @@ async function fieldLocators(ctx: Frame, targets: ReadonlyArray<Expr>, names: Re
 async function selectBulk(ctx: Frame, toks: Expr, into: number): Promise<void> {
   const from = toks.findIndex((t, k) => k > into && isKw(t, "FROM"))
   if (from < 0) throw new OraError(923, "FROM keyword not found where expected")
-  const reader = new RowReader(await openQuery(ctx, [...toks.slice(0, into - 2), ...toks.slice(from)]), ctx.host)
+  const query = [...toks.slice(0, into - 2), ...toks.slice(from)]
+  // a plain column or a star may be a LOB column: each row's locator names its row, as SELECT INTO's (runStatement)
+  const select = Math.max(0, blockSelectBefore(toks, into - 2))
+  const plain = splitTopLevel(toks.slice(select + 1, into - 2)).some((item) => item.every((t) => t.kind === "ident" || t.kind === "qident" || isOp(t, ".") || isOp(t, "*")))
+  const derived = plain ? derivedLobRows(query, (schema, name) => ctx.host.lookupTable(schema, name)) : undefined
+  const reader = new RowReader(await openQuery(ctx, derived?.toks ?? query, derived ?? (plain ? "lobs" : false)), ctx.host)
   try {
-    const rows = await reader.take(Infinity)
-    assignBulk(ctx, splitTopLevel(toks.slice(into + 1, from)), reader.names, rows)
+    const rows: Array<Array<DuckDBValue>> = []
+    const rowids: Array<ReadonlyArray<bigint | undefined>> = []
+    for (let row = await reader.next(); row !== undefined; row = await reader.next()) {
+      rows.push(row)
+      rowids.push(reader.rowids)
+    }
+    const targets = splitTopLevel(toks.slice(into + 1, from))
+    assignBulk(ctx, targets, reader.names, rows)
     ctx.sqlRowCount = rows.length
+    if (plain) bulkLocators(ctx, targets, reader.names, (column, r) => {
+      const c = reader.result.columns[column]
+      return c === undefined ? undefined : lobRowOf(c, (k) => rowids[r]?.[k])
+    }, rows.length, toks.slice(from).some((t, k, all) => isKw(t, "FOR") && isKw(all[k + 1], "UPDATE")))
   } finally {
     reader.close()
   }
+}
+
+/**
+ * The locators BULK COLLECT gave its collections' elements: `C(n)` (or `C(n).DOC` for a collection of records) names
+ * the table row its column was read from (lob-locators.ts locatorKeyOf); the collections' older keys are dropped.
+ */
+function bulkLocators(ctx: Frame, targets: ReadonlyArray<Expr>, names: ReadonlyArray<string>, rowOf: (column: number, row: number) => LobSource["row"], count: number, locked: boolean): void {
+  const records = targets.length === 1 && names.length > 1
+  targets.forEach((t, i) => {
+    if (t.length !== 1) return
+    const name = locatorKey(t[0]!)
+    for (const k of [...ctx.lobs.keys()]) if (k.startsWith(`${name}(`)) ctx.lobs.delete(k)
+    for (let r = 0; r < count; r++) {
+      const columns = records ? names.map((n, c) => [`${name}(${r + 1}).${n}`, c] as const) : [[`${name}(${r + 1})`, i] as const]
+      for (const [key, column] of columns) {
+        const row = rowOf(column, r)
+        if (row !== undefined) ctx.lobs.set(key, { column: [], fromWhere: [], locked, row })
+      }
+    }
+  })
 }
 
 /**
