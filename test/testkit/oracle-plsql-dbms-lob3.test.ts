@@ -139,4 +139,21 @@ describe("Oracle test server: DBMS_LOB on NULL locators, OPEN outside a transact
     expect((await doc(1))![0]).toBe("ONE!#2+c[1")
     expect((await doc(3))![0]).toBe("three[2]")
   })
+  it("a record copied from one holding a row's locator writes that row through its field; reassigned from a fresh record it no longer does", async () => {
+    const r = await env.a.execute(
+      `DECLARE r dl3_doc%ROWTYPE; r2 dl3_doc%ROWTYPE; r3 dl3_doc%ROWTYPE; BEGIN
+         SELECT * INTO r FROM dl3_doc WHERE id = 3 FOR UPDATE;
+         r2 := r;
+         DBMS_LOB.WRITEAPPEND(r2.doc, 1, '<');
+         r3.doc := TO_CLOB('free');
+         r2 := r3;
+         DBMS_LOB.WRITEAPPEND(r2.doc, 1, '>');
+         :t := r2.doc;
+       END;`,
+      { t: textOut }
+    )
+    expect(r.outBinds.t).toBe("free>")
+    await env.a.commit()
+    expect((await doc(3))![0]).toBe("three[2]<")
+  })
 })

@@ -82,15 +82,18 @@ export const declaredLobKind = (ctx: Frame, target: Expr): "clob" | "blob" => {
  * After `target := expr`: a variable or bind given another value no longer holds the table row's locator it held
  * (its DBMS_LOB writes go to the new, temporary value, not to that row); given another locator variable, it holds
  * that one's row, as a copied locator points to the same LOB (SecureFiles and Large Objects Developer's Guide, "LOB
- * Locators").
+ * Locators"); a record or collection copied from another takes its fields' and elements' locators along.
  */
 export const reassignedLocator = (ctx: Frame, target: Expr, expr: Expr): void => {
   const key = ctx.lobs.size === 0 ? undefined : nameChainKey(target)
   if (key === undefined) return
   const source = nameChainKey(expr)
   const from = source === undefined ? undefined : ctx.lobs.get(source)
-  // a record given a new value no longer holds its fields' locators
-  for (const k of [...ctx.lobs.keys()]) if (k.startsWith(`${key}.`) || k.startsWith(`${key}(`)) ctx.lobs.delete(k)
+  // a record or collection given a new value holds its fields' or elements' locators only when copied from another
+  const inner = (k: string, name: string) => (k.startsWith(`${name}.`) || k.startsWith(`${name}(`) ? k.slice(name.length) : undefined)
+  const copied = source === undefined ? [] : [...ctx.lobs].flatMap(([k, v]) => (inner(k, source) === undefined ? [] : [[key + inner(k, source)!, v] as const]))
+  for (const k of [...ctx.lobs.keys()]) if (inner(k, key) !== undefined) ctx.lobs.delete(k)
+  for (const [k, v] of copied) ctx.lobs.set(k, v)
   if (from !== undefined) ctx.lobs.set(key, from)
   else ctx.lobs.delete(key)
 }
