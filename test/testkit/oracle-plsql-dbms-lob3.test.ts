@@ -156,4 +156,14 @@ describe("Oracle test server: DBMS_LOB on NULL locators, OPEN outside a transact
     await env.a.commit()
     expect((await doc(3))![0]).toBe("three[2]<")
   })
+  it("a star over a FROM subquery whose unnamed column is an interval literal (ending in its unit, no alias) gives the row's writable locator", async () => {
+    await env.a.execute("UPDATE dl3_doc SET id = id WHERE id = 3")
+    const r = await env.a.execute("SELECT * FROM (SELECT INTERVAL '2' DAY, doc FROM dl3_doc WHERE id = 3)")
+    expect(r.metaData).toHaveLength(2)
+    const lob = r.rows[0][1]
+    await lob.write("3")
+    lob.destroy()
+    await env.a.commit()
+    expect((await doc(3))![0]).toBe("3hree[2]<")
+  })
 })
