@@ -377,8 +377,10 @@ async function fieldLocators(ctx: Frame, targets: ReadonlyArray<Expr>, names: Re
     names.forEach((n, i) => keyed.push([`${record}.${n}`, rowOf(i)]))
   } else {
     for (const [i, t] of targets.entries()) {
-      const key = t.length > 1 ? await locatorKeyOf(ctx, t) : undefined
-      if (key !== undefined) keyed.push([key, rowOf(i)])
+      // (a subscript is evaluated again only where a locator is to be kept or dropped)
+      const row = t.length > 1 ? rowOf(i) : undefined
+      const key = t.length > 1 && (row !== undefined || ctx.lobs.size > 0) ? await locatorKeyOf(ctx, t) : undefined
+      if (key !== undefined) keyed.push([key, row])
     }
   }
   for (const [key, row] of keyed) {
