@@ -52,6 +52,13 @@ interface Level {
 const isName = (t: Tok | undefined): t is Tok => t !== undefined && (t.kind === "ident" || t.kind === "qident")
 const isLob = (meta: TableMeta, column: string) => meta.columns.some((c) => c.name === column && (c.type.kind === "clob" || c.type.kind === "nclob" || c.type.kind === "blob"))
 const quoted = (name: string) => `"${name.replace(/"/g, '""')}"`
+/** The words of an interval literal after its text: `INTERVAL '1' DAY(2) TO SECOND(3)`. */
+const INTERVAL_WORDS = new Set(["YEAR", "MONTH", "DAY", "HOUR", "MINUTE", "SECOND", "TO"])
+
+/** Whether an item is an interval literal alone, whose last word is its unit, not an alias (SQL Language Reference, "Interval Literals"). */
+const isIntervalLiteral = (part: ReadonlyArray<Tok>): boolean =>
+  isKw(part[0], "INTERVAL") && part[1]?.kind === "str" && part.slice(2).every((t) => (t.kind === "ident" && INTERVAL_WORDS.has(t.value)) || t.kind === "num" || isOp(t, "(") || isOp(t, ")") || isOp(t, ","))
+
 const NOT_ALIAS = new Set(["WHERE", "JOIN", "INNER", "LEFT", "RIGHT", "FULL", "CROSS", "ON", "GROUP", "ORDER", "UNION", "MINUS", "INTERSECT", "EXCEPT", "FETCH", "OFFSET", "HAVING", "CONNECT", "START", "NATURAL", "FOR", "USING", "PIVOT", "UNPIVOT", "OUTER"])
 
 /**
@@ -278,9 +285,10 @@ export const derivedLobRows = (all: ReadonlyArray<Tok>, lookup: TableLookup): De
       const plain = (body.length === 1 && isName(body[0])) || (body.length === 3 && isName(body[0]) && isOp(body[1], ".") && isName(body[2]))
       const column = plain ? oracleName(body[body.length - 1]!) : undefined
       // an unnamed expression of a subquery: named by its heading, as Oracle names its column, so a star can list it
-      // (not one ending in a word that may be an alias, `x + 0 y`, or a keyword, `CASE ... END`)
+      // (not one ending in a word that may be an alias, `x + 0 y`; a `CASE ... END` whose last END closes a CASE is none)
       const [before, last] = part.slice(-2)
-      const ambiguous = part.length >= 2 && isName(last) && !isOp(before, ".") && (before!.kind !== "op" || isOp(before, ")"))
+      const caseEnd = isKw(last, "END") && part.filter((t) => isKw(t, "CASE")).length === part.filter((t) => isKw(t, "END")).length
+      const ambiguous = part.length >= 2 && isName(last) && !caseEnd && !isIntervalLiteral(part) && !isOp(before, ".") && (before!.kind !== "op" || isOp(before, ")"))
       const heading = alias === undefined && column === undefined && !top && !ambiguous ? headingOf(part) : undefined
       if (heading !== undefined) inserts.push({ at: at[itemStarts[n]! + part.length]!, text: ` AS ${quoted(heading)} ` })
       names.push(alias ?? column ?? heading)

@@ -1,6 +1,7 @@
 /**
  * The DBMS_LOB functions SQL can call on LOB values (Oracle Database PL/SQL Packages and Types Reference, DBMS_LOB):
- * GETLENGTH (characters of a CLOB, bytes of a BLOB), SUBSTR(lob, amount = 32767, offset = 1) and INSTR(lob,
+ * GETLENGTH (characters of a CLOB, bytes of a BLOB), ISTEMPORARY (0 for a table column's LOB, 1 for any other
+ * expression's, as SQL functions return temporary LOBs), ISOPEN (0: SQL opens no LOB), GETCHUNKSIZE, SUBSTR(lob, amount = 32767, offset = 1) and INSTR(lob,
  * pattern, offset = 1, nth = 1), COMPARE(lob_1, lob_2, amount = all, offset_1 = 1, offset_2 = 1: 0 when equal, -1 or 1
  * as the first differing unit or the shorter range sorts first, NULL for an amount or offset below 1), as DuckDB scalar functions over the stored values (CLOB as VARCHAR, BLOB as BLOB).
  * `DBMS_LOB.name(` is rewritten to `ora_lob_name(` with the defaults filled in, before translation. CLOB lengths and
@@ -13,13 +14,30 @@ import { OraError } from "./errors.ts"
 import { BLOB_RESULT_ALIAS, CLOB_RESULT_ALIAS } from "./types.ts"
 import { isKw, isOp, matchParen, splitTopLevel, tokenize, type Tok } from "./lexer.ts"
 
+/**
+ * DBMS_LOB.GETCHUNKSIZE's answer: the usable part of an 8 KB block chunk (8192 less 60 bytes of overhead), what
+ * Oracle 19c gives for a LOB of an 8 KB block tablespace (ksun-oracle.blogspot.com, "Oracle LOB chunksize and
+ * buffersize").
+ */
+export const LOB_CHUNK_SIZE = 8132
+
 /** The functions rewritten, with the defaults of their optional trailing arguments. */
 const DEFAULTS: Readonly<Record<string, ReadonlyArray<string>>> = {
   GETLENGTH: [],
   SUBSTR: ["32767", "1"],
   INSTR: ["1", "1"],
   // DBMS_LOB.LOBMAXSIZE is 2^64 - 1; BIGINT's largest covers any LOB the server holds
-  COMPARE: ["9223372036854775807", "1", "1"]
+  COMPARE: ["9223372036854775807", "1", "1"],
+  // ISTEMPORARY's second argument says whether the LOB is an expression's (1) or a column's (0): rewriteDbmsLob
+  ISTEMPORARY: [],
+  ISOPEN: [],
+  GETCHUNKSIZE: []
+}
+
+/** A plain column reference (`doc`, `t.doc`): a table's LOB, where any other expression's LOB is a temporary one. */
+const isColumn = (arg: ReadonlyArray<Tok>): boolean => {
+  const sig = arg.filter((x) => x.kind !== "ws")
+  return sig.length > 0 && sig.every((x, n) => (n % 2 === 0 ? x.kind === "ident" || x.kind === "qident" : isOp(x, ".")))
 }
 
 /** `DBMS_LOB.f(args)` → `ora_lob_f(args, defaults...)` for the functions of {@link DEFAULTS}. */
@@ -35,13 +53,16 @@ export const rewriteDbmsLob = (toks: ReadonlyArray<Tok>): ReadonlyArray<Tok> => 
     }
     const close = matchParen(toks, k + 3)
     if (close < 0) throw new OraError(907, "missing right parenthesis")
+    // `SYS.DBMS_LOB.f(`: the package's owner named
+    const owner = isOp(out[out.length - 1], ".") && isKw(out[out.length - 2], "SYS") && !isOp(out[out.length - 3], ".") ? out.splice(out.length - 2, 2) : []
     const given = splitTopLevel(toks.slice(k + 4, close)).filter((a) => a.some((x) => x.kind !== "ws")).length
     const defaults = DEFAULTS[name.value]!
     const required = name.value === "INSTR" || name.value === "COMPARE" ? 2 : 1
     const needed = defaults.length - Math.max(0, given - required)
-    const filler = defaults.slice(defaults.length - Math.max(0, needed)).map((d) => `, ${d}`).join("")
+    const temporaryFlag = name.value === "ISTEMPORARY" ? `, ${isColumn(toks.slice(k + 4, close)) ? 0 : 1}` : ""
+    const filler = defaults.slice(defaults.length - Math.max(0, needed)).map((d) => `, ${d}`).join("") + temporaryFlag
     const generated = (sql: string, heading?: string) => tokenize(sql).map((x, n) => ({ ...x, pos: t.pos, heading: n === 0 && heading !== undefined ? heading : "" }))
-    const heading = toks.slice(k, close + 1).filter((x) => x.kind !== "ws").map((x) => (x.kind === "str" ? `'${x.value.toUpperCase()}'` : x.text.toUpperCase())).join("")
+    const heading = [...owner, ...toks.slice(k, close + 1)].filter((x) => x.kind !== "ws").map((x) => (x.kind === "str" ? `'${x.value.toUpperCase()}'` : x.text.toUpperCase())).join("")
     out.push(...generated(`ora_lob_${name.value.toLowerCase()}(`, heading), ...toks.slice(k + 4, close).map((x) => ({ ...x, heading: "" })), ...generated(`${filler})`))
     k = close
   }
@@ -99,6 +120,13 @@ type Signature = [string, Array<DuckDBType>, DuckDBType, (args: ReadonlyArray<Du
 
 const signatures = (): Array<Signature> => [
   ["ora_lob_getlength", [VARCHAR], BIGINT, ([s]) => BigInt(String(s).length)],
+  // a non-NULL LOB's ISTEMPORARY (the flag the rewrite computed), ISOPEN (SQL opens none) and GETCHUNKSIZE
+  ["ora_lob_istemporary", [VARCHAR, BIGINT], BIGINT, ([, flag]) => flag!],
+  ["ora_lob_istemporary", [BLOB, BIGINT], BIGINT, ([, flag]) => flag!],
+  ["ora_lob_isopen", [VARCHAR], BIGINT, () => 0n],
+  ["ora_lob_isopen", [BLOB], BIGINT, () => 0n],
+  ["ora_lob_getchunksize", [VARCHAR], BIGINT, () => BigInt(LOB_CHUNK_SIZE)],
+  ["ora_lob_getchunksize", [BLOB], BIGINT, () => BigInt(LOB_CHUNK_SIZE)],
   ["ora_lob_getlength", [BLOB], BIGINT, ([b]) => BigInt(bytesOf(b).length)],
   [
     "ora_lob_substr",

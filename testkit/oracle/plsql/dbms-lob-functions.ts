@@ -5,11 +5,12 @@
  */
 import type { DuckDBValue } from "@duckdb/node-api"
 import { isKw, isOp } from "../lexer.ts"
+import { LOB_CHUNK_SIZE } from "../lob-functions.ts"
 import { lengthOf, lobValue, slice, type LobValue } from "../plsql-lobs.ts"
 import { argumentsByName, wrongArguments } from "./arguments.ts"
 import type { Expr } from "./ast.ts"
 import type { CallContext } from "./context.ts"
-import { isTemporaryLob, locatorKey } from "./lob-locators.ts"
+import { isTemporaryLob, locatorKeyOf } from "./lob-locators.ts"
 import { isCursorValue } from "./row-reader.ts"
 
 /** DBMS_LOB.LOBMAXSIZE, the largest amount or offset (2^64 - 1: held as the nearest double). */
@@ -29,11 +30,6 @@ export const DBMS_LOB_CONSTANTS: ReadonlyMap<string, number> = new Map([
   ["WARN_INCONVERTIBLE_CHAR", 1]
 ])
 
-/**
- * GETCHUNKSIZE's answer: the usable part of an 8 KB block chunk (8192 less 60 bytes of overhead), what Oracle 19c
- * gives for a LOB of an 8 KB block tablespace (ksun-oracle.blogspot.com, "Oracle LOB chunksize and buffersize").
- */
-const CHUNK_SIZE = 8132
 
 const FUNCTIONS = new Set(["ISTEMPORARY", "ISOPEN", "GETCHUNKSIZE", "COMPARE"])
 /** SQL's functions (lob-functions.ts), made here only on a NULL variable, whose untyped NULL SQL cannot resolve. */
@@ -55,9 +51,10 @@ export const dbmsLobCallAt = (ctx: CallContext, expr: Expr, k: number): { readon
 }
 
 /** The variable or bind an argument names, undefined for any other expression. */
-const named = (ctx: CallContext, a: Expr): { readonly key: string; readonly value: DuckDBValue } | undefined => {
-  const value = a.length === 1 ? ctx.valueOf(a) : undefined
-  return value === undefined || isCursorValue(value) ? undefined : { key: locatorKey(a[0]!), value }
+const named = async (ctx: CallContext, a: Expr): Promise<{ readonly key: string; readonly value: DuckDBValue } | undefined> => {
+  const key = await locatorKeyOf(ctx, a)
+  const value = key === undefined ? undefined : ctx.valueOf(a)
+  return key === undefined || value === undefined || isCursorValue(value) ? undefined : { key, value }
 }
 
 /** -1, 0 or 1 as `a` sorts before, equal to or after `b` (characters' code units, bytes). */
@@ -88,7 +85,7 @@ export const dbmsLobFunction = async (ctx: CallContext, name: string, args: Read
     return order(slice(x, o1 - 1, o1 - 1 + amount), slice(y, o2 - 1, o2 - 1 + amount))
   }
   if (args.length !== 1 && !SQL_FUNCTIONS.has(name)) throw wrongArguments(name)
-  const locator = named(ctx, args[0]!)
+  const locator = await named(ctx, args[0]!)
   const value = locator?.value ?? (await ctx.evaluate(args[0]!))
   if (value === null || SQL_FUNCTIONS.has(name)) return null
   switch (name) {
@@ -98,6 +95,6 @@ export const dbmsLobFunction = async (ctx: CallContext, name: string, args: Read
     case "ISOPEN":
       return locator !== undefined && ctx.lobs.get(locator.key)?.opened !== undefined ? 1 : 0
     default:
-      return CHUNK_SIZE
+      return LOB_CHUNK_SIZE
   }
 }

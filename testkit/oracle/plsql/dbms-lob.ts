@@ -17,7 +17,7 @@ import type { Expr } from "./ast.ts"
 import type { BuiltinPackage, CallContext } from "./context.ts"
 import { wrongArguments } from "./arguments.ts"
 import { LOBMAXSIZE } from "./dbms-lob-functions.ts"
-import { invalidLocator, isTemporaryLob, locatorKey } from "./lob-locators.ts"
+import { invalidLocator, isTemporaryLob, locatorKeyOf } from "./lob-locators.ts"
 
 const sig = (sql: string) => tokenize(sql).filter((t) => t.kind !== "ws")
 
@@ -34,16 +34,16 @@ interface Locator {
   readonly value: DuckDBValue
 }
 
-const locatorOf = (ctx: CallContext, procedure: string, target: Expr | undefined): Locator => {
-  if (target === undefined || target.length !== 1) throw wrongArguments(procedure)
-  const value = ctx.valueOf(target)
+const locatorOf = async (ctx: CallContext, procedure: string, target: Expr | undefined): Promise<Locator> => {
+  const key = target === undefined ? undefined : await locatorKeyOf(ctx, target)
+  const value = key === undefined ? undefined : ctx.valueOf(target!)
   if (value === undefined) throw wrongArguments(procedure)
-  return { target, key: locatorKey(target[0]!), value: (value ?? null) as DuckDBValue }
+  return { target: target!, key: key!, value: (value ?? null) as DuckDBValue }
 }
 
 /** A locator argument that must hold a LOB: ORA-06502 / ORA-22275 for a NULL one. */
-const liveLocatorOf = (ctx: CallContext, procedure: string, target: Expr | undefined): Locator => {
-  const locator = locatorOf(ctx, procedure, target)
+const liveLocatorOf = async (ctx: CallContext, procedure: string, target: Expr | undefined): Promise<Locator> => {
+  const locator = await locatorOf(ctx, procedure, target)
   if (locator.value === null) throw invalidLocator()
   return locator
 }
@@ -69,7 +69,8 @@ const writeLocator = async (ctx: CallContext, locator: Locator, next: DuckDBValu
   const source = ctx.lobs.get(locator.key)
   // "ORA-22294: cannot update a LOB opened in read-only mode" (DBMS_LOB, "OPEN Procedures")
   if (source?.opened === "readonly") throw new OraError(22294, "cannot update a LOB opened in read-only mode")
-  if (source === undefined && locator.value === null) throw invalidLocator()
+  // a NULL locator (a NULL column selected INTO it too: no LOB to point to) is ORA-22275
+  if (locator.value === null) throw invalidLocator()
   if (isTemporaryLob(source, locator.value)) {
     ctx.assign(locator.target, next)
     return
@@ -85,7 +86,7 @@ const writeLocator = async (ctx: CallContext, locator: Locator, next: DuckDBValu
   const table = whereAt < 0 ? held.fromWhere : held.fromWhere.slice(0, whereAt)
   const where = whereAt < 0 ? [] : held.fromWhere.slice(whereAt)
   const column = held.column[held.column.length - 1]!
-  await ctx.runDml([...sig("UPDATE"), ...table, ...sig("SET"), column, ...sig("="), locator.target[0]!, ...where])
+  await ctx.runDml([...sig("UPDATE"), ...table, ...sig("SET"), column, ...sig("="), ...locator.target, ...where])
 }
 
 /**
@@ -95,7 +96,7 @@ const writeLocator = async (ctx: CallContext, locator: Locator, next: DuckDBValu
  */
 const convert = async (ctx: CallContext, procedure: "CONVERTTOCLOB" | "CONVERTTOBLOB", args: ReadonlyArray<Expr>): Promise<void> => {
   if (args.length !== 8) throw wrongArguments(procedure)
-  const dest = liveLocatorOf(ctx, procedure, args[0])
+  const dest = await liveLocatorOf(ctx, procedure, args[0])
   const src = await lobArgument(ctx, args[1], procedure)
   const amount = await position(ctx, args[2], "amount")
   const destOffset = await position(ctx, args[3], "dest_offset")
@@ -119,14 +120,17 @@ export const dbmsLob: BuiltinPackage = async (ctx, procedure, args) => {
   switch (procedure) {
     case "CREATETEMPORARY": {
       if (args.length < 2 || args.length > 3) throw wrongArguments(procedure)
-      const locator = locatorOf(ctx, procedure, args[0])
-      ctx.assign(locator.target, ctx.lobKindOf(locator.target) === "blob" ? new DuckDBBlobValue(new Uint8Array()) : "")
-      ctx.lobs.set(locator.key, TEMPORARY)
+      // the target needs no value yet (a collection element it creates too)
+      const target = args[0]!
+      const key = await locatorKeyOf(ctx, target)
+      if (key === undefined) throw wrongArguments(procedure)
+      ctx.assign(target, ctx.lobKindOf(target) === "blob" ? new DuckDBBlobValue(new Uint8Array()) : "")
+      ctx.lobs.set(key, TEMPORARY)
       return true
     }
     case "FREETEMPORARY": {
       if (args.length !== 1) throw wrongArguments(procedure)
-      const locator = liveLocatorOf(ctx, procedure, args[0])
+      const locator = await liveLocatorOf(ctx, procedure, args[0])
       // the locator is invalid afterwards: its use is ORA-22275
       ctx.assign(locator.target, null)
       ctx.lobs.delete(locator.key)
@@ -134,17 +138,22 @@ export const dbmsLob: BuiltinPackage = async (ctx, procedure, args) => {
     }
     case "OPEN": {
       if (args.length !== 2) throw wrongArguments(procedure)
-      const locator = liveLocatorOf(ctx, procedure, args[0])
+      const locator = await liveLocatorOf(ctx, procedure, args[0])
       const mode = Number(await ctx.evaluate(args[1]!))
       if (mode !== 0 && mode !== 1) throw argumentError("open_mode")
       const source = ctx.lobs.get(locator.key) ?? TEMPORARY
       if (source.opened !== undefined) throw new OraError(22293, "LOB already opened in the same transaction")
+      // a table's LOB opens read-write only inside a transaction (a DML or SELECT FOR UPDATE began one), a temporary
+      // LOB or read-only mode without (https://docs.oracle.com/en/error-help/db/oci-22292)
+      if (mode === 1 && !isTemporaryLob(source, locator.value) && !ctx.host.transactionInProgress) {
+        throw new OraError(22292, "cannot open a LOB in read/write mode without a transaction")
+      }
       ctx.lobs.set(locator.key, { ...source, opened: mode === 0 ? "readonly" : "readwrite" })
       return true
     }
     case "CLOSE": {
       if (args.length !== 1) throw wrongArguments(procedure)
-      const locator = liveLocatorOf(ctx, procedure, args[0])
+      const locator = await liveLocatorOf(ctx, procedure, args[0])
       const source = ctx.lobs.get(locator.key)
       // https://docs.oracle.com/en/error-help/db/ora-22289 ("cannot perform string operation ..."): the string is
       // the operation; which word Oracle puts there for CLOSE is not documented
@@ -168,7 +177,7 @@ export const dbmsLob: BuiltinPackage = async (ctx, procedure, args) => {
     }
     case "APPEND": {
       if (args.length !== 2) throw wrongArguments(procedure)
-      const dest = liveLocatorOf(ctx, procedure, args[0])
+      const dest = await liveLocatorOf(ctx, procedure, args[0])
       const lob = lobValue(dest.value)
       const src = bufferOf(lob, valueOfLob(await lobArgument(ctx, args[1], procedure)))
       await writeLocator(ctx, dest, valueOfLob(written(lob, lengthOf(src), lengthOf(lob) + 1, src)))
@@ -177,7 +186,7 @@ export const dbmsLob: BuiltinPackage = async (ctx, procedure, args) => {
     case "COPY": {
       // COPY(dest, src, amount, dest_offset = 1, src_offset = 1): an amount past the source's end copies what is there
       if (args.length < 3 || args.length > 5) throw wrongArguments(procedure)
-      const dest = liveLocatorOf(ctx, procedure, args[0])
+      const dest = await liveLocatorOf(ctx, procedure, args[0])
       const lob = lobValue(dest.value)
       const src = bufferOf(lob, valueOfLob(await lobArgument(ctx, args[1], procedure)))
       const amount = await position(ctx, args[2], "amount")
@@ -192,10 +201,10 @@ export const dbmsLob: BuiltinPackage = async (ctx, procedure, args) => {
       await convert(ctx, procedure, args)
       return true
     default: {
-      const locator = locatorOf(ctx, procedure, args[0])
+      const locator = await locatorOf(ctx, procedure, args[0])
       const values: Array<DuckDBValue> = []
       for (const a of args.slice(1)) values.push(await ctx.evaluate(a))
-      if (locator.value === null && ctx.lobs.get(locator.key) === undefined) throw invalidLocator()
+      if (locator.value === null) throw invalidLocator()
       const next = dbmsLobWrite(procedure, locator.value, values)
       if (next === undefined) throw ora.unimplemented(`DBMS_LOB.${procedure} in PL/SQL`)
       await writeLocator(ctx, locator, next)

@@ -19,7 +19,7 @@ import { readingViewQueries } from "../format-view-rights.ts"
 import { canonicalNumberWrites } from "../number-writes.ts"
 import { blankPaddedWrites } from "../char-writes.ts"
 import { derivedLobRows, type DerivedLobRows, hidingDerivedLobRows } from "../derived-lob-rows.ts"
-import { lobSourcesOf } from "../plsql-lobs.ts"
+import { type LobSource, lobSourcesOf } from "../plsql-lobs.ts"
 import { lobRowOf, type QueryResult, returningClause, type StatementResult } from "../statement.ts"
 import { oracleName } from "../translate.ts"
 import { rowidOf } from "../row-locks.ts"
@@ -36,6 +36,7 @@ import { currentOfRow } from "./current-of.ts"
 import { expandRecordDml, PlsqlRecord } from "./records.ts"
 import { bindNames, columnsOf, render } from "./render.ts"
 import { type BlockQueryResult, RowReader } from "./row-reader.ts"
+import { locatorKey, locatorKeyOf } from "./lob-locators.ts"
 import { lookup } from "./scope.ts"
 import { storedFunctionCalls } from "./sql-functions.ts"
 import { callableFromSql } from "./stored-packages.ts"
@@ -366,6 +367,10 @@ async function runStatement(ctx: Frame, statement: Expr): Promise<void> {
       const row = column === undefined ? undefined : lobRowOf(column, (k) => rowids[k])
       ctx.lobs.set(name, row === undefined ? source : { ...source, row })
     }
+    await fieldLocators(ctx, targets, reader.names, (i) => {
+      const column = reader.result.columns[i]
+      return column === undefined ? undefined : lobRowOf(column, (k) => rowids[k])
+    }, toks.slice(from).some((t, k, all) => isKw(t, "FOR") && isKw(all[k + 1], "UPDATE")))
     return
   }
   if (isKw(head, "INSERT", "UPDATE", "DELETE", "MERGE")) {
@@ -378,18 +383,79 @@ async function runStatement(ctx: Frame, statement: Expr): Promise<void> {
   await ctx.host.execute(toks.map((t) => t.text).join(" "), [], [], { batchErrors: false, dmlRowCounts: false })
 }
 
+/**
+ * The locators a `SELECT ... INTO` gave record fields and collection elements: a record target's LOB fields (`R.DOC`)
+ * and a field or element target (`r.doc`, `c(i)`) each name the table row their column was read from; any other
+ * such key of the target is dropped (lob-locators.ts locatorKeyOf).
+ */
+async function fieldLocators(ctx: Frame, targets: ReadonlyArray<Expr>, names: ReadonlyArray<string>, rowOf: (column: number) => LobSource["row"], locked: boolean): Promise<void> {
+  const keyed: Array<[string, LobSource["row"]]> = []
+  const only = targets.length === 1 && targets[0]!.length === 1 ? lookup(ctx, oracleName(targets[0]![0]!)) : undefined
+  if (only?.k === "var" && only.value instanceof PlsqlRecord) {
+    const record = locatorKey(targets[0]![0]!)
+    for (const k of [...ctx.lobs.keys()]) if (k.startsWith(`${record}.`)) ctx.lobs.delete(k)
+    names.forEach((n, i) => keyed.push([`${record}.${n}`, rowOf(i)]))
+  } else {
+    for (const [i, t] of targets.entries()) {
+      // (a subscript is evaluated again only where a locator is to be kept or dropped)
+      const row = t.length > 1 ? rowOf(i) : undefined
+      const key = t.length > 1 && (row !== undefined || ctx.lobs.size > 0) ? await locatorKeyOf(ctx, t) : undefined
+      if (key !== undefined) keyed.push([key, row])
+    }
+  }
+  for (const [key, row] of keyed) {
+    if (row === undefined) ctx.lobs.delete(key)
+    else ctx.lobs.set(key, { column: [], fromWhere: [], locked, row })
+  }
+}
+
 /** `SELECT ... BULK COLLECT INTO collections FROM ...`: every row, SQL%ROWCOUNT their number. */
 async function selectBulk(ctx: Frame, toks: Expr, into: number): Promise<void> {
   const from = toks.findIndex((t, k) => k > into && isKw(t, "FROM"))
   if (from < 0) throw new OraError(923, "FROM keyword not found where expected")
-  const reader = new RowReader(await openQuery(ctx, [...toks.slice(0, into - 2), ...toks.slice(from)]), ctx.host)
+  const query = [...toks.slice(0, into - 2), ...toks.slice(from)]
+  // a plain column or a star may be a LOB column: each row's locator names its row, as SELECT INTO's (runStatement)
+  const select = Math.max(0, blockSelectBefore(toks, into - 2))
+  const plain = splitTopLevel(toks.slice(select + 1, into - 2)).some((item) => item.every((t) => t.kind === "ident" || t.kind === "qident" || isOp(t, ".") || isOp(t, "*")))
+  const derived = plain ? derivedLobRows(query, (schema, name) => ctx.host.lookupTable(schema, name)) : undefined
+  const reader = new RowReader(await openQuery(ctx, derived?.toks ?? query, derived ?? (plain ? "lobs" : false)), ctx.host)
   try {
-    const rows = await reader.take(Infinity)
-    assignBulk(ctx, splitTopLevel(toks.slice(into + 1, from)), reader.names, rows)
+    const rows: Array<Array<DuckDBValue>> = []
+    const rowids: Array<ReadonlyArray<bigint | undefined>> = []
+    for (let row = await reader.next(); row !== undefined; row = await reader.next()) {
+      rows.push(row)
+      rowids.push(reader.rowids)
+    }
+    const targets = splitTopLevel(toks.slice(into + 1, from))
+    assignBulk(ctx, targets, reader.names, rows)
     ctx.sqlRowCount = rows.length
+    if (plain) bulkLocators(ctx, targets, reader.names, (column, r) => {
+      const c = reader.result.columns[column]
+      return c === undefined ? undefined : lobRowOf(c, (k) => rowids[r]?.[k])
+    }, rows.length, toks.slice(from).some((t, k, all) => isKw(t, "FOR") && isKw(all[k + 1], "UPDATE")))
   } finally {
     reader.close()
   }
+}
+
+/**
+ * The locators BULK COLLECT gave its collections' elements: `C(n)` (or `C(n).DOC` for a collection of records) names
+ * the table row its column was read from (lob-locators.ts locatorKeyOf); the collections' older keys are dropped.
+ */
+function bulkLocators(ctx: Frame, targets: ReadonlyArray<Expr>, names: ReadonlyArray<string>, rowOf: (column: number, row: number) => LobSource["row"], count: number, locked: boolean): void {
+  const records = targets.length === 1 && names.length > 1
+  targets.forEach((t, i) => {
+    if (t.length !== 1) return
+    const name = locatorKey(t[0]!)
+    for (const k of [...ctx.lobs.keys()]) if (k.startsWith(`${name}(`)) ctx.lobs.delete(k)
+    for (let r = 0; r < count; r++) {
+      const columns = records ? names.map((n, c) => [`${name}(${r + 1}).${n}`, c] as const) : [[`${name}(${r + 1})`, i] as const]
+      for (const [key, column] of columns) {
+        const row = rowOf(column, r)
+        if (row !== undefined) ctx.lobs.set(key, { column: [], fromWhere: [], locked, row })
+      }
+    }
+  })
 }
 
 /**
