@@ -6,17 +6,19 @@
  */
 import type { DuckDBValue } from "@duckdb/node-api"
 import type { Cursor, Session as EngineSession } from "../engine/index.ts"
-import { dictionaryShapes } from "./catalog.ts"
+import { dictionaryShapes, OWNED_VIEWS } from "./catalog.ts"
 import type { Tok } from "./lexer.ts"
 
-const DICTIONARY_NAMES = new Set(Object.keys(dictionaryShapes).filter((n) => n !== "DUAL"))
+/** The ALL_ views and V$ views, and the USER_ / DBA_ views made of each owned ALL_ view (database.ts), with TABS / COLS. */
+const DICTIONARY_NAMES = new Set([
+  ...Object.keys(dictionaryShapes).filter((n) => n !== "DUAL"),
+  ...[...Object.keys(OWNED_VIEWS), "ALL_USERS"].flatMap((n) => [`USER_${n.slice(4)}`, `DBA_${n.slice(4)}`]),
+  "TABS",
+  "COLS"
+])
 
 /** True for the name of a data dictionary view. */
-export const isDictionaryName = (v: string) =>
-  DICTIONARY_NAMES.has(v) ||
-  /^(USER|DBA)_(TABLES|VIEWS|TAB_COLUMNS|CONSTRAINTS|CONS_COLUMNS|OBJECTS|SEQUENCES|USERS|TAB_COMMENTS|COL_COMMENTS|INDEXES|IND_COLUMNS|TYPES|TYPE_ATTRS|COLL_TYPES|SOURCE|ERRORS|PROCEDURES|ARGUMENTS|TRIGGERS|SYNONYMS|MVIEWS|UPDATABLE_COLUMNS)$/.test(v) ||
-  v === "TABS" ||
-  v === "COLS"
+export const isDictionaryName = (v: string) => DICTIONARY_NAMES.has(v)
 
 /** The dictionary snapshot tables a query's tokens name (USER_ / DBA_ views read their ALL_ table), empty for none. */
 export const dictionaryTablesOf = (toks: ReadonlyArray<Tok>): ReadonlySet<string> => {
