@@ -15,6 +15,8 @@ describe("Oracle test server: DUMP of datetimes, NATURAL join without common col
     ;({ server, conn } = await openConnection())
     await conn.execute("CREATE TABLE dt_t (t9 TIMESTAMP(9), l TIMESTAMP WITH LOCAL TIME ZONE, l9 TIMESTAMP(9) WITH LOCAL TIME ZONE)")
     await conn.execute("INSERT INTO dt_t VALUES (TIMESTAMP '2024-01-02 03:04:05.123456789', TIMESTAMP '2024-01-02 03:04:05 +00:00', TIMESTAMP '2024-01-02 03:04:05.5 +00:00')")
+    await conn.execute("CREATE TABLE dt_n (bd BINARY_DOUBLE, bf BINARY_FLOAT, ym INTERVAL YEAR TO MONTH, ds INTERVAL DAY TO SECOND)")
+    await conn.execute("INSERT INTO dt_n VALUES (1.5, -1.5, INTERVAL '1-2' YEAR TO MONTH, INTERVAL '1 02:03:04.5' DAY TO SECOND)")
     await conn.execute("CREATE TABLE dt_a (a NUMBER)")
     await conn.execute("CREATE TABLE dt_b (b NUMBER)")
     await conn.execute("INSERT INTO dt_a VALUES (1)")
@@ -46,6 +48,17 @@ describe("Oracle test server: DUMP of datetimes, NATURAL join without common col
       "Typ=231 Len=7: 120,124,1,2,4,5,6",
       "Typ=231 Len=11: 120,124,1,2,4,5,6,29,205,101,0",
       "Typ=180 Len=11: 120,124,1,2,4,5,6,7,91,205,21"
+    ]])
+  })
+
+  it("BINARY_DOUBLE / BINARY_FLOAT dump as Typ=101 / 100, intervals as Typ=182 / 183 (were Typ=2 and ORA-00932)", async () => {
+    expect(await rows("SELECT DUMP(bd), DUMP(bf), DUMP(ym), DUMP(ds), DUMP(-ds), DUMP(1.5d) FROM dt_n")).toEqual([[
+      "Typ=101 Len=8: 191,248,0,0,0,0,0,0",
+      "Typ=100 Len=4: 64,63,255,255",
+      "Typ=182 Len=5: 128,0,0,1,62",
+      "Typ=183 Len=11: 128,0,0,1,62,63,64,157,205,101,0",
+      "Typ=183 Len=11: 127,255,255,255,58,57,56,98,50,155,0",
+      "Typ=101 Len=8: 191,248,0,0,0,0,0,0"
     ]])
   })
 

@@ -8,7 +8,7 @@
  * functions. DBMS_RANDOM is one generator per server (SEED resets it for every session), where Oracle keeps one per
  * session.
  */
-import { BIGINT, BLOB, BOOLEAN, DOUBLE, DuckDBBlobValue, DuckDBListType, DuckDBTimestampSecondsValue, DuckDBTimestampTZValue, DuckDBTimestampValue, TIMESTAMP, TIMESTAMP_S, TIMESTAMPTZ, VARCHAR } from "@duckdb/node-api"
+import { BIGINT, BLOB, BOOLEAN, DOUBLE, DuckDBBlobValue, DuckDBIntervalValue, FLOAT, INTERVAL, DuckDBListType, DuckDBTimestampSecondsValue, DuckDBTimestampTZValue, DuckDBTimestampValue, TIMESTAMP, TIMESTAMP_S, TIMESTAMPTZ, VARCHAR } from "@duckdb/node-api"
 import type { DuckDBConnection, DuckDBScalarFunction, DuckDBValue } from "@duckdb/node-api"
 import { DuckDBScalarFunction as ScalarFunction } from "@duckdb/node-api"
 import { rowwise, rowwiseFunction as fn } from "../common/scalar-functions.ts"
@@ -18,6 +18,7 @@ import { headingOf as headingOfItem } from "./expression-names.ts"
 import { isKw, isOp, matchParen, splitTopLevel, tokenize, type Tok } from "./lexer.ts"
 import { writeNumberString } from "./number.ts"
 import { WriteBuffer } from "./wire.ts"
+import { encodeBinaryDouble, encodeBinaryFloat } from "./oson.ts"
 import { DuckDBBigIntType, DuckDBBlobType, DuckDBDecimalType, DuckDBVarCharType, decimalValue } from "@duckdb/node-api"
 import { BLOB_RESULT_ALIAS, CLOB_RESULT_ALIAS } from "./types.ts"
 import { EXACT_NUMBER_ALIAS } from "./number-functions.ts"
@@ -272,6 +273,29 @@ const computedDatetimeBytes = (v: DatetimeValue, typ: 13 | 187 | 188): Uint8Arra
   return Uint8Array.from([...date, ns & 0xff, (ns >>> 8) & 0xff, (ns >>> 16) & 0xff, (ns >>> 24) & 0xff, Math.trunc(offset / 60) & 0xff, (offset % 60) & 0xff, typ === 188 ? 5 : 3, 0, 0, 0, 0, 0])
 }
 
+/**
+ * INTERVAL YEAR TO MONTH bytes (Typ=182, 5 bytes: years + 2^31 big-endian, months + 60) and INTERVAL DAY TO SECOND
+ * bytes (Typ=183, 11 bytes: days + 2^31, hours, minutes and seconds + 60, nanoseconds + 2^31), the wire format
+ * python-oracledb writes (buffer.pyx, write_interval_ds / write_interval_ym), every field carrying the sign.
+ */
+const intervalBytes = (months: bigint | undefined, nanos: bigint | undefined): Uint8Array => {
+  const b = Buffer.alloc(months !== undefined ? 5 : 11)
+  const mid = 0x8000_0000
+  if (months !== undefined) {
+    b.writeUInt32BE(Number(months / 12n) + mid)
+    b[4] = Number(months % 12n) + 60
+    return b
+  }
+  const n = nanos ?? 0n
+  const part = (unit: bigint, mod: bigint) => Number((n / unit) % mod)
+  b.writeUInt32BE(Number(n / 86_400_000_000_000n) + mid)
+  b[4] = part(3_600_000_000_000n, 24n) + 60
+  b[5] = part(60_000_000_000n, 60n) + 60
+  b[6] = part(1_000_000_000n, 60n) + 60
+  b.writeUInt32BE(part(1n, 1_000_000_000n) + mid, 7)
+  return b
+}
+
 /** A column's TIMESTAMP bytes (Typ=180, wire format): 7 bytes, 11 with a fraction of a second. */
 const storedTimestampBytes = (v: DatetimeValue): Uint8Array => {
   const b = oracleBytesOf(v, false, 9)
@@ -474,7 +498,14 @@ const dumpFunctions = (): Array<DuckDBScalarFunction> => {
     dump("ora_dump", VARCHAR, (literal) => (literal ? 96 : 1), (v) => Buffer.from(String(v), "utf8"), true),
     dump("ora_dump", new DuckDBVarCharType(EXACT_NUMBER_ALIAS), () => 2, (v) => numberBytes(String(v))),
     dump("ora_dump", BIGINT, () => 2, (v) => numberBytes(String(v))),
-    dump("ora_dump", DOUBLE, () => 2, (v) => numberBytes(String(v))),
+    // flagged: a BINARY_DOUBLE (dump-operands.ts), Typ=101, in Oracle's canonical bytes (as a JSON document holds them)
+    dump("ora_dump", DOUBLE, (binary) => (binary ? 101 : 2), (v, binary) => (binary ? encodeBinaryDouble(Number(v)) : numberBytes(String(v)))),
+    dump("ora_dump", FLOAT, () => 100, (v) => encodeBinaryFloat(Number(v))),
+    // flagged: YEAR TO MONTH (dump-operands.ts), else DAY TO SECOND
+    dump("ora_dump", INTERVAL, (ym) => (ym ? 182 : 183), (v, ym) => {
+      const i = v as DuckDBIntervalValue
+      return ym ? intervalBytes(BigInt(i.months), undefined) : intervalBytes(undefined, (BigInt(i.days) * 86_400_000_000n + i.micros) * 1000n)
+    }),
     // the flag of a datetime: computed (SYSDATE, a literal: dump-operands.ts), not a column's value (Typ=13 / 187 / 188)
     dump("ora_dump", TIMESTAMP_S, () => 12, (v) => datetimeBytes((v as DuckDBTimestampSecondsValue).seconds * 1_000_000n, false)),
     dump("ora_dump", TIMESTAMP, () => 180, (v) => datetimeBytes((v as DuckDBTimestampValue).micros, true)),

@@ -9,7 +9,7 @@
  */
 import { isKw, isOp } from "./lexer.ts"
 import { asTextDatetime, datetimeArgument, inSessionZone } from "./translate-datetime-sql.ts"
-import { oracleName } from "./expression-names.ts"
+import { binaryKindOf, oracleName } from "./expression-names.ts"
 import type { TranslatorCore } from "./translate-core.ts"
 
 /** Whether the call argument [from, to) is a reference to a CHAR / NCHAR column (`c`, `q.c`) of the statement's tables. */
@@ -33,6 +33,12 @@ export const dumpOperandCall = (tr: TranslatorCore, from: number, to: number, ar
   // a NUMBER column without precision: its NUMBER bytes (Typ=2), not its stored text; a CHAR column: Typ=96
   if (tr.exactColumnAt(from, to) !== undefined) return call(`ora_number(${arg(0)})`, arg(4))
   if (isBlankPaddedColumn(tr, from, to)) return call(arg(0), "TRUE")
+  // BINARY_DOUBLE / BINARY_FLOAT (Typ=101 / 100), not NUMBER; an interval by its column's or literal's kind (182 / 183)
+  const binary = binaryKindOf(toks, from, to, tr.binaryColumns)
+  if (binary !== undefined) return binary === "double" ? call(`CAST(${arg(0)} AS DOUBLE)`, "TRUE") : call(`CAST(${arg(0)} AS FLOAT)`, "FALSE")
+  const interval = tr.intervalTypeAt(from, to)?.kind
+  if (interval !== undefined && tr.exactIntervalAt(from, to, arg(0)) === undefined) return call(arg(0), interval === "intervalym" ? "TRUE" : "FALSE")
+  if (isKw(toks[from], "INTERVAL") && tr.exactIntervalAt(from, to, arg(0)) === undefined) return call(arg(0), toks.slice(from, to).some((t) => isKw(t, "YEAR", "MONTH")) ? "TRUE" : "FALSE")
   if (isKw(one, "SYSTIMESTAMP")) return call(asTextDatetime(arg(0), "zoned"), "TRUE")
   if (isKw(one, "CURRENT_TIMESTAMP")) return call(inSessionZone(arg(0)), "TRUE")
   if (isKw(one, "SYSDATE", "CURRENT_DATE") || isKw(literal, "DATE")) return call(`CAST(${arg(0)} AS TIMESTAMP_S)`, "TRUE")
