@@ -17,6 +17,8 @@ describe("Oracle test server: DUMP of datetimes, NATURAL join without common col
     await conn.execute("INSERT INTO dt_t VALUES (TIMESTAMP '2024-01-02 03:04:05.123456789', TIMESTAMP '2024-01-02 03:04:05 +00:00', TIMESTAMP '2024-01-02 03:04:05.5 +00:00')")
     await conn.execute("CREATE TABLE dt_n (bd BINARY_DOUBLE, bf BINARY_FLOAT, ym INTERVAL YEAR TO MONTH, ds INTERVAL DAY TO SECOND)")
     await conn.execute("INSERT INTO dt_n VALUES (1.5, -1.5, INTERVAL '1-2' YEAR TO MONTH, INTERVAL '1 02:03:04.5' DAY TO SECOND)")
+    await conn.execute("CREATE TABLE dt_x (ds9 INTERVAL DAY(9) TO SECOND(9), ym9 INTERVAL YEAR(9) TO MONTH, ds INTERVAL DAY TO SECOND)")
+    await conn.execute("INSERT INTO dt_x VALUES (INTERVAL '-1 02:03:04.5' DAY TO SECOND, INTERVAL '-1-2' YEAR TO MONTH, NULL)")
     await conn.execute("CREATE TABLE dt_a (a NUMBER)")
     await conn.execute("CREATE TABLE dt_b (b NUMBER)")
     await conn.execute("INSERT INTO dt_a VALUES (1)")
@@ -60,6 +62,8 @@ describe("Oracle test server: DUMP of datetimes, NATURAL join without common col
       "Typ=183 Len=11: 127,255,255,255,58,57,56,98,50,155,0",
       "Typ=101 Len=8: 191,248,0,0,0,0,0,0"
     ]])
+    // intervals kept exactly (DAY(9) TO SECOND(9), YEAR(9) TO MONTH): by their type too (were Typ=2)
+    expect(await rows("SELECT DUMP(ds9), DUMP(ym9), VSIZE(ds9) FROM dt_x")).toEqual([["Typ=183 Len=11: 127,255,255,255,58,57,56,98,50,155,0", "Typ=182 Len=5: 127,255,255,255,58", 11]])
   })
 
   it("a NATURAL join of tables without a common column is a cross join (was ORA-03001)", async () => {

@@ -501,6 +501,13 @@ const dumpFunctions = (): Array<DuckDBScalarFunction> => {
     // flagged: a BINARY_DOUBLE (dump-operands.ts), Typ=101, in Oracle's canonical bytes (as a JSON document holds them)
     dump("ora_dump", DOUBLE, (binary) => (binary ? 101 : 2), (v, binary) => (binary ? encodeBinaryDouble(Number(v)) : numberBytes(String(v)))),
     dump("ora_dump", FLOAT, () => 100, (v) => encodeBinaryFloat(Number(v))),
+    // an exactly stored interval's text: months (flagged) or seconds with up to nine decimals
+    dump("ora_dump_exact_interval", VARCHAR, (ym) => (ym ? 182 : 183), (v, ym) => {
+      const [whole = "0", fraction = ""] = String(v).replace("-", "").split(".")
+      const magnitude = BigInt(whole) * (ym ? 1n : 1_000_000_000n) + (ym ? 0n : BigInt(fraction.padEnd(9, "0").slice(0, 9) || "0"))
+      const signed = String(v).startsWith("-") ? -magnitude : magnitude
+      return ym ? intervalBytes(signed, undefined) : intervalBytes(undefined, signed)
+    }),
     // flagged: YEAR TO MONTH (dump-operands.ts), else DAY TO SECOND
     dump("ora_dump", INTERVAL, (ym) => (ym ? 182 : 183), (v, ym) => {
       const i = v as DuckDBIntervalValue

@@ -30,6 +30,10 @@ export const dumpOperandCall = (tr: TranslatorCore, from: number, to: number, ar
   const toks = tr.toks
   const one = to === from + 1 ? toks[from] : undefined
   const literal = to === from + 2 && toks[from + 1]?.kind === "str" ? toks[from] : undefined
+  // an interval in exact storage (interval-functions.ts: months, or seconds with nine decimals) by its text, not as
+  // the NUMBER its storage resembles
+  const exact = tr.exactIntervalAt(from, to, arg(0))
+  if (exact !== undefined) return `ora_dump_exact_interval(CAST(${arg(0)} AS VARCHAR), ${arg(1)}, ${arg(2)}, ${arg(3)}, ${exact === "yearToMonth" ? "TRUE" : "FALSE"})`
   // a NUMBER column without precision: its NUMBER bytes (Typ=2), not its stored text; a CHAR column: Typ=96
   if (tr.exactColumnAt(from, to) !== undefined) return call(`ora_number(${arg(0)})`, arg(4))
   if (isBlankPaddedColumn(tr, from, to)) return call(arg(0), "TRUE")
