@@ -66,6 +66,13 @@ describe("Oracle test server: DUMP of datetimes, NATURAL join without common col
     expect(await rows("SELECT DUMP(ds9), DUMP(ym9), VSIZE(ds9) FROM dt_x")).toEqual([["Typ=183 Len=11: 127,255,255,255,58,57,56,98,50,155,0", "Typ=182 Len=5: 127,255,255,255,58", 11]])
   })
 
+  it("DUMP of a scalar subquery whose item is a call or a zoned literal answers (was ORA-00933)", async () => {
+    expect(await rows("SELECT DUMP((SELECT MAX(a) FROM dt_a)), DUMP((SELECT TIMESTAMP '2024-01-01 00:00:00 +01:00' FROM dual)) FROM dual")).toEqual([[
+      "Typ=2 Len=2: 193,3",
+      "Typ=181 Len=13: 120,123,12,31,24,1,1,0,0,0,0,21,60"
+    ]])
+  })
+
   it("a NATURAL join of tables without a common column is a cross join (was ORA-03001)", async () => {
     expect(await rows("SELECT * FROM dt_a NATURAL JOIN dt_b ORDER BY a")).toEqual([[1, 3], [2, 3]])
     expect(await rows("SELECT a, b FROM dt_a NATURAL LEFT JOIN dt_b ORDER BY a")).toEqual([[1, 3], [2, 3]])
