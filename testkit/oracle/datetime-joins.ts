@@ -304,6 +304,13 @@ export const datetimeJoins = (all: ReadonlyArray<Tok>, lookup: TableLookup): Rea
       columns = names.map((t) => t.value)
       conditionEnd = close + 1
     } else continue
+    if (natural && columns.length === 0 && [...chain, right].every((r) => r.unaliasedAt === undefined)) {
+      // no common column: a cross join (of an outer join, every row of its outer side), as the SQL standard has it
+      // (PostgreSQL's "Table Expressions": "If there are no common columns, NATURAL behaves like CROSS JOIN"), where
+      // DuckDB refuses the join; **unconfirmed** for Oracle, whose reference does not say
+      rewrites.push({ from: m + modifiers.indexOf("NATURAL"), to: m + modifiers.indexOf("NATURAL") + 1, text: "" }, { from: right.end, to: right.end, text: " ON (1 = 1) " })
+      continue
+    }
     const textDatetime = (name: string) => [...chain, right].some((r) => r.columns.some((c) => c.name === name && isTextDatetime(c)))
     if (columns.length === 0 || !columns.some(textDatetime)) continue
     // each join column from the one left table that has it (two would make it ambiguous), or from the first of those

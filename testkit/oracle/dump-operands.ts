@@ -2,10 +2,14 @@
  * What DUMP (and VSIZE, which reads DUMP's length) needs to know of its operand beyond the engine's storage type: a
  * CHAR / NCHAR column is Oracle's type 96 (stored as VARCHAR like VARCHAR2's type 1), a NUMBER column without
  * precision is type 2 with NUMBER's internal bytes (stored as its decimal text): SQL Language Reference, "DUMP", and
- * "Data Types" (the internal type codes). The columns it knows are session-translate.ts's `blankPaddedColumnsOf`.
+ * "Data Types" (the internal type codes). The columns it knows are session-translate.ts's `blankPaddedColumnsOf`. A
+ * datetime computed rather than read from a column (SYSDATE, SYSTIMESTAMP, CURRENT_TIMESTAMP, a DATE or TIMESTAMP
+ * literal) has a type of its own, 13, 187 or 188 (the Stack Overflow question "Meaning of Oracle's
+ * dump(systimestamp) bytes", as copied at https://e-learn.cn/topic/492887); a TIMESTAMP(7-9) column (kept as text) is 180, a LOCAL TIME ZONE column 231.
  */
-import { isOp } from "./lexer.ts"
-import { oracleName } from "./expression-names.ts"
+import { isKw, isOp } from "./lexer.ts"
+import { asTextDatetime, datetimeArgument, inSessionZone } from "./translate-datetime-sql.ts"
+import { binaryKindOf, oracleName } from "./expression-names.ts"
 import type { TranslatorCore } from "./translate-core.ts"
 
 /** Whether the call argument [from, to) is a reference to a CHAR / NCHAR column (`c`, `q.c`) of the statement's tables. */
@@ -15,4 +19,38 @@ export const isBlankPaddedColumn = (tr: TranslatorCore, from: number, to: number
   if (last === undefined || (last.kind !== "ident" && last.kind !== "qident")) return false
   if (!(to === from + 1 || (to === from + 3 && isOp(toks[from + 1], ".")))) return false
   return tr.ctx.blankPaddedColumns?.has(oracleName(last)) === true
+}
+
+/**
+ * The `ora_dump(x, fmt, start, length, computed)` call (builtin-functions.ts) for a DUMP whose operand, tokens [from,
+ * to), is not what its storage says (`arg(k)` renders argument k); undefined where the storage says it.
+ */
+export const dumpOperandCall = (tr: TranslatorCore, from: number, to: number, arg: (k: number) => string): string | undefined => {
+  const call = (x: string, flag: string) => `ora_dump(${x}, ${arg(1)}, ${arg(2)}, ${arg(3)}, ${flag})`
+  const toks = tr.toks
+  const one = to === from + 1 ? toks[from] : undefined
+  const literal = to === from + 2 && toks[from + 1]?.kind === "str" ? toks[from] : undefined
+  // an interval in exact storage (interval-functions.ts: months, or seconds with nine decimals) by its text, not as
+  // the NUMBER its storage resembles
+  const exact = tr.exactIntervalAt(from, to, arg(0))
+  if (exact !== undefined) return `ora_dump_exact_interval(CAST(${arg(0)} AS VARCHAR), ${arg(1)}, ${arg(2)}, ${arg(3)}, ${exact === "yearToMonth" ? "TRUE" : "FALSE"})`
+  // a NUMBER column without precision: its NUMBER bytes (Typ=2), not its stored text; a CHAR column: Typ=96
+  if (tr.exactColumnAt(from, to) !== undefined) return call(`ora_number(${arg(0)})`, arg(4))
+  if (isBlankPaddedColumn(tr, from, to)) return call(arg(0), "TRUE")
+  // BINARY_DOUBLE / BINARY_FLOAT (Typ=101 / 100), not NUMBER; an interval by its column's or literal's kind (182 / 183)
+  const binary = binaryKindOf(toks, from, to, tr.binaryColumns)
+  if (binary !== undefined) return binary === "double" ? call(`CAST(${arg(0)} AS DOUBLE)`, "TRUE") : call(`CAST(${arg(0)} AS FLOAT)`, "FALSE")
+  const interval = tr.intervalTypeAt(from, to)?.kind
+  if (interval !== undefined && tr.exactIntervalAt(from, to, arg(0)) === undefined) return call(arg(0), interval === "intervalym" ? "TRUE" : "FALSE")
+  if (isKw(toks[from], "INTERVAL") && tr.exactIntervalAt(from, to, arg(0)) === undefined) return call(arg(0), toks.slice(from, to).some((t) => isKw(t, "YEAR", "MONTH")) ? "TRUE" : "FALSE")
+  if (isKw(one, "SYSTIMESTAMP")) return call(asTextDatetime(arg(0), "zoned"), "TRUE")
+  if (isKw(one, "CURRENT_TIMESTAMP")) return call(inSessionZone(arg(0)), "TRUE")
+  if (isKw(one, "SYSDATE", "CURRENT_DATE") || isKw(literal, "DATE")) return call(`CAST(${arg(0)} AS TIMESTAMP_S)`, "TRUE")
+  const kind = tr.textDatetimeAt(from, to)
+  // a LOCAL TIME ZONE column: flagged as one (Typ=231), as an instant where it is kept as text
+  if (tr.isLocalZoneColumn(from, to)) return call(kind === undefined ? arg(0) : `ora_tstz_utc(${datetimeArgument(arg(0), kind)})`, "TRUE")
+  // a zoned or TIMESTAMP(7-9) value kept as text (a column, a bind, a literal, a scalar subquery of one): its bytes, not its text
+  if (kind !== undefined) return call(asTextDatetime(arg(0), kind), isKw(literal, "TIMESTAMP") ? "TRUE" : "FALSE")
+  if (isKw(literal, "TIMESTAMP")) return call(`CAST(${arg(0)} AS TIMESTAMP)`, "TRUE")
+  return undefined
 }

@@ -23,7 +23,7 @@ import { padSubstrSql } from "./pad-substr.ts"
 import { unicodeEscapeSql } from "./unicode-escapes.ts"
 import { datetimeEntry, datetimePercentileSql, percentileWindowSql } from "./percentile-windows.ts"
 import { STATISTIC_AGGREGATES, statisticAggregateSql } from "./statistic-aggregates.ts"
-import { isBlankPaddedColumn } from "./dump-operands.ts"
+import { dumpOperandCall } from "./dump-operands.ts"
 import { newerFunctionSql } from "./newer-functions.ts"
 import { nextDaySql, weekRoundSql, weekTruncSql, weekUnitOf } from "./week-dates.ts"
 import { isNumberExpression, numberExpressionText } from "./character-writes.ts"
@@ -401,14 +401,11 @@ export function ident(tr: TranslatorCore, i: number, to: number): [string, numbe
         return [`chr(CAST(trunc(CAST(${n} AS DOUBLE)) AS INTEGER))`, close + 1]
       }
     case "ORA_DUMP": {
-      // DUMP (builtin-functions.ts) of a NUMBER column without precision: its NUMBER bytes (Typ=2), not its stored
-      // text; of a CHAR column: Typ=96, as of a text literal
+      // DUMP (builtin-functions.ts) of an operand its storage does not type as Oracle does (dump-operands.ts)
       const p0 = parts[0]
       if (p0 === undefined || parts.length !== 5) break
-      if (tr.exactColumnAt(p0[0], p0[1]) !== undefined) return [`ora_dump(ora_number(${arg(0)}), ${arg(1)}, ${arg(2)}, ${arg(3)}, ${arg(4)})`, close + 1]
-      if (isBlankPaddedColumn(tr, p0[0], p0[1])) return [`ora_dump(${arg(0)}, ${arg(1)}, ${arg(2)}, ${arg(3)}, TRUE)`, close + 1]
-      // of a zoned column (also a bind, a literal, a scalar subquery of one): its Typ=181 bytes, not its stored text
-      if (tr.textDatetimeAt(p0[0], p0[1]) === "zoned") return [`ora_dump(${asTextDatetime(arg(0), "zoned")}, ${arg(1)}, ${arg(2)}, ${arg(3)}, ${arg(4)})`, close + 1]
+      const call = dumpOperandCall(tr, p0[0], p0[1], arg)
+      if (call !== undefined) return [call, close + 1]
       break
     }
     case "LENGTHB":

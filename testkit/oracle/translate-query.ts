@@ -326,7 +326,8 @@ export const translateQuery = (
       }
     } else {
       items.push(exprItem(part, ym, text))
-      pieces.push(`${text} AS ${quoteDuck(encodeName(headingOf(part)))}`)
+      // no heading: an item of a subquery inside a rewritten call, whose tokens give their heading to the call's
+      pieces.push(headingOf(part) === "" ? text : `${text} AS ${quoteDuck(encodeName(headingOf(part)))}`)
       if (EXACT_RESULT.test(text)) {
         exactOrder.set(String(items.length), text)
         exactOutputs.set(String(items.length), quoteDuck(encodeName(headingOf(part))))

@@ -128,7 +128,7 @@ export class Translator extends TranslatorOperands implements TranslatorCore {
       const before = toks[p.to - 2]
       const aliased = p.to - p.from >= 2 && (last.kind === "ident" || last.kind === "qident") && !NOT_ALIAS.has(last.value) && !isOp(before, ".") && (before?.kind !== "op" || isOp(before, ")"))
       if (p.text.length === 0 || aliased || this.columnNameAt(p.from, p.to) !== undefined || isOp(last, "*") || / AS (?:"(?:[^"]|"")*"|[A-Za-z_][\w$#]*)$/.test(p.text)) continue
-      p.text = `${p.text} AS ${quoteDuck(encodeName(headingOf(toks.slice(p.from, p.to))))}`
+      if (headingOf(toks.slice(p.from, p.to)) !== "") p.text = `${p.text} AS ${quoteDuck(encodeName(headingOf(toks.slice(p.from, p.to))))}`
     }
   }
 
