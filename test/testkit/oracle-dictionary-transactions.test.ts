@@ -41,18 +41,27 @@ describe("Oracle test server: dictionary views inside an open transaction", () =
     expect(r.outBinds.n).toBe(1)
   })
 
-  it("a write reading USER_TABLES in an open transaction sees a table another session created meanwhile", async () => {
+  it("a query of USER_TABLES in an open transaction sees a table another session created meanwhile", async () => {
     two = await openTwoSessions([`CREATE TABLE dt_log (name VARCHAR2(128))`])
     const { a, b } = two
     await a.execute(`INSERT INTO dt_log VALUES ('first')`)
     await b.execute(`CREATE TABLE dt_new (x NUMBER)`)
-    const written = await a.execute(`INSERT INTO dt_log SELECT table_name FROM user_tables WHERE table_name = 'DT_NEW'`)
-    expect(written.rowsAffected).toBe(1)
-    expect((await a.execute(`SELECT name FROM dt_log ORDER BY name`)).rows).toEqual([["DT_NEW"], ["first"]])
-    // and a query of the view in that transaction sees it too
     expect((await a.execute(`SELECT COUNT(*) FROM user_tables WHERE table_name = 'DT_NEW'`)).rows).toEqual([[1]])
     await a.commit()
-    expect((await b.execute(`SELECT COUNT(*) FROM dt_log`)).rows).toEqual([[2]])
+    expect((await b.execute(`SELECT COUNT(*) FROM dt_log`)).rows).toEqual([[1]])
+  })
+
+  it("a write reading USER_TABLES in an open transaction keeps what it wrote when a later failure rolls back only that statement", async () => {
+    two = await openTwoSessions([`CREATE TABLE dt_rlog (name VARCHAR2(128))`, `CREATE TABLE dt_rkey (id NUMBER PRIMARY KEY)`])
+    const { a, b } = two
+    await a.execute(`INSERT INTO dt_rkey VALUES (1)`)
+    await b.execute(`CREATE TABLE dt_rnew (x NUMBER)`)
+    const written = (await a.execute(`INSERT INTO dt_rlog SELECT table_name FROM user_tables WHERE table_name LIKE 'DT_R%'`)).rowsAffected
+    // the failed INSERT is undone alone (statement-level atomicity): the rows written before it stay as they were
+    expect(oraCode(await failure(() => a.execute(`INSERT INTO dt_rkey VALUES (1)`)))).toBe("ORA-00001")
+    expect((await a.execute(`SELECT COUNT(*) FROM dt_rlog`)).rows).toEqual([[written]])
+    await a.commit()
+    expect((await b.execute(`SELECT COUNT(*) FROM dt_rlog`)).rows).toEqual([[written]])
   })
 
   it("a failing dictionary query in an open transaction undoes only itself", async () => {

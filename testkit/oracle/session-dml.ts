@@ -24,7 +24,6 @@ import { runRowsWithTriggers, type TriggerSession } from "./plsql/triggers.ts"
 import { engineStatement, type RowLockWaits } from "./row-locks.ts"
 import { type IsTable, rewriteSequenceRows } from "./sequence-rows.ts"
 import { dictionaryTablesOf } from "./session-dictionary.ts"
-import { withTransactionDictionary } from "./transaction-dictionary.ts"
 import type { ExecuteMany } from "./session-execute-many.ts"
 import type { KeyClaims } from "./session-key-claims.ts"
 import type { SessionLocking } from "./session-locking.ts"
@@ -76,7 +75,7 @@ export class SessionDml {
 
   private async runBlockDmlOnce(sql: string, params: ReadonlyArray<DuckDBValue>): Promise<number> {
     const t = engineStatement(sql)
-    if (t !== undefined) return this.withDictionary(t.toks, sql, () => this.runBlockDmlNow(sql, params, t))
+    if (t !== undefined) return this.withDictionary(t.toks, () => this.runBlockDmlNow(sql, params, t))
     return this.runBlockDmlNow(sql, params, t)
   }
 
@@ -122,24 +121,22 @@ export class SessionDml {
   }
 
   /**
-   * Runs `write` (its tokens `toks`, its text `text`), a write that may read dictionary views (`INSERT INTO t SELECT
-   * ... FROM user_tables`), with them showing the catalog as it is now: their snapshot tables refreshed first, which
-   * the write sees as its transaction starts after that; inside a transaction already open (whose snapshot hides that
-   * refresh) as connection-local copies (transaction-dictionary.ts).
+   * Runs `write`, a write that may read dictionary views (`INSERT INTO t SELECT ... FROM user_tables`), their snapshot
+   * tables refreshed first, which the write sees as its transaction starts after that. Inside a transaction already
+   * open it reads the snapshot that transaction started on: the connection-local copies queries read there
+   * (transaction-dictionary.ts) would be gone when a statement-level rollback or ROLLBACK TO SAVEPOINT replays the
+   * write from its text, which would then read other dictionary rows and write other rows than it did.
    */
-  private async withDictionary<A>(toks: ReadonlyArray<Tok>, text: string, write: () => Promise<A>): Promise<A> {
+  private async withDictionary<A>(toks: ReadonlyArray<Tok>, write: () => Promise<A>): Promise<A> {
     const dict = dictionaryTablesOf(toks)
-    if (dict.size === 0) return write()
-    const asker = { user: this.s.info.user, roles: this.host.enabledRoles }
-    if (this.s.engine.inTransaction) return withTransactionDictionary(this.s.db, this.s.engine, text, dict, asker, write)
-    await this.s.db.withAdmin((admin) => this.s.db.refreshDictionary(admin, dict, asker))
+    if (dict.size > 0 && !this.host.txn.inTxn) await this.s.db.withAdmin((admin) => this.s.db.refreshDictionary(admin, dict, { user: this.s.info.user, roles: this.host.enabledRoles }))
     return write()
   }
 
   /** Runs an INSERT / UPDATE / DELETE / MERGE (Oracle text) once per bind row. */
   async dml(oracleSql: string, rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>, specs: ReadonlyArray<BindSpec>, opts: ExecuteOptions): Promise<DmlResult> {
     const sql = rewriteSequenceRows(stripTerminator(oracleSql), this.host.isTable), written = significant(tokenize(stripTerminator(sql)))
-    return this.withDictionary(written, sql, () => this.dmlNow(sql, written, rows, specs, opts))
+    return this.withDictionary(written, () => this.dmlNow(sql, written, rows, specs, opts))
   }
 
   private dmlNow(sql: string, written: ReadonlyArray<Tok>, rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>, specs: ReadonlyArray<BindSpec>, opts: ExecuteOptions): Promise<DmlResult> {
