@@ -108,24 +108,46 @@ const keyText = (v: unknown): string => {
 }
 
 /**
- * The keys a DELETE of `meta` deletes, a MERGE into it writes, or an UPDATE that assigns one of its key columns
- * writes, as claims on `meta`'s keys (undefined for other statements and tables without keys).
+ * The keys a DELETE of `meta` deletes, a MERGE into it writes (by its INSERT or DELETE branch, or an UPDATE SET of a
+ * key column), or an UPDATE that assigns one of its key columns writes, as claims on `meta`'s keys (undefined for
+ * other statements and tables without keys). Only the assignments' targets count, not the columns their values read
+ * (`SET name = (SELECT ... WHERE s.id = a.id)` writes no key): a claim runs the statement with a RETURNING of the key
+ * columns, and the engine writes an UPDATE ... RETURNING of a table with an index as a delete and an insert, which
+ * gives the rows new ROWIDs and fails on a parent row that child rows reference.
  */
 export const keysWrittenBy = (toks: ReadonlyArray<Tok>, meta: TableMeta | undefined): KeyedTable | undefined => {
   const keyed = keyedTable(meta)
-  if (keyed === undefined || isKw(toks[0], "DELETE", "MERGE")) return keyed
-  if (!isKw(toks[0], "UPDATE")) return undefined
+  if (keyed === undefined || isKw(toks[0], "DELETE")) return keyed
+  if (!isKw(toks[0], "UPDATE", "MERGE")) return undefined
+  const sig = toks.filter((t) => t.kind !== "ws")
+  const merge = isKw(sig[0], "MERGE")
   let depth = 0
   let inSet = false
-  for (let k = 1; k < toks.length; k++) {
-    const t = toks[k]!
+  for (let k = 1; k < sig.length; k++) {
+    const t = sig[k]!
     if (isOp(t, "(")) depth++
     else if (isOp(t, ")")) depth--
-    else if (depth === 0 && isKw(t, "SET")) inSet = true
-    else if (depth === 0 && isKw(t, "WHERE", "RETURNING", "RETURN")) break
-    else if (inSet && (t.kind === "ident" || t.kind === "qident") && keyed.columns.includes(oracleName(t)) && (isOp(toks[k + 1], "=") || isOp(toks[k + 1], ","))) return keyed
+    if (depth !== 0) continue
+    if (merge && isKw(t, "INSERT", "DELETE")) return keyed
+    if (isKw(t, "SET") || (inSet && isOp(t, ","))) {
+      inSet = true
+      if (assignedColumns(sig, k + 1).some((c) => keyed.columns.includes(c))) return keyed
+    } else if (isKw(t, "WHERE", "RETURNING", "RETURN", "LOG", "WHEN")) inSet = false
   }
   return undefined
+}
+
+/** The Oracle names of the columns the assignment starting at `toks[at]` writes: `c =`, `a.c =` or `(c, a.d) =`. */
+const assignedColumns = (toks: ReadonlyArray<Tok>, at: number): Array<string> => {
+  const isName = (t: Tok | undefined) => t !== undefined && (t.kind === "ident" || t.kind === "qident")
+  const names: Array<string> = []
+  const listed = isOp(toks[at], "(")
+  for (let k = listed ? at + 1 : at; k < toks.length; k++) {
+    const t = toks[k]!
+    if (isName(t) && !isOp(toks[k + 1], ".")) names.push(oracleName(t))
+    else if (!isName(t) && !isOp(t, ".") && !(listed && isOp(t, ","))) return (listed ? isOp(t, ")") : isOp(t, "=")) ? names : []
+  }
+  return []
 }
 
 /** `SELECT` of the key columns of `keyed` (in `keyed.columns` order) of the rows of `meta` with the given DuckDB row ids. */
