@@ -40,6 +40,9 @@ describe("Oracle test server: CHAR expressions described as CHAR(n), NCHAR casts
     // getStatementInfo describes without running
     const info = await conn.getStatementInfo("SELECT LOWER(c) l, CAST(id AS CHAR(3)) FROM cd_t")
     expect(info.metaData?.map((m: Meta) => ({ type: m.dbType, size: m.byteSize }))).toEqual([char(5), char(3)])
+    // MAX returns one of its argument's values; a set operation of CHAR(6) branches is CHAR(6) ("The Set Operators")
+    expect(await described("SELECT MAX(c) FROM cd_t")).toEqual({ rows: [["ab   "]], meta: [char(5)] })
+    expect(await described("SELECT CAST(v AS CHAR(6)) FROM cd_t UNION ALL SELECT CAST(c AS CHAR(6)) FROM cd_t")).toEqual({ rows: [["ab    "], ["ab    "]], meta: [char(6)] })
     // VARCHAR2-valued ones stay VARCHAR2
     expect((await described("SELECT RTRIM(c), UPPER(v) FROM cd_t")).meta.map((m: Meta & { type?: unknown }) => m.type)).toEqual([oracledb.DB_TYPE_VARCHAR, oracledb.DB_TYPE_VARCHAR])
   })
