@@ -455,9 +455,11 @@ export const charTypes = (
     return same ? first : { kind: "char" }
   }
 
-  /** The CHAR type of the target [from, to] of a CAST: CHAR / CHARACTER / NCHAR [(n [BYTE | CHAR])], not VARYING. */
-  const castType = (at: number, to: number): CharType | undefined => {
-    const national = isKw(sig[at], "NCHAR")
+  /** The CHAR type of the target [from, to] of a CAST: [NATIONAL] CHAR / CHARACTER, NCHAR [(n [BYTE | CHAR])], not VARYING. */
+  const castType = (target: number, to: number): CharType | undefined => {
+    // NATIONAL CHAR[ACTER](n) is NCHAR(n) ("ANSI, DB2, and SQL/DS Data Types")
+    const at = isKw(sig[target], "NATIONAL") ? target + 1 : target
+    const national = at > target || isKw(sig[at], "NCHAR")
     if (!isKw(sig[at], "CHAR", "CHARACTER", "NCHAR") || isKw(sig[at + 1], "VARYING")) return undefined
     // CHAR without a size is CHAR(1) ("CHAR Data Type": "The default is 1 byte")
     const sized = isOp(sig[at + 1], "(") && sig[at + 2]?.kind === "num"

@@ -12,7 +12,7 @@
  * Each row of the recursion carries its LEVEL, a sort key (its ancestors' sibling ranks, zero-padded), its parent's
  * key, the row ids of its ancestors (loop detection), and one column per SYS_CONNECT_BY_PATH / CONNECT_BY_ROOT use.
  */
-import { ora } from "./errors.ts"
+import { ora, OraError } from "./errors.ts"
 import { isKw, isOp, matchParen, significant, splitTopLevel, type Tok, tokenize } from "./lexer.ts"
 import { blockEnd, type TableLookup, topLevelAt } from "./query-blocks.ts"
 
@@ -88,6 +88,7 @@ export const rewriteHierarchical = (source: ReadonlyArray<Tok>, lookup: TableLoo
   const condition = toks.slice(connect + (nocycle ? 3 : 2), until(connect))
   const rooted = startWith >= 0 ? toks.slice(startWith + 2, until(startWith)) : undefined
   const tracksLoops = condition.some((t) => isKw(t, "PRIOR"))
+  if ([...condition, ...(rooted ?? [])].some((t) => isKw(t, "CONNECT_BY_ROOT"))) throw new OraError(30007, "CONNECT BY ROOT operator is not supported in the START WITH or in the CONNECT BY condition")
 
   // the CONNECT BY condition: PRIOR x is the parent's x, LEVEL the child's depth
   const parentSide: Array<string> = []
@@ -156,6 +157,27 @@ export const rewriteHierarchical = (source: ReadonlyArray<Tok>, lookup: TableLoo
     const heading = item.map((x) => (x.kind === "str" ? `'${x.value.toUpperCase()}'` : x.kind === "qident" ? x.value : x.text.toUpperCase())).join("")
     return `${rewritten} AS "${heading.replace(/"/g, "")}"`
   })
+  // WHERE, GROUP BY, HAVING and ORDER BY before the recursion's columns are listed: their CONNECT_BY_ROOT / PRIOR /
+  // SYS_CONNECT_BY_PATH add columns to it too (CONNECT_BY_ROOT is refused only in START WITH and CONNECT BY: SQL
+  // Language Reference, "Hierarchical Query Operators", "Restriction on CONNECT_BY_ROOT")
+  const guard = nocycle ? `${alias}.ORA$CYCLE = 0` : `(CASE WHEN ${alias}.ORA$CYCLE = 1 THEN error(${LOOP_ERROR}) ELSE 1 END) = 1`
+  // a last `AND ROWNUM <= n` (or the whole WHERE) stays a top-level ROWNUM limit, counted in hierarchy order
+  let filtering = where >= 0 ? toks.slice(where + 1, until(where)) : []
+  let limit = ""
+  const rownumAt = filtering.length >= 3 && isKw(filtering[filtering.length - 3], "ROWNUM") ? filtering.length - 3 : -1
+  if (rownumAt >= 0 && (filtering[rownumAt + 1]?.value === "<=" || filtering[rownumAt + 1]?.value === "<" || filtering[rownumAt + 1]?.value === "=") && (rownumAt === 0 || isKw(filtering[rownumAt - 1], "AND"))) {
+    const atTop = topLevelAt(filtering, 0, filtering.length, (t) => isKw(t, "OR")) === filtering.length
+    if (atTop) {
+      limit = ` AND ${textOf(filtering.slice(rownumAt))}`
+      filtering = filtering.slice(0, Math.max(0, rownumAt - 1))
+    }
+  }
+  const filter = `${filtering.length > 0 ? ` WHERE ${guard} AND (${outer(filtering)})` : ` WHERE ${guard}`}${limit}`
+  const grouping = group >= 0 ? ` ${outer(toks.slice(group, until(group)))}` : ""
+  const groupFilter = having >= 0 ? ` ${outer(toks.slice(having, until(having)))}` : ""
+  // an aggregate over the whole hierarchy (no GROUP BY) has one row and nothing to order
+  const aggregated = group >= 0 || toks.slice(start + 1, from).some((t, k, list) => isKw(t, "COUNT", "SUM", "AVG", "MIN", "MAX") && isOp(list[k + 1], "(") && !isKw(list[matchParen(list, k + 1) + 1], "OVER"))
+  const ordering = order >= 0 && siblings < 0 ? ` ${outer(toks.slice(order, until(order)))}` : aggregated ? "" : ` ORDER BY ${alias}.ORA$KEY`
   // `*` is the table's columns, not the ones the recursion adds
   const added = ["ORA$LEVEL", "ORA$KEY", "ORA$PARENT", "ORA$SEEN", "ORA$CYCLE", ...anchorExtra.map((x) => x.slice(x.lastIndexOf(" ") + 1))]
   const tableAt = isOp(fromToks[1], ".") ? 2 : 0
@@ -185,24 +207,6 @@ export const rewriteHierarchical = (source: ReadonlyArray<Tok>, lookup: TableLoo
       ? `SELECT ${alias}.*, ORA$G.ORA$N AS ORA$LEVEL, LPAD(TO_CHAR(ORA$G.ORA$N), 12, '0') AS ORA$KEY, LPAD(TO_CHAR(ORA$G.ORA$N - 1), 12, '0') AS ORA$PARENT, '//' AS ORA$SEEN, 0 AS ORA$CYCLE` +
         ` FROM ${textOf(fromToks)}, (SELECT generate_series AS ORA$N FROM generate_series(1, CAST(${bound} AS BIGINT))) ORA$G${rooted !== undefined ? ` WHERE ${textOf(rooted)}` : ""}`
       : `${anchor} UNION ALL ${step}`
-  const guard = nocycle ? `${alias}.ORA$CYCLE = 0` : `(CASE WHEN ${alias}.ORA$CYCLE = 1 THEN error(${LOOP_ERROR}) ELSE 1 END) = 1`
-  // a last `AND ROWNUM <= n` (or the whole WHERE) stays a top-level ROWNUM limit, counted in hierarchy order
-  let filtering = where >= 0 ? toks.slice(where + 1, until(where)) : []
-  let limit = ""
-  const rownumAt = filtering.length >= 3 && isKw(filtering[filtering.length - 3], "ROWNUM") ? filtering.length - 3 : -1
-  if (rownumAt >= 0 && (filtering[rownumAt + 1]?.value === "<=" || filtering[rownumAt + 1]?.value === "<" || filtering[rownumAt + 1]?.value === "=") && (rownumAt === 0 || isKw(filtering[rownumAt - 1], "AND"))) {
-    const atTop = topLevelAt(filtering, 0, filtering.length, (t) => isKw(t, "OR")) === filtering.length
-    if (atTop) {
-      limit = ` AND ${textOf(filtering.slice(rownumAt))}`
-      filtering = filtering.slice(0, Math.max(0, rownumAt - 1))
-    }
-  }
-  const filter = `${filtering.length > 0 ? ` WHERE ${guard} AND (${outer(filtering)})` : ` WHERE ${guard}`}${limit}`
-  const grouping = group >= 0 ? ` ${outer(toks.slice(group, until(group)))}` : ""
-  const groupFilter = having >= 0 ? ` ${outer(toks.slice(having, until(having)))}` : ""
-  // an aggregate over the whole hierarchy (no GROUP BY) has one row and nothing to order
-  const aggregated = group >= 0 || toks.slice(start + 1, from).some((t, k, list) => isKw(t, "COUNT", "SUM", "AVG", "MIN", "MAX") && isOp(list[k + 1], "(") && !isKw(list[matchParen(list, k + 1) + 1], "OVER"))
-  const ordering = order >= 0 && siblings < 0 ? ` ${outer(toks.slice(order, until(order)))}` : aggregated ? "" : ` ORDER BY ${alias}.ORA$KEY`
   const query = `WITH RECURSIVE ${CTE} AS (${levels}) SELECT ${selectList.join(", ")} FROM ${CTE} ${alias}${filter}${grouping}${groupFilter}${ordering}`
   // a whole statement of its own stays one; inside another statement (subquery, WITH, INSERT) it becomes a subquery
   const whole = start === 0 && end === toks.length

@@ -4,6 +4,7 @@
  * a PL/SQL block's already translated query, and the stored functions a statement calls. sqlsession.ts dispatches to
  * it; the DML that reads through it is session-dml.ts.
  */
+import { describeCharItems } from "./char-item-types.ts"
 import type { DuckDBValue } from "@duckdb/node-api"
 import type { ColumnInfo, Cursor, Session as EngineSession } from "../engine/index.ts"
 import { dynamicFormatModels, MAY_HAVE_FORMAT, peekingSql, probeFormatValuesOnce, type SequenceStates, settleFormatSites } from "./format-model-sites.ts"
@@ -99,6 +100,7 @@ export class SessionQueries {
     const calls = this.callsOf(source, sql)
     const { toks, tr, binds } = bindNumberingTranslator(this.host.translation(), calls?.toks ?? source, sql, specs)
     let { sql: duckSql, shape } = translateQuery(toks, tr)
+    shape = describeCharItems(toks, shape, lookup)
     checkAccess(this.host.access(), toks, shape.from)
     // LOB columns read from tables: each one's row id selected last, for locators that write back
     const lobTables = derived === undefined ? this.host.columns.lobTablesOf(toks, shape) : []

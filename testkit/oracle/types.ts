@@ -171,6 +171,10 @@ export interface TypeTokens {
   readonly words: ReadonlyArray<string>
 }
 
+/** The Oracle name of an ANSI character type name (normalized text), or the text itself. */
+const ansiCharacterType = (s: string): string =>
+  s.replace(/^(?:NATIONAL (?:CHARACTER|CHAR)|NCHAR) VARYING\(/, "NVARCHAR2(").replace(/^(?:CHARACTER|CHAR) VARYING\(/, "VARCHAR2(").replace(/^NATIONAL (?:CHARACTER|CHAR)(?=\(|$)/, "NCHAR")
+
 /**
  * Parses an Oracle type specification such as `VARCHAR2(20 CHAR)`, `NUMBER(*,2)`,
  * `TIMESTAMP(3) WITH LOCAL TIME ZONE`, `INTERVAL DAY(3) TO SECOND`, `LONG RAW`.
@@ -180,6 +184,10 @@ export const parseOracleType = (spec: string): OraType | undefined => {
   const s = spec.trim().toUpperCase().replace(/\s+/g, " ").replace(/\s*\(\s*/g, "(").replace(/\s*\)/g, ")").replace(/\s*,\s*/g, ",").replace(/,- /g, ",-").trim()
   let m: RegExpMatchArray | null
   const args = (x: string | undefined) => (x === undefined ? [] : x.split(","))
+  // the ANSI names of the national and varying character types (SQL Language Reference, "ANSI, DB2, and SQL/DS Data
+  // Types"): NATIONAL CHAR[ACTER] is NCHAR, NATIONAL CHAR[ACTER] VARYING and NCHAR VARYING NVARCHAR2, CHAR[ACTER] VARYING VARCHAR2
+  const ansi = ansiCharacterType(s)
+  if (ansi !== s) return parseOracleType(ansi)
   if ((m = s.match(/^(VARCHAR2|VARCHAR|NVARCHAR2|CHAR|NCHAR|CHARACTER)(?:\((\d+)(?: (CHAR|BYTE))?\))?$/)) !== null) {
     const base = m[1] === "VARCHAR" ? "VARCHAR2" : m[1] === "CHARACTER" ? "CHAR" : (m[1] as "VARCHAR2" | "NVARCHAR2" | "CHAR" | "NCHAR")
     const n = m[2] !== undefined ? Number(m[2]) : base === "CHAR" || base === "NCHAR" ? 1 : 4000
