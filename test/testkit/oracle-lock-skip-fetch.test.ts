@@ -138,4 +138,27 @@ END;`)
     await rs.close()
     await a.rollback()
   })
+
+  // "If the cursor has been opened with the FOR UPDATE clause, fetching after a COMMIT has been issued will return the
+  // error" (Database Error Messages, ORA-01002 "fetch out of sequence"); the rows are not locked in a new transaction
+  it("a fetch after the transaction the cursor locked its rows in ended is ORA-01002, and locks nothing", async () => {
+    // texts of their own: oracledb thin sends no commit option when it re-executes a cached query and fetches
+    // (lib/thin/protocol/messages/execute.js, TNS_FUNC_REEXECUTE_AND_FETCH)
+    const sql = "SELECT id after_commit FROM sf_commit ORDER BY id FOR UPDATE SKIP LOCKED"
+    const auto = (await a.execute("SELECT id after_autocommit FROM sf_commit ORDER BY id FOR UPDATE SKIP LOCKED", [], { resultSet: true, prefetchRows: 2, fetchArraySize: 2, autoCommit: true })).resultSet
+    expect(ids(await auto.getRows(2))).toEqual([1, 2])
+    expect(oraCode(await auto.getRows(2).then(() => undefined, (e: unknown) => e))).toBe("ORA-01002")
+    expect(await held("sf_commit")).toEqual([])
+    await auto.close().catch(() => undefined)
+    const committed = (await a.execute(sql, [], { resultSet: true, prefetchRows: 2, fetchArraySize: 2 })).resultSet
+    expect(ids(await committed.getRows(2))).toEqual([1, 2])
+    await a.commit()
+    expect(oraCode(await committed.getRows(2).then(() => undefined, (e: unknown) => e))).toBe("ORA-01002")
+    expect(await held("sf_commit")).toEqual([])
+    await committed.close().catch(() => undefined)
+    // a PL/SQL cursor loop committing inside, the classic shape of the error
+    const loop = a.execute(`BEGIN FOR r IN (SELECT id FROM sf_commit ORDER BY id FOR UPDATE SKIP LOCKED) LOOP COMMIT; END LOOP; END;`)
+    expect(oraCode(await loop.then(() => undefined, (e: unknown) => e))).toBe("ORA-01002")
+    await a.rollback()
+  })
 })

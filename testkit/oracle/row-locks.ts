@@ -322,6 +322,11 @@ export class RowLockWaits {
     return true
   }
 
+  /** True when this session holds the lock on `row` of `meta`. */
+  holdsRow(meta: TableMeta, row: bigint): boolean {
+    return this.host.db.rowLocks.heldBy(this.host.info.sid, lockKey(meta), row)
+  }
+
   /** True when another session holds a FOR UPDATE lock on some row of `meta` (a cheap test before {@link waitForRowLocksOf}). */
   othersLockRowsOf(meta: TableMeta | undefined): boolean {
     return meta !== undefined && this.host.db.rowLocks.othersHoldIn(this.host.info.sid, lockKey(meta))

@@ -7,7 +7,7 @@
 import type { DuckDBValue } from "@duckdb/node-api"
 import type { TableMeta } from "./catalog.ts"
 import { lockColumnError } from "./clause-checks.ts"
-import { ora } from "./errors.ts"
+import { ora, OraError } from "./errors.ts"
 import type { Tok } from "./lexer.ts"
 import type { OracleFaults } from "./faults.ts"
 import { parseLockTable, tablesToLock } from "./lock-table.ts"
@@ -79,7 +79,18 @@ export class SessionLocking {
     const locked = this.host.locks.lockedTables(shape.from, lock)
     await takeForUpdateTableLocks(this.tableLockHost, locked, lock.wait)
     const metas = locked.map((t) => t.meta)
-    return { tables: locked.map((t) => shape.from.indexOf(t.ref)), claim: (rowids) => this.host.locks.claimFetchedRow(metas, rowids) }
+    // a row the cursor locked: once it is free again, the transaction the cursor locked in has ended, and fetching on
+    // is ORA-01002, "fetching after a COMMIT has been issued will return the error" for a cursor opened FOR UPDATE
+    // (Database Error Messages, ORA-01002; so also after autocommit ended the execute that sent its first rows)
+    let lockedRow: { readonly meta: TableMeta; readonly row: bigint } | undefined
+    const claim = async (rowids: ReadonlyArray<bigint | undefined>): Promise<boolean> => {
+      if (lockedRow !== undefined && !this.host.locks.holdsRow(lockedRow.meta, lockedRow.row)) throw new OraError(1002, "fetch out of sequence")
+      const claimed = await this.host.locks.claimFetchedRow(metas, rowids)
+      const k = rowids.findIndex((r) => r !== undefined)
+      if (claimed && lockedRow === undefined && k >= 0) lockedRow = { meta: metas[k]!, row: rowids[k]! }
+      return claimed
+    }
+    return { tables: locked.map((t) => shape.from.indexOf(t.ref)), claim }
   }
 
   /**
