@@ -4,7 +4,9 @@
  * text, `5`, `.5`; a DATE in NLS_DATE_FORMAT), where DuckDB's own cast writes `5.0`, `0.5` or an ISO datetime. So a
  * number literal or an arithmetic expression written there (`DATE '2024-01-06' - DATE '2024-01-01'`, `n / 4`,
  * `d + 1`) is wrapped in `CAST(... AS VARCHAR2(32767))`, which the translator renders through `ora_to_char`
- * (translate-calls.ts CAST). Columns, binds and text expressions are written as they are.
+ * (translate-calls.ts CAST). So is a DATE / TIMESTAMP column, literal or current datetime (`d`, `DATE '2020-01-04'`,
+ * SYSDATE), which the cast renders in the session's NLS_DATE_FORMAT / NLS_TIMESTAMP[_TZ]_FORMAT (`04-JAN-20`, not
+ * DuckDB's `2020-01-04 00:00:00`). Other columns, binds and text expressions are written as they are.
  */
 import type { TableMeta } from "./catalog.ts"
 import { decimalOf, numberText } from "./decimal.ts"
@@ -48,20 +50,37 @@ export const numberExpressionText = (toks: ReadonlyArray<Tok>, from: number, to:
       ? literalNumberText(`-${toks[from + 1]!.value}`)
       : asNumberText(sql)
 
+type ColumnType = TableMeta["columns"][number]["type"]
+
 /**
- * The names of the NUMBER(p[,s]) columns (DuckDB DECIMAL / integers, whose own text is `1.50`) of the tables `all`
- * mentions, but for a name one of them gives another type.
+ * The names of the columns of type `wanted` of the tables `all` mentions; with `exclusive`, but for a name one of them
+ * gives another type.
  */
-const boundedNumberColumns = (all: ReadonlyArray<Tok>, lookup: TableLookup): ReadonlySet<string> => {
-  const numbers = new Set<string>()
+const columnsOfType = (all: ReadonlyArray<Tok>, lookup: TableLookup, wanted: (t: ColumnType) => boolean, exclusive: boolean): ReadonlySet<string> => {
+  const found = new Set<string>()
   const others = new Set<string>()
   for (const t of all) {
     if (t.kind !== "ident" && t.kind !== "qident") continue
-    for (const c of lookup(undefined, t.value)?.columns ?? []) (c.type.kind === "number" && c.type.duck !== "VARCHAR" ? numbers : others).add(c.name)
+    for (const c of lookup(undefined, t.value)?.columns ?? []) (wanted(c.type) ? found : others).add(c.name)
   }
-  for (const name of others) numbers.delete(name)
-  return numbers
+  if (exclusive) for (const name of others) found.delete(name)
+  return found
 }
+
+/** NUMBER(p[,s]) columns: DuckDB DECIMAL / integers, whose own text is `1.50`. */
+const isBoundedNumber = (t: ColumnType): boolean => t.kind === "number" && t.duck !== "VARCHAR"
+
+/**
+ * DATE and TIMESTAMP [WITH [LOCAL] TIME ZONE] columns. The cast renders a column by its type when the statement runs
+ * (translate-cast.ts `ora_char_of`), a character column unchanged, so a name another table gives another type is
+ * wrapped as well.
+ */
+const isDatetime = (t: ColumnType): boolean => t.kind === "date" || t.kind === "timestamp" || t.kind === "timestamptz" || t.kind === "timestampltz"
+
+/** A datetime literal (`DATE '...'`, `TIMESTAMP '...'`) or a current datetime (SYSDATE, SYSTIMESTAMP, ...). */
+const isDatetimeValue = (sig: ReadonlyArray<Tok>, from: number, to: number): boolean =>
+  (to === from + 2 && isKw(sig[from], "DATE", "TIMESTAMP") && sig[from + 1]!.kind === "str") ||
+  (to === from + 1 && isKw(sig[from], "SYSDATE", "SYSTIMESTAMP", "CURRENT_DATE", "CURRENT_TIMESTAMP", "LOCALTIMESTAMP"))
 
 /**
  * `all` with the number literals and arithmetic an INSERT, UPDATE or MERGE writes into character columns wrapped, and
@@ -70,11 +89,13 @@ const boundedNumberColumns = (all: ReadonlyArray<Tok>, lookup: TableLookup): Rea
  * converted to a VARCHAR2 value exactly long enough to hold its significant digits").
  */
 export const numberTextWrites = (all: ReadonlyArray<Tok>, lookup: TableLookup): ReadonlyArray<Tok> => {
-  const bounded = boundedNumberColumns(all, lookup)
+  const bounded = columnsOfType(all, lookup, isBoundedNumber, true)
+  const datetimes = columnsOfType(all, lookup, isDatetime, false)
   const column = (sig: ReadonlyArray<Tok>, from: number, to: number): boolean => {
+    if (isDatetimeValue(sig, from, to)) return true
     const last = sig[to - 1]
     const name = last !== undefined && (last.kind === "ident" || last.kind === "qident") ? last.value.slice(last.value.lastIndexOf(".") + 1) : undefined
-    if (name !== undefined && bounded.has(name) && (to === from + 1 || (to === from + 3 && isOp(sig[from + 1], ".")))) return true
+    if (name !== undefined && (bounded.has(name) || datetimes.has(name)) && (to === from + 1 || (to === from + 3 && isOp(sig[from + 1], ".")))) return true
     // a scalar subquery selecting one such column: `(SELECT q FROM t WHERE ...)`
     if (!isOp(sig[from], "(") || !isKw(sig[from + 1], "SELECT") || matchParen(sig, from) !== to - 1) return false
     let end = from + 2
