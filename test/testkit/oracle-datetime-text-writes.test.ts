@@ -30,6 +30,14 @@ describe("Oracle test server: datetimes written into VARCHAR2 columns (raw node-
       [2, "03-FEB-21", "04-JAN-20"],
       [3, "03-FEB-21 04.05.06.250000000 AM", "04-JAN-20 01.05.06.500 PM +02:00"]
     ])
+    // a datetime function's result or a CAST to DATE / TIMESTAMP
+    await conn.execute(`CREATE TABLE dtw_f (id NUMBER(3), v VARCHAR2(40))`)
+    await conn.execute(`INSERT INTO dtw_f VALUES (1, TO_DATE('2020-01-04', 'YYYY-MM-DD'))`)
+    await conn.execute(`INSERT INTO dtw_f SELECT 2, ADD_MONTHS(d, 1) FROM dtw_d`)
+    await conn.execute(`INSERT INTO dtw_f (v, id) VALUES (LAST_DAY(DATE '2020-02-03'), 3)`)
+    await conn.execute(`INSERT INTO dtw_f VALUES (4, CAST(DATE '2020-01-04' AS TIMESTAMP))`)
+    await conn.execute(`INSERT INTO dtw_f VALUES (5, TO_TIMESTAMP('2020-01-04 01:02:03.5', 'YYYY-MM-DD HH24:MI:SS.FF'))`)
+    expect((await conn.execute(`SELECT v FROM dtw_f ORDER BY id`)).rows).toEqual([["04-JAN-20"], ["04-FEB-20"], ["29-FEB-20"], ["04-JAN-20 12.00.00.000000 AM"], ["04-JAN-20 01.02.03.500000000 AM"]])
     // a `*` select list is written column by column
     await conn.execute(`CREATE TABLE dtw_star (id NUMBER(3), v VARCHAR2(40), w VARCHAR2(40))`)
     await conn.execute(`INSERT INTO dtw_star SELECT * FROM dtw_d`)

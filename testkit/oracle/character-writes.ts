@@ -10,8 +10,8 @@
  */
 import type { TableMeta } from "./catalog.ts"
 import { decimalOf, numberText } from "./decimal.ts"
-import { isKw, isOp, matchParen, sqlString, type Tok } from "./lexer.ts"
-import { castWrites, type TableLookup } from "./number-writes.ts"
+import { findTopLevel, isKw, isOp, matchParen, sqlString, type Tok } from "./lexer.ts"
+import { castWrites, frameWrites, type TableLookup } from "./number-writes.ts"
 
 const characterColumns = (meta: TableMeta): ReadonlySet<string> => new Set(meta.columns.filter((c) => c.type.kind === "varchar" || c.type.kind === "nvarchar").map((c) => c.name))
 
@@ -102,5 +102,26 @@ export const numberTextWrites = (all: ReadonlyArray<Tok>, lookup: TableLookup): 
     while (end < to - 1 && !isKw(sig[end], "FROM")) end++
     return end < to - 1 && end > from + 2 && column(sig, from + 2, end)
   }
-  return castWrites(all, lookup, characterColumns, ["VARCHAR2", "(", "32767", ")"], (sig, from, to) => isNumberExpression(sig, from, to) || column(sig, from, to))
+  const cast = castWrites(all, lookup, characterColumns, ["VARCHAR2", "(", "32767", ")"], (sig, from, to) => isNumberExpression(sig, from, to) || column(sig, from, to))
+  // a DATE function's result is a DuckDB TIMESTAMP for some arguments: cast back to DATE, shown in NLS_DATE_FORMAT
+  const dates = frameWrites(cast, lookup, characterColumns, "TO_CHAR(CAST(", " AS DATE))", (sig, from, to) => isCall(sig, from, to) && DATE_RESULTS.has(sig[from]!.value))
+  return frameWrites(dates, lookup, characterColumns, "TO_CHAR(", ")", isDatetimeCall)
+}
+
+/** Oracle's functions whose result is always a DATE ("Datetime Functions", "TO_DATE"). */
+const DATE_RESULTS: ReadonlySet<string> = new Set(["TO_DATE", "ADD_MONTHS", "LAST_DAY", "NEXT_DAY", "NEW_TIME"])
+
+/** Whether [from, to) is one call `name(...)`. */
+const isCall = (sig: ReadonlyArray<Tok>, from: number, to: number): boolean =>
+  sig[from]!.kind === "ident" && isOp(sig[from + 1], "(") && matchParen(sig, from + 1) === to - 1
+
+/**
+ * A call of TO_TIMESTAMP, or a CAST to DATE or TIMESTAMP: written through TO_CHAR without a model, which the
+ * translator renders in the session's NLS format by the value's type (the CAST to VARCHAR2 above would keep DuckDB's
+ * text for an expression larger than one name).
+ */
+const isDatetimeCall = (sig: ReadonlyArray<Tok>, from: number, to: number): boolean => {
+  if (!isCall(sig, from, to)) return false
+  if (isKw(sig[from], "CAST")) return isKw(sig[findTopLevel(sig, from + 2, to - 1, (t) => isKw(t, "AS")) + 1], "DATE", "TIMESTAMP")
+  return isKw(sig[from], "TO_TIMESTAMP")
 }
