@@ -4,12 +4,14 @@
  * text, `5`, `.5`; a DATE in NLS_DATE_FORMAT), where DuckDB's own cast writes `5.0`, `0.5` or an ISO datetime. So a
  * number literal or an arithmetic expression written there (`DATE '2024-01-06' - DATE '2024-01-01'`, `n / 4`,
  * `d + 1`) is wrapped in `CAST(... AS VARCHAR2(32767))`, which the translator renders through `ora_to_char`
- * (translate-calls.ts CAST). Columns, binds and text expressions are written as they are.
+ * (translate-calls.ts CAST). So is a DATE / TIMESTAMP column, literal or current datetime (`d`, `DATE '2020-01-04'`,
+ * SYSDATE), which the cast renders in the session's NLS_DATE_FORMAT / NLS_TIMESTAMP[_TZ]_FORMAT (`04-JAN-20`, not
+ * DuckDB's `2020-01-04 00:00:00`). Other columns, binds and text expressions are written as they are.
  */
 import type { TableMeta } from "./catalog.ts"
 import { decimalOf, numberText } from "./decimal.ts"
-import { isKw, isOp, matchParen, sqlString, type Tok } from "./lexer.ts"
-import { castWrites, type TableLookup } from "./number-writes.ts"
+import { findTopLevel, isKw, isOp, matchParen, sqlString, type Tok } from "./lexer.ts"
+import { castWrites, frameWrites, type TableLookup } from "./number-writes.ts"
 
 const characterColumns = (meta: TableMeta): ReadonlySet<string> => new Set(meta.columns.filter((c) => c.type.kind === "varchar" || c.type.kind === "nvarchar").map((c) => c.name))
 
@@ -48,20 +50,37 @@ export const numberExpressionText = (toks: ReadonlyArray<Tok>, from: number, to:
       ? literalNumberText(`-${toks[from + 1]!.value}`)
       : asNumberText(sql)
 
+type ColumnType = TableMeta["columns"][number]["type"]
+
 /**
- * The names of the NUMBER(p[,s]) columns (DuckDB DECIMAL / integers, whose own text is `1.50`) of the tables `all`
- * mentions, but for a name one of them gives another type.
+ * The names of the columns of type `wanted` of the tables `all` mentions; with `exclusive`, but for a name one of them
+ * gives another type.
  */
-const boundedNumberColumns = (all: ReadonlyArray<Tok>, lookup: TableLookup): ReadonlySet<string> => {
-  const numbers = new Set<string>()
+const columnsOfType = (all: ReadonlyArray<Tok>, lookup: TableLookup, wanted: (t: ColumnType) => boolean, exclusive: boolean): ReadonlySet<string> => {
+  const found = new Set<string>()
   const others = new Set<string>()
   for (const t of all) {
     if (t.kind !== "ident" && t.kind !== "qident") continue
-    for (const c of lookup(undefined, t.value)?.columns ?? []) (c.type.kind === "number" && c.type.duck !== "VARCHAR" ? numbers : others).add(c.name)
+    for (const c of lookup(undefined, t.value)?.columns ?? []) (wanted(c.type) ? found : others).add(c.name)
   }
-  for (const name of others) numbers.delete(name)
-  return numbers
+  if (exclusive) for (const name of others) found.delete(name)
+  return found
 }
+
+/** NUMBER(p[,s]) columns: DuckDB DECIMAL / integers, whose own text is `1.50`. */
+const isBoundedNumber = (t: ColumnType): boolean => t.kind === "number" && t.duck !== "VARCHAR"
+
+/**
+ * DATE and TIMESTAMP [WITH [LOCAL] TIME ZONE] columns. The cast renders a column by its type when the statement runs
+ * (translate-cast.ts `ora_char_of`), a character column unchanged, so a name another table gives another type is
+ * wrapped as well.
+ */
+const isDatetime = (t: ColumnType): boolean => t.kind === "date" || t.kind === "timestamp" || t.kind === "timestamptz" || t.kind === "timestampltz"
+
+/** A datetime literal (`DATE '...'`, `TIMESTAMP '...'`) or a current datetime (SYSDATE, SYSTIMESTAMP, ...). */
+const isDatetimeValue = (sig: ReadonlyArray<Tok>, from: number, to: number): boolean =>
+  (to === from + 2 && isKw(sig[from], "DATE", "TIMESTAMP") && sig[from + 1]!.kind === "str") ||
+  (to === from + 1 && isKw(sig[from], "SYSDATE", "SYSTIMESTAMP", "CURRENT_DATE", "CURRENT_TIMESTAMP", "LOCALTIMESTAMP"))
 
 /**
  * `all` with the number literals and arithmetic an INSERT, UPDATE or MERGE writes into character columns wrapped, and
@@ -70,16 +89,39 @@ const boundedNumberColumns = (all: ReadonlyArray<Tok>, lookup: TableLookup): Rea
  * converted to a VARCHAR2 value exactly long enough to hold its significant digits").
  */
 export const numberTextWrites = (all: ReadonlyArray<Tok>, lookup: TableLookup): ReadonlyArray<Tok> => {
-  const bounded = boundedNumberColumns(all, lookup)
+  const bounded = columnsOfType(all, lookup, isBoundedNumber, true)
+  const datetimes = columnsOfType(all, lookup, isDatetime, false)
   const column = (sig: ReadonlyArray<Tok>, from: number, to: number): boolean => {
+    if (isDatetimeValue(sig, from, to)) return true
     const last = sig[to - 1]
     const name = last !== undefined && (last.kind === "ident" || last.kind === "qident") ? last.value.slice(last.value.lastIndexOf(".") + 1) : undefined
-    if (name !== undefined && bounded.has(name) && (to === from + 1 || (to === from + 3 && isOp(sig[from + 1], ".")))) return true
+    if (name !== undefined && (bounded.has(name) || datetimes.has(name)) && (to === from + 1 || (to === from + 3 && isOp(sig[from + 1], ".")))) return true
     // a scalar subquery selecting one such column: `(SELECT q FROM t WHERE ...)`
     if (!isOp(sig[from], "(") || !isKw(sig[from + 1], "SELECT") || matchParen(sig, from) !== to - 1) return false
     let end = from + 2
     while (end < to - 1 && !isKw(sig[end], "FROM")) end++
     return end < to - 1 && end > from + 2 && column(sig, from + 2, end)
   }
-  return castWrites(all, lookup, characterColumns, ["VARCHAR2", "(", "32767", ")"], (sig, from, to) => isNumberExpression(sig, from, to) || column(sig, from, to))
+  const cast = castWrites(all, lookup, characterColumns, ["VARCHAR2", "(", "32767", ")"], (sig, from, to) => isNumberExpression(sig, from, to) || column(sig, from, to))
+  // a DATE function's result is a DuckDB TIMESTAMP for some arguments: cast back to DATE, shown in NLS_DATE_FORMAT
+  const dates = frameWrites(cast, lookup, characterColumns, "TO_CHAR(CAST(", " AS DATE))", (sig, from, to) => isCall(sig, from, to) && DATE_RESULTS.has(sig[from]!.value))
+  return frameWrites(dates, lookup, characterColumns, "TO_CHAR(", ")", isDatetimeCall)
+}
+
+/** Oracle's functions whose result is always a DATE ("Datetime Functions", "TO_DATE"). */
+const DATE_RESULTS: ReadonlySet<string> = new Set(["TO_DATE", "ADD_MONTHS", "LAST_DAY", "NEXT_DAY", "NEW_TIME"])
+
+/** Whether [from, to) is one call `name(...)`. */
+const isCall = (sig: ReadonlyArray<Tok>, from: number, to: number): boolean =>
+  sig[from]!.kind === "ident" && isOp(sig[from + 1], "(") && matchParen(sig, from + 1) === to - 1
+
+/**
+ * A call of TO_TIMESTAMP, or a CAST to DATE or TIMESTAMP: written through TO_CHAR without a model, which the
+ * translator renders in the session's NLS format by the value's type (the CAST to VARCHAR2 above would keep DuckDB's
+ * text for an expression larger than one name).
+ */
+const isDatetimeCall = (sig: ReadonlyArray<Tok>, from: number, to: number): boolean => {
+  if (!isCall(sig, from, to)) return false
+  if (isKw(sig[from], "CAST")) return isKw(sig[findTopLevel(sig, from + 2, to - 1, (t) => isKw(t, "AS")) + 1], "DATE", "TIMESTAMP")
+  return isKw(sig[from], "TO_TIMESTAMP")
 }

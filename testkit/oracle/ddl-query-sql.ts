@@ -11,6 +11,7 @@ import { tokenize } from "./lexer.ts"
 import { localZoneArithmetic } from "./local-zone-arithmetic.ts"
 import { rewriteNumericIntervals } from "./numeric-intervals.ts"
 import { rewriteRowSubqueries } from "./row-subqueries.ts"
+import { rewriteQuantifiedLists } from "./quantified-lists.ts"
 import { bindNumberingTranslator, type TranslationContext } from "./session-translate.ts"
 import { translateQuery } from "./translate.ts"
 
@@ -20,7 +21,7 @@ export const ddlQuerySql = (ctx: TranslationContext, selectSql: string): string 
   // a format model that is an expression: a CASE over the values the query met when it was read (format-model-sites.ts)
   const tokens = tokenize(selectSql)
   const formats = MAY_HAVE_FORMAT.test(selectSql) ? (dynamicFormatModels(tokens, selectSql)?.toks ?? tokens) : tokens
-  const source = datetimeJoins(intervalLiteralTargets(localZoneArithmetic(rewriteRowSubqueries(rewriteNumericIntervals(formats)), lookup, () => undefined, () => false), lookup), lookup)
+  const source = datetimeJoins(intervalLiteralTargets(localZoneArithmetic(rewriteRowSubqueries(rewriteQuantifiedLists(rewriteNumericIntervals(formats))), lookup, () => undefined, () => false), lookup), lookup)
   const { toks, tr } = bindNumberingTranslator(ctx, source, selectSql)
   return translateQuery(toks, tr).sql
 }

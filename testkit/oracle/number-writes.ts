@@ -195,10 +195,18 @@ export const castWrites = (
 
 /**
  * `all` (a statement's tokens) with the values an INSERT, UPDATE or MERGE writes into the `columnsOf` its target
- * table put between the SQL texts `open` and `close` (e.g. a function call's name and its further arguments).
+ * table put between the SQL texts `open` and `close` (e.g. a function call's name and its further arguments); those
+ * `keep` accepts, when given.
  */
-export const frameWrites = (all: ReadonlyArray<Tok>, lookup: TableLookup, columnsOf: (meta: TableMeta) => ReadonlySet<string>, open: string, close: string): ReadonlyArray<Tok> => {
-  const w = writtenValues(all, lookup, columnsOf, [], undefined, { open, close })
+export const frameWrites = (
+  all: ReadonlyArray<Tok>,
+  lookup: TableLookup,
+  columnsOf: (meta: TableMeta) => ReadonlySet<string>,
+  open: string,
+  close: string,
+  keep?: (sig: ReadonlyArray<Tok>, from: number, to: number) => boolean
+): ReadonlyArray<Tok> => {
+  const w = writtenValues(all, lookup, columnsOf, [], keep, { open, close })
   return w === undefined ? all : w.apply(all)
 }
 

@@ -22,6 +22,7 @@ import { hasIntervalBinds } from "./intervals.ts"
 import { significant, tokenize, type Tok } from "./lexer.ts"
 import { encodeName } from "./names.ts"
 import { rewriteRowSubqueries } from "./row-subqueries.ts"
+import { rewriteQuantifiedLists } from "./quantified-lists.ts"
 import { rowidOf } from "./row-locks.ts"
 import { derivedLobRows, withDerivedLobRows } from "./derived-lob-rows.ts"
 import { intervalLiteralTargets } from "./interval-writes.ts"
@@ -93,7 +94,7 @@ export class SessionQueries {
     const inlined = inlineFormatBindTokens(tokenize(rewriteSequenceRows(rewriteSampleClauses(stripTerminator(sql)), this.host.isTable)), bound, boundSpecs, describeOnly)
     const { params, specs } = inlined
     const tokens = (MAY_HAVE_FORMAT.test(sql) ? dynamicFormatModels(inlined.toks, sql, describeOnly)?.toks : undefined) ?? inlined.toks
-    const rewritten = datetimeJoins(intervalLiteralTargets(localZoneArithmetic(rewriteRowSubqueries(rewriteNumericIntervals(tokens)), lookup, (n) => intervalBindKind(specs[n - 1]), (n) => isLocalZoneBind(specs[n - 1])), lookup), lookup)
+    const rewritten = datetimeJoins(intervalLiteralTargets(localZoneArithmetic(rewriteRowSubqueries(rewriteQuantifiedLists(rewriteNumericIntervals(tokens))), lookup, (n) => intervalBindKind(specs[n - 1]), (n) => isLocalZoneBind(specs[n - 1])), lookup), lookup)
     // LOB columns read through FROM subqueries or UNION ALL: hidden row id items for their locators
     const derived = derivedLobRows(rewritten, lookup)
     const source = derived?.toks ?? rewritten

@@ -54,6 +54,7 @@ import { rewriteObjectReferences } from "./object-references.ts"
 import { rewriteOuterJoinPlus } from "./outer-join-plus.ts"
 import { bindSpecType } from "./results.ts"
 import { rewriteRowSubqueries } from "./row-subqueries.ts"
+import { rewriteQuantifiedLists } from "./quantified-lists.ts"
 import type { StatementColumns, TableLookup } from "./session-columns.ts"
 import type { BindSpec } from "./statement.ts"
 import { makeTranslator } from "./translate.ts"
@@ -81,7 +82,7 @@ export interface TranslationContext {
  */
 export const translateStatement = (ctx: TranslationContext, sql: string, specs: ReadonlyArray<BindSpec> | undefined, source: ReadonlyArray<Tok>): TranslatedStatement => {
   const lookup = ctx.lookupTable
-  const rewritten = localZoneArithmetic(unqualifySetTargets(rewriteRowSubqueries(rewriteNumericIntervals([...rewriteMergeSequenceValues(rewriteMergeUpdateWhere(rewriteMergeDeleteWhere(expandObjectTableWrites(source, lookup))))]))), lookup, (n) => intervalBindKind(specs?.[n - 1]), (n) => isLocalZoneBind(specs?.[n - 1]))
+  const rewritten = localZoneArithmetic(unqualifySetTargets(rewriteRowSubqueries(rewriteQuantifiedLists(rewriteNumericIntervals([...rewriteMergeSequenceValues(rewriteMergeUpdateWhere(rewriteMergeDeleteWhere(expandObjectTableWrites(source, lookup))))])))), lookup, (n) => intervalBindKind(specs?.[n - 1]), (n) => isLocalZoneBind(specs?.[n - 1]))
   refuseLiteralObjectWrites(rewritten, lookup, (name) => namedTypesOf(ctx.db).lookup(ctx.schema, undefined, name), dbObjectBindTypes(rewritten, specs, () => namedTypesOf(ctx.db).all()))
   // USING / NATURAL joins over zoned columns as ON joins by instant (datetime-joins.ts), as in queries
   const written = blankPaddedWrites(intervalLiteralTargets(datetimeInsertSelects(sessionZoneWrites(numberTextWrites(canonicalNumberWrites(expandInsertSelectStar(datetimeJoins(rewritten, lookup), lookup), lookup), lookup), lookup), lookup), lookup), lookup)

@@ -1,0 +1,67 @@
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
+import type { Conn } from "./oracle/helpers.ts"
+import { closeConnection, openConnection } from "./oracle/helpers.ts"
+
+// `expr op ANY | SOME | ALL (expression_list)` (SQL Language Reference, "Comparison Conditions"): ANY / SOME is true
+// when the comparison holds for some item, ALL when it holds for every item; `= ANY` is IN and `!= ALL` NOT IN ("IN
+// Condition"); a NULL item makes the result unknown where no other item decides it.
+describe("Oracle test server: ANY / SOME / ALL with an expression list (raw node-oracledb)", () => {
+  let server: OracleTestServerHandle
+  let conn: Conn
+  beforeAll(async () => {
+    ;({ server, conn } = await openConnection())
+    await conn.execute(`CREATE TABLE qtl (id NUMBER(3), s VARCHAR2(10), c CHAR(5), n NUMBER)`)
+    for (const [id, s, c, n] of [[1, "ab", "ab", 1], [2, "cd", "cd", 5], [3, "ef", "ef", 10]] as const)
+      await conn.execute(`INSERT INTO qtl VALUES (:1, :2, :3, :4)`, [id, s, c, n])
+  })
+  afterAll(() => closeConnection({ server, conn }))
+
+  const ids = async (where: string, binds: ReadonlyArray<unknown> = []) =>
+    (await conn.execute(`SELECT id FROM qtl WHERE ${where} ORDER BY id`, binds as Array<unknown>)).rows.map((r: Array<unknown>) => r[0])
+
+  it("compares with each item of a literal, column, expression or bind list", async () => {
+    expect(await ids(`s = ANY ('ab', 'ef')`)).toEqual([1, 3])
+    expect(await ids(`s = SOME ('cd')`)).toEqual([2])
+    expect(await ids(`c = ANY ('ab', 'x')`)).toEqual([1])
+    expect(await ids(`s <> ALL ('ab', 'ef')`)).toEqual([2])
+    expect(await ids(`s != ALL ('ab')`)).toEqual([2, 3])
+    expect(await ids(`n > ALL (1, 2 + 2)`)).toEqual([2, 3])
+    expect(await ids(`n < ANY (2, id * 3)`)).toEqual([1, 2])
+    expect(await ids(`n >= SOME (:a, :b)`, [5, 7])).toEqual([2, 3])
+    expect(await ids(`n <= ALL (10, id + 4)`)).toEqual([1, 2])
+    expect(await ids(`n = ALL (5, 5)`)).toEqual([2])
+    expect(await ids(`n <> ANY (1, 5)`)).toEqual([1, 2, 3])
+    // each item compared with its own type: a text item converted to a number, a date difference a date
+    expect(await ids(`n > ANY (7, '2')`)).toEqual([2, 3])
+    expect(await ids(`SYSDATE > ALL (DATE '2020-01-01', SYSDATE - 1) AND id = 1`)).toEqual([1])
+    expect(await ids(`(CASE WHEN id = 1 THEN n END) < ALL (2, 3)`)).toEqual([1])
+    // a bind as the left operand stays one bind (the list as a subquery)
+    expect(await ids(`:v < ALL (5, 20)`, [3])).toEqual([1, 2, 3])
+    expect(await ids(`:v < ALL (2, 20)`, [3])).toEqual([])
+    // still a subquery where the parenthesis holds one
+    expect(await ids(`n > ALL (SELECT n FROM qtl WHERE id < 3)`)).toEqual([3])
+  })
+
+  it("is unknown for a NULL item no other item decides", async () => {
+    const truth = async (condition: string) =>
+      (await conn.execute(`SELECT CASE WHEN ${condition} THEN 'T' WHEN NOT (${condition}) THEN 'F' ELSE 'U' END FROM dual`)).rows[0][0]
+    expect(await truth(`3 > ALL (1, NULL)`)).toBe("U")
+    expect(await truth(`0 > ALL (1, NULL)`)).toBe("F")
+    expect(await truth(`3 > ANY (1, NULL)`)).toBe("T")
+    expect(await truth(`0 > ANY (1, NULL)`)).toBe("U")
+    expect(await truth(`1 = ANY (1, NULL)`)).toBe("T")
+    expect(await truth(`2 = SOME (1, NULL)`)).toBe("U")
+    expect(await truth(`2 <> ALL (1, NULL)`)).toBe("U")
+    expect(await truth(`1 <> ALL (1, NULL)`)).toBe("F")
+    expect(await truth(`DATE '2020-06-01' > ALL (DATE '2020-01-01', DATE '2021-01-01')`)).toBe("F")
+    expect(await truth(`DATE '2020-06-01' > ANY (DATE '2020-01-01', DATE '2021-01-01')`)).toBe("T")
+  })
+
+  it("works in UPDATE and DELETE conditions", async () => {
+    expect((await conn.execute(`UPDATE qtl SET s = 'zz' WHERE n > ANY (4, 8) AND id <> ALL (3)`)).rowsAffected).toBe(1)
+    expect((await conn.execute(`SELECT s FROM qtl WHERE id = 2`)).rows).toEqual([["zz"]])
+    expect((await conn.execute(`DELETE FROM qtl WHERE s = ANY ('zz', 'none')`)).rowsAffected).toBe(1)
+    await conn.rollback()
+  })
+})
