@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
 import type { Conn } from "./oracle/helpers.ts"
-import { closeConnection, openConnection } from "./oracle/helpers.ts"
+import { closeConnection, openConnection, oracledb } from "./oracle/helpers.ts"
 
 let server: OracleTestServerHandle
 let conn: Conn
@@ -63,5 +63,14 @@ describe("Oracle test server: objects written from DbObject binds read like cons
     expect(pts.getValues().map((p: { X: number }) => p.X)).toEqual([5, 5])
     expect((await conn.execute("SELECT bo_route('m', t.p).p.x FROM bo_p t")).rows).toEqual([[5]])
     await conn.rollback()
+  })
+
+  it("reads a bound object's DATE attribute in a PL/SQL block", async () => {
+    const Ev = await conn.getDbObjectClass("BO_EV")
+    const r = await conn.execute("DECLARE e bo_ev := :e; BEGIN :o := TO_CHAR(e.d, 'YYYY-MM-DD HH24:MI') || ' ' || e.name; END;", {
+      e: new Ev({ NAME: "p", D: new Date(2024, 4, 6, 7, 8), TAG: Buffer.from([0xab]) }),
+      o: { dir: oracledb.BIND_OUT, type: oracledb.STRING, maxSize: 40 }
+    })
+    expect(r.outBinds.o).toBe("2024-05-06 07:08 p")
   })
 })
