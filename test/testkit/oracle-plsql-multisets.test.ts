@@ -82,4 +82,19 @@ describe("Oracle test server: PL/SQL multiset operators and collection compariso
       END;`)
     expect(s).toBe("TFTN TFTN TFTN TFTNN TFTTN if 3/null/null")
   })
+
+  it("computes a multiset operation inside CARDINALITY, SET or another function's argument", async () => {
+    // a multiset operator returns a nested table, which CARDINALITY counts (SQL Language Reference, "Multiset Operators", "CARDINALITY")
+    await conn.execute("CREATE TYPE ms_pn AS TABLE OF NUMBER")
+    const s = await run(`DECLARE
+        a ms_pn := ms_pn(2, 1);
+        s VARCHAR2(400);
+      BEGIN
+        s := CARDINALITY(ms_pn(2, 1) MULTISET UNION ms_pn(3)) || ',' || CARDINALITY(a MULTISET UNION ms_pn(3));
+        s := s || ',' || CARDINALITY(SET(a MULTISET UNION ALL a)) || ',' || TO_CHAR(CARDINALITY(a MULTISET EXCEPT ms_pn(1)) * 10);
+        IF CARDINALITY(a MULTISET INTERSECT ms_pn(5)) IS NULL THEN s := s || ',empty'; END IF;
+        :s := s;
+      END;`)
+    expect(s).toBe("3,3,2,10,empty")
+  })
 })

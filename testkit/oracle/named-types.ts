@@ -14,12 +14,14 @@ import type { Session as EngineSession } from "../engine/index.ts"
 import { OraError } from "./errors.ts"
 import { isKw, isOp, matchParen, splitTopLevel, sqlString, tokenize, type Tok } from "./lexer.ts"
 import { headingOf } from "./expression-names.ts"
-import { fromExtendedJson, toExtendedJson } from "./extended-json.ts"
+import { boundObjectText } from "./bound-object-text.ts"
+import { constructorArgument } from "./constructor-arguments.ts"
+import { fromExtendedJson } from "./extended-json.ts"
 import { attributeChainAt, attributeExtraction } from "./object-attributes.ts"
 import type { MethodSpec } from "./type-shapes.ts"
-import { type Attribute, type Member, type NamedType, packImage, supportedMember, typeDescriptor, unpackImage, writeDbObject, xmlImage } from "./pickle.ts"
+import { type Attribute, type Member, type NamedType, packImage, supportedMember, typeDescriptor, writeDbObject, xmlImage } from "./pickle.ts"
 import type { BindSpec, PlsqlResult, QueryResult, ResultColumn } from "./statement.ts"
-import { inHierarchy, inheritanceOf, notInstantiable, sentType, typeTag, underClause, withTypeTag } from "./type-inheritance.ts"
+import { inHierarchy, inheritanceOf, notInstantiable, sentType, typeTag, underClause } from "./type-inheritance.ts"
 import { charType, Dty, numberType, parseOracleType, rawType, type OraType } from "./types.ts"
 import type { ReadBuffer, WriteBuffer } from "./wire.ts"
 
@@ -315,7 +317,7 @@ export class NamedTypes {
         const nested = this.constructorAt(schema, sig, 0, undefined)
         const whole = nested !== undefined && nested.type.kind !== "xmltype" && matchParen(sig, nested.open) === sig.length - 1
         if (whole) out.push(...this.rewrite(schema, arg, true))
-        else out.push(at("ident", "ora_json_item"), at("op", "("), ...convertedArgument(memberAt(type, k), this.rewrite(schema, arg, true), t.pos, type.kind === "object" ? type.attributes[k]?.name : undefined), at("op", ")"))
+        else out.push(...constructorArgument(memberAt(type, k), this.rewrite(schema, arg, true), t.pos, type.kind === "object" ? type.attributes[k]?.name : undefined))
       })
       // an instance of a hierarchy's type ends with the element naming its type (type-inheritance.ts typeTag)
       out.push(at("op", ","), at("str", inHierarchy(type) ? `',${typeTag(type)}]'` : "']'"), at("op", ")"))
@@ -338,6 +340,8 @@ export class NamedTypes {
 /** DuckDB macros of constructor calls: one argument's JSON text (`null` for NULL). */
 export const NAMED_VALUE_MACROS: ReadonlyArray<string> = [
   `ora_json_item(x) AS coalesce(CAST(to_json(x) AS VARCHAR), 'null')`,
+  // an object or collection argument: its stored (JSON) text as it is
+  `ora_object_json(x) AS coalesce(CAST(x AS VARCHAR), 'null')`,
   // a VARCHAR2 / NVARCHAR2 attribute's value, refused when longer than its size (bytes, or characters when national)
   `ora_attribute_text(x, maxlen, isnational, attr) AS CASE WHEN x IS NULL OR (CASE WHEN isnational THEN length(x) ELSE strlen(x) END) <= maxlen THEN x
     ELSE error(concat('ORA-12899: value too large for column ', attr, ' (actual: ', CASE WHEN isnational THEN length(x) ELSE strlen(x) END, ', maximum: ', maxlen, ')')) END`,
@@ -353,39 +357,6 @@ interface ConstructorTok extends Tok {
 
 /** The attribute (object) or element (collection) type argument `k` of a constructor call goes into. */
 const memberAt = (type: NamedType, k: number): Member | undefined => (type.kind === "object" ? type.attributes[k]?.member : type.element)
-
-/**
- * A constructor argument converted to its NUMBER or datetime attribute's type, `CAST(arg AS type)`, so that the
- * INSERT itself fails on text that is no number (ORA-01722) or no datetime (ORA-01861) and leaves the table as it was.
- * Oracle's default constructor is a function whose "parameters ... are exactly the data attributes of the object type"
- * (Oracle8i Data Cartridge Developer's Guide, "Constructor Methods",
- * https://docs.oracle.com/cd/A83908_02/NT816EE/DOC/appdev.816/a76937/dci03ty4.htm), so its arguments are converted to
- * the attribute types as any function's arguments are, when the statement runs. The translator renders the CAST in
- * the session time zone, which is the zone Oracle gives a TIMESTAMP without one put into a WITH [LOCAL] TIME ZONE
- * type: "The session time zone also takes effect when a TIMESTAMP value is converted to
- * the TIMESTAMP WITH TIME ZONE or TIMESTAMP WITH LOCAL TIME ZONE datatype" (Oracle Database Globalization Support
- * Guide, "Setting the Session Time Zone"); datetime-writes.ts does the same for columns.
- */
-const convertedArgument = (member: Member | undefined, arg: ReadonlyArray<Tok>, pos: number, name?: string): ReadonlyArray<Tok> => {
-  const scalar = member !== undefined && "scalar" in member ? member.scalar : undefined
-  const generated = (sql: string) => tokenize(sql).map((x) => ({ ...x, pos }))
-  if (scalar !== undefined && (scalar.kind === "varchar" || scalar.kind === "nvarchar") && scalar.charSize > 0) {
-    // longer text than the attribute holds is refused (ORA-12899, as for a column); sizes in bytes unless national
-    const where = sqlString(name === undefined ? "(collection element)" : `"${name}"`)
-    const checked = [...generated(`ora_attribute_text(CAST(`), ...arg, ...generated(` AS VARCHAR2(32767)), ${scalar.charSize}, ${scalar.kind === "nvarchar" ? "TRUE" : "FALSE"}, ${where})`)]
-    // a CHAR(n) / NCHAR(n) attribute holds its text blank-padded to n, as a CHAR column does (SQL Language Reference,
-    // "CHAR Data Type": "Oracle blank-pads the value to the column length")
-    return scalar.dty === Dty.CHAR ? [...generated(`ora_attribute_char(`), ...checked, ...generated(`, ${scalar.charSize}, ${scalar.kind === "nvarchar" ? "TRUE" : "FALSE"})`)] : checked
-  }
-  if (scalar === undefined || !CONVERTED_KINDS.has(scalar.kind)) return arg
-  // a DATE by way of TIMESTAMP, whose failed conversion DuckDB reports as a datetime error (pickle.ts drops the fraction);
-  // a NUMBER(p,s) attribute rounds to its scale and refuses more digits than its precision (ORA-01438), as a column does
-  const bounded = scalar.kind === "number" && scalar.dictName === "NUMBER" && scalar.precision > 0
-  const target = bounded ? `NUMBER(${scalar.precision},${scalar.scale})` : scalar.kind === "number" ? "NUMBER" : scalar.kind === "date" ? "TIMESTAMP" : scalar.dictName
-  return [...generated(`CAST(`), ...arg, ...generated(` AS ${target})`)]
-}
-
-const CONVERTED_KINDS: ReadonlySet<OraType["kind"]> = new Set(["number", "date", "timestamp", "timestamptz", "timestampltz"])
 
 /** Refuses constructor calls Oracle refuses: of a NOT INSTANTIABLE type (ORA-22826), a wrong number of attributes, more elements than a VARRAY's limit. */
 const checkArguments = (type: NamedType, toks: ReadonlyArray<Tok>, open: number): void => {
@@ -479,8 +450,8 @@ export const writeNamedOutValue = (w: WriteBuffer, spec: BindSpec, stored: strin
   writeNamedValue(w, type, stored, dbTzOffsetMinutes)
 }
 
-/** Reads a named-type bind value (writeDbObject layout) into its stored text; null for an atomically null value. */
-export const readNamedBind = (r: ReadBuffer): DuckDBValue => {
+/** Reads a named-type bind value (writeDbObject layout) into its stored text (bound-object-text.ts); null for an atomically null value. */
+export const readNamedBind = (r: ReadBuffer, dbTzOffsetMinutes: number): DuckDBValue => {
   const toid = r.ub() > 0 ? r.bytesWithLength() : null
   if (r.ub() > 0) r.bytesWithLength() // OID
   if (r.ub() > 0) r.bytesWithLength() // snapshot
@@ -491,7 +462,7 @@ export const readNamedBind = (r: ReadBuffer): DuckDBValue => {
   if (image === null || toid === null) return null
   const type = typesByOid.get(Buffer.from(toid).subarray(4, 20).toString("hex"))
   if (type === undefined) throw new OraError(22303, "type not found")
-  return toExtendedJson(withTypeTag(type, unpackImage(type, image)))
+  return boundObjectText(type, image, dbTzOffsetMinutes)
 }
 
 // ------------------------------------------------------------------------------------------------ type description

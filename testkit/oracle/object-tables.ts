@@ -120,9 +120,9 @@ export const objectTableStatement = (sql: string, schema: string, lookupType: Lo
 }
 
 /**
- * A DATE or TIMESTAMP attribute of the object `"ORA$OBJECT"`: a bound object holds it as extended JSON
- * (`{"$oracleDate": "2024-01-02T00:00:00"}`, `{"$oracleTimestamp": ...}`: extended-json.ts), a constructed one as
- * text, both read here; undefined for other attributes.
+ * A DATE or TIMESTAMP attribute of the object `"ORA$OBJECT"`: held as text (a constructed or bound object:
+ * bound-object-text.ts) or as extended JSON (`{"$oracleDate": "2024-01-02T00:00:00"}`, `{"$oracleTimestamp": ...}`:
+ * extended-json.ts), both read here; undefined for other attributes.
  */
 const boundDatetime = (member: Member, i: number): string | undefined => {
   if (!("scalar" in member) || (member.scalar.kind !== "date" && member.scalar.kind !== "timestamp")) return undefined

@@ -50,7 +50,7 @@ export const readBind = (r: ReadBuffer, spec: BindSpec, dbOffsetMinutes: number,
       return typeof v === "string" ? (v.length === 0 ? null : v) : blobValue(v)
     }
     case Dty.INT_NAMED:
-      return readNamedBind(r)
+      return readNamedBind(r, dbOffsetMinutes)
     case Dty.JSON: {
       const len = r.ub()
       if (len === 0) return null

@@ -122,14 +122,14 @@ export const inlineClientTables = async (
     const close = matchParen(s, k + 1)
     if (close < 0) continue
     let elements: Array<unknown> | undefined
-    // a collection of DATEs: each element's ISO text (extended JSON) read back as a DATE
+    // a collection of DATEs: each element's stored text (bound-object-text.ts) read back as a DATE
     let scalar = (e: unknown) => value(plain(e))
     const inner = s.slice(k + 2, close)
     if (inner.length === 1 && inner[0]!.kind === "bind") {
       const n = bindAt.get(k + 2)!
       const oid = specs[n]?.oid
       const element = oid === undefined ? undefined : namedTypeOfOid(oid)?.element
-      if (element !== undefined && "scalar" in element && element.scalar.kind === "date") scalar = (e) => `TO_DATE(${value(plain(e))}, 'YYYY-MM-DD"T"HH24:MI:SS')`
+      if (element !== undefined && "scalar" in element && element.scalar.kind === "date") scalar = (e) => `TO_DATE(${value(plain(e))}, 'YYYY-MM-DD HH24:MI:SS')`
       // a collection of objects: each element an array of attribute values, named by the element type
       const attributes = element !== undefined && "named" in element ? element.named.attributes.map((a) => a.name) : undefined
       elements = jsonElements(params[n] ?? null)?.map((e) => (attributes !== undefined && Array.isArray(e) ? Object.fromEntries(attributes.map((a, i) => [a, e[i] ?? null])) : e))

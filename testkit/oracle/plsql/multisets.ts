@@ -233,8 +233,8 @@ async function operationAt(ctx: Frame, toks: Expr, k: number): Promise<{ start: 
 
 /**
  * The tokens with each multiset operator or condition over the block's collections computed and replaced by a bind
- * token holding its value (left to right, so `a MULTISET UNION b MULTISET EXCEPT c` is `(a UNION b) EXCEPT c`); the
- * same tokens when there is none.
+ * token holding its value (left to right, so `a MULTISET UNION b MULTISET EXCEPT c` is `(a UNION b) EXCEPT c`; one
+ * inside another's operand first, so `CARDINALITY(SET(a MULTISET UNION b))` too); the same tokens when there is none.
  */
 export async function inlineMultisets(ctx: Frame, expr: Expr, evaluate: (toks: Expr) => Promise<Value>): Promise<{ toks: Expr; release: () => void }> {
   const made: Array<string> = []
@@ -281,7 +281,8 @@ export async function inlineMultisets(ctx: Frame, expr: Expr, evaluate: (toks: E
     ctx.callResults.set(key, { value: found.value })
     toks = [...toks.slice(0, found.start), { kind: "bind", text: ":m", value: key, pos: toks[found.start]!.pos }, ...toks.slice(found.end + 1)]
     changed = true
-    k = found.start - 1
+    // again from the start: an operation enclosing this one (`CARDINALITY(a MULTISET UNION b)`) now has its operand
+    k = -1
   }
   return { toks: changed ? toks : expr, release }
 }
