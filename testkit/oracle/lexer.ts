@@ -135,6 +135,13 @@ export const tokenize = (sql: string): Array<Tok> => {
       continue
     }
     const two = sql.slice(i, i + 2)
+    // `^=` and `~=` are Oracle's other spellings of `!=` (SQL Language Reference, "Comparison Conditions"; PL/SQL
+    // Language Reference, "Relational Operators"): one token, read and written as `!=`
+    if (two === "^=" || two === "~=") {
+      out.push({ kind: "op", text: "!=", value: "!=", pos: start })
+      i += 2
+      continue
+    }
     if (TWO_CHAR_OPS.has(two)) {
       out.push({ kind: "op", text: two, value: two, pos: start })
       i += 2
