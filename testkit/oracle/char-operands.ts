@@ -141,6 +141,11 @@ export const padCharOperands = (
       replaced.set(s, ",")
     }
   }
+  // where a literal operand's own token is: `(('m'))` starts at a parenthesis
+  const literalIndex = (literal: Operand & { kind: "literal" }) => {
+    const k = sigToks.indexOf(literal.tok, literal.from)
+    return k < 0 || k > literal.to ? literal.from : k
+  }
   const widthIn = (text: string, inCharacters: boolean) => (inCharacters ? [...text].length : Buffer.byteLength(text, "utf8"))
   // a literal compared with a CHAR column: padded to the column's length, the column to the literal's when longer
   const padAgainst = (literal: Operand & { kind: "literal" }, column: Operand & { kind: "column" }) => {
@@ -148,7 +153,7 @@ export const padCharOperands = (
     const inCharacters = sizedInCharacters(column.type)
     const width = Math.max(column.type.charSize, widthIn(trimmed(literal.tok.value), inCharacters))
     const type = { ...column.type, charSize: width }
-    literals.set(literal.from, literalLike(literal.tok, blankPaddedText(trimmed(literal.tok.value), type)))
+    literals.set(literalIndex(literal), literalLike(literal.tok, blankPaddedText(trimmed(literal.tok.value), type)))
     if (width > column.type.charSize) wrap(column.from, column.to, (x) => blankPaddedSql(x, type))
   }
   // [from, to] split at the top-level tokens `isSeparator` accepts
@@ -285,7 +290,7 @@ export const padCharOperands = (
     } else if (left.kind === "literal" && right.kind === "literal") {
       if (left.tok.value === "" || right.tok.value === "" || !isConditionStart(left.from)) continue
       const width = Math.max([...left.tok.value].length, [...right.tok.value].length)
-      for (const side of [left, right]) literals.set(side.from, literalLike(side.tok, side.tok.value + " ".repeat(width - [...side.tok.value].length)))
+      for (const side of [left, right]) literals.set(literalIndex(side), literalLike(side.tok, side.tok.value + " ".repeat(width - [...side.tok.value].length)))
     } else compareAtRunTime(left, right, s)
   }
   if (literals.size === 0 && wraps.length === 0 && replaced.size === 0) return toks
