@@ -101,10 +101,7 @@ const substitute = (cond: ReadonlyArray<Tok>, assigned: ReadonlyMap<string, Read
       out.push(t)
       continue
     }
-    // a one-token value (a literal, a bind, a name) as itself: `(('m') = 'm')` came out of the translation as
-    // `(('m''m') = 'm')`, ORA-00933
-    if (value.length === 1) out.push(value[0]!)
-    else out.push(op("(", t.pos), ...value, op(")", t.pos))
+    out.push(op("(", t.pos), ...value, op(")", t.pos))
     if (qualified !== undefined) k += 2
   }
   return out
