@@ -96,4 +96,15 @@ describe("Oracle test server: dictionary views inside an open transaction", () =
     await b.commit()
     expect((await a.execute(count)).rows).toEqual([[2]])
   })
+
+  it("a string literal spelling a SYS view name is compared as written inside an open transaction", async () => {
+    two = await openTwoSessions([`CREATE TABLE dt_lit (name VARCHAR2(128))`])
+    const { a } = two
+    await a.execute(`INSERT INTO dt_lit VALUES ('SYS.ALL_TABLES')`)
+    // the literal names no view: it is neither a reason to copy ALL_TABLES nor rewritten to the copy's name
+    expect((await a.execute(`SELECT l.name FROM dt_lit l JOIN user_tables u ON u.table_name = 'DT_LIT' WHERE l.name = 'SYS.ALL_TABLES'`)).rows).toEqual([["SYS.ALL_TABLES"]])
+    expect((await a.execute(`SELECT COUNT(*) FROM user_tables WHERE table_name = 'SYS.USER_TABLES' OR 'x"SYS"."USER_TABLES"' = 'x' || '"SYS"."USER_TABLES"'`)).rows).toEqual([[1]])
+    expect((await a.execute(`SELECT 'USER_VIEWS' FROM dt_lit`)).rows).toEqual([["USER_VIEWS"]])
+  })
+
 })
