@@ -7,7 +7,9 @@
  * catalog, as an Oracle statement does (Database Concepts, "Data Concurrency and Consistency": a transaction sees its
  * own changes, and "Read Committed Isolation Level": a statement sees what was committed before it began).
  * The copies are written unjournaled (a statement-level rollback's replay does not repeat them) and dropped when the
- * statement is done; a rollback drops them too.
+ * statement is done; a rollback drops them too. Calls do not nest: a stored function the statement calls runs between
+ * its runs (plsql/sql-functions.ts `settle`), after its copies are dropped and its result materialized, and a write
+ * reads the transaction's snapshot instead of copies (session-dml.ts).
  */
 import type { Session as EngineSession } from "../engine/index.ts"
 import { quoteDuck } from "./names.ts"
