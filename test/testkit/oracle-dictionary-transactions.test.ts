@@ -96,4 +96,38 @@ describe("Oracle test server: dictionary views inside an open transaction", () =
     await b.commit()
     expect((await a.execute(count)).rows).toEqual([[2]])
   })
+
+  it("a string literal spelling a SYS view name is compared as written inside an open transaction", async () => {
+    two = await openTwoSessions([`CREATE TABLE dt_lit (name VARCHAR2(128))`])
+    const { a } = two
+    await a.execute(`INSERT INTO dt_lit VALUES ('SYS.ALL_TABLES')`)
+    // the literal names no view: it is neither a reason to copy ALL_TABLES nor rewritten to the copy's name
+    expect((await a.execute(`SELECT l.name FROM dt_lit l JOIN user_tables u ON u.table_name = 'DT_LIT' WHERE l.name = 'SYS.ALL_TABLES'`)).rows).toEqual([["SYS.ALL_TABLES"]])
+    expect((await a.execute(`SELECT COUNT(*) FROM user_tables WHERE table_name = 'SYS.USER_TABLES' OR 'x"SYS"."USER_TABLES"' = 'x' || '"SYS"."USER_TABLES"'`)).rows).toEqual([[1]])
+    expect((await a.execute(`SELECT 'USER_VIEWS' FROM dt_lit`)).rows).toEqual([["USER_VIEWS"]])
+  })
+
+  it("a stored function reading USER_TABLES called by a query that reads USER_TABLES in an open transaction keeps the query's copies", async () => {
+    two = await openTwoSessions([
+      `CREATE TABLE dt_nest (x NUMBER)`,
+      `CREATE OR REPLACE FUNCTION dt_nest_count RETURN NUMBER IS n NUMBER; BEGIN SELECT COUNT(*) INTO n FROM user_tables WHERE table_name = 'DT_NEST'; RETURN n; END;`
+    ])
+    const { a } = two
+    await a.execute(`INSERT INTO dt_nest VALUES (1)`)
+    expect((await a.execute(`SELECT dt_nest_count(), (SELECT COUNT(*) FROM user_tables WHERE table_name = 'DT_NEST') FROM dual`)).rows).toEqual([[1, 1]])
+    expect((await a.execute(`SELECT COUNT(*) FROM dt_nest n JOIN user_tables u ON u.table_name = 'DT_NEST' WHERE dt_nest_count() = 1`)).rows).toEqual([[1]])
+  })
+
+  it("a trigger reading USER_TABLES fired by a write that reads USER_TABLES in an open transaction sees the catalog", async () => {
+    two = await openTwoSessions([
+      `CREATE TABLE dt_trig (x NUMBER)`,
+      `CREATE TABLE dt_tlog (n NUMBER)`,
+      `CREATE OR REPLACE TRIGGER dt_trig_ai AFTER INSERT ON dt_trig FOR EACH ROW DECLARE n NUMBER; BEGIN SELECT COUNT(*) INTO n FROM user_tables WHERE table_name = 'DT_TLOG'; INSERT INTO dt_tlog VALUES (n); END;`
+    ])
+    const { a } = two
+    await a.execute(`INSERT INTO dt_tlog VALUES (0)`)
+    expect((await a.execute(`INSERT INTO dt_trig SELECT COUNT(*) FROM user_tables WHERE table_name = 'DT_TRIG'`)).rowsAffected).toBe(1)
+    expect((await a.execute(`SELECT x FROM dt_trig`)).rows).toEqual([[1]])
+    expect((await a.execute(`SELECT n FROM dt_tlog ORDER BY n`)).rows).toEqual([[0], [1]])
+  })
 })

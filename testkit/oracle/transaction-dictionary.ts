@@ -7,7 +7,9 @@
  * catalog, as an Oracle statement does (Database Concepts, "Data Concurrency and Consistency": a transaction sees its
  * own changes, and "Read Committed Isolation Level": a statement sees what was committed before it began).
  * The copies are written unjournaled (a statement-level rollback's replay does not repeat them) and dropped when the
- * statement is done; a rollback drops them too.
+ * statement is done; a rollback drops them too. Calls do not nest: a stored function the statement calls runs between
+ * its runs (plsql/sql-functions.ts `settle`), after its copies are dropped and its result materialized, and a write
+ * reads the transaction's snapshot instead of copies (session-dml.ts).
  */
 import type { Session as EngineSession } from "../engine/index.ts"
 import { quoteDuck } from "./names.ts"
@@ -19,6 +21,39 @@ export interface TransactionDictionaryDatabase {
 
 /** A reference `SYS.name` / `"SYS"."name"` in DuckDB text. */
 const SYS_REF = /(?:"SYS"|\bSYS)\.("(?:[^"]|"")+"|[A-Za-z_][A-Za-z0-9_$]*)/gi
+
+/**
+ * `sql` with `edit` applied to its code and `literal` to its string literals and comments (kept as written by
+ * default), so that a literal such as `'SYS.ALL_TABLES'` neither names a view nor is rewritten. A quoted identifier
+ * stays code, stepped over whole, so that a `'` inside it starts no literal.
+ */
+const inCode = (sql: string, edit: (code: string) => string, literal: (text: string) => string = (text) => text): string => {
+  let out = ""
+  let code = ""
+  let i = 0
+  const past = (quote: string) => {
+    let j = i + 1
+    while (j < sql.length && !(sql[j] === quote && sql[j + 1] !== quote)) j += sql[j] === quote ? 2 : 1
+    return Math.min(j + 1, sql.length)
+  }
+  const skip = (end: number) => {
+    out += edit(code) + literal(sql.slice(i, end))
+    code = ""
+    i = end
+  }
+  while (i < sql.length) {
+    const c = sql[i]!
+    if (c === "'") skip(past("'"))
+    else if (c === "-" && sql[i + 1] === "-") skip(sql.includes("\n", i) ? sql.indexOf("\n", i) : sql.length)
+    else if (c === "/" && sql[i + 1] === "*") skip(sql.includes("*/", i + 2) ? sql.indexOf("*/", i + 2) + 2 : sql.length)
+    else {
+      const end = c === '"' ? past('"') : i + 1
+      code += sql.slice(i, end)
+      i = end
+    }
+  }
+  return out + edit(code)
+}
 
 const unquote = (name: string) => (name.startsWith('"') ? name.slice(1, -1).replace(/""/g, '"') : name.toUpperCase())
 
@@ -49,7 +84,7 @@ const closureOf = (duckSql: string, views: ReadonlyMap<string, string>, own: Rea
     out.views.push(name)
   }
   // the text names a view by its DuckDB name (`V$$SESSION`) or, Oracle text, as written (`V$SESSION`)
-  const upper = duckSql.toUpperCase()
+  const upper = inCode(duckSql, (code) => code, () => " ").toUpperCase()
   const names = (name: string) => [name, name.replace(/\$\$/g, "$")]
   for (const name of views.keys()) {
     if (!own.has(name) && names(name).some((n) => upper.includes(n) && new RegExp(`(^|[^A-Z0-9_$])${n.replace(/\$/g, "\\$")}($|[^A-Z0-9_$])`).test(upper))) visit(name)
@@ -101,7 +136,7 @@ export const withTransactionDictionary = async <A>(
       // by view name: `ORA$$ALL_TABLES` holds ALL_TABLES, `ORA$$V$$SESSION` V$SESSION
       new Set([...needed.tables].map((t) => t.slice("ORA$$".length).replace(/\$\$/g, "$")))
     )
-    const rename = (sql: string) => sql.replace(SYS_REF, (ref, name: string) => (needed.views.includes(unquote(name)) || needed.tables.has(unquote(name)) ? local(unquote(name)) : ref))
+    const rename = (sql: string) => inCode(sql, (code) => code.replace(SYS_REF, (ref, name: string) => (needed.views.includes(unquote(name)) || needed.tables.has(unquote(name)) ? local(unquote(name)) : ref)))
     for (const v of needed.views) {
       const body = defs.get(v)!.replace(/^CREATE VIEW (?:"SYS"|SYS)\.("(?:[^"]|"")+"|[A-Za-z_][A-Za-z0-9_$]*) AS /, "").replace(/;\s*$/, "")
       await engine.runUnrecorded(`CREATE OR REPLACE TEMP VIEW ${quoteDuck(v)} AS ${rename(body)}`)
