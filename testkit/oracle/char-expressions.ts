@@ -27,7 +27,7 @@ import type { TableMeta } from "./catalog.ts"
 import { markCharReference } from "./char-references.ts"
 import { isBlankPadded } from "./char-writes.ts"
 import { oracleName } from "./expression-names.ts"
-import { isKw, isOp, matchParen, tokenize, type Tok } from "./lexer.ts"
+import { isKw, isName, isOp, matchParen, type Tok, tokenize } from "./lexer.ts"
 import { charType, type OraType } from "./types.ts"
 
 /** Resolves a table name as the session sees it. */
@@ -61,7 +61,6 @@ interface Block {
   readonly from: ReadonlyArray<readonly [number, number]>
 }
 
-const isName = (t: Tok | undefined): t is Tok => t !== undefined && (t.kind === "ident" || t.kind === "qident")
 
 /** Words that are never a column, a function or an alias. */
 const RESERVED = new Set([

@@ -20,7 +20,7 @@
 import type { TableMeta } from "./catalog.ts"
 import { blankPaddedSql, blankPaddedText, sizedInCharacters } from "./char-writes.ts"
 import { charTypes, markCharReferences, operandEnd, operandStart, type CharType } from "./char-expressions.ts"
-import { isKw, isOp, matchParen, splitTopLevel, sqlString, tokenize, type Tok } from "./lexer.ts"
+import { isKw, isName, isOp, matchParen, splitTopLevel, sqlString, type Tok, tokenize } from "./lexer.ts"
 import type { OraType } from "./types.ts"
 
 /** Resolves a table name as the session sees it. */
@@ -32,7 +32,6 @@ const CLAUSE_WORDS = ["SET", "WHERE", "AND", "OR", "NOT", "ON", "WHEN", "HAVING"
 /** The comparison operators. */
 const isComparison = (t: Tok | undefined): boolean => ["=", "<>", "!=", "^=", "<", ">", "<=", ">="].some((op) => isOp(t, op))
 
-const isName = (t: Tok | undefined): t is Tok => t !== undefined && (t.kind === "ident" || t.kind === "qident")
 
 /** `text` with its trailing blanks dropped. */
 const trimmed = (text: string): string => text.replace(/ +$/, "")

@@ -10,11 +10,10 @@
  *   "You cannot update a column that is referenced in the ON condition clause").
  */
 import { ora, OraError } from "./errors.ts"
-import { findTopLevel, isKw, isOp, matchParen, significant, tokenize, type Tok } from "./lexer.ts"
+import { findTopLevel, isKw, isName, isOp, matchParen, significant, type Tok, tokenize } from "./lexer.ts"
 import type { TableMeta } from "./catalog.ts"
 import { oracleName, type FromRef, type RowLockClause } from "./translate.ts"
 
-const isName = (t: Tok | undefined): t is Tok => t !== undefined && (t.kind === "ident" || t.kind === "qident")
 
 /** ORA-03001 for a MODEL or flashback clause anywhere in the statement (at any nesting depth). */
 export const unsupportedClauseError = (toks: ReadonlyArray<Tok>): OraError | undefined => {

@@ -6,7 +6,7 @@
  * Administrator's Guide, "Database Links": if no matching database link is found, Oracle returns an error).
  */
 import { OraError } from "./errors.ts"
-import { isOp, type Tok } from "./lexer.ts"
+import { isName, isOp, type Tok } from "./lexer.ts"
 
 /** The error a statement using a database link gets. */
 export const linkNotFound = (): OraError => new OraError(2019, "connection description for remote database not found")
@@ -15,7 +15,6 @@ export const linkNotFound = (): OraError => new OraError(2019, "connection descr
 export const namesDatabaseLink = (toks: ReadonlyArray<Tok>): boolean =>
   toks.some((t, k) => isOp(t, "@") && isName(toks[k - 1]) && isName(toks[k + 1]))
 
-const isName = (t: Tok | undefined): boolean => t !== undefined && (t.kind === "ident" || t.kind === "qident")
 
 /** ORA-02019 for a statement naming an object over a database link, else undefined. */
 export const databaseLinkError = (toks: ReadonlyArray<Tok>): OraError | undefined => (namesDatabaseLink(toks) ? linkNotFound() : undefined)

@@ -11,7 +11,7 @@
  * COUNT(DISTINCT ...) operands (by their instant key), and the references a query grouped by them selects, orders or
  * filters on outside aggregates (by one value of the group, which keeps its own zone).
  */
-import { isKw, isOp, matchParen, type Tok } from "./lexer.ts"
+import { isKw, isName, isOp, matchParen, type Tok } from "./lexer.ts"
 
 /** Token ranges (start → end) of zoned column references the translator renders by instant. */
 export interface InstantGrouping {
@@ -48,7 +48,6 @@ const AGGREGATES = new Set([
   "VAR_SAMP", "ANY_VALUE", "COLLECT", "CORR", "COVAR_POP", "COVAR_SAMP"
 ])
 
-const isName = (t: Tok | undefined): boolean => t !== undefined && (t.kind === "ident" || t.kind === "qident")
 
 /** The index after the column reference (`c`, `t.c`, `s.t.c`) starting at `i`, or -1 when none starts there. */
 const referenceEnd = (toks: ReadonlyArray<Tok>, i: number): number => {

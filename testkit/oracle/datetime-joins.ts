@@ -15,11 +15,10 @@
  * columns are left as they are.
  */
 import type { ColumnMeta } from "./catalog.ts"
-import { blockSelectBefore, isKw, isOp, matchParen, type Tok, tokenize } from "./lexer.ts"
+import { blockSelectBefore, isKw, isName, isOp, matchParen, type Tok, tokenize } from "./lexer.ts"
 import { subqueryColumns } from "./insert-select-stars.ts"
 import type { TableLookup } from "./number-writes.ts"
 
-const isName = (t: Tok | undefined): t is Tok => t !== undefined && (t.kind === "ident" || t.kind === "qident")
 
 /** Keywords that end a table reference or start a clause, never an alias. */
 const NOT_ALIAS = new Set(["FROM", "JOIN", "INNER", "LEFT", "RIGHT", "FULL", "OUTER", "NATURAL", "CROSS", "USING", "ON", "WHERE", "GROUP", "ORDER", "HAVING", "UNION", "INTERSECT", "MINUS", "FETCH", "OFFSET", "CONNECT", "START", "FOR"])

@@ -12,7 +12,7 @@
  */
 import type { TableMeta } from "./catalog.ts"
 import { expandedInsertSelectStars } from "./insert-select-stars.ts"
-import { isKw, isOp, type Tok } from "./lexer.ts"
+import { isKw, isName, isOp, type Tok } from "./lexer.ts"
 import { castWrites, type TableLookup } from "./number-writes.ts"
 import type { OraType } from "./types.ts"
 
@@ -62,7 +62,6 @@ export const datetimeInsertSelects = (source: ReadonlyArray<Tok>, lookup: TableL
 /** True when `all` is an INSERT into a table with a TIMESTAMP(0-5) column, whose values its items are cast to round. */
 const roundsFractions = (all: ReadonlyArray<Tok>, lookup: TableLookup): boolean => {
   const sig = all.filter((t) => t.kind !== "ws")
-  const isName = (t: Tok | undefined) => t !== undefined && (t.kind === "ident" || t.kind === "qident")
   if (!isKw(sig[0], "INSERT") || !isKw(sig[1], "INTO") || !isName(sig[2])) return false
   const meta = isOp(sig[3], ".") && isName(sig[4]) ? lookup(sig[2]!.value, sig[4]!.value) : lookup(undefined, sig[2]!.value)
   return meta?.columns.some((c) => c.type.kind === "timestamp" && c.type.duck !== "VARCHAR" && c.type.scale < 6) ?? false
@@ -81,7 +80,6 @@ const expandedInsertStar = (all: ReadonlyArray<Tok>, lookup: TableLookup): Reado
   // FROM name [alias] | FROM schema.name [alias], then the end or a clause
   let k = select + 3
   const names: Array<string> = []
-  const isName = (t: Tok | undefined) => t !== undefined && (t.kind === "ident" || t.kind === "qident")
   if (!isName(sig[k]?.t)) return all
   names.push(sig[k]!.t.value)
   k++

@@ -13,7 +13,7 @@
  * Large Objects Developer's Guide, "Restrictions on SQL Operations on LOBs").
  */
 import type { TableMeta } from "./catalog.ts"
-import { isKw, isOp, matchParen, tokenize, type Tok } from "./lexer.ts"
+import { isKw, isName, isOp, matchParen, type Tok, tokenize } from "./lexer.ts"
 import type { LobSource, QueryResult, ResultColumn } from "./statement.ts"
 import { oracleName } from "./translate.ts"
 import { headingOf } from "./expression-names.ts"
@@ -49,7 +49,6 @@ interface Level {
   readonly refs: ReadonlyArray<ReadonlyArray<{ readonly source: LobSource; readonly key: string; readonly name: string }>>
 }
 
-const isName = (t: Tok | undefined): t is Tok => t !== undefined && (t.kind === "ident" || t.kind === "qident")
 const isLob = (meta: TableMeta, column: string) => meta.columns.some((c) => c.name === column && (c.type.kind === "clob" || c.type.kind === "nclob" || c.type.kind === "blob"))
 const quoted = (name: string) => `"${name.replace(/"/g, '""')}"`
 /** The words of an interval literal after its text: `INTERVAL '1' DAY(2) TO SECOND(3)`. */

@@ -24,7 +24,7 @@ import type { DuckDBValue } from "@duckdb/node-api"
 import type { TableMeta } from "./catalog.ts"
 import { OraError } from "./errors.ts"
 import { oracleName } from "./expression-names.ts"
-import { findTopLevel, isKw, isOp, matchParen, significant, sqlString, type Tok, tokenize } from "./lexer.ts"
+import { findTopLevel, isKw, isName, isOp, matchParen, significant, sqlString, type Tok, tokenize } from "./lexer.ts"
 import { type LoggedStatement, loggedStatement, selectItems, type WrittenValue } from "./error-logged-statements.ts"
 import { mergeParts } from "./plsql/merge-parts.ts"
 import { stripTerminator, type BindSpec, type DmlResult, type ExecuteOptions, type StatementResult } from "./statement.ts"
@@ -47,7 +47,6 @@ export interface ErrorLogged extends LoggedStatement {
   readonly limit: number
 }
 
-const isName = (t: Tok | undefined) => t !== undefined && (t.kind === "ident" || t.kind === "qident")
 const tableName = (t: TableMeta) => `${quoteDuck(t.owner)}.${quoteDuck(t.name)}`
 const dml = (rowCount: number): DmlResult => ({ kind: "dml", rowCount, rowCounts: [rowCount], batchErrors: [] })
 const DATETIME = new Set(["date", "timestamp", "timestamptz", "timestampltz"])

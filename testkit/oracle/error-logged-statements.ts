@@ -8,7 +8,7 @@
 import type { TableMeta } from "./catalog.ts"
 import { OraError } from "./errors.ts"
 import { oracleName } from "./expression-names.ts"
-import { findTopLevel, isKw, isOp, matchParen, significant, splitTopLevel, type Tok, tokenize } from "./lexer.ts"
+import { findTopLevel, isKw, isName, isOp, matchParen, significant, splitTopLevel, type Tok, tokenize } from "./lexer.ts"
 import { mergeParts } from "./plsql/merge-parts.ts"
 
 type Lookup = (schema: string | undefined, name: string) => TableMeta | undefined
@@ -41,7 +41,6 @@ export interface LoggedStatement {
   readonly onTable?: LoggedStatement
 }
 
-const isName = (t: Tok | undefined) => t !== undefined && (t.kind === "ident" || t.kind === "qident")
 const end = (t: Tok) => t.pos + t.text.length
 
 /** The DML statement `sql` (without its error logging clause) taken apart; ORA-00942 when its table does not exist. */

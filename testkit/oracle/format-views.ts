@@ -8,9 +8,8 @@
  */
 import type { TableMeta } from "./catalog.ts"
 import { hasFormatExpressions, MAY_HAVE_FORMAT } from "./format-model-sites.ts"
-import { findTopLevel, isKw, isOp, significant, splitTopLevel, tokenize, type Tok } from "./lexer.ts"
+import { findTopLevel, isKw, isName, isOp, significant, splitTopLevel, type Tok, tokenize } from "./lexer.ts"
 
-const isName = (t: Tok | undefined): t is Tok => t !== undefined && (t.kind === "ident" || t.kind === "qident")
 
 /** Words after a FROM item that are no alias. */
 const NOT_ALIAS = new Set(["ON", "JOIN", "INNER", "LEFT", "RIGHT", "FULL", "CROSS", "NATURAL", "OUTER", "USING", "WHERE", "GROUP", "ORDER", "HAVING", "UNION", "INTERSECT", "MINUS", "EXCEPT", "CONNECT", "START", "FOR", "FETCH", "OFFSET", "PIVOT", "UNPIVOT", "SAMPLE", "AS", "PARTITION", "MODEL", "WINDOW", "QUALIFY", "LIMIT", "APPLY", "RETURNING", "LOG", "SET", "VALUES", "WHEN"])

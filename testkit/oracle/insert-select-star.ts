@@ -5,10 +5,9 @@
  * naming its columns. Oracle converts each value to its target column's type ("Implicit Data Conversion"), whatever
  * the select list's spelling.
  */
-import { isKw, isOp, matchParen, type Tok } from "./lexer.ts"
+import { isKw, isName, isOp, matchParen, type Tok } from "./lexer.ts"
 import type { TableLookup } from "./number-writes.ts"
 
-const isName = (t: Tok | undefined): t is Tok => t !== undefined && (t.kind === "ident" || t.kind === "qident")
 
 /** `all` with the `*` of such an INSERT replaced by the source's column names (unchanged for any other statement). */
 export const expandInsertSelectStar = (all: ReadonlyArray<Tok>, lookup: TableLookup): ReadonlyArray<Tok> => {

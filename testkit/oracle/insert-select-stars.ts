@@ -9,12 +9,11 @@
  * joined with ON or by commas; any other star is left as written.
  */
 import type { ColumnMeta } from "./catalog.ts"
-import { blockSelectBefore, findTopLevel, isKw, isOp, matchParen, type Tok, tokenize } from "./lexer.ts"
+import { blockSelectBefore, findTopLevel, isKw, isName, isOp, matchParen, type Tok, tokenize } from "./lexer.ts"
 import type { TableLookup } from "./number-writes.ts"
 import { numberType } from "./types.ts"
 import { headingOf } from "./expression-names.ts"
 
-const isName = (t: Tok | undefined): t is Tok => t !== undefined && (t.kind === "ident" || t.kind === "qident")
 
 const quoted = (name: string): string => `"${name.replace(/"/g, '""')}"`
 

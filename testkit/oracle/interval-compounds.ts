@@ -8,7 +8,7 @@
  * interval / n are intervals).
  */
 import { isExactInterval } from "./interval-exprs.ts"
-import { isKw, isOp, matchParen, type Tok } from "./lexer.ts"
+import { isKw, isName, isOp, matchParen, type Tok } from "./lexer.ts"
 import { parseOracleType, type OraType } from "./types.ts"
 
 /** The kind of an interval expression: DAY TO SECOND or YEAR TO MONTH. */
@@ -43,7 +43,6 @@ const range = (from: number, to: number) => Array.from({ length: Math.max(0, to 
 const ENDS = ["AND", "OR", "THEN", "WHEN", "ELSE", "END", "FROM", "WHERE", "ORDER", "GROUP", "HAVING", "ASC", "DESC", "NULLS", "BETWEEN", "IN", "IS", "LIKE", "NOT", "UNION", "INTERSECT", "MINUS", "EXCEPT", "FETCH", "OFFSET", "AS", "INTO", "CONNECT", "START", "FOR", "ON", "USING", "JOIN", "SELECT", "SET", "VALUES", "RETURNING", "BY", "DISTINCT"]
 const COMPARISONS = ["=", "<>", "!=", "^=", "<", ">", "<=", ">="]
 const isComparison = (t: Tok | undefined) => t !== undefined && t.kind === "op" && COMPARISONS.includes(t.value)
-const isName = (t: Tok | undefined): t is Tok => t !== undefined && (t.kind === "ident" || t.kind === "qident")
 
 /** The end (exclusive) of the interval literal at `k`, or -1. */
 const literalEnd = (sig: ReadonlyArray<Tok>, k: number): number => {

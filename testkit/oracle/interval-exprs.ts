@@ -10,7 +10,7 @@
  * TO SECOND and YEAR, MONTH of a YEAR TO MONTH value ("EXTRACT (datetime)"); TO_CHAR gives the literal form.
  */
 import type { TableMeta } from "./catalog.ts"
-import { isKw, isOp, tokenize, type Tok } from "./lexer.ts"
+import { isKw, isName, isOp, type Tok, tokenize } from "./lexer.ts"
 import { intervalDsType, intervalYmType, type OraType } from "./types.ts"
 
 /**
@@ -128,7 +128,6 @@ export const exactIntervalSum = (op: "+" | "-", a: IntervalOperand, b: IntervalO
 }
 
 const COMPARISONS = new Set(["=", "<>", "!=", "<", ">", "<=", ">="])
-const isName = (t: Tok | undefined): t is Tok => t !== undefined && (t.kind === "ident" || t.kind === "qident")
 const nameOf = (t: Tok) => t.value
 
 /**

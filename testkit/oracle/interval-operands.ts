@@ -10,7 +10,7 @@
  */
 import { operandEnd, operandShape, operandStart } from "./interval-compounds.ts"
 import { isExactInterval, withCasts } from "./interval-exprs.ts"
-import { isKw, isOp, matchParen, type Tok } from "./lexer.ts"
+import { isKw, isName, isOp, matchParen, type Tok } from "./lexer.ts"
 import { oracleName } from "./translate.ts"
 import type { OraType } from "./types.ts"
 
@@ -20,7 +20,6 @@ const CHOOSING = ["NVL", "NVL2", "COALESCE", "DECODE", "GREATEST", "LEAST", "LAG
 const COMPARISONS = ["=", "<>", "!=", "^=", "<", ">", "<=", ">="]
 const UNITS = ["DAY", "HOUR", "MINUTE", "SECOND", "MONTH", "YEAR", "TO"]
 
-const isName = (t: Tok | undefined): t is Tok => t !== undefined && (t.kind === "ident" || t.kind === "qident")
 
 /** A simple operand starting at `k`: an interval literal, `t.col` or `col` (not a call); its end (exclusive) and kind. */
 const operandAt = (sig: ReadonlyArray<Tok>, k: number, types: ReadonlyMap<string, OraType>): { end: number; kind: Kind | undefined; exact: boolean } | undefined => {

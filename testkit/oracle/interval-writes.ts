@@ -10,7 +10,7 @@
 import type { TableMeta } from "./catalog.ts"
 import { castComparedColumns, intervalColumnTypesOf, withCasts } from "./interval-exprs.ts"
 import { castIntervalOperands } from "./interval-operands.ts"
-import { isKw, isOp, type Tok } from "./lexer.ts"
+import { isKw, isName, isOp, type Tok } from "./lexer.ts"
 import { castWrites, type TableLookup } from "./number-writes.ts"
 import { oracleName } from "./translate.ts"
 import type { OraType } from "./types.ts"
@@ -31,7 +31,6 @@ const storageOf = (type: OraType): Storage | undefined => {
 }
 
 
-const isName = (t: Tok | undefined): t is Tok => t !== undefined && (t.kind === "ident" || t.kind === "qident")
 const COMPARISONS = new Set(["=", "<>", "!=", "<", ">", "<=", ">="])
 const isComparison = (t: Tok | undefined): boolean => t !== undefined && t.kind === "op" && COMPARISONS.has(t.value)
 

@@ -22,7 +22,7 @@
  */
 import { ora, OraError } from "./errors.ts"
 import { oracleName } from "./expression-names.ts"
-import { findTopLevel, isKw, isOp, matchParen, splitTopLevel, type Tok } from "./lexer.ts"
+import { findTopLevel, isKw, isName, isOp, matchParen, splitTopLevel, type Tok } from "./lexer.ts"
 import type { TableMeta } from "./catalog.ts"
 import { charType } from "./types.ts"
 
@@ -48,7 +48,6 @@ export interface JoinView {
   readonly equated: ReadonlyArray<readonly [string, string]>
 }
 
-const isName = (t: Tok | undefined) => t !== undefined && (t.kind === "ident" || t.kind === "qident")
 const quote = (name: string) => `"${name.replace(/"/g, '""')}"`
 const NOT_KEY_PRESERVED = () => new OraError(1779, "cannot modify a column which maps to a non key-preserved table")
 const TWO_TABLES = () => new OraError(1776, "cannot modify more than one base table through a join view")

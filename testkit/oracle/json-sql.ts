@@ -13,7 +13,7 @@
  */
 import { OraError } from "./errors.ts"
 import type { OracleVersion } from "./errors.ts"
-import { isKw, isOp, matchParen, sqlString, tokenize, type Tok } from "./lexer.ts"
+import { isKw, isName, isOp, matchParen, sqlString, type Tok, tokenize } from "./lexer.ts"
 import { ITEM_METHODS } from "./json-item-methods.ts"
 import { type OnClause, queryClauses } from "./json-query-clauses.ts"
 import type { TransformOperation } from "./json-transform.ts"
@@ -474,7 +474,6 @@ const rewriteIsJson = (toks: ReadonlyArray<Tok>, version: OracleVersion): Array<
   return out
 }
 
-const isName = (t: Tok | undefined): t is Tok => t !== undefined && (t.kind === "ident" || t.kind === "qident")
 
 /** The JSON_VALUE return kind and SQL type of simple dot notation ending in an item method (json_value semantics). */
 const METHOD_RETURNS: ReadonlyMap<string, readonly [string, string]> = new Map<string, readonly [string, string]>([

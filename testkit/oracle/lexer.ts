@@ -153,6 +153,9 @@ export const tokenize = (sql: string): Array<Tok> => {
   return out
 }
 
+/** True for a name token: an identifier, plain or quoted. */
+export const isName = (t: Tok | undefined): t is Tok => t !== undefined && (t.kind === "ident" || t.kind === "qident")
+
 /** Tokens without whitespace. */
 export const significant = (toks: ReadonlyArray<Tok>): Array<Tok> => toks.filter((t) => t.kind !== "ws")
 

@@ -10,7 +10,7 @@
 import type { TableMeta } from "./catalog.ts"
 import { operandEnd, operandShape, operandStart } from "./interval-compounds.ts"
 import { intervalColumnTypesOf, withCasts } from "./interval-exprs.ts"
-import { isKw, isOp, matchParen, type Tok } from "./lexer.ts"
+import { isKw, isName, isOp, matchParen, type Tok } from "./lexer.ts"
 import { oracleName } from "./translate.ts"
 import { Dty, parseOracleType } from "./types.ts"
 
@@ -18,7 +18,6 @@ type Lookup = (schema: string | undefined, name: string) => TableMeta | undefine
 
 const LOCAL_RESULT = "TIMESTAMP(9) WITH LOCAL TIME ZONE"
 const ZONED_OPERAND = "TIMESTAMP(9) WITH TIME ZONE"
-const isName = (t: Tok | undefined): t is Tok => t !== undefined && (t.kind === "ident" || t.kind === "qident")
 
 /** The LOCAL TIME ZONE columns, by name, of the tables `sig` names. */
 const localZoneColumnsOf = (sig: ReadonlyArray<Tok>, lookup: Lookup): ReadonlySet<string> => {

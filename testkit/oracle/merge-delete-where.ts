@@ -8,7 +8,7 @@
  * `ora_merge_delete_where((d'), (d))`, which is d'). A deleted row counts once
  * in the row count, as the row the update changed before deleting it.
  */
-import { isKw, isOp, type Tok } from "./lexer.ts"
+import { isKw, isName, isOp, type Tok } from "./lexer.ts"
 
 /** The engine macro marking a DELETE WHERE condition: `ora_merge_delete_where(substituted, as written)`. */
 export const MERGE_DELETE_WHERE = "ora_merge_delete_where"
@@ -16,7 +16,6 @@ export const MERGE_DELETE_WHERE = "ora_merge_delete_where"
 const ws = (pos: number): Tok => ({ kind: "ws", text: " ", value: " ", pos })
 const word = (value: string, pos: number): Tok => ({ kind: "ident", text: value, value, pos })
 const op = (value: string, pos: number): Tok => ({ kind: "op", text: value, value, pos })
-const isName = (t: Tok | undefined): t is Tok => t !== undefined && (t.kind === "ident" || t.kind === "qident")
 
 /** `toks` (a statement's tokens, whitespace included) with a MERGE's `DELETE WHERE` written as its own WHEN MATCHED branch. */
 export const rewriteMergeDeleteWhere = (toks: ReadonlyArray<Tok>): ReadonlyArray<Tok> => {

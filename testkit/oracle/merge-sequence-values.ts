@@ -10,9 +10,8 @@
  * column; a CURRVAL of the sequence in the branches reads it too. A source row that neither branch merges takes a
  * value as well (Oracle's count of those: **unconfirmed**).
  */
-import { isKw, isOp, matchParen, tokenize, type Tok } from "./lexer.ts"
+import { isKw, isName, isOp, matchParen, type Tok, tokenize } from "./lexer.ts"
 
-const isName = (t: Tok | undefined): boolean => t !== undefined && (t.kind === "ident" || t.kind === "qident")
 
 /** `toks` (a statement's tokens, whitespace included) with a MERGE's sequence values taken by its source rows. */
 export const rewriteMergeSequenceValues = (toks: ReadonlyArray<Tok>): ReadonlyArray<Tok> => {

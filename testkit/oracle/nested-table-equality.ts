@@ -22,7 +22,7 @@
  */
 import type { TableMeta } from "./catalog.ts"
 import { OraError } from "./errors.ts"
-import { isKw, isOp, matchParen, openingParen, tokenize, type Tok } from "./lexer.ts"
+import { isKw, isName, isOp, matchParen, openingParen, type Tok, tokenize } from "./lexer.ts"
 import { aliasedTables } from "./object-attributes.ts"
 import { elementComparisonOf, elements, objectKey, type StatementTables } from "./multiset-conditions.ts"
 import { oracleName } from "./translate.ts"
@@ -30,7 +30,6 @@ import type { NamedType } from "./type-shapes.ts"
 
 const EQUALITY = ["=", "<>", "!=", "^=", "~="]
 
-const isName = (t: Tok | undefined): t is Tok => t !== undefined && (t.kind === "ident" || t.kind === "qident")
 
 /** An operand: tokens `start` to `end` (exclusive) of the statement, and its type (a bind's: the other operand's). */
 interface Operand {

@@ -4,12 +4,11 @@
  * WITH block, read as `x` by the enclosing query; an unaliased one under its heading, `"V*2"`). The translator computes on such names as on the columns
  * themselves (number-functions.ts); it knows only names, not the types of a subquery's columns.
  */
-import { findTopLevel, isKw, isOp, matchParen, type Tok } from "./lexer.ts"
+import { findTopLevel, isKw, isName, isOp, matchParen, type Tok } from "./lexer.ts"
 import { visitAliasedItems } from "./select-aliases.ts"
 import { EXACT_CALLS, isExactNumeric } from "./number-sql.ts"
 import { headingOf, oracleName } from "./translate.ts"
 
-const isName = (t: Tok | undefined): t is Tok => t !== undefined && (t.kind === "ident" || t.kind === "qident")
 
 /** Calls whose result is a NUMBER when an argument is one (others, such as TO_CHAR or LENGTH, make no exact value). */
 const NUMERIC_CALLS = new Set([...EXACT_CALLS, "SUM", "AVG", "MIN", "MAX", "TO_NUMBER", "CAST"])

@@ -6,13 +6,12 @@
  * the translator renders as `ora_number(...)`: Oracle's TO_CHAR text of the exact value (decimal.ts numberText).
  */
 import type { TableMeta } from "./catalog.ts"
-import { findTopLevel, isKw, isOp, matchParen, tokenize, type Tok } from "./lexer.ts"
+import { findTopLevel, isKw, isName, isOp, matchParen, type Tok, tokenize } from "./lexer.ts"
 import { oracleName } from "./expression-names.ts"
 
 /** Resolves a table name as the session sees it. */
 export type TableLookup = (schema: string | undefined, name: string) => TableMeta | undefined
 
-const isName = (t: Tok | undefined): t is Tok => t !== undefined && (t.kind === "ident" || t.kind === "qident")
 
 /** The exact NUMBER columns of a table, by name: NUMBER without precision, or FLOAT(b) when `binaryPrecision` is given. */
 const exactColumns = (binaryPrecision?: number) => (meta: TableMeta): ReadonlySet<string> =>

@@ -11,7 +11,7 @@
  * a table name in its place, or a name that is no attribute, is ORA-00904.
  */
 import { ora, OraError } from "./errors.ts"
-import { isKw, isOp, matchParen, splitTopLevel, tokenize, type Tok } from "./lexer.ts"
+import { isKw, isName, isOp, matchParen, splitTopLevel, type Tok, tokenize } from "./lexer.ts"
 import type { ColumnMeta, TableMeta } from "./catalog.ts"
 import { rewriteSubstitution } from "./object-substitution.ts"
 import type { NamedType } from "./pickle.ts"
@@ -21,7 +21,6 @@ type LookupTable = (schema: string | undefined, name: string) => TableMeta | und
 /** The column type of the named (object) type a constructor call of `name` builds, if any. */
 type LookupType = (name: string) => OraType | undefined
 
-const isName = (t: Tok | undefined): t is Tok => t !== undefined && (t.kind === "ident" || t.kind === "qident")
 
 /** Significant-token indexes (whitespace and comments skipped). */
 const significant = (toks: ReadonlyArray<Tok>): Array<number> => toks.flatMap((t, k) => (t.kind === "ws" ? [] : [k]))

@@ -10,12 +10,11 @@
  * Messages). The rest of the statement is left as it is.
  */
 import { OraError } from "./errors.ts"
-import { isKw, isOp, matchParen, tokenize, type Tok } from "./lexer.ts"
+import { isKw, isName, isOp, matchParen, type Tok, tokenize } from "./lexer.ts"
 import { checkAttributeComparison, type StatementTable, type StatementTables } from "./multiset-conditions.ts"
 import { oracleName } from "./translate.ts"
 import type { MethodSpec, NamedType } from "./type-shapes.ts"
 
-const isName = (t: Tok | undefined): t is Tok => t !== undefined && (t.kind === "ident" || t.kind === "qident")
 
 const COMPARISONS = ["=", "<>", "!=", "^=", "~=", "<", ">", "<=", ">="]
 const EQUALITY = ["=", "<>", "!=", "^=", "~="]

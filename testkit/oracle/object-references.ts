@@ -15,7 +15,7 @@
  */
 import type { TableMeta } from "./catalog.ts"
 import { OraError } from "./errors.ts"
-import { isKw, isOp, matchParen, significant, tokenize, type Tok } from "./lexer.ts"
+import { isKw, isName, isOp, matchParen, significant, type Tok, tokenize } from "./lexer.ts"
 import { aliasedTables } from "./object-attributes.ts"
 import type { NamedTypes } from "./named-types.ts"
 import type { NamedType } from "./pickle.ts"
@@ -53,7 +53,6 @@ export const refColumnTypeOf = (types: NamedTypes, schema: string, typeToks: Rea
 /** Whether a column type is a REF. */
 export const isRefType = (t: OraType | undefined): boolean => t?.dty === REF_DTY
 
-const isName = (t: Tok | undefined): t is Tok => t !== undefined && (t.kind === "ident" || t.kind === "qident")
 const quoted = (name: string) => `"${name.replace(/"/g, '""')}"`
 const hex16 = (text: string) => createHash("md5").update(text).digest("hex").toUpperCase()
 

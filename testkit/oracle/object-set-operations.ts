@@ -14,12 +14,11 @@
  * has an item without a name an outer query could read (an unaliased expression), `*`, or objects of a type with an
  * ORDER method or none (compared by their stored attributes, as `=` compares them).
  */
-import { isKw, isOp, matchParen, tokenize, type Tok } from "./lexer.ts"
+import { isKw, isName, isOp, matchParen, type Tok, tokenize } from "./lexer.ts"
 import type { StatementTables } from "./multiset-conditions.ts"
 import { oracleName } from "./translate.ts"
 import type { MethodSpec, NamedType } from "./type-shapes.ts"
 
-const isName = (t: Tok | undefined): t is Tok => t !== undefined && (t.kind === "ident" || t.kind === "qident")
 
 /** One select item of a chain's first query: its output name and, for an object with a MAP method, its type and method. */
 interface Item {

@@ -15,7 +15,7 @@
  */
 import { OraError } from "./errors.ts"
 import { headingOf } from "./expression-names.ts"
-import { isKw, isOp, matchParen, openingParen, sqlString, type Tok, tokenize } from "./lexer.ts"
+import { isKw, isName, isOp, matchParen, openingParen, sqlString, type Tok, tokenize } from "./lexer.ts"
 import type { NamedType } from "./type-shapes.ts"
 import { TYPE_ID_KEY, TYPE_KEY, typeChain } from "./type-inheritance.ts"
 
@@ -31,7 +31,6 @@ export interface SubstitutionContext {
   readonly chainAt: (toks: ReadonlyArray<Tok>, close: number) => { names: Array<Tok>; end: number } | undefined
 }
 
-const isName = (t: Tok | undefined): t is Tok => t !== undefined && (t.kind === "ident" || t.kind === "qident")
 const nameOf = (t: Tok): string => (t.kind === "qident" ? t.value : t.value.toUpperCase())
 const next = (toks: ReadonlyArray<Tok>, k: number): number => {
   let n = k + 1

@@ -15,14 +15,13 @@
  */
 import type { TableMeta } from "./catalog.ts"
 import { OraError } from "./errors.ts"
-import { isKw, isOp, matchParen, splitTopLevel, tokenize, type Tok } from "./lexer.ts"
+import { isKw, isName, isOp, matchParen, splitTopLevel, type Tok, tokenize } from "./lexer.ts"
 import type { Member, NamedType } from "./pickle.ts"
 import { attributeExtraction } from "./object-attributes.ts"
 
 type LookupTable = (schema: string | undefined, name: string) => TableMeta | undefined
 type LookupType = (owner: string | undefined, name: string) => NamedType | undefined
 
-const isName = (t: Tok | undefined): t is Tok => t !== undefined && (t.kind === "ident" || t.kind === "qident")
 const nameOf = (t: Tok): string => (t.kind === "qident" ? t.value : t.value.toUpperCase())
 const quoted = (name: string) => `"${name.replace(/"/g, '""')}"`
 

@@ -20,12 +20,11 @@ import { quoteDuck } from "./names.ts"
 import { ora, OraError } from "./errors.ts"
 import { oracleName } from "./expression-names.ts"
 import { withBlockColumns } from "./insert-select-stars.ts"
-import { findTopLevel, isKw, isOp, matchParen, openingParen, significant, splitTopLevel, type Tok, tokenize } from "./lexer.ts"
+import { findTopLevel, isKw, isName, isOp, matchParen, openingParen, significant, splitTopLevel, type Tok, tokenize } from "./lexer.ts"
 import type { TableMeta } from "./catalog.ts"
 import type { TableLookup } from "./query-blocks.ts"
 import type { OraType } from "./types.ts"
 
-const isName = (t: Tok | undefined): t is Tok => t !== undefined && (t.kind === "ident" || t.kind === "qident")
 /** ORA-00918 for a name the rewritten FROM item would give two columns. */
 const ambiguous = () => new OraError(918, "column ambiguously defined")
 const missingKeyword = () => new OraError(905, "missing keyword")

@@ -7,11 +7,10 @@
  * name are seen (a FROM item `(subquery) a` is not); a statement without a reused alias is left as it is.
  */
 import { OraError } from "./errors.ts"
-import { isKw, isOp, matchParen, type Tok } from "./lexer.ts"
+import { isKw, isName, isOp, matchParen, type Tok } from "./lexer.ts"
 import { oracleName } from "./expression-names.ts"
 import type { TableLookup } from "./query-blocks.ts"
 
-const isName = (t: Tok | undefined): boolean => t !== undefined && (t.kind === "ident" || t.kind === "qident")
 
 /** Words that end a FROM item's table name: no alias. */
 const NOT_ALIAS = new Set(["WHERE", "GROUP", "ORDER", "HAVING", "CONNECT", "START", "UNION", "INTERSECT", "MINUS", "EXCEPT", "FETCH", "OFFSET", "FOR", "JOIN", "INNER", "LEFT", "RIGHT", "FULL", "CROSS", "NATURAL", "ON", "USING", "OUTER", "SAMPLE", "PARTITION", "WINDOW", "MODEL", "PIVOT", "UNPIVOT", "AS", "CROSS"])

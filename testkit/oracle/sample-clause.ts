@@ -6,7 +6,7 @@
  * [0.000001, 100) is ORA-30562 "SAMPLE percentage must be in the range [0.000001,100)" (Database Error Messages).
  */
 import { OraError } from "./errors.ts"
-import { isKw, isOp, matchParen, significant, tokenize, type Tok } from "./lexer.ts"
+import { isKw, isName, isOp, matchParen, significant, type Tok, tokenize } from "./lexer.ts"
 
 /** Words that end a table reference: after `SAMPLE (...)` any other name is the table's alias. */
 const AFTER_TABLE = new Set(
@@ -14,7 +14,6 @@ const AFTER_TABLE = new Set(
     "NATURAL OUTER ON USING OFFSET MODEL PARTITION WINDOW").split(" ")
 )
 
-const isName = (t: Tok | undefined): t is Tok => t !== undefined && (t.kind === "ident" || t.kind === "qident")
 
 const percentError = () => new OraError(30562, "SAMPLE percentage must be in the range [0.000001,100)")
 

@@ -2,9 +2,8 @@
  * The aliased items of a statement's select lists, for the modules that learn what a subquery or WITH block passes on
  * under a name (number-aliases.ts: exact NUMBERs, zoned-aliases.ts: TIMESTAMP WITH TIME ZONE values).
  */
-import { findTopLevel, isKw, isOp, matchParen, type Tok } from "./lexer.ts"
+import { findTopLevel, isKw, isName, isOp, matchParen, type Tok } from "./lexer.ts"
 
-const isName = (t: Tok | undefined): t is Tok => t !== undefined && (t.kind === "ident" || t.kind === "qident")
 
 /**
  * Calls `visit(from, to, alias)` for every item `expr [AS] alias` of every select list in the significant tokens

@@ -17,11 +17,10 @@
  * "__SEQ_Q"`; the FROM clause, and so every name of the block, stays as written, and the result keeps its columns'
  * names, order and types. `x.*` travels as the row of `x` (a struct), unnested again.
  */
-import { isKw, isOp, significant, tokenize, type Tok } from "./lexer.ts"
+import { isKw, isName, isOp, significant, type Tok, tokenize } from "./lexer.ts"
 
 const SEQUENCE_CALL = /\b(?:nextval|currval)\s*\(/gi
 
-const isName = (t: Tok | undefined): t is Tok => t !== undefined && (t.kind === "ident" || t.kind === "qident")
 
 /** A `nextval('s')` / `currval('s')` call: its token range [from, to] and sequence. */
 interface Call {

@@ -28,9 +28,8 @@
 import type { TableMeta } from "./catalog.ts"
 import type { OraType } from "./type-shapes.ts"
 import { headingOf } from "./expression-names.ts"
-import { findTopLevel, isKw, isOp, matchParen, significant, splitTopLevel, tokenize, type Tok } from "./lexer.ts"
+import { findTopLevel, isKw, isName, isOp, matchParen, significant, splitTopLevel, type Tok, tokenize } from "./lexer.ts"
 
-const isName = (t: Tok | undefined): t is Tok => t !== undefined && (t.kind === "ident" || t.kind === "qident")
 
 /** Clauses after FROM that the rewrite does not move into the derived table (NEXTVAL refuses most of them anyway). */
 const OTHER_CLAUSES = ["GROUP", "ORDER", "HAVING", "UNION", "INTERSECT", "MINUS", "EXCEPT", "CONNECT", "START", "FOR", "MODEL", "FETCH", "OFFSET", "WINDOW", "RETURNING", "RETURN", "LOG", "PARTITION", "SAMPLE", "AS"]

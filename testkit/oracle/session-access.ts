@@ -4,7 +4,7 @@
  */
 import type { Catalog, TableMeta } from "./catalog.ts"
 import { ora } from "./errors.ts"
-import { isOp, type Tok } from "./lexer.ts"
+import { isName, isOp, type Tok } from "./lexer.ts"
 import { type ObjectPrivilege, objectAccessError, type Requester } from "./privileges.ts"
 import type { TableLookup } from "./session-columns.ts"
 import { isDictionaryName } from "./session-dictionary.ts"
@@ -55,7 +55,6 @@ export const checkAccess = (ctx: AccessContext, toks: ReadonlyArray<Tok>, from: 
       if (e !== undefined) throw e
     }
   checkSequenceAccess(who, ctx.catalog, toks)
-  const isName = (t: Tok | undefined) => t !== undefined && (t.kind === "ident" || t.kind === "qident")
   for (let k = 0; k + 2 < toks.length; k++) {
     if (!isName(toks[k]) || !isOp(toks[k + 1], ".") || !isName(toks[k + 2]) || isOp(toks[k + 3], ".") || isOp(toks[k + 3], "(") || isOp(toks[k - 1], ".")) continue
     const owner = oracleName(toks[k]!)

@@ -6,7 +6,7 @@
  * passes a view's column type on unchanged (JDBC reads `X1` of `SELECT X1 FROM (SELECT 1 AS X1 FROM DUAL)` as
  * precision 0, scale -127: https://github.com/OHDSI/DatabaseConnector/pull/189).
  */
-import { findTopLevel, isKw, isOp, matchParen, type Tok } from "./lexer.ts"
+import { findTopLevel, isKw, isName, isOp, matchParen, type Tok } from "./lexer.ts"
 import { numberDescription } from "./number-describe.ts"
 import { type BinaryKind, binaryKindOf, headingOf, oracleName } from "./expression-names.ts"
 import type { FromRef, QueryShape, SelectItem } from "./translate-types.ts"
@@ -15,7 +15,6 @@ import { textDatetimeOfText } from "./translate-datetime-sql.ts"
 import { timestampLiteral } from "./translate-literals.ts"
 import { numberType, timestampType } from "./types.ts"
 
-const isName = (t: Tok | undefined): t is Tok => t !== undefined && (t.kind === "ident" || t.kind === "qident")
 
 /** Words that end a FROM item rather than alias it. */
 const NOT_TABLE_ALIAS = new Set(["WHERE", "JOIN", "INNER", "LEFT", "RIGHT", "FULL", "CROSS", "ON", "GROUP", "ORDER", "UNION", "MINUS", "INTERSECT", "EXCEPT", "FETCH", "OFFSET", "HAVING", "CONNECT", "START", "NATURAL", "FOR", "USING", "PIVOT", "UNPIVOT"])

@@ -10,12 +10,11 @@
  */
 import type { ColumnMeta } from "./catalog.ts"
 import { OraError } from "./errors.ts"
-import { isKw, isOp, type Tok } from "./lexer.ts"
+import { isKw, isName, isOp, type Tok } from "./lexer.ts"
 import { oracleName } from "./translate.ts"
 import type { NamedType } from "./type-shapes.ts"
 import { isSubtypeOf } from "./type-inheritance.ts"
 
-const isName = (t: Tok | undefined): t is Tok => t !== undefined && (t.kind === "ident" || t.kind === "qident")
 
 /**
  * `columns` with the restriction each `COLUMN c ...` clause of `rest` (the tokens after the column list) puts on

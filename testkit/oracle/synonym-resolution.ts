@@ -6,7 +6,7 @@
 import { linkNotFound } from "./database-links.ts"
 import { OraError } from "./errors.ts"
 import { oracleName } from "./expression-names.ts"
-import { isKw, isOp, significant, tokenize, type Tok } from "./lexer.ts"
+import { isKw, isName, isOp, significant, type Tok, tokenize } from "./lexer.ts"
 import { synonymsOf } from "./synonym-store.ts"
 
 /** What synonym resolution needs of the database. */
@@ -53,7 +53,6 @@ const TABLE_POSITION = new Set(["FROM", "JOIN", "INTO", "UPDATE", "TABLE"])
 const NOT_AN_ALIAS = new Set(["WHERE", "GROUP", "ORDER", "JOIN", "INNER", "LEFT", "RIGHT", "FULL", "CROSS", "NATURAL", "ON", "UNION", "MINUS", "INTERSECT", "EXCEPT", "CONNECT", "START", "HAVING", "FOR", "FETCH", "OFFSET", "PARTITION", "SAMPLE", "AS", "SET", "VALUES", "WITH", "MODEL", "PIVOT", "UNPIVOT", "RETURNING", "LOG", "USING", "WHEN"])
 const quoted = (n: string) => `"${n.replace(/"/g, '""')}"`
 
-const isName = (t: Tok | undefined): t is Tok => t !== undefined && (t.kind === "ident" || t.kind === "qident")
 
 /**
  * The `[schema.]name` before `.NEXTVAL` / `.CURRVAL` at `k`: its parts, the index of its last name token and of the

@@ -4,7 +4,7 @@
  */
 import { decimalOf } from "./decimal.ts"
 import { ora } from "./errors.ts"
-import { isKw, isOp, matchParen, sqlString, type Tok } from "./lexer.ts"
+import { isKw, isName, isOp, matchParen, sqlString, type Tok } from "./lexer.ts"
 import { encodeName, quoteDuck } from "./names.ts"
 import { oracleName } from "./expression-names.ts"
 import type { ExactIntervals, Part } from "./translate-types.ts"
@@ -56,8 +56,6 @@ export const SEPARATORS = new Set([
 export const isSeparator = (t: Tok): boolean =>
   (t.kind === "ident" && SEPARATORS.has(t.value)) ||
   (t.kind === "op" && [",", "=", "<>", "!=", "<", ">", "<=", ">=", ";", ":=", "=>"].includes(t.value))
-
-export const isName = (t: Tok | undefined): boolean => t !== undefined && (t.kind === "ident" || t.kind === "qident")
 
 /** The token naming select item [a, b) (its alias left out): its alias, else the column's name when it is a `column`. */
 export const selectItemName = (toks: ReadonlyArray<Tok>, [a, b]: readonly [number, number], column: boolean): Tok | undefined =>

@@ -11,9 +11,8 @@
  */
 import { ora } from "./errors.ts"
 import { oracleName } from "./expression-names.ts"
-import { isKw, isOp, type Tok } from "./lexer.ts"
+import { isKw, isName, isOp, type Tok } from "./lexer.ts"
 
-const isName = (t: Tok | undefined) => t !== undefined && (t.kind === "ident" || t.kind === "qident")
 
 /**
  * Checks statement `sig` (significant tokens; the text after its target from index `from`) against the view's

@@ -20,7 +20,7 @@
 import type { DuckDBValue } from "@duckdb/node-api"
 import { ora, OraError } from "./errors.ts"
 import { oracleName } from "./expression-names.ts"
-import { findTopLevel, isKw, isOp, matchParen, significant, splitTopLevel, tokenize, type Tok } from "./lexer.ts"
+import { findTopLevel, isKw, isName, isOp, matchParen, significant, splitTopLevel, type Tok, tokenize } from "./lexer.ts"
 import type { TableMeta } from "./catalog.ts"
 import { type JoinView, joinView, mergeIntoJoinView, writeThroughJoinView } from "./join-view-dml.ts"
 import { checkViewColumnNames } from "./view-column-names.ts"
@@ -69,7 +69,6 @@ interface SimpleView {
 const NOT_UPDATABLE = () => new OraError(1732, "data manipulation operation not legal on this view")
 const VIRTUAL_COLUMN = () => new OraError(1733, "virtual column not allowed here")
 const quote = (name: string) => `"${name.replace(/"/g, '""')}"`
-const isName = (t: Tok | undefined) => t !== undefined && (t.kind === "ident" || t.kind === "qident")
 
 const AGGREGATES = new Set(["COUNT", "SUM", "AVG", "MIN", "MAX", "STDDEV", "VARIANCE", "LISTAGG", "MEDIAN", "COLLECT", "XMLAGG", "JSON_ARRAYAGG", "JSON_OBJECTAGG", "STATS_MODE", "RANK", "DENSE_RANK", "ROW_NUMBER"])
 const CLAUSES_AFTER_FROM = ["GROUP", "HAVING", "CONNECT", "START", "UNION", "INTERSECT", "MINUS", "EXCEPT", "ORDER", "MODEL", "FETCH", "OFFSET"]

@@ -16,7 +16,7 @@
 import type { Catalog, TableMeta } from "./catalog.ts"
 import { OraError } from "./errors.ts"
 import { oracleName } from "./expression-names.ts"
-import { isOp, significant, tokenize, type Tok } from "./lexer.ts"
+import { isName, isOp, significant, type Tok, tokenize } from "./lexer.ts"
 import { type Grants, insufficientPrivileges, type ObjectPrivilege } from "./privileges.ts"
 
 /** What the checks read: the catalog, the object grants, and a user's system privileges granted directly (or to PUBLIC). */
@@ -37,7 +37,6 @@ export const viewRightsOf = (db: { readonly catalog: Catalog; readonly grants: G
 
 const DML: ReadonlyArray<ObjectPrivilege> = ["SELECT", "INSERT", "UPDATE", "DELETE"]
 const ANY: Partial<Record<ObjectPrivilege, string>> = { SELECT: "SELECT ANY TABLE", INSERT: "INSERT ANY TABLE", UPDATE: "UPDATE ANY TABLE", DELETE: "DELETE ANY TABLE" }
-const isName = (t: Tok | undefined) => t !== undefined && (t.kind === "ident" || t.kind === "qident")
 
 /** ORA-04063 for view `view`. */
 const hasErrors = (view: TableMeta) => new OraError(4063, `view "${view.owner}.${view.name}" has errors`)

@@ -5,13 +5,12 @@
  * names by instant as it does the columns (datetime-groups.ts); like the columns, it knows them by name only
  * (number-aliases.ts does the same for exact NUMBERs).
  */
-import { findTopLevel, isKw, isOp, matchParen, type Tok } from "./lexer.ts"
+import { findTopLevel, isKw, isName, isOp, matchParen, type Tok } from "./lexer.ts"
 import { visitAliasedItems } from "./select-aliases.ts"
 import { headingOf } from "./expression-names.ts"
 import type { TextDatetimeKind } from "./translate-types.ts"
 import { textDatetimeKindOf } from "./zoned-references.ts"
 
-const isName = (t: Tok | undefined): t is Tok => t !== undefined && (t.kind === "ident" || t.kind === "qident")
 
 /** Calls whose result is zoned when their first argument is (NVL, COALESCE, GREATEST, LEAST, MIN, MAX, ...). */
 const FIRST_ARGUMENT_CALLS = new Set(["NVL", "COALESCE", "GREATEST", "LEAST", "MIN", "MAX", "LAG", "LEAD", "FIRST_VALUE", "LAST_VALUE", "ANY_VALUE"])

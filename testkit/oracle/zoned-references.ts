@@ -12,7 +12,7 @@
  */
 import type { TableMeta } from "./catalog.ts"
 import { oracleName } from "./expression-names.ts"
-import { findTopLevel, isKw, isOp, matchParen, type Tok } from "./lexer.ts"
+import { findTopLevel, isKw, isName, isOp, matchParen, type Tok } from "./lexer.ts"
 import { blockSelect } from "./timestamp-precisions.ts"
 import type { TextDatetimeKind } from "./translate-types.ts"
 import type { OraType } from "./types.ts"
@@ -36,7 +36,6 @@ export const textDatetimeKindOf = (tok: Tok, names: ReadonlyMap<string, TextDate
 const kindOfType = (type: OraType): TextDatetimeKind | null =>
   type.kind === "timestamptz" || (type.kind === "timestampltz" && type.duck === "VARCHAR") ? "zoned" : type.kind === "timestamp" && type.duck === "VARCHAR" ? "wall" : null
 
-const isName = (t: Tok | undefined): t is Tok => t !== undefined && (t.kind === "ident" || t.kind === "qident")
 
 /** Words after a FROM item that are no alias of it. */
 const NOT_ALIAS = new Set([

@@ -12,7 +12,7 @@
  */
 import { DuckDBDateValue, DuckDBTimestampValue, type DuckDBValue } from "@duckdb/node-api"
 import { OraError } from "../errors.ts"
-import { isKw, isOp, splitTopLevel, type Tok } from "../lexer.ts"
+import { isKw, isName, isOp, splitTopLevel, type Tok } from "../lexer.ts"
 import { jsonNumberText, NUMBER_TEXT, scalarText } from "../json-functions.ts"
 import { namedTypesOf } from "../named-types.ts"
 import type { JsonNode } from "../oson.ts"
@@ -29,7 +29,6 @@ import { kindOfType, numberOfText } from "./value-kinds.ts"
 
 const JSON_TYPES: ReadonlySet<string> = new Set(["JSON_ELEMENT_T", "JSON_OBJECT_T", "JSON_ARRAY_T", "JSON_SCALAR_T"])
 
-const isName = (t: Tok | undefined): t is Tok => t !== undefined && (t.kind === "ident" || t.kind === "qident")
 
 /** The JSON object type a variable is declared with (`v JSON_OBJECT_T`, `v SYS.JSON_OBJECT_T`); undefined for any other. */
 const declaredJsonType = (ctx: Frame, name: string): JsonTypeName | undefined => {

@@ -6,7 +6,7 @@
  */
 import type { DuckDBValue } from "@duckdb/node-api"
 import { OraError } from "../errors.ts"
-import { isOp, matchParen, type Tok } from "../lexer.ts"
+import { isName, isOp, matchParen, type Tok } from "../lexer.ts"
 import type { LobSource } from "../plsql-lobs.ts"
 import { oracleName } from "../translate.ts"
 import type { Expr } from "./ast.ts"
@@ -16,7 +16,6 @@ import { lookup } from "./scope.ts"
 /** The key of a locator variable (its name) or bind (`:name`) in the frame's `lobs`. */
 export const locatorKey = (t: Tok): string => (t.kind === "bind" ? `:${t.value}` : oracleName(t))
 
-const isName = (t: Tok | undefined): t is Tok => t !== undefined && (t.kind === "ident" || t.kind === "qident")
 
 /**
  * The key of a locator a variable, bind, record field (`r.doc`: `R.DOC`) or collection element (`c(i)`: `C(2)`,

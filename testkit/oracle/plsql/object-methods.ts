@@ -9,7 +9,7 @@
  * attribute-value constructor hides it ("User-Defined Constructors").
  */
 import { OraError } from "../errors.ts"
-import { isKw, isOp, splitTopLevel, tokenize, type Tok } from "../lexer.ts"
+import { isKw, isName, isOp, splitTopLevel, type Tok, tokenize } from "../lexer.ts"
 import { ELEMENT_COLUMN } from "../collection-columns.ts"
 import { headingOf } from "../expression-names.ts"
 import { namedTypesOf } from "../named-types.ts"
@@ -33,7 +33,6 @@ import { CONSTRUCTOR_NAME, nullAttributes, typeBodiesOf } from "./type-bodies.ts
 import { dispatchedCall } from "./method-dispatch.ts"
 import { implementingType, mostSpecificType } from "../type-inheritance.ts"
 
-const isName = (t: Tok | undefined): t is Tok => t !== undefined && (t.kind === "ident" || t.kind === "qident")
 
 /**
  * The subprogram of `type`'s body that method `name` runs; ORA-04067 when the type has no body, ORA-04063 when its

@@ -4,7 +4,7 @@
  */
 import { OraError } from "../errors.ts"
 import { currentUserOf, mayExecute } from "../execute-privileges.ts"
-import { isOp, type Tok } from "../lexer.ts"
+import { isName, isOp, type Tok } from "../lexer.ts"
 import { oracleName } from "../translate.ts"
 import type { Block, Expr } from "./ast.ts"
 import type { Frame, Slot } from "./context.ts"
@@ -53,7 +53,6 @@ export async function packageMember(ctx: Frame, path: ReadonlyArray<string>, nam
  * `owner.pkg.v`), as reading the package makes it: a block's first reference to a package may be an assignment.
  */
 export async function targetPackage(ctx: Frame, target: Expr): Promise<void> {
-  const isName = (t: Tok | undefined): t is Tok => t !== undefined && (t.kind === "ident" || t.kind === "qident")
   const head = target[0]
   if (!isName(head) || !isOp(target[1], ".") || !isName(target[2]) || lookup(ctx, oracleName(head)) !== undefined) return
   const owned = isOp(target[3], ".") && isName(target[4]) && findPackage(ctx.host, oracleName(head), oracleName(target[2])) !== undefined
@@ -95,7 +94,6 @@ async function packageInstance(ctx: Frame, named: PackageDef): Promise<Map<strin
  * needs no wait.
  */
 export async function packagedFunction(ctx: Frame, expr: Expr, k: number): Promise<{ slot: Extract<Slot, { k: "subprogram" }>; end: number } | undefined> {
-  const isName = (t: Tok | undefined) => t !== undefined && (t.kind === "ident" || t.kind === "qident")
   if (!isName(expr[k]) || isOp(expr[k - 1], ".") || !isOp(expr[k + 1], ".") || !isName(expr[k + 2])) return undefined
   if (lookup(ctx, oracleName(expr[k]!)) !== undefined) return undefined
   const three = isOp(expr[k + 3], ".") && isName(expr[k + 4])

@@ -10,7 +10,7 @@
  * PL/SQL names) is not read, and of the arguments of functions with their own syntax (CAST, EXTRACT, TRIM, the JSON
  * query functions) only their operands are.
  */
-import { isKw, isOp, type Tok } from "../lexer.ts"
+import { isKw, isName, isOp, type Tok } from "../lexer.ts"
 import { ORACLE_FUNCTIONS } from "../function-names.ts"
 import { BINARY_CONSTANTS } from "../translate-literals.ts"
 import type { Expr } from "./ast.ts"
@@ -81,7 +81,6 @@ const ownSyntaxOperands = (name: string, args: Expr): Expr => {
   }
 }
 
-const isName = (t: Tok | undefined): t is Tok => t !== undefined && (t.kind === "ident" || t.kind === "qident")
 
 /** The index of the `)` closing the `(` at `open` (the last index when it is missing). */
 const closing = (toks: Expr, open: number): number => {

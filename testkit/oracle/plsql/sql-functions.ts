@@ -20,7 +20,7 @@ import type { PlsqlProcedure } from "../catalog.ts"
 import { decimalOf, numberText } from "../decimal.ts"
 import { EXACT_NUMBER_ALIAS } from "../number-functions.ts"
 import { OraError } from "../errors.ts"
-import { isOp, matchParen, splitTopLevel, type Tok } from "../lexer.ts"
+import { isName, isOp, matchParen, splitTopLevel, type Tok } from "../lexer.ts"
 import { returningClause } from "../statement.ts"
 import { oracleName } from "../translate.ts"
 import type { PlsqlHost } from "./host.ts"
@@ -271,7 +271,6 @@ const rewriteCalls = (
   made: Array<string>,
   namedResult?: (fn: PlsqlProcedure) => NamedType | undefined
 ): Array<Tok> | undefined => {
-  const isName = (t: Tok | undefined) => t !== undefined && (t.kind === "ident" || t.kind === "qident")
   // positions of the significant tokens (the statement keeps its blanks, which the translator reads)
   const sig = toks.flatMap((t, i) => (t.kind === "ws" ? [] : [i]))
   const at = (j: number): Tok | undefined => (j >= 0 && j < sig.length ? toks[sig[j]!] : undefined)

@@ -18,7 +18,7 @@
  */
 import { OraError, ora } from "../errors.ts"
 import { toExtendedJson } from "../extended-json.ts"
-import { isKw, isOp, matchParen, splitTopLevel, tokenize, type Tok } from "../lexer.ts"
+import { isKw, isName, isOp, matchParen, splitTopLevel, type Tok, tokenize } from "../lexer.ts"
 import type { OracleDatabase } from "../database.ts"
 import { namedTypesOf } from "../named-types.ts"
 import type { NamedType } from "../pickle.ts"
@@ -51,7 +51,6 @@ export const typeBodiesOf = (db: OracleDatabase): Map<string, TypeBodyDef> => {
 /** The initial SELF of a constructor: the object of type `type` with every attribute NULL, as stored. */
 export const nullAttributes = (type: NamedType): string => toExtendedJson({ kind: "array", items: type.attributes.map(() => ({ kind: "null" as const })) })
 
-const isName = (t: Tok | undefined): t is Tok => t !== undefined && (t.kind === "ident" || t.kind === "qident")
 
 /** One method of a body: where its header starts, its kind, and the edits that make it a package subprogram. */
 interface Method {

@@ -17,7 +17,7 @@
  * at once (SQL Language Reference 23ai, "ALTER PROCEDURE": "explicitly recompile a standalone stored procedure").
  */
 import { ora, OraError } from "../errors.ts"
-import { isKw, isOp, type Tok } from "../lexer.ts"
+import { isKw, isName, isOp, type Tok } from "../lexer.ts"
 import type { OracleDatabase } from "../database.ts"
 import { isDictionaryName } from "../session-dictionary.ts"
 import { resolveName } from "../synonym-resolution.ts"
@@ -157,7 +157,6 @@ export const compileErrorRows = (source: string, offset: number, e: PlsCompileEr
 
 const SKIPPED_NAMES = new Set(["DUAL", "TABLE", "LATERAL", "ONLY", "THE", "JSON_TABLE", "XMLTABLE", "UNNEST", "SELECT", "WITH"])
 const FROM_LIST_END = new Set(["WHERE", "GROUP", "HAVING", "ORDER", "CONNECT", "START", "UNION", "INTERSECT", "MINUS", "EXCEPT", "FETCH", "OFFSET", "FOR", "MODEL", "WINDOW", "ON", "USING", "RETURNING", "RETURN", "LOG", "SET", "VALUES", "PIVOT", "UNPIVOT"])
-const isName = (t: Tok | undefined): t is Tok => t !== undefined && (t.kind === "ident" || t.kind === "qident")
 
 /** The table references of a static SQL statement: after FROM / JOIN / a FROM list's comma of a query or DELETE, INSERT INTO, UPDATE, MERGE INTO / USING. */
 const tableReferences = (toks: Expr): Array<{ owner: string | undefined; name: string; at: Tok }> => {
