@@ -119,8 +119,9 @@ export interface ObjectReferenceContext {
  * comment); statements without them are returned as they are.
  */
 export const rewriteObjectReferences = (source: ReadonlyArray<Tok>, ctx: ObjectReferenceContext): ReadonlyArray<Tok> => {
-  if (!source.some((t) => isKw(t, "VALUE", "REF", "DEREF", "REFTOHEX", "DANGLING", ...PSEUDOCOLUMNS)) && !source.some((t) => t.kind === "op" && t.value === ".")) return source
   let toks = significant(source)
+  // without a keyword only navigation (`alias.refcolumn.attribute`: two dots one name apart) is rewritten
+  if (!toks.some((t) => isKw(t, "VALUE", "REF", "DEREF", "REFTOHEX", "DANGLING", ...PSEUDOCOLUMNS)) && !toks.some((t, k) => isOp(t, ".") && isOp(toks[k + 2], "."))) return source
   let aliases: Map<string, TableMeta> | undefined
   const aliasesOf = () => (aliases ??= aliasedTables(toks, toks.map((_, k) => k), ctx.lookup))
   let generated = 0
@@ -209,7 +210,7 @@ export const rewriteObjectReferences = (source: ReadonlyArray<Tok>, ctx: ObjectR
       if (table === undefined || table.table.columns.some((c) => c.name === t.value)) continue
       const from = qualifier === undefined ? k : k - 2
       const sql = isKw(t, "OBJECT_VALUE", "SYS_NC_ROWINFO$") ? constructorSql(table.objectType, quoted(table.name)) : `HEXTORAW(SUBSTR(${refSql(table.table, table.name)}, 11, 32))`
-      const replacement = headed(gen(sql, t.pos), toks.slice(from, k + 1).map((x) => (x.kind === "qident" ? x.value : x.text.toUpperCase())).join(""))
+      const replacement = headed(gen(sql, t.pos), headingOf(toks.slice(from, k + 1)))
       toks = [...toks.slice(0, from), ...replacement, ...toks.slice(k + 1)]
       k = from + replacement.length - 1
       changed = true
@@ -224,7 +225,7 @@ export const rewriteObjectReferences = (source: ReadonlyArray<Tok>, ctx: ObjectR
       if (isOp(toks[end + 1], "(")) continue
       const attrs = toks.slice(k + 4, end + 1).filter(isName)
       if (!ref.type.attributes.some((a) => a.name === attrs[0]!.value)) throw new OraError(904, `${toks.slice(k, end + 1).filter(isName).map((x) => quoted(x.value)).join(".")}: invalid identifier`)
-      const heading = toks.slice(k, end + 1).map((x) => (x.kind === "qident" ? x.value : x.text.toUpperCase())).join("")
+      const heading = headingOf(toks.slice(k, end + 1))
       const sql = lookupSql(ref, textOf(toks.slice(k, k + 3)), (alias) => [alias, ...attrs.map((a) => quoted(a.value))].join("."))
       const replacement = headed(gen(sql, t.pos), heading)
       toks = [...toks.slice(0, k), ...replacement, ...toks.slice(end + 1)]

@@ -14,7 +14,7 @@
  * has an item without a name an outer query could read (an unaliased expression), `*`, or objects of a type with an
  * ORDER method or none (compared by their stored attributes, as `=` compares them).
  */
-import { isKw, isName, isOp, matchParen, type Tok, tokenize } from "./lexer.ts"
+import { isKw, isName, isOp, matchParen, splitTopLevel, type Tok, tokenize } from "./lexer.ts"
 import type { StatementTables } from "./multiset-conditions.ts"
 import { oracleName } from "./translate.ts"
 import type { MethodSpec, NamedType } from "./type-shapes.ts"
@@ -85,7 +85,7 @@ export const rewriteObjectSetOperations = (
     if (isKw(sig[trailing], "ORDER")) {
       to = trailing + 2
       while (to < end && !isKw(sig[to], "FETCH", "OFFSET")) to = isOp(sig[to], "(") ? matchParen(sig, to) + 1 : to + 1
-      acc = ordered(acc, splitItems(sig.slice(trailing + 2, to)), items)
+      acc = ordered(acc, splitTopLevel(sig.slice(trailing + 2, to)), items)
     }
     const made = tokenize(acc).map((t) => ({ ...t, pos, heading: "" }))
     edits.push({ from: start, to, with: headed(made, items) })
@@ -97,20 +97,6 @@ export const rewriteObjectSetOperations = (
   const out = [...toks]
   for (const e of innermost.sort((a, b) => a.from - b.from).reverse()) out.splice(at[e.from]!, at[e.to - 1]! - at[e.from]! + 1, ...e.with)
   return innermost.length < edits.length ? rewriteObjectSetOperations(out, tables, lookupType, comparison) : out
-}
-
-/** Top-level comma-separated parts of `toks`. */
-const splitItems = (toks: ReadonlyArray<Tok>): Array<Array<Tok>> => {
-  const parts: Array<Array<Tok>> = [[]]
-  for (let k = 0; k < toks.length; k++) {
-    if (isOp(toks[k], ",")) parts.push([])
-    else if (isOp(toks[k], "(")) {
-      const close = matchParen(toks, k)
-      parts.at(-1)!.push(...toks.slice(k, close + 1))
-      k = close
-    } else parts.at(-1)!.push(toks[k]!)
-  }
-  return parts
 }
 
 /**
@@ -144,7 +130,7 @@ const selectItems = (
   const first = isKw(sig[start + 1], "DISTINCT", "UNIQUE", "ALL") ? start + 2 : start + 1
   let k = first
   while (k < end && !isKw(sig[k], "FROM")) k = isOp(sig[k], "(") ? matchParen(sig, k) + 1 : k + 1
-  const parts = splitItems(sig.slice(first, k))
+  const parts = splitTopLevel(sig.slice(first, k))
   const items: Array<Item> = []
   for (const part of parts) {
     // `expr [AS] alias`: the alias names it; a column (`c`, `t.c`) is named by its column
