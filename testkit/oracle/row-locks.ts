@@ -69,10 +69,9 @@ export class RowLocks<K = bigint> extends SessionLockLog<readonly [string, K]> {
   holders(sid: number, table: string, rows: ReadonlyArray<K>): Set<number> {
     const out = new Set<number>()
     const locks = this.byTable.get(table)
-    const writing = this.writing.othersIn(sid, table)
-    if (locks === undefined && !writing) return out
+    if (locks === undefined && !this.writing.othersIn(sid, table)) return out
     for (const row of rows) {
-      const holder = locks?.get(row) ?? (writing ? this.writing.writer(sid, table, row) : undefined)
+      const holder = locks?.get(row) ?? this.writing.writer(sid, table, row)
       if (holder !== undefined && holder !== sid) out.add(holder)
     }
     return out
@@ -236,20 +235,14 @@ export class RowLockWaits {
     const host = this.host
     const waitMs = lock.wait === "nowait" ? 0 : typeof lock.wait === "number" ? lock.wait * 1000 : host.db.settings.lockWaitMs
     const deadline = Date.now() + waitMs
-    const sid = host.info.sid
     for (;;) {
       const taken: Array<{ key: string; rows: Array<bigint> }> = []
       for (const { ref, meta } of this.lockedTables(from, lock)) {
         const rows = await this.waitForLockedRows(meta, `SELECT ${rowidOf(from, ref)} ${lock.source}`, params, Math.max(0, deadline - Date.now()), lock.wait === "nowait")
         taken.push({ key: lockKey(meta), rows })
       }
-      if (taken.length === 0) return
-      await host.begin()
-      // tested and taken in one step: another session may have taken a row while this one waited for a query or
-      // for begin, and then this one waits for it as the loop tests again
-      if (taken.some((t) => host.db.rowLocks.othersHold(sid, t.key, t.rows))) continue
-      for (const t of taken) host.db.rowLocks.take(sid, t.key, t.rows)
-      return
+      // a row another session took meanwhile: this one waits for it as the loop tests again
+      if (taken.length === 0 || (await this.takeIfFree(taken))) return
     }
   }
 
@@ -294,12 +287,8 @@ export class RowLockWaits {
         const { sql, values } = renumberParams(query, params)
         taken.push({ key: lockKey(meta), rows: await host.rowIdsOf(sql, values) })
       }
-      if (taken.some((t) => t.rows.length > 0)) {
-        await host.begin()
-        // tested and taken in one step, as in lockRows: rows another session took meanwhile are skipped on a new pass
-        if (taken.some((t) => host.db.rowLocks.othersHold(sid, t.key, t.rows))) continue
-        for (const t of taken) host.db.rowLocks.take(sid, t.key, t.rows)
-      }
+      // rows another session took meanwhile are skipped on a new pass
+      if (taken.some((t) => t.rows.length > 0) && !(await this.takeIfFree(taken))) continue
       return rowids.map((rowid, k) => ({ rowid, held: held[k]! }))
     }
   }
@@ -310,15 +299,21 @@ export class RowLockWaits {
    * unless another transaction holds one of them: then false, and the cursor skips the row.
    */
   async claimFetchedRow(tables: ReadonlyArray<TableMeta>, rowids: ReadonlyArray<bigint | undefined>): Promise<boolean> {
+    const rows = tables.flatMap((meta, k) => (rowids[k] === undefined ? [] : [{ key: lockKey(meta), rows: [rowids[k]!] }]))
+    return rows.length === 0 || this.takeIfFree(rows)
+  }
+
+  /**
+   * Takes the locks on `taken` when no other transaction holds one of them (false then, taking none), in the
+   * session's transaction, opened first: the test and the taking must not be split by a wait, or two sessions locking
+   * the same row at once would both find it free and both take it.
+   */
+  private async takeIfFree(taken: ReadonlyArray<{ readonly key: string; readonly rows: ReadonlyArray<bigint> }>): Promise<boolean> {
+    await this.host.begin()
     const { rowLocks } = this.host.db
     const sid = this.host.info.sid
-    const rows = tables.flatMap((meta, k) => (rowids[k] === undefined ? [] : [{ key: lockKey(meta), row: rowids[k]! }]))
-    if (rows.length === 0) return true
-    // the transaction first: the test and the taking must not be split by a wait, or two sessions fetching the same
-    // row at once would both find it free and both take it
-    await this.host.begin()
-    if (rows.some(({ key, row }) => rowLocks.othersHold(sid, key, [row]))) return false
-    for (const { key, row } of rows) rowLocks.take(sid, key, [row])
+    if (taken.some((t) => rowLocks.othersHold(sid, t.key, t.rows))) return false
+    for (const t of taken) rowLocks.take(sid, t.key, t.rows)
     return true
   }
 
