@@ -75,11 +75,7 @@ export class SessionDml {
 
   private async runBlockDmlOnce(sql: string, params: ReadonlyArray<DuckDBValue>): Promise<number> {
     const t = engineStatement(sql)
-    if (t !== undefined) return this.withDictionary(t.toks, () => this.runBlockDmlNow(sql, params, t))
-    return this.runBlockDmlNow(sql, params, t)
-  }
-
-  private runBlockDmlNow(sql: string, params: ReadonlyArray<DuckDBValue>, t: ReturnType<typeof engineStatement>): Promise<number> {
+    if (t !== undefined) await this.refreshDictionaryFor(t.toks)
     const target = t === undefined ? undefined : this.targetOf(t.toks)
     // its failures name its own table's constraints, not those of the client's last statement
     return this.withDmlTarget(target, t !== undefined && isKw(t.toks[0], "UPDATE", "MERGE"), () => this.checkingUncheckedForeignKeys(target, () => this.blockDml(sql, params, t, target)))
@@ -121,25 +117,21 @@ export class SessionDml {
   }
 
   /**
-   * Runs `write`, a write that may read dictionary views (`INSERT INTO t SELECT ... FROM user_tables`), their snapshot
-   * tables refreshed first, which the write sees as its transaction starts after that. Inside a transaction already
+   * Before a write that may read dictionary views (`INSERT INTO t SELECT ... FROM user_tables`): their snapshot tables
+   * refreshed, which the write sees as its transaction starts after that. Inside a transaction already
    * open it reads the snapshot that transaction started on: the connection-local copies queries read there
    * (transaction-dictionary.ts) would be gone when a statement-level rollback or ROLLBACK TO SAVEPOINT replays the
    * write from its text, which would then read other dictionary rows and write other rows than it did.
    */
-  private async withDictionary<A>(toks: ReadonlyArray<Tok>, write: () => Promise<A>): Promise<A> {
+  private async refreshDictionaryFor(toks: ReadonlyArray<Tok>): Promise<void> {
     const dict = dictionaryTablesOf(toks)
     if (dict.size > 0 && !this.host.txn.inTxn) await this.s.db.withAdmin((admin) => this.s.db.refreshDictionary(admin, dict, { user: this.s.info.user, roles: this.host.enabledRoles }))
-    return write()
   }
 
   /** Runs an INSERT / UPDATE / DELETE / MERGE (Oracle text) once per bind row. */
   async dml(oracleSql: string, rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>, specs: ReadonlyArray<BindSpec>, opts: ExecuteOptions): Promise<DmlResult> {
     const sql = rewriteSequenceRows(stripTerminator(oracleSql), this.host.isTable), written = significant(tokenize(stripTerminator(sql)))
-    return this.withDictionary(written, () => this.dmlNow(sql, written, rows, specs, opts))
-  }
-
-  private dmlNow(sql: string, written: ReadonlyArray<Tok>, rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>, specs: ReadonlyArray<BindSpec>, opts: ExecuteOptions): Promise<DmlResult> {
+    await this.refreshDictionaryFor(written)
     const triggers = tableTriggers(this.s.db, this.targetOf(written))
     if (triggers.length > 0) return this.dmlWithTriggers(sql, triggers, rows)
     const calls = this.host.queries.callsOf(tokenize(stripTerminator(sql)), sql)
