@@ -10,7 +10,7 @@
  */
 import type { TableMeta } from "./catalog.ts"
 import { decimalOf, numberText } from "./decimal.ts"
-import { findTopLevel, isKw, isOp, matchParen, sqlString, type Tok } from "./lexer.ts"
+import { findTopLevel, isKw, isName, isOp, matchParen, sqlString, type Tok } from "./lexer.ts"
 import { castWrites, frameWrites, type TableLookup } from "./number-writes.ts"
 
 const characterColumns = (meta: TableMeta): ReadonlySet<string> => new Set(meta.columns.filter((c) => c.type.kind === "varchar" || c.type.kind === "nvarchar").map((c) => c.name))
@@ -89,13 +89,14 @@ const isDatetimeValue = (sig: ReadonlyArray<Tok>, from: number, to: number): boo
  * converted to a VARCHAR2 value exactly long enough to hold its significant digits").
  */
 export const numberTextWrites = (all: ReadonlyArray<Tok>, lookup: TableLookup): ReadonlyArray<Tok> => {
-  const bounded = columnsOfType(all, lookup, isBoundedNumber, true)
-  const datetimes = columnsOfType(all, lookup, isDatetime, false)
+  // the columns written as they are, looked up only when a statement writes a character column
+  let written: { readonly bounded: ReadonlySet<string>; readonly datetimes: ReadonlySet<string> } | undefined
+  const writtenColumns = () => (written ??= { bounded: columnsOfType(all, lookup, isBoundedNumber, true), datetimes: columnsOfType(all, lookup, isDatetime, false) })
   const column = (sig: ReadonlyArray<Tok>, from: number, to: number): boolean => {
     if (isDatetimeValue(sig, from, to)) return true
     const last = sig[to - 1]
-    const name = last !== undefined && (last.kind === "ident" || last.kind === "qident") ? last.value.slice(last.value.lastIndexOf(".") + 1) : undefined
-    if (name !== undefined && (bounded.has(name) || datetimes.has(name)) && (to === from + 1 || (to === from + 3 && isOp(sig[from + 1], ".")))) return true
+    const name = isName(last) ? last.value.slice(last.value.lastIndexOf(".") + 1) : undefined
+    if (name !== undefined && (writtenColumns().bounded.has(name) || writtenColumns().datetimes.has(name)) && (to === from + 1 || (to === from + 3 && isOp(sig[from + 1], ".")))) return true
     // a scalar subquery selecting one such column: `(SELECT q FROM t WHERE ...)`
     if (!isOp(sig[from], "(") || !isKw(sig[from + 1], "SELECT") || matchParen(sig, from) !== to - 1) return false
     let end = from + 2

@@ -41,8 +41,8 @@ export const dumpOperandCall = (tr: TranslatorCore, from: number, to: number, ar
   const binary = binaryKindOf(toks, from, to, tr.binaryColumns)
   if (binary !== undefined) return binary === "double" ? call(`CAST(${arg(0)} AS DOUBLE)`, "TRUE") : call(`CAST(${arg(0)} AS FLOAT)`, "FALSE")
   const interval = tr.intervalTypeAt(from, to)?.kind
-  if (interval !== undefined && tr.exactIntervalAt(from, to, arg(0)) === undefined) return call(arg(0), interval === "intervalym" ? "TRUE" : "FALSE")
-  if (isKw(toks[from], "INTERVAL") && tr.exactIntervalAt(from, to, arg(0)) === undefined) return call(arg(0), toks.slice(from, to).some((t) => isKw(t, "YEAR", "MONTH")) ? "TRUE" : "FALSE")
+  if (interval !== undefined) return call(arg(0), interval === "intervalym" ? "TRUE" : "FALSE")
+  if (isKw(toks[from], "INTERVAL")) return call(arg(0), toks.slice(from, to).some((t) => isKw(t, "YEAR", "MONTH")) ? "TRUE" : "FALSE")
   if (isKw(one, "SYSTIMESTAMP")) return call(asTextDatetime(arg(0), "zoned"), "TRUE")
   if (isKw(one, "CURRENT_TIMESTAMP")) return call(inSessionZone(arg(0)), "TRUE")
   if (isKw(one, "SYSDATE", "CURRENT_DATE") || isKw(literal, "DATE")) return call(`CAST(${arg(0)} AS TIMESTAMP_S)`, "TRUE")
