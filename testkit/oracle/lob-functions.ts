@@ -12,7 +12,7 @@ import type { DuckDBConnection, DuckDBScalarFunction, DuckDBType, DuckDBValue } 
 import { rowwiseFunction as fn } from "../common/scalar-functions.ts"
 import { OraError } from "./errors.ts"
 import { BLOB_RESULT_ALIAS, CLOB_RESULT_ALIAS } from "./types.ts"
-import { isKw, isOp, matchParen, splitTopLevel, tokenize, type Tok } from "./lexer.ts"
+import { isKw, isName, isOp, matchParen, splitTopLevel, type Tok, tokenize } from "./lexer.ts"
 
 /**
  * DBMS_LOB.GETCHUNKSIZE's answer: the usable part of an 8 KB block chunk (8192 less 60 bytes of overhead), what
@@ -37,7 +37,7 @@ const DEFAULTS: Readonly<Record<string, ReadonlyArray<string>>> = {
 /** A plain column reference (`doc`, `t.doc`): a table's LOB, where any other expression's LOB is a temporary one. */
 const isColumn = (arg: ReadonlyArray<Tok>): boolean => {
   const sig = arg.filter((x) => x.kind !== "ws")
-  return sig.length > 0 && sig.every((x, n) => (n % 2 === 0 ? x.kind === "ident" || x.kind === "qident" : isOp(x, ".")))
+  return sig.length > 0 && sig.every((x, n) => (n % 2 === 0 ? isName(x) : isOp(x, ".")))
 }
 
 /** `DBMS_LOB.f(args)` → `ora_lob_f(args, defaults...)` for the functions of {@link DEFAULTS}. */

@@ -9,7 +9,7 @@ import type { TableMeta } from "../catalog.ts"
 import { sessionZoneWrites } from "../datetime-writes.ts"
 import { ora, OraError } from "../errors.ts"
 import { intervalLiteralTargets } from "../interval-writes.ts"
-import { blockSelectBefore, isKw, isOp, significantTokensOf, splitTopLevel } from "../lexer.ts"
+import { blockSelectBefore, isKw, isName, isOp, significantTokensOf, splitTopLevel } from "../lexer.ts"
 import { oneRowSequenceRefs, rewriteSequenceRowTokens, sequenceRowSource } from "../sequence-rows.ts"
 import { perRowSequenceValues } from "../sequence-row-lambdas.ts"
 import { settleFormatValues } from "../format-model-sites.ts"
@@ -416,7 +416,7 @@ async function selectBulk(ctx: Frame, toks: Expr, into: number): Promise<void> {
   const query = [...toks.slice(0, into - 2), ...toks.slice(from)]
   // a plain column or a star may be a LOB column: each row's locator names its row, as SELECT INTO's (runStatement)
   const select = Math.max(0, blockSelectBefore(toks, into - 2))
-  const plain = splitTopLevel(toks.slice(select + 1, into - 2)).some((item) => item.every((t) => t.kind === "ident" || t.kind === "qident" || isOp(t, ".") || isOp(t, "*")))
+  const plain = splitTopLevel(toks.slice(select + 1, into - 2)).some((item) => item.every((t) => isName(t) || isOp(t, ".") || isOp(t, "*")))
   const derived = plain ? derivedLobRows(query, (schema, name) => ctx.host.lookupTable(schema, name)) : undefined
   const reader = new RowReader(await openQuery(ctx, derived?.toks ?? query, derived ?? (plain ? "lobs" : false)), ctx.host)
   try {

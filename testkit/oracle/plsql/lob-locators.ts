@@ -4,6 +4,7 @@
  * no table row (an assignment, CREATETEMPORARY) is a temporary LOB, as Oracle's implicit temporary LOBs are
  * (SecureFiles and Large Objects Developer's Guide, "Temporary LOBs").
  */
+import { Dty } from "../types.ts"
 import type { DuckDBValue } from "@duckdb/node-api"
 import { OraError } from "../errors.ts"
 import { isName, isOp, matchParen, type Tok } from "../lexer.ts"
@@ -63,7 +64,6 @@ export const isTemporaryLob = (source: LobSource | undefined, value: DuckDBValue
 export const invalidLocator = (): OraError => new OraError(6502, "PL/SQL: numeric or value error: invalid LOB locator specified: ORA-22275")
 
 /** BLOB bind types (dty 113) and declared types; anything else takes text. */
-const BLOB_DTY = 113
 
 /** The LOB type a variable or bind `target` is declared with: "blob" for BLOB, "clob" for anything else. */
 export const declaredLobKind = (ctx: Frame, target: Expr): "clob" | "blob" => {
@@ -71,7 +71,7 @@ export const declaredLobKind = (ctx: Frame, target: Expr): "clob" | "blob" => {
   if (t === undefined) return "clob"
   if (t.kind === "bind") {
     const idx = ctx.binds.binds.get(t.value)
-    return idx !== undefined && ctx.binds.specs?.[idx]?.dty === BLOB_DTY ? "blob" : "clob"
+    return idx !== undefined && ctx.binds.specs?.[idx]?.dty === Dty.BLOB ? "blob" : "clob"
   }
   const slot = lookup(ctx, oracleName(t))
   return slot?.k === "var" && slot.type?.kind === "named" && slot.type.name === "BLOB" ? "blob" : "clob"
