@@ -184,7 +184,7 @@ export const operandEnd = (sig: ReadonlyArray<Tok>, start: number): number => {
 }
 
 /** `[from, to]` split at its top-level occurrences of the operator or keyword `op`. */
-const splitAt = (sig: ReadonlyArray<Tok>, from: number, to: number, op: string): Array<readonly [number, number]> => {
+export const splitAt = (sig: ReadonlyArray<Tok>, from: number, to: number, op: string): Array<readonly [number, number]> => {
   const parts: Array<readonly [number, number]> = []
   let start = from
   for (let k = from, depth = 0; k <= to; k++) {

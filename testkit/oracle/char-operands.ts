@@ -19,7 +19,7 @@
  */
 import type { TableMeta } from "./catalog.ts"
 import { blankPaddedSql, blankPaddedText, sizedInCharacters } from "./char-writes.ts"
-import { charTypes, markCharReferences, operandEnd, operandStart, type CharType } from "./char-expressions.ts"
+import { charTypes, markCharReferences, operandEnd, operandStart, splitAt, type CharType } from "./char-expressions.ts"
 import { isKw, isName, isOp, matchParen, splitTopLevel, sqlString, type Tok, tokenize } from "./lexer.ts"
 import type { OraType } from "./types.ts"
 
@@ -155,19 +155,6 @@ export const padCharOperands = (
     literals.set(literalIndex(literal), literalLike(literal.tok, blankPaddedText(trimmed(literal.tok.value), type)))
     if (width > column.type.charSize) wrap(column.from, column.to, (x) => blankPaddedSql(x, type))
   }
-  // [from, to] split at the top-level tokens `isSeparator` accepts
-  const itemRanges = (from: number, to: number, isSeparator: (t: Tok | undefined) => boolean): Array<readonly [number, number]> => {
-    const out: Array<readonly [number, number]> = []
-    for (let k = from, depth = 0, start = from; k <= to + 1; k++) {
-      const x = at(k)
-      if (k === to + 1 || (depth === 0 && isSeparator(x))) {
-        out.push([start, k - 1])
-        start = k + 1
-      } else if (isOp(x, "(") || isKw(x, "CASE")) depth++
-      else if (isOp(x, ")") || isKw(x, "END")) depth--
-    }
-    return out
-  }
   // each of `items` compared with `left` on its own, as `left = item` would be ("x IN (a, b)" is "x = a OR x = b"; a
   // simple CASE's WHEN values alike): a VARCHAR2 item nonpadded, a CHAR one blank-padded. When every item is CHAR (and
   // `together`: the left operand may be changed) all are compared without their trailing blanks; else a literal
@@ -213,7 +200,7 @@ export const padCharOperands = (
       if (left === undefined) continue
       const close = matchParen(sigToks, s + 1)
       if (isKw(at(s + 2), "SELECT", "WITH")) compareWithQuery(left, s + 1, true)
-      else compareEach(left, itemRanges(s + 2, close - 1, (x) => isOp(x, ",")))
+      else compareEach(left, splitAt(sigToks, s + 2, close - 1, ","))
       continue
     }
     if (isKw(t, "BETWEEN")) {
@@ -262,7 +249,7 @@ export const padCharOperands = (
     if (isKw(t, "NULLIF") && isOp(at(s + 1), "(")) {
       // NULLIF(a, b) compares a with b as `a = b` does
       const close = matchParen(sigToks, s + 1)
-      const [first, second] = itemRanges(s + 2, close - 1, (x) => isOp(x, ","))
+      const [first, second] = splitAt(sigToks, s + 2, close - 1, ",")
       const a = first === undefined ? undefined : typeOf(first[0], first[1])
       if (a !== undefined && second !== undefined) compareEach({ ...a, from: first![0], to: first![1] }, [second], false)
       continue
