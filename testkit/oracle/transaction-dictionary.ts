@@ -12,7 +12,7 @@
  * reads the transaction's snapshot instead of copies (session-dml.ts).
  */
 import type { Session as EngineSession } from "../engine/index.ts"
-import { quoteDuck } from "./names.ts"
+import { decodeName, quoteDuck } from "./names.ts"
 
 /** What the copies need from the database. */
 export interface TransactionDictionaryDatabase {
@@ -134,7 +134,7 @@ export const withTransactionDictionary = async <A>(
       tables,
       asker,
       // by view name: `ORA$$ALL_TABLES` holds ALL_TABLES, `ORA$$V$$SESSION` V$SESSION
-      new Set([...needed.tables].map((t) => t.slice("ORA$$".length).replace(/\$\$/g, "$")))
+      new Set([...needed.tables].map((t) => decodeName(t).slice("ORA$".length)))
     )
     const rename = (sql: string) => inCode(sql, (code) => code.replace(SYS_REF, (ref, name: string) => (needed.views.includes(unquote(name)) || needed.tables.has(unquote(name)) ? local(unquote(name)) : ref)))
     for (const v of needed.views) {
