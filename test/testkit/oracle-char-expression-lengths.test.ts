@@ -2,7 +2,8 @@
  * CHAR expressions whose length Oracle works out from their operands, described as CHAR of that length. Before: a
  * select item that was `c || d` of CHARs, a CASE of CHARs of different lengths, SUBSTR / SOUNDEX of a CHAR or a CHAR
  * bind, and any CHAR expression item beside a `*`, was described as VARCHAR2(4000), where Oracle describes CHAR(n) (a
- * CASE of CHARs of different lengths VARCHAR2 of the longest). Raw node-oracledb against the Oracle test server.
+ * CASE of CHARs of different lengths VARCHAR2 of the longest); a set operation of CHAR columns of different lengths
+ * was described as its first branch's column (VARCHAR2 of the longest on Oracle). Raw node-oracledb against the Oracle test server.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { Conn } from "./oracle/helpers.ts"
@@ -50,6 +51,16 @@ describe("Oracle test server: CHAR expressions described as CHAR of the length O
     expect(await described("SELECT CASE WHEN id = 1 THEN 'ab' ELSE 'cd' END x, CASE WHEN id = 1 THEN e ELSE f END y, COALESCE(e, f) z FROM cl_t")).toEqual({
       rows: [["ab", "xy", "xy"]],
       meta: [char(2), varchar(5), varchar(5)]
+    })
+  })
+
+  it("describes a set operation's item CHAR(n) where every branch is CHAR(n), VARCHAR2 of the longest where lengths differ", async () => {
+    // "If the queries select values of CHAR with different lengths, then the returned value is VARCHAR2 with the
+    // length of the larger CHAR value" ("The Set Operators")
+    expect(await described("SELECT c || d FROM cl_t UNION ALL SELECT d || c FROM cl_t")).toEqual({ rows: [["a  b   "], ["b   a  "]], meta: [char(7)] })
+    expect(await described("SELECT c, UPPER(c) FROM cl_t UNION ALL SELECT f, UPPER(f) FROM cl_t")).toEqual({
+      rows: [["a  ", "A  "], ["pq   ", "PQ   "]],
+      meta: [varchar(5), varchar(5)]
     })
   })
 

@@ -545,7 +545,7 @@ export const charTypes = (
     return info === "other" ? undefined : info
   }
 
-  return { typeOf, queryColumns, itemExpressions }
+  return { typeOf, queryColumns, itemExpressions, branchesOf }
 }
 
 /** The columns of a view's query `text`, with their CHAR types. */

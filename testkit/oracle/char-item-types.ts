@@ -18,6 +18,8 @@
  *   (oracle-l, "Why is this expression CHAR(1) instead of VARCHAR2(1)?", 2021-03-31,
  *   https://www.freelists.org/post/oracle-l/Why-is-this-expression-CHAR1-instead-of-VARCHAR21), as a set operation of
  *   CHARs of different lengths is VARCHAR2 ("The Set Operators").
+ * - A set operation's item is CHAR(n) where every branch's item is CHAR(n), VARCHAR2 of the longest where they are
+ *   CHARs of different lengths ("The Set Operators").
  * - A bind the client sends as CHAR is CHAR of its length graduated as Oracle keeps bind lengths: up to 32 bytes 32,
  *   up to 128 128, up to 2000 2000 (C. Antognini, Troubleshooting Oracle Performance, "bind variable graduation"); a
  *   select item of a bind is described with that length (SQL*Plus PRINT, which runs `SELECT :s s FROM DUAL`, shows a
@@ -67,22 +69,32 @@ const graduatedBindLength = (bytes: number): number | undefined => (bytes <= 32 
  */
 export const describeCharItems = (toks: ReadonlyArray<Tok>, shape: QueryShape, lookup: TableLookup, specs: ReadonlyArray<BindSpec> = []): QueryShape => {
   const computed = (item: SelectItem) => item.kind === "expr" || item.kind === "aggregate" || item.kind === "bind"
-  if (!shape.items.some(computed)) return shape
   const sig = toks.filter((t) => t.kind !== "ws")
+  const setOperation = sig.some((t) => isKw(t, "UNION", "INTERSECT", "MINUS", "EXCEPT"))
+  if (!setOperation && !shape.items.some(computed)) return shape
   const binds = sig.filter((t) => t.kind === "bind").sort((a, b) => a.pos - b.pos)
   const charBind = (at: number): BindSpec | undefined => {
     const spec = specs[binds.indexOf(sig[at]!)]
     return spec?.dty === Dty.CHAR && spec.csfrm !== 2 ? spec : undefined
   }
-  const { typeOf, queryColumns } = charTypes(sig, lookup, undefined, (at) => charBind(at) !== undefined)
-  const declared = declaredType(sig, typeOf, charBind)
-  const setOperation = sig.some((t) => isKw(t, "UNION", "INTERSECT", "MINUS", "EXCEPT"))
+  const { typeOf, branchesOf } = charTypes(sig, lookup, undefined, (at) => charBind(at) !== undefined)
+  const { sized, declared } = declaredType(sig, typeOf, charBind)
   if (setOperation) {
-    // a set operation's items are CHAR only where queryColumns says so (every branch CHAR of one length)
-    if (shape.items.some((i) => i.kind === "star")) return shape
-    const columns = queryColumns(0, sig.length - 1)
-    if (columns.length !== shape.items.length) return shape
-    return { ...shape, items: shape.items.map((item, n) => (computed(item) && typeof columns[n]!.info === "object" && columns[n]!.info.kind === "column" ? { kind: "typed", type: columns[n]!.info.type } : item)) }
+    // CHAR(n) where every branch's item is CHAR(n), VARCHAR2 of the longest where they are CHARs of different lengths
+    // ("If the queries select values of CHAR with different lengths, then the returned value is VARCHAR2 with the
+    // length of the larger CHAR value", SQL Language Reference, "The Set Operators")
+    const branches = branchesOf(0, sig.length - 1)
+    if (shape.items.some((i) => i.kind === "star") || branches.some((b) => b.length !== shape.items.length)) return shape
+    const items = shape.items.map((item, n): SelectItem => {
+      if (item.kind === "rowid") return item
+      const sizes = branches.map((b) => {
+        const { range, info } = b[n]!
+        return range !== undefined ? sized(range[0], range[1]) : typeof info === "object" && info.kind === "column" ? sizedOf(info.type) : undefined
+      })
+      const type = sizes.every((x) => x !== undefined) ? alternativesType(sizes) : undefined
+      return type === undefined ? item : { kind: "typed", type }
+    })
+    return { ...shape, items }
   }
   const ranges = itemRanges(sig)
   if (ranges === undefined || ranges.length !== shape.items.length) return shape
@@ -92,6 +104,14 @@ export const describeCharItems = (toks: ReadonlyArray<Tok>, shape: QueryShape, l
     return type === undefined ? item : { kind: "typed", type }
   })
   return { ...shape, items }
+}
+
+/** The type of alternative CHAR values (a CASE's results, a set operation's branches): CHAR(n) when all have length n, else VARCHAR2 of the longest. */
+const alternativesType = (sizes: ReadonlyArray<Sized>): OraType | undefined => {
+  const units = sharedUnits(sizes)
+  if (units === undefined) return undefined
+  const n = Math.max(...sizes.map((s) => s.n))
+  return typeOfSized({ ...units, n }, sizes.every((s) => s.n === n))
 }
 
 /** The declared type of a CHAR expression [from, to] of `sig`: CHAR / NCHAR of its length (VARCHAR2 for alternatives of different lengths). */
@@ -149,15 +169,16 @@ const declaredType = (sig: ReadonlyArray<Tok>, typeOf: (from: number, to: number
     return sizes.length > 0 && sizes.every((s) => s !== undefined) && sharedUnits(sizes) !== undefined ? sizes : undefined
   }
   const sameLength = (sizes: ReadonlyArray<Sized> | undefined): Sized | undefined => (sizes !== undefined && sizes.every((s) => s.n === sizes[0]!.n) ? { ...sharedUnits(sizes)!, n: sizes[0]!.n } : undefined)
-  return (from: number, to: number): OraType | undefined => {
+  const declared = (from: number, to: number): OraType | undefined => {
     const type = sized(from, to)
     if (type !== undefined) return typeOfSized(type)
     // a CASE or COALESCE of CHARs of different lengths: VARCHAR2 of the longest
     const t = sig[from]
     const ranges = isKw(t, "CASE") && endAfter(sig, from) === to ? caseResultRanges(sig, from, to) : isKw(t, "COALESCE") && isOp(sig[from + 1], "(") && matchParen(sig, from + 1) === to ? splitAt(sig, from + 2, to - 1, ",") : undefined
     const sizes = ranges === undefined ? undefined : alternatives(ranges)
-    return sizes === undefined ? undefined : typeOfSized({ ...sharedUnits(sizes)!, n: Math.max(...sizes.map((s) => s.n)) }, false)
+    return sizes === undefined ? undefined : alternativesType(sizes)
   }
+  return { sized, declared }
 }
 
 /** The expression range (alias left out) of each select-list item of the query's top-level SELECT. */
