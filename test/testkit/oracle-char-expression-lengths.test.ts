@@ -79,12 +79,14 @@ describe("Oracle test server: CHAR expressions described as CHAR of the length O
     expect(await described("SELECT :b FROM dual", { b: { ...b, val: long } })).toEqual({ rows: [[long]], meta: [char(128)] })
   })
 
-  it("describes a CHAR expression beside a * as CHAR of its length, and so does getStatementInfo", async () => {
+  it("describes a CHAR expression beside a * and in a hierarchical query as CHAR of its length, and so does getStatementInfo", async () => {
     expect(await described("SELECT t.*, c || d FROM cl_t t")).toEqual({
       rows: [[1, "a  ", "b   ", "xy", "pq   ", "vv", "n  ", "w  ", "a  b   "]],
       meta: [{ type: oracledb.DB_TYPE_NUMBER, size: undefined }, char(3), char(4), char(2), char(5), varchar(5), { type: oracledb.DB_TYPE_NCHAR, size: 3 }, char(3), char(7)]
     })
     expect((await described("SELECT x.*, UPPER(x.c) FROM (SELECT c, d FROM cl_t) x")).meta).toEqual([char(3), char(4), char(3)])
+    // a hierarchical query too (run here through a recursive WITH block)
+    expect(await described("SELECT c || d, UPPER(c) FROM cl_t START WITH id = 1 CONNECT BY PRIOR id = id + 1")).toEqual({ rows: [["a  b   ", "A  "]], meta: [char(7), char(3)] })
     const info = await conn.getStatementInfo("SELECT cl_t.*, SUBSTR(f, 1, 2) FROM cl_t")
     expect(info.metaData?.map((m: Meta) => ({ type: m.dbType, size: m.byteSize })).at(-1)).toEqual(char(2))
   })

@@ -245,7 +245,7 @@ export const charTypes = (
       blocks.push({ start: k, end, from: fromAt < end ? [[fromAt + 1, Math.min(fromEnd, end)]] : [] })
     }
     // `name AS (query)` of a WITH clause
-    if (isName(t) && isKw(sig[k + 1], "AS") && isOp(sig[k + 2], "(") && (isKw(sig[k - 1], "WITH") || isOp(sig[k - 1], ",")) && isKw(sig[k + 3], "SELECT", "WITH"))
+    if (isName(t) && isKw(sig[k + 1], "AS") && isOp(sig[k + 2], "(") && (isKw(sig[k - 1], "WITH", "RECURSIVE") || isOp(sig[k - 1], ",")) && isKw(sig[k + 3], "SELECT", "WITH"))
       withNames.set(oracleName(t), [k + 3, matchParen(sig, k + 2) - 1])
   }
   // DML: the target table (and MERGE's source) are the statement's FROM items

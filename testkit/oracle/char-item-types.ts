@@ -70,9 +70,9 @@ const graduatedBindLength = (bytes: number): number | undefined => (bytes <= 32 
 export const describeCharItems = (toks: ReadonlyArray<Tok>, shape: QueryShape, lookup: TableLookup, specs: ReadonlyArray<BindSpec> = []): QueryShape => {
   const computed = (item: SelectItem) => item.kind === "expr" || item.kind === "aggregate" || item.kind === "bind"
   const sig = toks.filter((t) => t.kind !== "ws")
-  const setOperation = sig.some((t) => isKw(t, "UNION", "INTERSECT", "MINUS", "EXCEPT"))
+  const setOperation = isSetOperation(sig)
   if (!setOperation && !shape.items.some(computed)) return shape
-  const binds = sig.filter((t) => t.kind === "bind").sort((a, b) => a.pos - b.pos)
+  const binds = [...new Set(sig.filter((t) => t.kind === "bind"))].sort((a, b) => a.pos - b.pos)
   const charBind = (at: number): BindSpec | undefined => {
     const spec = specs[binds.indexOf(sig[at]!)]
     return spec?.dty === Dty.CHAR && spec.csfrm !== 2 ? spec : undefined
@@ -104,6 +104,15 @@ export const describeCharItems = (toks: ReadonlyArray<Tok>, shape: QueryShape, l
     return type === undefined ? item : { kind: "typed", type }
   })
   return { ...shape, items }
+}
+
+/** Whether the query is a set operation at its top level (not only inside a WITH block or subquery). */
+const isSetOperation = (sig: ReadonlyArray<Tok>): boolean => {
+  for (let k = 0; k < sig.length; k++) {
+    if (isOp(sig[k], "(")) k = matchParen(sig, k)
+    else if (isKw(sig[k], "UNION", "INTERSECT", "MINUS", "EXCEPT")) return true
+  }
+  return false
 }
 
 /** The type of alternative CHAR values (a CASE's results, a set operation's branches): CHAR(n) when all have length n, else VARCHAR2 of the longest. */
