@@ -54,4 +54,14 @@ describe("Oracle test server: CHAR comparison operands computed once", () => {
     expect(await truth(`CASE WHEN DBMS_RANDOM.VALUE < 2 THEN NULL ELSE c END IN (LOWER(c), s)`)).toBe("U")
     expect(await rows(`SELECT NULLIF(${operand}, UPPER(c)), CASE ${operand} WHEN UPPER(c) THEN 'u' WHEN s THEN 'v' END FROM co_t WHERE id = 1`)).toEqual([["ab   ", null]])
   })
+
+  it("orders a CHAR of run-time length against a subquery's whatever the trailing blanks of either", async () => {
+    // a value with trailing blanks past 4000 characters (Oracle's longest literal, ORA-01704, which the test server does
+    // not refuse): blank-padded, 'ab' followed by blanks equals 'ab   '
+    const long = `'ab${" ".repeat(4100)}'`
+    expect(await rows(`SELECT COUNT(*) FROM co_t WHERE id = 1 AND LOWER(c) < ALL (SELECT ${long} FROM dual)`)).toEqual([[0]])
+    expect(await rows(`SELECT COUNT(*) FROM co_t WHERE id = 1 AND LOWER(c) >= ANY (SELECT ${long} FROM dual)`)).toEqual([[1]])
+    expect(await rows(`SELECT COUNT(*) FROM co_t WHERE id = 1 AND ${long} <= ALL (SELECT LOWER(c) FROM dual UNION ALL SELECT UPPER(c7) FROM dual)`)).toEqual([[0]])
+    expect(await rows(`SELECT COUNT(*) FROM co_t WHERE id = 1 AND ${long} <= ALL (SELECT LOWER(c) FROM dual)`)).toEqual([[1]])
+  })
 })

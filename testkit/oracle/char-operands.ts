@@ -73,9 +73,11 @@ export const CHAR_COMPARISON_MACROS: ReadonlyArray<string> = [
   `ora_char_in(l) AS list_transform([l], ora_e -> CASE WHEN ora_char_position_of(ora_e) IS NOT NULL THEN true WHEN list_count(ora_e) < len(ora_e) THEN NULL ELSE false END)[1]`,
   // NULLIF(a, b) of CHAR values: NULL when they are equal blank-padded, else a
   `ora_char_nullif(a, b) AS list_transform([a], ora_v -> CASE WHEN rtrim(CAST(ora_v AS VARCHAR), ' ') = rtrim(CAST(b AS VARCHAR), ' ') THEN NULL ELSE ora_v END)[1]`,
-  // `x` with blanks added up to 4000 characters (the longest text literal; a CHAR column holds at most 2000 bytes):
-  // two values so padded compare as blank-padded comparison orders them, the shorter padded to the longer
-  `ora_char_wide(x) AS rpad(CAST(x AS VARCHAR), CAST(greatest(length(CAST(x AS VARCHAR)), 4000) AS INTEGER), ' ')`
+  // `x` without its trailing blanks, which blank-padded comparison ignores, and with blanks added up to 4000 characters
+  // (a CHAR value has at most 2000, a text literal at most 4000 with MAX_STRING_SIZE = STANDARD: "Datatype Limits"):
+  // two values so padded compare as blank-padded comparison orders them, the shorter padded to the longer; `x` named
+  // once (a lambda's parameter)
+  `ora_char_wide(x) AS list_transform([rtrim(CAST(x AS VARCHAR), ' ')], ora_w -> rpad(ora_w, CAST(greatest(length(ora_w), 4000) AS INTEGER), ' '))[1]`
 ]
 
 /** The macro of each ordering operator. */
