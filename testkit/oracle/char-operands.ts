@@ -74,7 +74,7 @@ export const CHAR_COMPARISON_MACROS: ReadonlyArray<string> = [
   // NULLIF(a, b) of CHAR values: NULL when they are equal blank-padded, else a
   `ora_char_nullif(a, b) AS list_transform([a], ora_v -> CASE WHEN rtrim(CAST(ora_v AS VARCHAR), ' ') = rtrim(CAST(b AS VARCHAR), ' ') THEN NULL ELSE ora_v END)[1]`,
   // `x` without its trailing blanks, which blank-padded comparison ignores, and with blanks added up to 4000 characters
-  // (a CHAR value has at most 2000, a text literal at most 4000 with MAX_STRING_SIZE = STANDARD: "Datatype Limits"):
+  // (a CHAR expression has at most 2000, "Concatenation Operator"; a text literal at most 4000, ORA-01704):
   // two values so padded compare as blank-padded comparison orders them, the shorter padded to the longer; `x` named
   // once (a lambda's parameter)
   `ora_char_wide(x) AS list_transform([rtrim(CAST(x AS VARCHAR), ' ')], ora_w -> rpad(ora_w, CAST(greatest(length(ora_w), 4000) AS INTEGER), ' '))[1]`
@@ -139,8 +139,8 @@ export const padCharOperands = (
     isKw(at(s - 1), "WHERE", "AND", "OR", "NOT", "ON", "WHEN", "HAVING") || (isOp(at(s - 1), "(") && !isName(at(s - 2)) && !isOp(at(s - 2), ")"))
   const literals = new Map<number, Tok>()
   // text put around [from, to] (several ranges may start at one token: the wider opens first) and operators replaced;
-  // each COPY in the text stands for the tokens of one range of `copies`, written again as the same tokens (so that a bind there
-  // stays one bind, numbered once: session-translate.ts numbers binds by token)
+  // each COPY in the text stands for the tokens of one range of `copies`, written again as the same tokens (so that a
+  // bind there stays one bind, numbered once: session-translate.ts numbers binds by token)
   type Range = readonly [number, number]
   const wraps: Array<{ from: number; to: number; sql: (x: string) => string; copies: ReadonlyArray<Range> }> = []
   const wrap = (from: number, to: number, sql: (x: string) => string, copies: ReadonlyArray<Range> = []) => wraps.push({ from, to, sql, copies })
@@ -199,7 +199,7 @@ export const padCharOperands = (
     items.forEach(([a, b], n) => {
       const item = typed[n]
       if (!padded[n]) return
-      if (!copied[n] && item!.kind === "literal") literals.set(a, literalLike(item!.tok, blankPaddedText(trimmed(item!.tok.value), (left as Operand & { kind: "column" }).type)))
+      if (!copied[n] && item!.kind === "literal" && left.kind === "column") literals.set(a, literalLike(item!.tok, blankPaddedText(trimmed(item!.tok.value), left.type)))
       else wrap(a, b, (x) => `ora_char_padded(rtrim(${x}, ' '), ${COPY})`, [[left.from, left.to]])
     })
   }
@@ -233,7 +233,7 @@ export const padCharOperands = (
           const negated = isKw(at(s - 1), "NOT")
           wrap(left.from, close, (x) => `${negated ? "NOT " : ""}ora_char_in(list_value(${x}))`)
           if (negated) replaced.set(s - 1, "")
-          for (const [at, text] of [[s, ","], [s + 1, ""], [close, ""]] as const) replaced.set(at, text)
+          for (const [k, text] of [[s, ","], [s + 1, ""], [close, ""]] as const) replaced.set(k, text)
           items.forEach(([a, b], n) => wrap(a, b, (x) => `${padded[n] ? "ora_char_padded_item" : "ora_char_exact_item"}(${x})`))
         })
       continue
