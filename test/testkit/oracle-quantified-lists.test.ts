@@ -65,6 +65,9 @@ describe("Oracle test server: ANY / SOME / ALL with an expression list (raw node
     expect(await ids(`CASE WHEN id = 1 THEN n END < ALL (2, '3')`)).toEqual([1])
     expect(await ids(`CASE WHEN id < 3 THEN n END < ANY (id, 2)`)).toEqual([1])
     expect(await ids(`1 + CASE WHEN id < 3 THEN id END >= ALL ('2', id + 1)`)).toEqual([1, 2])
+    // an item that is an unbounded NUMBER column, beside a literal or BINARY_DOUBLE left operand
+    expect(await ids(`1.5 > ANY (n, 2)`)).toEqual([1])
+    expect(await ids(`TO_BINARY_DOUBLE(6) > ALL (n, 2)`)).toEqual([1, 2])
     const truth = async (condition: string, binds: Record<string, unknown>) =>
       (await conn.execute(`SELECT CASE WHEN ${condition} THEN 'T' WHEN NOT (${condition}) THEN 'F' ELSE 'U' END FROM dual`, binds)).rows[0][0]
     expect(await truth(`:v > ALL (1, NULL)`, { v: 3 })).toBe("U")

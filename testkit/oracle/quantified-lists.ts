@@ -93,7 +93,8 @@ export const rewriteQuantifiedLists = (toks: ReadonlyArray<Tok>): ReadonlyArray<
         out.push(tok("op", "(", t.pos))
         items.forEach((item, n) => {
           if (n > 0) out.push(space(), word(all ? "AND" : "OR"), space())
-          out.push(...left, space(), t, space(), tok("op", "(", t.pos), ...item, tok("op", ")", t.pos))
+          // the item as it is: a list item is an expression, whose operators all bind tighter than the comparison
+          out.push(...left, space(), t, space(), ...item)
         })
         out.push(tok("op", ")", t.pos))
       } else {
