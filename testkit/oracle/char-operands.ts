@@ -15,12 +15,17 @@
  * `DB_TYPE_CHAR`) are compared when the statement runs: for (in)equality and IN without their trailing blanks, which
  * blank-padded equality comes to; ordered and BETWEEN through the macros below, which pad the shorter value. The
  * comparisons: the operators, IN lists and IN / ANY / SOME / ALL subqueries, BETWEEN, a simple CASE's WHEN values and
- * NULLIF's two arguments; not DECODE's searches, which Oracle compares nonpadded.
+ * NULLIF's two arguments; not DECODE's searches, which Oracle compares nonpadded. A CHAR item of an IN list (a WHEN
+ * value, NULLIF's second argument) beside VARCHAR2 items is padded to the left value's length, the left operand written
+ * again there with the rewrites inside it; where writing it again would compute it again (DBMS_RANDOM, a user's
+ * function: repeatable-expressions.ts) the comparison takes a form naming it once (`ora_char_in`, `ora_char_first`,
+ * `ora_char_nullif`), as Oracle computes an operand once.
  */
 import type { TableMeta } from "./catalog.ts"
 import { blankPaddedSql, blankPaddedText, sizedInCharacters } from "./char-writes.ts"
 import { charTypes, markCharReferences, operandEnd, operandStart, splitAt, type CharType } from "./char-expressions.ts"
 import { isKw, isName, isOp, matchParen, splitTopLevel, sqlString, type Tok, tokenize } from "./lexer.ts"
+import { isRepeatable } from "./repeatable-expressions.ts"
 import type { OraType } from "./types.ts"
 
 /** Resolves a table name as the session sees it. */
@@ -57,9 +62,22 @@ export const CHAR_COMPARISON_MACROS: ReadonlyArray<string> = [
   `ora_char_gt(a, b) AS ora_char_cmp(a, b) > 0`,
   `ora_char_ge(a, b) AS ora_char_cmp(a, b) >= 0`,
   `ora_char_between(x, lo, hi) AS ora_char_cmp(x, lo) >= 0 AND ora_char_cmp(x, hi) <= 0`,
-  // `x` with blanks added up to 4000 characters (the longest text literal; a CHAR column holds at most 2000 bytes):
-  // two values so padded compare as blank-padded comparison orders them, the shorter padded to the longer
-  `ora_char_wide(x) AS rpad(CAST(x AS VARCHAR), CAST(greatest(length(CAST(x AS VARCHAR)), 4000) AS INTEGER), ' ')`
+  // a left value compared with items each blank-padded or nonpadded, the value named once (a lambda's parameter):
+  // list_value(x, items...) with each item marked 'P' (compared without trailing blanks) or 'N' (compared as it is)
+  `ora_char_padded_item(x) AS 'P' || rtrim(CAST(x AS VARCHAR), ' ')`,
+  `ora_char_exact_item(x) AS 'N' || CAST(x AS VARCHAR)`,
+  `ora_char_position_of(e) AS list_position(list_transform(e[2:], ora_i -> ora_i = 'P' || rtrim(e[1], ' ') OR ora_i = 'N' || e[1]), true)`,
+  // the position of the first item equal to x (a simple CASE's WHEN), NULL for none
+  `ora_char_first(l) AS list_transform([l], ora_e -> ora_char_position_of(ora_e))[1]`,
+  // x IN (items): true for an equal item, else unknown when x or an item is NULL
+  `ora_char_in(l) AS list_transform([l], ora_e -> CASE WHEN ora_char_position_of(ora_e) IS NOT NULL THEN true WHEN list_count(ora_e) < len(ora_e) THEN NULL ELSE false END)[1]`,
+  // NULLIF(a, b) of CHAR values: NULL when they are equal blank-padded, else a
+  `ora_char_nullif(a, b) AS list_transform([a], ora_v -> CASE WHEN rtrim(CAST(ora_v AS VARCHAR), ' ') = rtrim(CAST(b AS VARCHAR), ' ') THEN NULL ELSE ora_v END)[1]`,
+  // `x` without its trailing blanks, which blank-padded comparison ignores, and with blanks added up to 4000 characters
+  // (a CHAR expression has at most 2000, "Concatenation Operator"; a text literal at most 4000, ORA-01704):
+  // two values so padded compare as blank-padded comparison orders them, the shorter padded to the longer; `x` named
+  // once (a lambda's parameter)
+  `ora_char_wide(x) AS list_transform([rtrim(CAST(x AS VARCHAR), ' ')], ora_w -> rpad(ora_w, CAST(greatest(length(ora_w), 4000) AS INTEGER), ' '))[1]`
 ]
 
 /** The macro of each ordering operator. */
@@ -121,10 +139,13 @@ export const padCharOperands = (
     isKw(at(s - 1), "WHERE", "AND", "OR", "NOT", "ON", "WHEN", "HAVING") || (isOp(at(s - 1), "(") && !isName(at(s - 2)) && !isOp(at(s - 2), ")"))
   const literals = new Map<number, Tok>()
   // text put around [from, to] (several ranges may start at one token: the wider opens first) and operators replaced;
-  // COPY in the text stands for the tokens of range `copy`, written again as the same tokens (so that a bind there
-  // stays one bind, numbered once: session-translate.ts numbers binds by token)
-  const wraps: Array<{ from: number; to: number; sql: (x: string) => string; copy?: readonly [number, number] }> = []
-  const wrap = (from: number, to: number, sql: (x: string) => string, copy?: readonly [number, number]) => wraps.push({ from, to, sql, ...(copy !== undefined ? { copy } : {}) })
+  // each COPY in the text stands for the tokens of one range of `copies`, written again as the same tokens (so that a
+  // bind there stays one bind, numbered once: session-translate.ts numbers binds by token)
+  type Range = readonly [number, number]
+  const wraps: Array<{ from: number; to: number; sql: (x: string) => string; copies: ReadonlyArray<Range> }> = []
+  const wrap = (from: number, to: number, sql: (x: string) => string, copies: ReadonlyArray<Range> = []) => wraps.push({ from, to, sql, copies })
+  // ranges written as other text (a simple CASE's WHEN values moved into its subject), where not copied
+  const substituted = new Map<number, { to: number; sql: string }>()
   const replaced = new Map<number, string>()
   const isEquality = (t: Tok | undefined) => ["=", "<>", "!=", "^="].some((op) => isOp(t, op))
   const isEmptyLiteral = (o: Operand) => o.kind === "literal" && o.tok.value === ""
@@ -160,7 +181,7 @@ export const padCharOperands = (
   // `together`: the left operand may be changed) all are compared without their trailing blanks; else a literal
   // compared with a column is padded to the column's length (a longer one never equals it), another CHAR item is
   // taken without its trailing blanks and padded to the left value's length (the left operand written again there)
-  const compareEach = (left: Operand, items: ReadonlyArray<readonly [number, number]>, together = true) => {
+  const compareEach = (left: Operand, items: ReadonlyArray<Range>, together: boolean, once: (padded: ReadonlyArray<boolean>) => void) => {
     if (isEmptyLiteral(left)) return
     const typed = items.map(([a, b]) => (b < a ? undefined : typeOf(a, b)))
     const allChar = typed.every((x) => x !== undefined)
@@ -170,11 +191,16 @@ export const padCharOperands = (
       for (const [a, b] of items) wrap(a, b, (x) => `rtrim(${x}, ' ')`)
       return
     }
+    const padded = typed.map((item) => item !== undefined && !(item.kind === "literal" && item.tok.value === ""))
+    const copied = items.map(([a, b], n) => padded[n] && !(a === b && typed[n]!.kind === "literal" && left.kind === "column"))
+    // a left operand that writing again would compute again (a volatile or user function) is computed once, by a form
+    // of the comparison that names it once (the ora_char_... macros)
+    if (copied.some((x) => x) && !isRepeatable(sigToks.slice(left.from, left.to + 1))) return once(padded)
     items.forEach(([a, b], n) => {
       const item = typed[n]
-      if (item === undefined || (item.kind === "literal" && item.tok.value === "")) return
-      if (a === b && item.kind === "literal" && left.kind === "column") literals.set(a, literalLike(item.tok, blankPaddedText(trimmed(item.tok.value), left.type)))
-      else wrap(a, b, (x) => `ora_char_padded(rtrim(${x}, ' '), ${COPY})`, [left.from, left.to])
+      if (!padded[n]) return
+      if (!copied[n] && item!.kind === "literal" && left.kind === "column") literals.set(a, literalLike(item!.tok, blankPaddedText(trimmed(item!.tok.value), left.type)))
+      else wrap(a, b, (x) => `ora_char_padded(rtrim(${x}, ' '), ${COPY})`, [[left.from, left.to]])
     })
   }
   // `left` compared with the one column of the query in parentheses at `open` (IN, or a comparison with ANY / SOME /
@@ -199,8 +225,17 @@ export const padCharOperands = (
       const left = operandBefore(isKw(at(s - 1), "NOT") ? s - 2 : s - 1)
       if (left === undefined) continue
       const close = matchParen(sigToks, s + 1)
+      const items = splitAt(sigToks, s + 2, close - 1, ",")
       if (isKw(at(s + 2), "SELECT", "WITH")) compareWithQuery(left, s + 1, true)
-      else compareEach(left, splitAt(sigToks, s + 2, close - 1, ","))
+      else
+        compareEach(left, items, true, (padded) => {
+          // `[NOT] ora_char_in(list_value(x, <item marked padded or exact>, ...))`
+          const negated = isKw(at(s - 1), "NOT")
+          wrap(left.from, close, (x) => `${negated ? "NOT " : ""}ora_char_in(list_value(${x}))`)
+          if (negated) replaced.set(s - 1, "")
+          for (const [k, text] of [[s, ","], [s + 1, ""], [close, ""]] as const) replaced.set(k, text)
+          items.forEach(([a, b], n) => wrap(a, b, (x) => `${padded[n] ? "ora_char_padded_item" : "ora_char_exact_item"}(${x})`))
+        })
       continue
     }
     if (isKw(t, "BETWEEN")) {
@@ -239,7 +274,14 @@ export const padCharOperands = (
           depth--
         }
       }
-      compareEach(subject, whens)
+      compareEach(subject, whens, true, (padded) => {
+        // `CASE ora_char_first(list_value(x, <WHEN value marked>, ...)) WHEN 1 THEN ... WHEN 2 THEN ...`
+        wrap(subject.from, subject.to, (x) => `ora_char_first(list_value(${x}${whens.map(() => `, ${COPY}`).join("")}))`, whens)
+        whens.forEach(([a, b], n) => {
+          wrap(a, b, (x) => `${padded[n] ? "ora_char_padded_item" : "ora_char_exact_item"}(${x})`)
+          substituted.set(a, { to: b, sql: String(n + 1) })
+        })
+      })
       continue
     }
     // DECODE compares its expression with each search nonpadded whatever their types ("If expr and search are
@@ -251,7 +293,8 @@ export const padCharOperands = (
       const close = matchParen(sigToks, s + 1)
       const [first, second] = splitAt(sigToks, s + 2, close - 1, ",")
       const a = first === undefined ? undefined : typeOf(first[0], first[1])
-      if (a !== undefined && second !== undefined) compareEach({ ...a, from: first![0], to: first![1] }, [second], false)
+      // ora_char_nullif(a, b) names a once
+      if (a !== undefined && second !== undefined) compareEach({ ...a, from: first![0], to: first![1] }, [second], false, () => replaced.set(s, "ora_char_nullif"))
       continue
     }
     if (isKw(t, "ANY", "SOME", "ALL") && isOp(at(s + 1), "(") && isKw(at(s + 2), "SELECT", "WITH") && isComparison(at(s - 1))) {
@@ -280,34 +323,50 @@ export const padCharOperands = (
     } else compareAtRunTime(left, right, s)
   }
   if (literals.size === 0 && wraps.length === 0 && replaced.size === 0) return toks
-  const out: Array<Tok> = []
   const opens = new Map<number, Array<(typeof wraps)[number]>>()
   for (const w of wraps) opens.set(w.from, [...(opens.get(w.from) ?? []), w])
-  const ends = new Map<number, Array<{ close: string; copy?: readonly [number, number] }>>()
-  for (let s = 0, k = 0; k < toks.length; k++) {
-    const tok = toks[k]!
-    if (tok.kind === "ws" || sig[s] !== k) {
-      out.push(tok)
-      continue
+  // the tokens from significant token `first` to `last` (with the whitespace between them) as rewritten: a copy of an
+  // operand carries the rewrites inside it, so that it computes the value the operand's own occurrence does
+  const render = (first: number, last: number, out: Array<Tok>, copying = false) => {
+    const ends = new Map<number, Array<{ close: string; copies: ReadonlyArray<Range> }>>()
+    for (let s = first, k = sig[first]!; k <= sig[last]!; k++) {
+      const tok = toks[k]!
+      if (tok.kind === "ws" || sig[s] !== k) {
+        out.push(tok)
+        continue
+      }
+      const generated = (sql: string) => tokenize(sql).map((x) => ({ ...x, pos: tok.pos, heading: "" }))
+      const substitute = copying ? undefined : substituted.get(s)
+      if (substitute !== undefined) {
+        out.push(...generated(substitute.sql))
+        k = sig[substitute.to]!
+        s = substitute.to + 1
+        continue
+      }
+      // the widest range opens first and so closes last
+      for (const w of [...(opens.get(s) ?? [])].filter((x) => x.to <= last).sort((a, b) => b.to - a.to)) {
+        const [open, close] = w.sql("\u0000").split("\u0000") as [string, string]
+        out.push(...generated(open))
+        ends.set(w.to, [{ close, copies: w.copies }, ...(ends.get(w.to) ?? [])])
+      }
+      const replacement = replaced.get(s)
+      if (replacement !== undefined) out.push(...generated(replacement))
+      else out.push(literals.get(s) ?? tok)
+      for (const { close, copies } of ends.get(s) ?? []) {
+        const [before, ...afters] = close.split(COPY)
+        out.push(...generated(before!))
+        afters.forEach((after, n) => {
+          out.push({ kind: "ws", text: " ", value: " ", pos: tok.pos })
+          render(copies[n]![0], copies[n]![1], out, true)
+          out.push(...generated(after))
+        })
+      }
+      s++
     }
-    const generated = (sql: string) => tokenize(sql).map((x) => ({ ...x, pos: tok.pos, heading: "" }))
-    // the widest range opens first and so closes last
-    for (const w of [...(opens.get(s) ?? [])].sort((a, b) => b.to - a.to)) {
-      const [open, close] = w.sql("\u0000").split("\u0000") as [string, string]
-      out.push(...generated(open))
-      ends.set(w.to, [{ close, ...(w.copy !== undefined ? { copy: w.copy } : {}) }, ...(ends.get(w.to) ?? [])])
-    }
-    const replacement = replaced.get(s)
-    if (replacement !== undefined) out.push(...generated(replacement))
-    else out.push(literals.get(s) ?? tok)
-    for (const { close, copy } of ends.get(s) ?? []) {
-      const [before, after] = close.split(COPY) as [string, string | undefined]
-      out.push(...generated(before))
-      if (copy === undefined || after === undefined) continue
-      for (let c = copy[0]; c <= copy[1]; c++) out.push({ kind: "ws", text: " ", value: " ", pos: tok.pos }, sigToks[c]!)
-      out.push(...generated(after))
-    }
-    s++
   }
+  const out: Array<Tok> = []
+  for (let k = 0; k < (sig[0] ?? toks.length); k++) out.push(toks[k]!)
+  if (sig.length > 0) render(0, sig.length - 1, out)
+  for (let k = (sig.at(-1) ?? toks.length) + 1; k < toks.length; k++) out.push(toks[k]!)
   return out
 }

@@ -8,14 +8,16 @@
  *   IN operator is ... equivalent to =ANY"; NOT IN "is equivalent to !=ALL"), which the translator's IN paths take.
  * - any other operator is written out as the documented expansion, `x > ANY (a, b)` as `(x > a OR x > b)` and
  *   `x > ALL (a, b)` as `(x > a AND x > b)` ("Comparison Conditions", the examples of ANY and ALL), so each item is
- *   compared with its own type and a NULL item makes the condition unknown unless another item decides it. Where the
- *   left operand cannot be told from the tokens (a CASE expression, a bind, which must stay one occurrence) the
- *   quantifier stays over the list as a subquery, `op ANY (SELECT a FROM dual UNION ALL SELECT b FROM dual)`, whose
- *   items must then share a type.
+ *   compared with its own type and a NULL item makes the condition unknown unless another item decides it. The left
+ *   operand (a column, a bind, a CASE expression, ...) is written again per item; where it cannot be told from the
+ *   tokens, or writing it again would compute it again (a volatile or user function: repeatable-expressions.ts), the
+ *   quantifier stays over the list as a subquery, `op ANY (SELECT a FROM dual UNION ALL SELECT b FROM dual)`, which
+ *   computes it once but whose items must then share a type.
  *
  * A list that starts with SELECT or WITH is a subquery and stays as written.
  */
 import { isKw, isOp, matchParen, splitTopLevel, type Tok } from "./lexer.ts"
+import { isRepeatable } from "./repeatable-expressions.ts"
 
 const COMPARISONS = ["=", "<>", "!=", "<", ">", "<=", ">="]
 
@@ -33,27 +35,29 @@ const OPERAND_STARTS = ["AND", "OR", "NOT", "WHERE", "WHEN", "ON", "HAVING", "SE
 
 /**
  * The index of the first token of the left operand of the comparison operator at `op` (the token after the word,
- * comma or parenthesis before it), or -1 where it cannot be told (a CASE expression, another condition's operator, a
- * bind, a quantifier).
+ * comma or parenthesis before it), or -1 where it cannot be told (another condition's operator, a quantifier). A
+ * parenthesised part and a CASE expression are taken whole.
  */
 const leftOperandStart = (toks: ReadonlyArray<Tok>, op: number): number => {
   let start = op
   for (let j = op - 1; j >= 0; j--) {
     const t = toks[j]!
     if (t.kind === "ws") continue
-    if (isOp(t, ")")) {
+    if (isOp(t, ")") || isKw(t, "END")) {
+      const closes = (x: Tok | undefined) => (isOp(t, ")") ? isOp(x, ")") : isKw(x, "END"))
+      const opens = (x: Tok | undefined) => (isOp(t, ")") ? isOp(x, "(") : isKw(x, "CASE"))
       let depth = 0
       for (; j >= 0; j--) {
-        if (isOp(toks[j], ")")) depth++
-        else if (isOp(toks[j], "(") && --depth === 0) break
-        else if (toks[j]!.kind === "bind" || isKw(toks[j], "ANY", "SOME", "ALL")) return -1
+        if (closes(toks[j])) depth++
+        else if (opens(toks[j]) && --depth === 0) break
+        else if (isOp(t, ")") && isKw(toks[j], "ANY", "SOME", "ALL")) return -1
       }
       if (j < 0) return -1
       start = j
       continue
     }
     if (isOp(t, "(") || isOp(t, ",") || isKw(t, ...OPERAND_STARTS)) break
-    if (t.kind === "bind" || isKw(t, "END", "CASE", "IN", "LIKE", "BETWEEN", "IS", "ANY", "SOME", "ALL", "EXISTS") || (t.kind === "op" && COMPARISONS.includes(t.value)) || isOp(t, ";")) return -1
+    if (isKw(t, "CASE", "IN", "LIKE", "BETWEEN", "IS", "ANY", "SOME", "ALL", "EXISTS") || (t.kind === "op" && COMPARISONS.includes(t.value)) || isOp(t, ";")) return -1
     start = j
   }
   return start === op ? -1 : start
@@ -82,13 +86,15 @@ export const rewriteQuantifiedLists = (toks: ReadonlyArray<Tok>): ReadonlyArray<
     else if ((isOp(t, "<>") || isOp(t, "!=")) && all) out.push(word("NOT"), space(), word("IN"), space())
     else {
       const start = leftOperandStart(toks, k)
-      if (start >= 0) {
-        // the left operand, already written as it is (it holds no quantified list), written again once per item
+      if (start >= 0 && isRepeatable(toks.slice(start, k))) {
+        // the left operand, already written as it is (it holds no quantified list), written again once per item: the
+        // same tokens, so that a bind there stays one bind (session-translate.ts numbers binds by token)
         const left = out.splice(out.length - (k - start), k - start)
         out.push(tok("op", "(", t.pos))
         items.forEach((item, n) => {
           if (n > 0) out.push(space(), word(all ? "AND" : "OR"), space())
-          out.push(...left, space(), t, space(), tok("op", "(", t.pos), ...item, tok("op", ")", t.pos))
+          // the item as it is: a list item is an expression, whose operators all bind tighter than the comparison
+          out.push(...left, space(), t, space(), ...item)
         })
         out.push(tok("op", ")", t.pos))
       } else {
