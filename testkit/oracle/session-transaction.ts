@@ -12,6 +12,7 @@ import { OraError } from "./errors.ts"
 import type { LockMarks } from "./lock-marks.ts"
 import { hasIntervalBinds, intervalParamsFor } from "./intervals.ts"
 import { insertWritingRows, volatileInsertReturning, volatileInsertTarget } from "./volatile-inserts.ts"
+import { inPlaceUpdate, mergeWritingKeys, runInPlaceUpdate, runMergeWritingKeys } from "./in-place-updates.ts"
 import { stableMergeRowsCheck } from "./merge-stable-rows.ts"
 import { runVolatileWrite, volatileViewMerge, volatileWrite, type VolatileWrite } from "./volatile-updates.ts"
 
@@ -173,6 +174,31 @@ export class SessionTransaction {
       const at = volatile.returned.map((name) => inserted.columns.indexOf(name))
       return inserted.rows.map((row) => at.map((i) => row[i]))
     }, () => written)
+  }
+
+  /**
+   * {@link runReturning} of `sql` (an INSERT / UPDATE / DELETE / MERGE of a table whose key columns are `keyColumns`)
+   * with `returning` (the RETURNING clause of those columns) appended: the rows it wrote and the keys they hold. An
+   * UPDATE or MERGE the engine would rewrite for its RETURNING clause runs in place instead (in-place-updates.ts).
+   */
+  async runWritingKeys(sql: string, params: ReadonlyArray<DuckDBValue>, keyColumns: ReadonlyArray<string>, returning: string): Promise<{ readonly count: number; readonly keys: ReadonlyArray<ReadonlyArray<unknown>> }> {
+    const update = inPlaceUpdate(sql + returning, keyColumns)
+    const mergeParts = update === undefined ? mergeWritingKeys(sql) : undefined
+    // a MERGE from a view computing DBMS_RANDOM or SYS_GUID reads it once (runReturning)
+    const merge = mergeParts !== undefined && (await volatileViewMerge(this.host.engine, sql)) === undefined ? mergeParts : undefined
+    if (update === undefined && merge === undefined) {
+      const keys = await this.runReturning(sql + returning, params)
+      return { count: keys.length, keys }
+    }
+    const check = merge === undefined ? undefined : stableMergeRowsCheck(sql)
+    let written: ReadonlyArray<LogEntry> = []
+    const out = await this.logged(sql, params, undefined, this.host.db.settings.lockWaitMs, async (p) => {
+      await check?.(this.host.engine, p, undefined)
+      const done = update !== undefined ? await runInPlaceUpdate(this.host.engine, update, p) : await runMergeWritingKeys(this.host.engine, merge!, keyColumns, p)
+      written = done.replay
+      return done
+    }, () => written)
+    return { count: out.count, keys: out.rows }
   }
 
   /**

@@ -18,14 +18,17 @@
 import type { DuckDBType, DuckDBValue } from "@duckdb/node-api"
 import { DuckDBBlobValue } from "@duckdb/node-api"
 import type { ColumnInfo, Session as EngineSession } from "../engine/index.ts"
+import { oracleName } from "./expression-names.ts"
 import { isKw, isOp, matchParen, significantTokensOf, type Tok } from "./lexer.ts"
 import { ora } from "./errors.ts"
 import { MERGE_DELETE_WHERE } from "./merge-delete-where.ts"
 import { isVolatileSql, type ReplayInsert, replayInserts } from "./volatile-inserts.ts"
 
 /** One `column = expression` of a SET clause (engine text). */
-interface Assignment {
+export interface Assignment {
   readonly column: string
+  /** The column's Oracle name. */
+  readonly name: string
   readonly expr: string
 }
 
@@ -87,7 +90,7 @@ const assignments = (s: NonNullable<ReturnType<typeof statement>>, from: number,
     const end = commas[i] ?? to
     const name = s.toks[start]
     if (name === undefined || (name.kind !== "ident" && name.kind !== "qident") || !isOp(s.toks[start + 1], "=") || start + 2 >= end) return undefined
-    out.push({ column: name.text, expr: s.text(start + 2, end) })
+    out.push({ column: name.text, name: oracleName(name), expr: s.text(start + 2, end) })
   }
   return out
 }
@@ -113,12 +116,8 @@ export const writeParts = (sql: string): VolatileWrite | undefined => {
   const returned = returningAt === toks.length ? [] : returnedNames(s.text(returningAt + 1, toks.length))
   if (returned === undefined) return undefined
   if (isKw(toks[0], "UPDATE")) {
-    const setAt = topLevel(toks, 1, returningAt, (t) => isKw(t, "SET"))[0]
-    const whereAt = topLevel(toks, 1, returningAt, (t) => isKw(t, "WHERE"))[0]
-    if (setAt === undefined || topLevel(toks, setAt, returningAt, (t) => isKw(t, "FROM")).length > 0) return undefined
-    const set = assignments(s, setAt + 1, whereAt ?? returningAt)
-    if (set === undefined) return undefined
-    return { kind: "update", target: s.text(1, setAt), assignments: set, where: whereAt === undefined ? undefined : s.text(whereAt + 1, returningAt), returned }
+    const update = updateOf(s, returningAt)
+    return update === undefined ? undefined : { kind: "update", ...update, returned }
   }
   if (!isKw(toks[0], "MERGE") || !isKw(toks[1], "INTO")) return undefined
   const usingAt = topLevel(toks, 2, returningAt, (t) => isKw(t, "USING"))[0]
@@ -166,6 +165,36 @@ export const writeParts = (sql: string): VolatileWrite | undefined => {
   return { kind: "merge", target: s.text(2, usingAt), table: s.text(2, tableEnd), ref: last.text, source, sourceQuery, on: s.text(onAt + 1, whens[0]!), matched, notMatched, returned }
 }
 
+/** An `UPDATE target SET c = e, ... [WHERE ...]` (tokens before `returningAt`) taken apart; undefined for other forms. */
+const updateOf = (s: NonNullable<ReturnType<typeof statement>>, returningAt: number) => {
+  const { toks } = s
+  const setAt = topLevel(toks, 1, returningAt, (t) => isKw(t, "SET"))[0]
+  const whereAt = topLevel(toks, 1, returningAt, (t) => isKw(t, "WHERE"))[0]
+  if (setAt === undefined || topLevel(toks, setAt, returningAt, (t) => isKw(t, "FROM")).length > 0) return undefined
+  const set = assignments(s, setAt + 1, whereAt ?? returningAt)
+  if (set === undefined) return undefined
+  return { target: s.text(1, setAt), assignments: set, where: whereAt === undefined ? undefined : s.text(whereAt + 1, returningAt) }
+}
+
+/**
+ * An UPDATE `sql` (translated) of the form `UPDATE target SET c = e, ... [WHERE ...] [RETURNING ...]` taken apart, its
+ * RETURNING list as written (undefined without one); undefined for other forms and statements.
+ */
+export const updateParts = (sql: string) => {
+  const s = statement(sql)
+  if (s === undefined || !isKw(s.toks[0], "UPDATE")) return undefined
+  const returningAt = topLevel(s.toks, 1, s.toks.length, (t) => isKw(t, "RETURNING"))[0] ?? s.toks.length
+  const update = updateOf(s, returningAt)
+  return update === undefined ? undefined : { ...update, returning: returningAt === s.toks.length ? undefined : s.text(returningAt + 1, s.toks.length) }
+}
+
+/** A DML statement `sql` (translated) as its text before its top-level RETURNING clause and that clause's list (undefined for none). */
+export const splitReturning = (sql: string): { readonly body: string; readonly returning: string | undefined } => {
+  const s = statement(sql)
+  const returningAt = s === undefined ? undefined : topLevel(s.toks, 1, s.toks.length, (t) => isKw(t, "RETURNING"))[0]
+  return s === undefined || returningAt === undefined ? { body: sql, returning: undefined } : { body: s.text(0, returningAt), returning: s.text(returningAt + 1, s.toks.length) }
+}
+
 /**
  * A MERGE (translated) whose USING names a view whose query calls a volatile function (DBMS_RANDOM, SYS_GUID), taken
  * apart with the view as a source query to read once, as a volatile source query is; undefined for any other.
@@ -207,7 +236,7 @@ export const renumbered = (sql: string, params: ReadonlyArray<DuckDBValue> | und
 }
 
 /** Runs `sql` and reads all its rows with their columns. */
-const readAll = async (engine: EngineSession, sql: string, params: ReadonlyArray<DuckDBValue>, types?: ReadonlyArray<DuckDBType | undefined>) => {
+export const readAll = async (engine: EngineSession, sql: string, params: ReadonlyArray<DuckDBValue>, types?: ReadonlyArray<DuckDBType | undefined>) => {
   const cursor = await engine.query(sql, params, types)
   const rows: Array<Array<DuckDBValue>> = []
   try {
