@@ -66,7 +66,7 @@ export const dmlReturning = async (
         if (keyColumns.length > 0) keys.push(keyColumns.map((_, k) => value(keyAt + k) ?? null))
       }
       const written =
-        volatileUpdate !== undefined ? await runVolatileWrite(engine, volatileUpdate, params, undefined, returningList) : inPlace !== undefined ? await runInPlaceUpdate(engine, inPlace, params) : undefined
+        volatileUpdate !== undefined ? await runVolatileWrite(engine, volatileUpdate, params, undefined, returningList, keyed?.columns) : inPlace !== undefined ? await runInPlaceUpdate(engine, inPlace, params) : undefined
       if (written !== undefined) {
         for (const row of written.rows) take((k) => row[k])
         for (const entry of written.replay) txn.push(entry)

@@ -151,11 +151,14 @@ export class SessionTransaction {
     })
   }
 
-  /** {@link run} for a statement whose RETURNING rows are read (e.g. the keys an INSERT wrote). */
-  runReturning(sql: string, params: ReadonlyArray<DuckDBValue> | undefined): Promise<ReadonlyArray<ReadonlyArray<unknown>>> {
+  /**
+   * {@link run} for a statement whose RETURNING rows are read (e.g. the keys an INSERT wrote); `keyColumns` are the key
+   * columns of the table it writes, which a volatile UPDATE leaves out of a row's write when they keep their values.
+   */
+  runReturning(sql: string, params: ReadonlyArray<DuckDBValue> | undefined, keyColumns: ReadonlyArray<string> = []): Promise<ReadonlyArray<ReadonlyArray<unknown>>> {
     const volatile = volatileInsertReturning(sql)
     const write = volatile === undefined ? volatileWrite(sql) : undefined
-    if (write !== undefined) return this.loggedVolatileWrite(sql, write, params, undefined, this.host.db.settings.lockWaitMs).then((out) => out.rows)
+    if (write !== undefined) return this.loggedVolatileWrite(sql, write, params, undefined, this.host.db.settings.lockWaitMs, keyColumns).then((out) => out.rows)
     if (volatile === undefined) {
       const asWritten = () => {
         const check = stableMergeRowsCheck(sql)
@@ -165,7 +168,7 @@ export class SessionTransaction {
         })
       }
       if (!/^\s*MERGE\b/i.test(sql)) return asWritten()
-      return volatileViewMerge(this.host.engine, sql).then((viewed) => (viewed === undefined ? asWritten() : this.loggedVolatileWrite(sql, viewed, params, undefined, this.host.db.settings.lockWaitMs).then((out) => out.rows)))
+      return volatileViewMerge(this.host.engine, sql).then((viewed) => (viewed === undefined ? asWritten() : this.loggedVolatileWrite(sql, viewed, params, undefined, this.host.db.settings.lockWaitMs, keyColumns).then((out) => out.rows)))
     }
     let written: ReadonlyArray<LogEntry> = []
     return this.logged(sql, params, undefined, this.host.db.settings.lockWaitMs, async (p) => {
@@ -187,7 +190,7 @@ export class SessionTransaction {
     // a MERGE from a view computing DBMS_RANDOM or SYS_GUID reads it once (runReturning)
     const merge = mergeParts !== undefined && (await volatileViewMerge(this.host.engine, sql)) === undefined ? mergeParts : undefined
     if (update === undefined && merge === undefined) {
-      const keys = await this.runReturning(sql + returning, params)
+      const keys = await this.runReturning(sql + returning, params, keyColumns)
       return { count: keys.length, keys }
     }
     const check = merge === undefined ? undefined : stableMergeRowsCheck(sql)
@@ -210,11 +213,12 @@ export class SessionTransaction {
     write: VolatileWrite,
     params: ReadonlyArray<DuckDBValue> | undefined,
     types: ReadonlyArray<DuckDBType | undefined> | undefined,
-    lockWaitMs: number
+    lockWaitMs: number,
+    keyColumns?: ReadonlyArray<string>
   ): Promise<{ readonly count: number; readonly rows: ReadonlyArray<ReadonlyArray<unknown>> }> {
     let written: ReadonlyArray<LogEntry> = []
     return this.logged(sql, params, types, lockWaitMs, async (p) => {
-      const out = await runVolatileWrite(this.host.engine, write, p, types)
+      const out = await runVolatileWrite(this.host.engine, write, p, types, undefined, keyColumns)
       written = out.replay
       return out
     }, () => written)

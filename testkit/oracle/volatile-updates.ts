@@ -305,8 +305,34 @@ const updatesByRowId = (target: string, set: ReadonlyArray<string>, columns: Rea
   return out
 }
 
-/** The quoted RETURNING list of `names` ("" for none). */
-const returning = (names: ReadonlyArray<string>): string => (names.length === 0 ? "" : ` RETURNING ${names.map((n) => `"${n.replace(/"/g, '""')}"`).join(", ")}`)
+/** The quoted select list of `names` (undefined for none). */
+const quotedList = (names: ReadonlyArray<string>): string | undefined => (names.length === 0 ? undefined : names.map((n) => `"${n.replace(/"/g, '""')}"`).join(", "))
+
+/** The RETURNING clause of select list `list` ("" for none). */
+const returning = (list: string | undefined): string => (list === undefined ? "" : ` RETURNING ${list}`)
+
+/**
+ * Writes `rows` (a row id, then one value per column of `set`, typed as `columns`) into `table` by row id, without the
+ * RETURNING clause that would make the engine write them as a delete and an insert (in-place-updates.ts), then reads
+ * the select list `returned` (none: undefined) of those rows into `into`; the statements written, for the replay log.
+ */
+const writeInPlace = async (
+  engine: EngineSession,
+  table: string,
+  set: ReadonlyArray<string>,
+  columns: ReadonlyArray<ColumnInfo>,
+  rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>,
+  returned: string | undefined,
+  into: Array<ReadonlyArray<DuckDBValue>>
+): Promise<Array<ReplayInsert>> => {
+  const writes = set.length === 0 ? [] : updatesByRowId(table, set, columns, rows)
+  for (const w of writes) await engine.execute(w.sql, w.params)
+  for (let at = 0; returned !== undefined && at < rows.length; at += ROWS_PER_STATEMENT) {
+    const ids = rows.slice(at, at + ROWS_PER_STATEMENT).map((row) => String(row[0]))
+    into.push(...(await readAll(engine, `SELECT ${returned} FROM ${table} WHERE rowid IN (${ids.join(", ")})`, [])).rows)
+  }
+  return writes
+}
 
 /**
  * Runs the statements `writes`, with the RETURNING clause `returned` ("" for none), gathering the rows returned; the
@@ -325,23 +351,37 @@ const runWrites = async (engine: EngineSession, writes: ReadonlyArray<ReplayInse
  * Runs the volatile `write` (from {@link volatileWrite}) with `params`: computes the changed rows' new values, writes
  * them by row id, and gives the statements that write them again for the replay log. An UPDATE returns the
  * expressions `returningList` (engine text) when given, else its own RETURNING columns. A MERGE that would act on a
- * target row more than once fails with ORA-30926 (merge-stable-rows.ts).
+ * target row more than once fails with ORA-30926 (merge-stable-rows.ts). Rows are written in place: a key column of
+ * `keyColumns` (the table's, Oracle names) assigned its own value is left out of a row's write, and only a row whose
+ * key really changes is written with RETURNING (in-place-updates.ts).
  */
 export const runVolatileWrite = async (
   engine: EngineSession,
   write: VolatileWrite,
   params: ReadonlyArray<DuckDBValue> | undefined,
   types: ReadonlyArray<DuckDBType | undefined> | undefined,
-  returningList?: string
+  returningList?: string,
+  keyColumns: ReadonlyArray<string> = []
 ): Promise<VolatileOutcome> => {
   const returnedRows: Array<ReadonlyArray<DuckDBValue>> = []
   if (write.kind === "update") {
-    const exprs = write.assignments.map((a, i) => `(${a.expr}) AS ora_c${i}`).join(", ")
-    const compute = renumbered(`SELECT rowid AS ora_rid, ${exprs} FROM ${write.target}${write.where === undefined ? "" : ` WHERE ${write.where}`}`, params, types)
+    const update = write
+    const list = returningList ?? quotedList(update.returned)
+    const exprs = update.assignments.map((a, i) => `(${a.expr}) AS ora_c${i}`).join(", ")
+    // whether a row keeps the values of the key columns assigned, over the values computed once
+    const keys = update.assignments.flatMap((a, i) => (keyColumns.includes(a.name) ? [i] : []))
+    const olds = keys.map((i, j) => `, ${update.assignments[i]!.column} AS ora_k${j}`).join("")
+    const stays = keys.length === 0 ? "TRUE" : keys.map((i, j) => `ora_c${i} IS NOT DISTINCT FROM ora_k${j}`).join(" AND ")
+    const compute = renumbered(`SELECT *, ${stays} AS ora_stays FROM (SELECT rowid AS ora_rid, ${exprs}${olds} FROM ${update.target}${update.where === undefined ? "" : ` WHERE ${update.where}`}) ora_w`, params, types)
     const computed = await readAll(engine, compute.sql, compute.params, compute.types)
-    const writes = updatesByRowId(write.target, write.assignments.map((a) => a.column), computed.columns, computed.rows)
-    const ran = await runWrites(engine, writes, returningList === undefined ? returning(write.returned) : ` RETURNING ${returningList}`, returnedRows)
-    return { count: computed.rows.length, rows: returnedRows, replay: ran }
+    const width = 1 + update.assignments.length
+    const kept = computed.rows.filter((row) => row[row.length - 1] === true)
+    const moved = computed.rows.filter((row) => row[row.length - 1] !== true).map((row) => row.slice(0, width))
+    const others = [0, ...update.assignments.flatMap((_, i) => (keys.includes(i) ? [] : [i + 1]))]
+    const replay = kept.length === 0 ? [] : await writeInPlace(engine, update.target, others.slice(1).map((i) => update.assignments[i - 1]!.column), others.map((i) => computed.columns[i]!), kept.map((row) => others.map((i) => row[i]!)), list, returnedRows)
+    const writes = updatesByRowId(update.target, update.assignments.map((a) => a.column), computed.columns.slice(0, width), moved)
+    replay.push(...(await runWrites(engine, writes, returning(list), returnedRows)))
+    return { count: computed.rows.length, rows: returnedRows, replay }
   }
   if (write.sourceQuery !== undefined) write = { ...write, source: await materializedSource(engine, write.sourceQuery, params, types), sourceQuery: undefined }
   // DELETE WHERE (merge-delete-where.ts): not a branch of its own here but checked, as written, over the rows its
@@ -376,7 +416,8 @@ export const runVolatileWrite = async (
   const ids = [...doomed]
   const removals: Array<ReplayInsert> = []
   for (let at = 0; at < ids.length; at += ROWS_PER_STATEMENT) removals.push({ sql: `DELETE FROM ${write.table} WHERE rowid IN (${ids.slice(at, at + ROWS_PER_STATEMENT).join(", ")})`, params: [], types: undefined })
-  replay.push(...(await runWrites(engine, removals, returning(write.returned), returnedRows)))
+  const list = quotedList(write.returned)
+  replay.push(...(await runWrites(engine, removals, returning(list), returnedRows)))
   for (const [k, branch] of write.matched.entries()) {
     const rows = acting.filter((row) => row[1] === k + 1 && !doomed.has(String(row[0])))
     if (rows.length === 0) continue
@@ -387,9 +428,13 @@ export const runVolatileWrite = async (
     }
     const first = 2 + write.matched.slice(0, k).reduce((n, b) => n + (b.update?.length ?? 0), 0)
     const picked = [0, ...branch.update.map((_, i) => first + i)]
-    writes.push(...updatesByRowId(write.table, branch.update.map((a) => a.column), picked.map((i) => computed!.columns[i]!), rows.map((row) => picked.map((i) => row[i]!))))
+    const set = branch.update.map((a) => a.column)
+    const values = rows.map((row) => picked.map((i) => row[i]!))
+    // a branch assigning a key column may change it: written with RETURNING, which its rewritten rows need
+    if (branch.update.some((a) => keyColumns.includes(a.name))) writes.push(...updatesByRowId(write.table, set, picked.map((i) => computed!.columns[i]!), values))
+    else replay.push(...(await writeInPlace(engine, write.table, set, picked.map((i) => computed!.columns[i]!), values, list, returnedRows)))
   }
-  replay.push(...(await runWrites(engine, writes, returning(write.returned), returnedRows)))
+  replay.push(...(await runWrites(engine, writes, returning(list), returnedRows)))
   return { count, rows: returnedRows, replay }
 }
 
