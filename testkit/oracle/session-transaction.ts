@@ -185,8 +185,9 @@ export class SessionTransaction {
    * UPDATE or MERGE the engine would rewrite for its RETURNING clause runs in place instead (in-place-updates.ts).
    */
   async runWritingKeys(sql: string, params: ReadonlyArray<DuckDBValue>, keyColumns: ReadonlyArray<string>, returning: string): Promise<{ readonly count: number; readonly keys: ReadonlyArray<ReadonlyArray<unknown>> }> {
-    const update = inPlaceUpdate(sql + returning, keyColumns)
-    const mergeParts = update === undefined ? mergeWritingKeys(sql) : undefined
+    // an INSERT or DELETE is not taken apart (a keyed table's every INSERT comes here)
+    const update = /^\s*UPDATE\b/i.test(sql) ? inPlaceUpdate(sql + returning, keyColumns) : undefined
+    const mergeParts = /^\s*MERGE\b/i.test(sql) ? mergeWritingKeys(sql) : undefined
     // a MERGE from a view computing DBMS_RANDOM or SYS_GUID reads it once (runReturning)
     const merge = mergeParts !== undefined && (await volatileViewMerge(this.host.engine, sql)) === undefined ? mergeParts : undefined
     if (update === undefined && merge === undefined) {
