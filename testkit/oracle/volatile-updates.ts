@@ -11,9 +11,11 @@
  * the same row ids, so they change the same rows. A MERGE's WHEN NOT MATCHED branch runs as a MERGE of its own whose
  * inserted rows (`RETURNING *`) are logged as INSERTs; a source query calling such a function (or a view whose query
  * calls one) is read once first and the MERGE runs over its rows as literals. A DELETE WHERE is checked over the
- * values computed for the UPDATE (merge-delete-where.ts), and its rows are deleted by row id instead of updated. The
- * statements are logged as they ran, RETURNING clause included: with one the engine gives the rows it updates other
- * row ids than without, and the next statement's row ids must meet the replay's rows.
+ * values computed for the UPDATE (merge-delete-where.ts), and its rows are deleted by row id instead of updated. Rows
+ * are updated in place, their RETURNING values read by row id after (in-place-updates.ts); only rows whose key
+ * changes are updated with RETURNING. The statements are logged as they ran, RETURNING clause included: with one the
+ * engine gives the rows it updates other row ids than without, and the next statement's row ids must meet the
+ * replay's rows.
  */
 import type { DuckDBType, DuckDBValue } from "@duckdb/node-api"
 import { DuckDBBlobValue } from "@duckdb/node-api"
