@@ -111,9 +111,8 @@ const keyText = (v: unknown): string => {
  * The keys a DELETE of `meta` deletes, a MERGE into it writes (by its INSERT or DELETE branch, or an UPDATE SET of a
  * key column), or an UPDATE that assigns one of its key columns writes, as claims on `meta`'s keys (undefined for
  * other statements and tables without keys). Only the assignments' targets count, not the columns their values read
- * (`SET name = (SELECT ... WHERE s.id = a.id)` writes no key): a claim runs the statement with a RETURNING of the key
- * columns, and the engine writes an UPDATE ... RETURNING of a table with an index as a delete and an insert, which
- * gives the rows new ROWIDs and fails on a parent row that child rows reference.
+ * (`SET name = (SELECT ... WHERE s.id = a.id)` writes no key): a claim reads the keys the statement writes, which for an
+ * UPDATE or MERGE costs queries around it (in-place-updates.ts).
  */
 export const keysWrittenBy = (toks: ReadonlyArray<Tok>, meta: TableMeta | undefined): KeyedTable | undefined => {
   const keyed = keyedTable(meta)

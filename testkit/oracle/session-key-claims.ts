@@ -22,7 +22,7 @@ export interface KeyClaimHost {
     readonly length: number
     undoTo(mark: number): Promise<void>
     run(sql: string, params?: ReadonlyArray<DuckDBValue>): Promise<number>
-    runReturning(sql: string, params: ReadonlyArray<DuckDBValue> | undefined): Promise<ReadonlyArray<ReadonlyArray<unknown>>>
+    runWritingKeys(sql: string, params: ReadonlyArray<DuckDBValue>, keyColumns: ReadonlyArray<string>, returning: string): Promise<{ readonly count: number; readonly keys: ReadonlyArray<ReadonlyArray<unknown>> }>
   }
   /** Reads rows inside the session's transaction (engine SQL). */
   readRows(sql: string, params: ReadonlyArray<DuckDBValue>): Promise<ReadonlyArray<ReadonlyArray<unknown>>>
@@ -126,9 +126,9 @@ export class KeyClaims {
   async runInsert(sql: string, params: ReadonlyArray<DuckDBValue>): Promise<number> {
     const claim = this.insertKeys
     if (claim === undefined) return this.host.txn.run(sql, params)
-    const written = await this.host.txn.runReturning(sql + returningKeys(claim.keyed), params)
-    claim.keys.push(...keysOfRows(claim.keyed, written))
-    return written.length
+    const written = await this.host.txn.runWritingKeys(sql, params, claim.keyed.columns, returningKeys(claim.keyed))
+    claim.keys.push(...keysOfRows(claim.keyed, written.keys))
+    return written.count
   }
 
   /** The key columns the running claim needs a statement with its own RETURNING clause to return too (none: undefined). */

@@ -5,6 +5,8 @@
 import type { DuckDBValue } from "@duckdb/node-api"
 import type { Session as EngineSession } from "../engine/index.ts"
 import type { TableMeta } from "./catalog.ts"
+import { inPlaceUpdate, runInPlaceUpdate } from "./in-place-updates.ts"
+import { keyedTable } from "./key-locks.ts"
 import { splitTopLevel } from "./lexer.ts"
 import { duckIdent } from "./names.ts"
 import type { OraError } from "./errors.ts"
@@ -44,6 +46,9 @@ export const dmlReturning = async (
   const volatileUpdate = write?.kind === "update" ? write : undefined
   const returningList = `${t.text(ret.at + 1, ret.into)}${plan?.extraReturning ?? ""}${keyColumns.map((c) => `, ${duckIdent(c)}`).join("")}`
   const sql = `${t.text(0, ret.at)} RETURNING ${returningList}${volatileTarget === undefined ? "" : ", *"}`
+  // an UPDATE of a table with a key writes in place, returning values read by row id (in-place-updates.ts)
+  const keyed = keyedTable(target)
+  const inPlace = keyed === undefined || volatileTarget !== undefined ? undefined : inPlaceUpdate(sql, keyed.columns)
   const wholeAt = keyAt + keyColumns.length
   const returned: Array<Array<unknown>> = Array.from({ length: ret.outs }, () => [])
   const lobs = plan?.columns.map((source) => (source === undefined ? undefined : { source, rowids: new Array<bigint>() }))
@@ -60,7 +65,8 @@ export const dmlReturning = async (
         extras.push(Array.from({ length: plan?.extraCount ?? 0 }, (_, k) => value(ret.outs + k) ?? null))
         if (keyColumns.length > 0) keys.push(keyColumns.map((_, k) => value(keyAt + k) ?? null))
       }
-      const written = volatileUpdate === undefined ? undefined : await runVolatileWrite(engine, volatileUpdate, params, undefined, returningList)
+      const written =
+        volatileUpdate !== undefined ? await runVolatileWrite(engine, volatileUpdate, params, undefined, returningList, keyed?.columns) : inPlace !== undefined ? await runInPlaceUpdate(engine, inPlace, params) : undefined
       if (written !== undefined) {
         for (const row of written.rows) take((k) => row[k])
         for (const entry of written.replay) txn.push(entry)

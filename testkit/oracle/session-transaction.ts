@@ -12,6 +12,7 @@ import { OraError } from "./errors.ts"
 import type { LockMarks } from "./lock-marks.ts"
 import { hasIntervalBinds, intervalParamsFor } from "./intervals.ts"
 import { insertWritingRows, volatileInsertReturning, volatileInsertTarget } from "./volatile-inserts.ts"
+import { inPlaceUpdate, mergeWritingKeys, runInPlaceUpdate, runMergeWritingKeys } from "./in-place-updates.ts"
 import { stableMergeRowsCheck } from "./merge-stable-rows.ts"
 import { runVolatileWrite, volatileViewMerge, volatileWrite, type VolatileWrite } from "./volatile-updates.ts"
 
@@ -150,11 +151,14 @@ export class SessionTransaction {
     })
   }
 
-  /** {@link run} for a statement whose RETURNING rows are read (e.g. the keys an INSERT wrote). */
-  runReturning(sql: string, params: ReadonlyArray<DuckDBValue> | undefined): Promise<ReadonlyArray<ReadonlyArray<unknown>>> {
+  /**
+   * {@link run} for a statement whose RETURNING rows are read (e.g. the keys an INSERT wrote); `keyColumns` are the key
+   * columns of the table it writes, which a volatile UPDATE leaves out of a row's write when they keep their values.
+   */
+  runReturning(sql: string, params: ReadonlyArray<DuckDBValue> | undefined, keyColumns: ReadonlyArray<string> = []): Promise<ReadonlyArray<ReadonlyArray<unknown>>> {
     const volatile = volatileInsertReturning(sql)
     const write = volatile === undefined ? volatileWrite(sql) : undefined
-    if (write !== undefined) return this.loggedVolatileWrite(sql, write, params, undefined, this.host.db.settings.lockWaitMs).then((out) => out.rows)
+    if (write !== undefined) return this.loggedVolatileWrite(sql, write, params, undefined, this.host.db.settings.lockWaitMs, keyColumns).then((out) => out.rows)
     if (volatile === undefined) {
       const asWritten = () => {
         const check = stableMergeRowsCheck(sql)
@@ -164,7 +168,7 @@ export class SessionTransaction {
         })
       }
       if (!/^\s*MERGE\b/i.test(sql)) return asWritten()
-      return volatileViewMerge(this.host.engine, sql).then((viewed) => (viewed === undefined ? asWritten() : this.loggedVolatileWrite(sql, viewed, params, undefined, this.host.db.settings.lockWaitMs).then((out) => out.rows)))
+      return volatileViewMerge(this.host.engine, sql).then((viewed) => (viewed === undefined ? asWritten() : this.loggedVolatileWrite(sql, viewed, params, undefined, this.host.db.settings.lockWaitMs, keyColumns).then((out) => out.rows)))
     }
     let written: ReadonlyArray<LogEntry> = []
     return this.logged(sql, params, undefined, this.host.db.settings.lockWaitMs, async (p) => {
@@ -176,6 +180,32 @@ export class SessionTransaction {
   }
 
   /**
+   * {@link runReturning} of `sql` (an INSERT / UPDATE / DELETE / MERGE of a table whose key columns are `keyColumns`)
+   * with `returning` (the RETURNING clause of those columns) appended: the rows it wrote and the keys they hold. An
+   * UPDATE or MERGE the engine would rewrite for its RETURNING clause runs in place instead (in-place-updates.ts).
+   */
+  async runWritingKeys(sql: string, params: ReadonlyArray<DuckDBValue>, keyColumns: ReadonlyArray<string>, returning: string): Promise<{ readonly count: number; readonly keys: ReadonlyArray<ReadonlyArray<unknown>> }> {
+    // an INSERT or DELETE is not taken apart (a keyed table's every INSERT comes here)
+    const update = /^\s*UPDATE\b/i.test(sql) ? inPlaceUpdate(sql + returning, keyColumns) : undefined
+    const mergeParts = /^\s*MERGE\b/i.test(sql) ? mergeWritingKeys(sql) : undefined
+    // a MERGE from a view computing DBMS_RANDOM or SYS_GUID reads it once (runReturning)
+    const merge = mergeParts !== undefined && (await volatileViewMerge(this.host.engine, sql)) === undefined ? mergeParts : undefined
+    if (update === undefined && merge === undefined) {
+      const keys = await this.runReturning(sql + returning, params, keyColumns)
+      return { count: keys.length, keys }
+    }
+    const check = merge === undefined ? undefined : stableMergeRowsCheck(sql)
+    let written: ReadonlyArray<LogEntry> = []
+    const out = await this.logged(sql, params, undefined, this.host.db.settings.lockWaitMs, async (p) => {
+      await check?.(this.host.engine, p, undefined)
+      const done = update !== undefined ? await runInPlaceUpdate(this.host.engine, update, p) : await runMergeWritingKeys(this.host.engine, merge!, keyColumns, p)
+      written = done.replay
+      return done
+    }, () => written)
+    return { count: out.count, keys: out.rows }
+  }
+
+  /**
    * A volatile UPDATE or MERGE (volatile-updates.ts): computed, then written by row id, and logged as those writes so
    * that a replay keeps the values it wrote.
    */
@@ -184,11 +214,12 @@ export class SessionTransaction {
     write: VolatileWrite,
     params: ReadonlyArray<DuckDBValue> | undefined,
     types: ReadonlyArray<DuckDBType | undefined> | undefined,
-    lockWaitMs: number
+    lockWaitMs: number,
+    keyColumns?: ReadonlyArray<string>
   ): Promise<{ readonly count: number; readonly rows: ReadonlyArray<ReadonlyArray<unknown>> }> {
     let written: ReadonlyArray<LogEntry> = []
     return this.logged(sql, params, types, lockWaitMs, async (p) => {
-      const out = await runVolatileWrite(this.host.engine, write, p, types)
+      const out = await runVolatileWrite(this.host.engine, write, p, types, undefined, keyColumns)
       written = out.replay
       return out
     }, () => written)

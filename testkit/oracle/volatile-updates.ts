@@ -11,21 +11,26 @@
  * the same row ids, so they change the same rows. A MERGE's WHEN NOT MATCHED branch runs as a MERGE of its own whose
  * inserted rows (`RETURNING *`) are logged as INSERTs; a source query calling such a function (or a view whose query
  * calls one) is read once first and the MERGE runs over its rows as literals. A DELETE WHERE is checked over the
- * values computed for the UPDATE (merge-delete-where.ts), and its rows are deleted by row id instead of updated. The
- * statements are logged as they ran, RETURNING clause included: with one the engine gives the rows it updates other
- * row ids than without, and the next statement's row ids must meet the replay's rows.
+ * values computed for the UPDATE (merge-delete-where.ts), and its rows are deleted by row id instead of updated. Rows
+ * are updated in place, their RETURNING values read by row id after (in-place-updates.ts); only rows whose key
+ * changes are updated with RETURNING. The statements are logged as they ran, RETURNING clause included: with one the
+ * engine gives the rows it updates other row ids than without, and the next statement's row ids must meet the
+ * replay's rows.
  */
 import type { DuckDBType, DuckDBValue } from "@duckdb/node-api"
 import { DuckDBBlobValue } from "@duckdb/node-api"
 import type { ColumnInfo, Session as EngineSession } from "../engine/index.ts"
+import { oracleName } from "./expression-names.ts"
 import { isKw, isOp, matchParen, significantTokensOf, type Tok } from "./lexer.ts"
 import { ora } from "./errors.ts"
 import { MERGE_DELETE_WHERE } from "./merge-delete-where.ts"
 import { isVolatileSql, type ReplayInsert, replayInserts } from "./volatile-inserts.ts"
 
 /** One `column = expression` of a SET clause (engine text). */
-interface Assignment {
+export interface Assignment {
   readonly column: string
+  /** The column's Oracle name. */
+  readonly name: string
   readonly expr: string
 }
 
@@ -87,7 +92,7 @@ const assignments = (s: NonNullable<ReturnType<typeof statement>>, from: number,
     const end = commas[i] ?? to
     const name = s.toks[start]
     if (name === undefined || (name.kind !== "ident" && name.kind !== "qident") || !isOp(s.toks[start + 1], "=") || start + 2 >= end) return undefined
-    out.push({ column: name.text, expr: s.text(start + 2, end) })
+    out.push({ column: name.text, name: oracleName(name), expr: s.text(start + 2, end) })
   }
   return out
 }
@@ -113,12 +118,8 @@ export const writeParts = (sql: string): VolatileWrite | undefined => {
   const returned = returningAt === toks.length ? [] : returnedNames(s.text(returningAt + 1, toks.length))
   if (returned === undefined) return undefined
   if (isKw(toks[0], "UPDATE")) {
-    const setAt = topLevel(toks, 1, returningAt, (t) => isKw(t, "SET"))[0]
-    const whereAt = topLevel(toks, 1, returningAt, (t) => isKw(t, "WHERE"))[0]
-    if (setAt === undefined || topLevel(toks, setAt, returningAt, (t) => isKw(t, "FROM")).length > 0) return undefined
-    const set = assignments(s, setAt + 1, whereAt ?? returningAt)
-    if (set === undefined) return undefined
-    return { kind: "update", target: s.text(1, setAt), assignments: set, where: whereAt === undefined ? undefined : s.text(whereAt + 1, returningAt), returned }
+    const update = updateOf(s, returningAt)
+    return update === undefined ? undefined : { kind: "update", ...update, returned }
   }
   if (!isKw(toks[0], "MERGE") || !isKw(toks[1], "INTO")) return undefined
   const usingAt = topLevel(toks, 2, returningAt, (t) => isKw(t, "USING"))[0]
@@ -166,6 +167,36 @@ export const writeParts = (sql: string): VolatileWrite | undefined => {
   return { kind: "merge", target: s.text(2, usingAt), table: s.text(2, tableEnd), ref: last.text, source, sourceQuery, on: s.text(onAt + 1, whens[0]!), matched, notMatched, returned }
 }
 
+/** An `UPDATE target SET c = e, ... [WHERE ...]` (tokens before `returningAt`) taken apart; undefined for other forms. */
+const updateOf = (s: NonNullable<ReturnType<typeof statement>>, returningAt: number) => {
+  const { toks } = s
+  const setAt = topLevel(toks, 1, returningAt, (t) => isKw(t, "SET"))[0]
+  const whereAt = topLevel(toks, 1, returningAt, (t) => isKw(t, "WHERE"))[0]
+  if (setAt === undefined || topLevel(toks, setAt, returningAt, (t) => isKw(t, "FROM")).length > 0) return undefined
+  const set = assignments(s, setAt + 1, whereAt ?? returningAt)
+  if (set === undefined) return undefined
+  return { target: s.text(1, setAt), assignments: set, where: whereAt === undefined ? undefined : s.text(whereAt + 1, returningAt) }
+}
+
+/**
+ * An UPDATE `sql` (translated) of the form `UPDATE target SET c = e, ... [WHERE ...] [RETURNING ...]` taken apart, its
+ * RETURNING list as written (undefined without one); undefined for other forms and statements.
+ */
+export const updateParts = (sql: string) => {
+  const s = statement(sql)
+  if (s === undefined || !isKw(s.toks[0], "UPDATE")) return undefined
+  const returningAt = topLevel(s.toks, 1, s.toks.length, (t) => isKw(t, "RETURNING"))[0] ?? s.toks.length
+  const update = updateOf(s, returningAt)
+  return update === undefined ? undefined : { ...update, returning: returningAt === s.toks.length ? undefined : s.text(returningAt + 1, s.toks.length) }
+}
+
+/** A DML statement `sql` (translated) as its text before its top-level RETURNING clause and that clause's list (undefined for none). */
+export const splitReturning = (sql: string): { readonly body: string; readonly returning: string | undefined } => {
+  const s = statement(sql)
+  const returningAt = s === undefined ? undefined : topLevel(s.toks, 1, s.toks.length, (t) => isKw(t, "RETURNING"))[0]
+  return s === undefined || returningAt === undefined ? { body: sql, returning: undefined } : { body: s.text(0, returningAt), returning: s.text(returningAt + 1, s.toks.length) }
+}
+
 /**
  * A MERGE (translated) whose USING names a view whose query calls a volatile function (DBMS_RANDOM, SYS_GUID), taken
  * apart with the view as a source query to read once, as a volatile source query is; undefined for any other.
@@ -207,7 +238,7 @@ export const renumbered = (sql: string, params: ReadonlyArray<DuckDBValue> | und
 }
 
 /** Runs `sql` and reads all its rows with their columns. */
-const readAll = async (engine: EngineSession, sql: string, params: ReadonlyArray<DuckDBValue>, types?: ReadonlyArray<DuckDBType | undefined>) => {
+export const readAll = async (engine: EngineSession, sql: string, params: ReadonlyArray<DuckDBValue>, types?: ReadonlyArray<DuckDBType | undefined>) => {
   const cursor = await engine.query(sql, params, types)
   const rows: Array<Array<DuckDBValue>> = []
   try {
@@ -276,8 +307,34 @@ const updatesByRowId = (target: string, set: ReadonlyArray<string>, columns: Rea
   return out
 }
 
-/** The quoted RETURNING list of `names` ("" for none). */
-const returning = (names: ReadonlyArray<string>): string => (names.length === 0 ? "" : ` RETURNING ${names.map((n) => `"${n.replace(/"/g, '""')}"`).join(", ")}`)
+/** The quoted select list of `names` (undefined for none). */
+const quotedList = (names: ReadonlyArray<string>): string | undefined => (names.length === 0 ? undefined : names.map((n) => `"${n.replace(/"/g, '""')}"`).join(", "))
+
+/** The RETURNING clause of select list `list` ("" for none). */
+const returning = (list: string | undefined): string => (list === undefined ? "" : ` RETURNING ${list}`)
+
+/**
+ * Writes `rows` (a row id, then one value per column of `set`, typed as `columns`) into `table` by row id, without the
+ * RETURNING clause that would make the engine write them as a delete and an insert (in-place-updates.ts), then reads
+ * the select list `returned` (none: undefined) of those rows into `into`; the statements written, for the replay log.
+ */
+const writeInPlace = async (
+  engine: EngineSession,
+  table: string,
+  set: ReadonlyArray<string>,
+  columns: ReadonlyArray<ColumnInfo>,
+  rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>,
+  returned: string | undefined,
+  into: Array<ReadonlyArray<DuckDBValue>>
+): Promise<Array<ReplayInsert>> => {
+  const writes = set.length === 0 ? [] : updatesByRowId(table, set, columns, rows)
+  for (const w of writes) await engine.execute(w.sql, w.params)
+  for (let at = 0; returned !== undefined && at < rows.length; at += ROWS_PER_STATEMENT) {
+    const ids = rows.slice(at, at + ROWS_PER_STATEMENT).map((row) => String(row[0]))
+    into.push(...(await readAll(engine, `SELECT ${returned} FROM ${table} WHERE rowid IN (${ids.join(", ")})`, [])).rows)
+  }
+  return writes
+}
 
 /**
  * Runs the statements `writes`, with the RETURNING clause `returned` ("" for none), gathering the rows returned; the
@@ -296,23 +353,37 @@ const runWrites = async (engine: EngineSession, writes: ReadonlyArray<ReplayInse
  * Runs the volatile `write` (from {@link volatileWrite}) with `params`: computes the changed rows' new values, writes
  * them by row id, and gives the statements that write them again for the replay log. An UPDATE returns the
  * expressions `returningList` (engine text) when given, else its own RETURNING columns. A MERGE that would act on a
- * target row more than once fails with ORA-30926 (merge-stable-rows.ts).
+ * target row more than once fails with ORA-30926 (merge-stable-rows.ts). Rows are written in place: a key column of
+ * `keyColumns` (the table's, Oracle names) assigned its own value is left out of a row's write, and only a row whose
+ * key really changes is written with RETURNING (in-place-updates.ts).
  */
 export const runVolatileWrite = async (
   engine: EngineSession,
   write: VolatileWrite,
   params: ReadonlyArray<DuckDBValue> | undefined,
   types: ReadonlyArray<DuckDBType | undefined> | undefined,
-  returningList?: string
+  returningList?: string,
+  keyColumns: ReadonlyArray<string> = []
 ): Promise<VolatileOutcome> => {
   const returnedRows: Array<ReadonlyArray<DuckDBValue>> = []
   if (write.kind === "update") {
-    const exprs = write.assignments.map((a, i) => `(${a.expr}) AS ora_c${i}`).join(", ")
-    const compute = renumbered(`SELECT rowid AS ora_rid, ${exprs} FROM ${write.target}${write.where === undefined ? "" : ` WHERE ${write.where}`}`, params, types)
+    const update = write
+    const list = returningList ?? quotedList(update.returned)
+    const exprs = update.assignments.map((a, i) => `(${a.expr}) AS ora_c${i}`).join(", ")
+    // whether a row keeps the values of the key columns assigned, over the values computed once
+    const keys = update.assignments.flatMap((a, i) => (keyColumns.includes(a.name) ? [i] : []))
+    const olds = keys.map((i, j) => `, ${update.assignments[i]!.column} AS ora_k${j}`).join("")
+    const stays = keys.length === 0 ? "TRUE" : keys.map((i, j) => `ora_c${i} IS NOT DISTINCT FROM ora_k${j}`).join(" AND ")
+    const compute = renumbered(`SELECT *, ${stays} AS ora_stays FROM (SELECT rowid AS ora_rid, ${exprs}${olds} FROM ${update.target}${update.where === undefined ? "" : ` WHERE ${update.where}`}) ora_w`, params, types)
     const computed = await readAll(engine, compute.sql, compute.params, compute.types)
-    const writes = updatesByRowId(write.target, write.assignments.map((a) => a.column), computed.columns, computed.rows)
-    const ran = await runWrites(engine, writes, returningList === undefined ? returning(write.returned) : ` RETURNING ${returningList}`, returnedRows)
-    return { count: computed.rows.length, rows: returnedRows, replay: ran }
+    const width = 1 + update.assignments.length
+    const kept = computed.rows.filter((row) => row[row.length - 1] === true)
+    const moved = computed.rows.filter((row) => row[row.length - 1] !== true).map((row) => row.slice(0, width))
+    const others = [0, ...update.assignments.flatMap((_, i) => (keys.includes(i) ? [] : [i + 1]))]
+    const replay = kept.length === 0 ? [] : await writeInPlace(engine, update.target, others.slice(1).map((i) => update.assignments[i - 1]!.column), others.map((i) => computed.columns[i]!), kept.map((row) => others.map((i) => row[i]!)), list, returnedRows)
+    const writes = updatesByRowId(update.target, update.assignments.map((a) => a.column), computed.columns.slice(0, width), moved)
+    replay.push(...(await runWrites(engine, writes, returning(list), returnedRows)))
+    return { count: computed.rows.length, rows: returnedRows, replay }
   }
   if (write.sourceQuery !== undefined) write = { ...write, source: await materializedSource(engine, write.sourceQuery, params, types), sourceQuery: undefined }
   // DELETE WHERE (merge-delete-where.ts): not a branch of its own here but checked, as written, over the rows its
@@ -347,7 +418,8 @@ export const runVolatileWrite = async (
   const ids = [...doomed]
   const removals: Array<ReplayInsert> = []
   for (let at = 0; at < ids.length; at += ROWS_PER_STATEMENT) removals.push({ sql: `DELETE FROM ${write.table} WHERE rowid IN (${ids.slice(at, at + ROWS_PER_STATEMENT).join(", ")})`, params: [], types: undefined })
-  replay.push(...(await runWrites(engine, removals, returning(write.returned), returnedRows)))
+  const list = quotedList(write.returned)
+  replay.push(...(await runWrites(engine, removals, returning(list), returnedRows)))
   for (const [k, branch] of write.matched.entries()) {
     const rows = acting.filter((row) => row[1] === k + 1 && !doomed.has(String(row[0])))
     if (rows.length === 0) continue
@@ -358,9 +430,13 @@ export const runVolatileWrite = async (
     }
     const first = 2 + write.matched.slice(0, k).reduce((n, b) => n + (b.update?.length ?? 0), 0)
     const picked = [0, ...branch.update.map((_, i) => first + i)]
-    writes.push(...updatesByRowId(write.table, branch.update.map((a) => a.column), picked.map((i) => computed!.columns[i]!), rows.map((row) => picked.map((i) => row[i]!))))
+    const set = branch.update.map((a) => a.column)
+    const values = rows.map((row) => picked.map((i) => row[i]!))
+    // a branch assigning a key column may change it: written with RETURNING, which its rewritten rows need
+    if (branch.update.some((a) => keyColumns.includes(a.name))) writes.push(...updatesByRowId(write.table, set, picked.map((i) => computed!.columns[i]!), values))
+    else replay.push(...(await writeInPlace(engine, write.table, set, picked.map((i) => computed!.columns[i]!), values, list, returnedRows)))
   }
-  replay.push(...(await runWrites(engine, writes, returning(write.returned), returnedRows)))
+  replay.push(...(await runWrites(engine, writes, returning(list), returnedRows)))
   return { count, rows: returnedRows, replay }
 }
 
