@@ -37,7 +37,17 @@ describe("Oracle test server: JSON_SERIALIZE, JSON_ARRAYAGG, JSON_OBJECTAGG", ()
 
   it("JSON_SERIALIZE ... ASCII PRETTY ORDERED prints as the reference's example", async () => {
     expect(await rows(`SELECT JSON_SERIALIZE('{"price":20, "currency":"€"}' ASCII PRETTY ORDERED) FROM dual`)).toEqual([['{\n  "currency" : "\\u20AC",\n  "price" : 20\n}']])
-    expect(await rows(`SELECT JSON_SERIALIZE('{"a":[1,{"b":null}],"e":{}}' PRETTY) FROM dual`)).toEqual([['{\n  "a" : [\n    1,\n    {\n      "b" : null\n    }\n  ],\n  "e" : {}\n}']])
+    expect(await rows(`SELECT JSON_SERIALIZE('{"a":[1,{"b":null}],"e":{}}' PRETTY) FROM dual`)).toEqual([['{\n  "a" :\n  [\n    1,\n    {\n      "b" : null\n    }\n  ],\n  "e" : {}\n}']])
+  })
+
+  // A real 19c JSON_SERIALIZE(... RETURNING CLOB PRETTY) output (gaiansentience/practicalplsql,
+  // scripts/articles/json/dynamic-unpivot-dataguide/design-1.2-test_jdoc-query.sql): an array member value starts on
+  // the line after `"my_shapes" :`, its bracket at the key's indentation.
+  it("JSON_SERIALIZE PRETTY puts a member's array or object on the line after its key, as Oracle prints it", async () => {
+    const doc = '{"my_shapes":[{"name":"square","side":5},{"name":"circle","radius":3}]}'
+    expect(await rows(`SELECT JSON_SERIALIZE('${doc}' PRETTY) FROM dual`)).toEqual([
+      [['{', '  "my_shapes" :', '  [', '    {', '      "name" : "square",', '      "side" : 5', '    },', '    {', '      "name" : "circle",', '      "radius" : 3', '    }', '  ]', '}'].join("\n")],
+    ])
   })
 
   it("JSON_SERIALIZE RETURNING VARCHAR2(n) TRUNCATE cuts, without TRUNCATE fails; CLOB and BLOB results", async () => {
