@@ -89,4 +89,16 @@ describe("Oracle test server: JSON_SERIALIZE, JSON_ARRAYAGG, JSON_OBJECTAGG", ()
       ["b", '{"three":3}']
     ])
   })
+
+  // Oracle gives an empty JSON array when rows are aggregated but every value is left out, SQL NULL over no rows
+  // (tested against Oracle in h2database/h2database issue #2928, "JSON_ARRAYAGG and all NULL values"); JSON_OBJECTAGG
+  // ABSENT ON NULL is taken to do the same with `{}` (README: unconfirmed).
+  it("JSON_ARRAYAGG over rows whose values are all left out is [], over no rows NULL", async () => {
+    expect(await rows(`SELECT JSON_ARRAYAGG(n) FROM jdocs WHERE id = 2`)).toEqual([["[]"]])
+    expect(await rows(`SELECT grp, JSON_ARRAYAGG(n) FROM jdocs WHERE id <> 3 GROUP BY grp`)).toEqual([["a", "[1.5]"]])
+    expect(await rows(`SELECT grp, JSON_ARRAYAGG(n ORDER BY id) FROM jdocs WHERE id = 2 GROUP BY grp`)).toEqual([["a", "[]"]])
+    expect(await rows(`SELECT JSON_ARRAYAGG(n) FROM jdocs WHERE id = 99`)).toEqual([[null]])
+    expect(await rows(`SELECT JSON_OBJECTAGG(name VALUE n ABSENT ON NULL) FROM jdocs WHERE id = 2`)).toEqual([["{}"]])
+    expect(await rows(`SELECT JSON_OBJECTAGG(name VALUE n) FROM jdocs WHERE id = 99`)).toEqual([[null]])
+  })
 })

@@ -274,7 +274,10 @@ const AGGREGATE_CLAUSE = (t: Tok, next: Tok | undefined, after: Tok | undefined)
  * k VALUE v [FORMAT JSON] [NULL | ABSENT ON NULL] [RETURNING ...]) as a LISTAGG of the elements or members, which the
  * translator renders as DuckDB's string_agg (NULLs left out, so ABSENT ON NULL drops them and NULL ON NULL writes
  * `null`). Defaults as the SQL Language Reference gives them ("JSON_ARRAYAGG", "JSON_OBJECTAGG"): ABSENT ON NULL for
- * JSON_ARRAYAGG, NULL ON NULL for JSON_OBJECTAGG; VARCHAR2(4000) results.
+ * JSON_ARRAYAGG, NULL ON NULL for JSON_OBJECTAGG; VARCHAR2(4000) results. Over rows whose values are all left out
+ * (ABSENT ON NULL) the result is an empty array, over no rows SQL NULL, as Oracle answers (h2database/h2database issue
+ * #2928, "JSON_ARRAYAGG and all NULL values", compares H2 with Oracle); JSON_OBJECTAGG is taken to give `{}` alike
+ * (**unconfirmed**).
  */
 const aggregateSql = (name: "JSON_ARRAYAGG" | "JSON_OBJECTAGG", inner: Array<Tok>, pos: number, rw: Rewrite): Array<Tok> => {
   const top = topLevel(inner)
@@ -307,7 +310,9 @@ const aggregateSql = (name: "JSON_ARRAYAGG" | "JSON_OBJECTAGG", inner: Array<Tok
   const within = order.length === 0 ? [] : [...generated(" WITHIN GROUP (", pos), ...rw(order), ...generated(")", pos)]
   const list = [...generated("LISTAGG(", pos), ...element, ...generated(", ',')", pos), ...within]
   const kind = name === "JSON_ARRAYAGG" ? "array" : "object"
-  return returned([...generated("ora_json_wrap(", pos), ...list, ...generated(`, '${kind}')`, pos)], returning, pos)
+  // rows whose values are all left out give `[]` / `{}`, no rows SQL NULL (see the JSDoc)
+  const wrapped = [...generated("CASE WHEN COUNT(*) > 0 THEN ora_json_wrap(coalesce(", pos), ...list, ...generated(`, ' '), '${kind}') END`, pos)]
+  return returned(wrapped, returning, pos)
 }
 
 /** The DuckDB calls for one SQL/JSON call `name(args)` (`inner`: the tokens between its parentheses). */
