@@ -163,6 +163,9 @@ const jsonTableSql = (toks: ReadonlyArray<Tok>, open: number, close: number, pos
   const clauses = significant(clauseToks)
   const path = args.length > 1 ? pathLiteral(clauses[0]) : "$"
   const words = clauses.slice(1).map((t) => t.value).join(" ")
+  // the table-level clause takes only ERROR or NULL (SQL Language Reference, "JSON_TABLE", JSON_table_on_error_clause
+  // `{ ERROR | NULL } ON ERROR`; ORA-00907: the parser's code here is **unconfirmed**)
+  if (/\b(DEFAULT|EMPTY|TRUE|FALSE)\b/.test(words)) throw new OraError(907, "missing right parenthesis")
   // ERROR | NULL ON ERROR and ON EMPTY at the table level: the row path's handling, and ON ERROR the columns' default
   const onError = /\b(ERROR|NULL) ON ERROR\b/.exec(words)?.[0] ?? ""
   const onEmpty = /\b(ERROR|NULL) ON EMPTY\b/.exec(words)?.[0] ?? ""
