@@ -100,6 +100,26 @@ describe("Oracle test server: SQL/JSON ON ERROR and ON EMPTY clauses", () => {
     expect((await conn.execute(`SELECT jec.id, jt.* FROM jec, JSON_TABLE(jec.doc, '$' COLUMNS (a PATH '$.a', o PATH '$.o')) jt ORDER BY jec.id`)).rows).toEqual([[1, "x", null]])
   })
 
+  // René Nyffenegger's notes on the error clause show Oracle's output for a JSON_TABLE column too small for a value
+  // (https://renenyffenegger.ch/notes/development/databases/Oracle/SQL/functions/json/error-clause): NULL without an
+  // error clause, ORA-40478 "output value too large (maximum: 4)" with ERROR ON ERROR at the table or column level.
+  it("a value longer than the RETURNING VARCHAR2 size is an error for the ON ERROR clause, ORA-40478", async () => {
+    const doc = `'[[1, "one" , "B"], [2, "two" , "C"], [3, "three", "D"], [4, "four" , "E"]]'`
+    const columns = (numClause: string) => `COLUMNS (id NUMBER(1) PATH '$[0]', num VARCHAR2(4) PATH '$[1]' ${numClause}, meta VARCHAR2(3) PATH '$[2]')`
+    expect((await conn.execute(`SELECT * FROM JSON_TABLE(${doc}, '$[*]' ${columns("")})`)).rows).toEqual([
+      [1, "one", "B"],
+      [2, "two", "C"],
+      [3, null, "D"],
+      [4, "four", "E"]
+    ])
+    expect(await failed(`SELECT * FROM JSON_TABLE(${doc}, '$[*]' ERROR ON ERROR ${columns("")})`)).toBe("ORA-40478 output value too large (maximum: 4)")
+    expect(await failed(`SELECT * FROM JSON_TABLE(${doc}, '$[*]' ${columns("ERROR ON ERROR")})`)).toBe("ORA-40478 output value too large (maximum: 4)")
+    expect(await value(`JSON_VALUE('{"a":"three"}', '$.a' RETURNING VARCHAR2(4))`)).toBe(null)
+    expect(await value(`JSON_VALUE('{"a":"three"}', '$.a' RETURNING VARCHAR2(4) DEFAULT 'long' ON ERROR)`)).toBe("long")
+    expect(await value(`JSON_VALUE('{"a":"four"}', '$.a' RETURNING VARCHAR2(4) ERROR ON ERROR)`)).toBe("four")
+    expect(await error(`JSON_VALUE('{"a":"three"}', '$.a' RETURNING VARCHAR2(4) ERROR ON ERROR)`)).toBe("ORA-40478 output value too large (maximum: 4)")
+  })
+
   // The guide's "Error Clause" page names the handlings each function lacks: NULL ON ERROR "Not available for
   // json_exists", EMPTY ... "Available only for json_query", DEFAULT not for json_exists nor json_query (nor a
   // json_table column with json_query behaviour); the table-level clause of JSON_TABLE is `{ ERROR | NULL } ON ERROR`

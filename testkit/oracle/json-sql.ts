@@ -22,6 +22,12 @@ import { headingOf } from "./translate.ts"
 const CALLS = new Set(["JSON_VALUE", "JSON_QUERY", "JSON_EXISTS", "JSON_OBJECT", "JSON_ARRAY", "JSON_SERIALIZE", "JSON_ARRAYAGG", "JSON_OBJECTAGG", "JSON_MERGEPATCH", "JSON_TRANSFORM"])
 const NUMBER_RETURNS = new Set(["NUMBER", "INTEGER", "INT", "FLOAT", "DECIMAL", "NUMERIC", "SMALLINT", "REAL"])
 
+/** JSON_VALUE's text kind for `RETURNING [N]VARCHAR2(n [BYTE | CHAR])`: `VARCHAR2(n)` (bytes) or `VARCHAR2(n CHAR)`; else `VARCHAR2`. */
+const sizedText = (words: string): string => {
+  const m = /\bRETURNING N?VARCHAR2 \( (\d+)(?: (BYTE|CHAR))? \)/.exec(words)
+  return m === null ? "VARCHAR2" : `VARCHAR2(${m[1]}${m[2] === "CHAR" ? " CHAR" : ""})`
+}
+
 /** Tokens of `sql` (generated text) at position `pos`, with no heading of their own. */
 const generated = (sql: string, pos: number): Array<Tok> => tokenize(sql).map((t) => ({ ...t, pos, heading: "" }))
 
@@ -357,13 +363,13 @@ const callSql = (name: string, args: Array<Array<Tok>>, inner: Array<Tok>, pos: 
   }
   // JSON_VALUE [RETURNING type]
   const returning = /\bRETURNING (\w+)/.exec(words)?.[1]
-  const kind = returning === undefined ? "VARCHAR2" : NUMBER_RETURNS.has(returning) ? "NUMBER" : returning === "DATE" || returning === "TIMESTAMP" ? returning : returning === "BINARY_DOUBLE" || returning === "BINARY_FLOAT" ? "NUMBER" : "VARCHAR2"
+  const kind = returning === undefined ? "VARCHAR2" : NUMBER_RETURNS.has(returning) ? "NUMBER" : returning === "DATE" || returning === "TIMESTAMP" ? returning : returning === "BINARY_DOUBLE" || returning === "BINARY_FLOAT" ? "NUMBER" : sizedText(words)
   const defaultOf = (clause: OnClause | undefined) =>
     clause?.handling === "DEFAULT" ? [...generated("CAST(", pos), ...rw([...clause.value]), ...generated(" AS VARCHAR)", pos)] : generated("'-'", pos)
   const value = plain
     ? call("ora_json_value", generated(`, '${kind}'`, pos))
     : call("ora_json_value", [...generated(`, '${kind}', ${handling}, `, pos), ...defaultOf(onError), ...generated(", ", pos), ...defaultOf(onEmpty), ...generated(", ", pos), ...vars])
-  if (returning === undefined || kind === "VARCHAR2") return value
+  if (returning === undefined || kind.startsWith("VARCHAR2")) return value
   const target = /\bRETURNING (\w+(?: \( \d+(?: , \d+)? \))?)/.exec(words)?.[1]?.replace(/ /g, "") ?? returning
   return [...generated("CAST(", pos), ...value, ...generated(` AS ${target})`, pos)]
 }
