@@ -85,4 +85,15 @@ describe("Oracle test server: JSON_TABLE", () => {
     expect((await conn.execute(`SELECT SUM(jt.n), MAX(jt.n) * 2 FROM JSON_TABLE('[{"n":1},{"n":2.5},{"n":0.1}]', '$[*]' COLUMNS (n NUMBER PATH '$.n')) jt`)).rows).toEqual([[3.6, 5]])
     expect((await conn.execute(`SELECT SUM(x) FROM (SELECT JSON_VALUE('{"a":0.1}', '$.a' RETURNING NUMBER) x FROM dual UNION ALL SELECT JSON_VALUE('{"a":0.2}', '$.a' RETURNING NUMBER) FROM dual)`)).rows).toEqual([[0.3]])
   })
+
+  // René Nyffenegger's JSON_TABLE notes (renenyffenegger.ch/notes/development/databases/Oracle/SQL/functions/json/table/index)
+  // run these on Oracle: unquoted lower-case column names without PATH read the lower-case keys, and PATH takes simple
+  // dot notation (`path dct.val_1`).
+  it("reads a column without PATH by its name as written, and takes a dot-notation PATH", async () => {
+    const doc = `'{"num": 42, "txt": "Hello world", "ary": ["foo", "bar", "baz"], "dct": {"val_1": "one", "val_2": "two"}}'`
+    expect((await conn.execute(`SELECT t.num, t.txt FROM JSON_TABLE(${doc}, '$' COLUMNS (num NUMBER, txt VARCHAR2(20))) t`)).rows).toEqual([[42, "Hello world"]])
+    const dotted = `SELECT t.num, t.dct_val_1, t.dct_val_2 FROM JSON_TABLE(${doc}, '$'
+      COLUMNS (num NUMBER, dct_val_1 VARCHAR2(10) PATH dct.val_1, dct_val_2 VARCHAR2(10) PATH dct.val_2 ERROR ON ERROR)) t`
+    expect((await conn.execute(dotted)).rows).toEqual([[42, "one", "two"]])
+  })
 })
