@@ -118,6 +118,8 @@ describe("Oracle test server: SQL/JSON ON ERROR and ON EMPTY clauses", () => {
     expect(await value(`JSON_VALUE('{"a":"three"}', '$.a' RETURNING VARCHAR2(4) DEFAULT 'long' ON ERROR)`)).toBe("long")
     expect(await value(`JSON_VALUE('{"a":"four"}', '$.a' RETURNING VARCHAR2(4) ERROR ON ERROR)`)).toBe("four")
     expect(await error(`JSON_VALUE('{"a":"three"}', '$.a' RETURNING VARCHAR2(4) ERROR ON ERROR)`)).toBe("ORA-40478 output value too large (maximum: 4)")
+    // TRUNCATE (SQL Language Reference, JSON_value_return_type) cuts the value to the size instead
+    expect(await value(`JSON_VALUE('{"a":"three"}', '$.a' RETURNING VARCHAR2(4) TRUNCATE ERROR ON ERROR)`)).toBe("thre")
   })
 
   // The guide's "Error Clause" page names the handlings each function lacks: NULL ON ERROR "Not available for

@@ -337,7 +337,8 @@ const NO_VALUE = () => new OraError(40462, "JSON_VALUE evaluated to no value")
  * TIMESTAMP). A document that is no JSON (ORA-40441), nothing selected (ORA-40462), several values (ORA-40470), an
  * object or array (ORA-40456), a value of another type (ORA-01722 / ORA-01861: **unconfirmed** codes) and text longer
  * than a `RETURNING VARCHAR2(n)` size (ORA-40478 "output value too large (maximum: n)", the code and text René
- * Nyffenegger's notes show for a JSON_TABLE column, renenyffenegger.ch/notes/development/databases/Oracle/SQL/functions/json/error-clause) are handled by
+ * Nyffenegger's notes show for a JSON_TABLE column, renenyffenegger.ch/notes/development/databases/Oracle/SQL/functions/json/error-clause;
+ * `RETURNING VARCHAR2(n) TRUNCATE` cuts it instead) are handled by
  * the ON ERROR / ON EMPTY clauses (error texts as the Database Error Messages list gives them: ORA-40462 "JSON_VALUE
  * evaluated to no value", ORA-40470 "JSON_VALUE evaluated to multiple values", ORA-40456 "JSON_VALUE evaluated to
  * non-scalar value"); JSON null is NULL.
@@ -363,18 +364,14 @@ export const jsonValue = (doc: string, path: string, returning: string, h: Handl
       return returning === "DATE" ? `${m[1]} 00:00:00` : `${m[1]} ${m[2] ?? "00:00:00"}`
     }
     default: {
-      const size = sizeLimit(text, returning)
-      return size === undefined ? text : handled(h, new OraError(40478, `output value too large (maximum: ${size})`), false)
+      const m = /^VARCHAR2\((\d+)( CHAR)?( TRUNCATE)?\)$/.exec(returning)
+      const size = Number(m?.[1] ?? Infinity)
+      const chars = m?.[2] !== undefined
+      if ((chars ? [...text].length : Buffer.byteLength(text)) <= size) return text
+      if (m?.[3] !== undefined) return chars ? [...text].slice(0, size).join("") : Buffer.from(text).subarray(0, size).toString("utf8").replace(/\ufffd$/, "")
+      return handled(h, new OraError(40478, `output value too large (maximum: ${size})`), false)
     }
   }
-}
-
-/** The size of a `VARCHAR2(n)` (bytes) or `VARCHAR2(n CHAR)` kind (json-sql.ts sizedText) that `text` exceeds, if any. */
-const sizeLimit = (text: string, returning: string): number | undefined => {
-  const m = /^VARCHAR2\((\d+)( CHAR)?\)$/.exec(returning)
-  if (m === null) return undefined
-  const size = Number(m[1])
-  return (m[2] === undefined ? Buffer.byteLength(text) : [...text].length) > size ? size : undefined
 }
 
 /**

@@ -22,10 +22,13 @@ import { headingOf } from "./translate.ts"
 const CALLS = new Set(["JSON_VALUE", "JSON_QUERY", "JSON_EXISTS", "JSON_OBJECT", "JSON_ARRAY", "JSON_SERIALIZE", "JSON_ARRAYAGG", "JSON_OBJECTAGG", "JSON_MERGEPATCH", "JSON_TRANSFORM"])
 const NUMBER_RETURNS = new Set(["NUMBER", "INTEGER", "INT", "FLOAT", "DECIMAL", "NUMERIC", "SMALLINT", "REAL"])
 
-/** JSON_VALUE's text kind for `RETURNING [N]VARCHAR2(n [BYTE | CHAR])`: `VARCHAR2(n)` (bytes) or `VARCHAR2(n CHAR)`; else `VARCHAR2`. */
+/**
+ * JSON_VALUE's text kind for `RETURNING [N]VARCHAR2(n [BYTE | CHAR]) [TRUNCATE]` (SQL Language Reference,
+ * JSON_value_return_type): `VARCHAR2(n)` (bytes) or `VARCHAR2(n CHAR)`, with ` TRUNCATE` inside; else `VARCHAR2`.
+ */
 const sizedText = (words: string): string => {
-  const m = /\bRETURNING N?VARCHAR2 \( (\d+)(?: (BYTE|CHAR))? \)/.exec(words)
-  return m === null ? "VARCHAR2" : `VARCHAR2(${m[1]}${m[2] === "CHAR" ? " CHAR" : ""})`
+  const m = /\bRETURNING N?VARCHAR2 \( (\d+)(?: (BYTE|CHAR))?( TRUNCATE)? \)( TRUNCATE)?/.exec(words)
+  return m === null ? "VARCHAR2" : `VARCHAR2(${m[1]}${m[2] === "CHAR" ? " CHAR" : ""}${m[3] ?? m[4] ?? ""})`
 }
 
 /** Tokens of `sql` (generated text) at position `pos`, with no heading of their own. */
