@@ -388,8 +388,13 @@ export const jsonQuery = (doc: string, path: string, wrapper: string, scalarsAll
   if (found instanceof StrictPathError) return handled(h, found, false)
   if (found.length === 0) return handled(h, NO_VALUE(), true)
   const one = found.length === 1 ? found[0]! : undefined
-  // simple dot notation (json-sql.ts): one value as it is, several in an array
-  if (wrapper === "DOT") return one !== undefined ? plainJson(one) : `[${found.map(plainJson).join(",")}]`
+  // simple dot notation (json-sql.ts): one value as it is, several in an array; on a textual column (DOTTEXT) a string
+  // as its text, "similar to that of function json_value for a scalar value" (JSON Developer's Guide 19c, "Simple
+  // Dot-Notation Access to JSON Data")
+  if (wrapper === "DOT" || wrapper === "DOTTEXT") {
+    if (one === undefined) return `[${found.map(plainJson).join(",")}]`
+    return wrapper === "DOTTEXT" && one.kind === "string" ? one.value : plainJson(one)
+  }
   if (wrapper === "WITH" || (wrapper === "CONDITIONAL" && (one === undefined || isScalar(one)))) return `[${found.map(plainJson).join(",")}]`
   if (one === undefined || (isScalar(one) && !scalarsAllowed)) return handled(h, new OraError(40480, "result cannot be returned without array wrapper"), false)
   return omitQuotes && one.kind === "string" ? one.value : plainJson(one)

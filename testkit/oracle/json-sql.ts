@@ -499,8 +499,12 @@ const METHOD_RETURNS: ReadonlyMap<string, readonly [string, string]> = new Map<s
 /**
  * Simple dot notation, `alias.col.a.b[0].c`, on a JSON column or on a VARCHAR2 / CLOB / BLOB column with an IS JSON
  * check constraint (JSON Developer's Guide, "Simple Dot-Notation Access to JSON Data"): the field names are matched
- * as written (case-sensitive), array steps as in a path, one targeted value is returned as it is, several wrapped in
- * an array, none as NULL; the result of a JSON column is JSON (21c+), of a textual one VARCHAR2(4000). Written as
+ * as written (case-sensitive), array steps as in a path, one targeted value is returned as it is (a string of a
+ * textual column as its text, as json_value gives it: the guide calls the behaviour "similar to that of function
+ * json_value for a scalar value", and M. D'Souza's talkapex.com post "Dot Notation for JSON in Oracle SQL" shows
+ * `Martin` for `d.json_data.name` on a VARCHAR2 IS JSON column), several wrapped in an array, none as NULL; an item
+ * ending in a field is headed by that field's name (NAME in the same post); the result of a JSON column is JSON
+ * (21c+), of a textual one VARCHAR2(4000). Written as
  * JSON_QUERY's call with the `DOT` wrapper rule (json-functions.ts). A trailing item method (`.number()`) makes it a
  * JSON_VALUE, returning NUMBER for the numeric methods, DATE / TIMESTAMP for date() / timestamp(), else VARCHAR2
  * ("SQL/JSON Path Expression Item Methods": a dot-notation query with an item method applies json_value with a
@@ -520,6 +524,8 @@ const rewriteDotNotation = (toks: ReadonlyArray<Tok>, jsonColumns: ReadonlySet<s
     let m = n + 2
     let path = "$"
     let method: string | undefined
+    // the name of a last step that is a field: the item's heading (`d.json_data.name` is headed NAME)
+    let lastField: string | undefined
     for (;;) {
       if (isOp(at(m + 1), ".") && isName(at(m + 2)) && isOp(at(m + 3), "(") && isOp(at(m + 4), ")") && ITEM_METHODS.has(at(m + 2)!.text)) {
         method = at(m + 2)!.text
@@ -530,8 +536,10 @@ const rewriteDotNotation = (toks: ReadonlyArray<Tok>, jsonColumns: ReadonlySet<s
       if (isOp(at(m + 1), ".") && isName(at(m + 2)) && !isOp(at(m + 3), "(")) {
         const t = at(m + 2)!
         path += `.${JSON.stringify(t.kind === "qident" ? t.value : t.text)}`
+        lastField = t.kind === "qident" ? t.value : t.text.toUpperCase()
         m += 2
       } else if (isOp(at(m + 1), "[")) {
+        lastField = undefined
         let close = m + 2
         while (close < sig.length && !isOp(at(close), "]")) close++
         if (close >= sig.length) break
@@ -550,10 +558,12 @@ const rewriteDotNotation = (toks: ReadonlyArray<Tok>, jsonColumns: ReadonlySet<s
       const value = [...generated("ora_json_value(", pos), ...target, ...generated(`, ${sqlString(path)}, '${kind}')`, pos)]
       call = type === "" ? value : [...generated("CAST(", pos), ...value, ...generated(` AS ${type})`, pos)]
     } else {
-      const query = [...generated("ora_json_query(", pos), ...target, ...generated(`, ${sqlString(path)}, 'DOT', TRUE, FALSE)`, pos)]
+      const wrapper = jsonColumns.has(columnName) ? "DOT" : "DOTTEXT"
+      const query = [...generated("ora_json_query(", pos), ...target, ...generated(`, ${sqlString(path)}, '${wrapper}', TRUE, FALSE)`, pos)]
       call = jsonColumns.has(columnName) ? [...generated("CAST(", pos), ...query, ...generated(" AS JSON)", pos)] : query
     }
-    out.push(...headed(call, toks.slice(first, sig[m]! + 1)))
+    const item = headed(call, toks.slice(first, sig[m]! + 1))
+    out.push(...(method === undefined && lastField !== undefined ? item.map((t, k) => ({ ...t, heading: k === 0 ? lastField! : "" })) : item))
     copied = sig[m]! + 1
     n = m
   }
