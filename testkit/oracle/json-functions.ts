@@ -284,15 +284,17 @@ export interface Handling {
   readonly onEmpty: string
   readonly errorDefault: string
   readonly emptyDefault: string
+  /** The session is a 23ai one, whose error texts name the path (see jsonValue). */
+  readonly texts23ai?: boolean
 }
 
 /** The defaults: NULL ON ERROR, no ON EMPTY clause. */
 export const NULL_HANDLING: Handling = { onError: "NULL", onEmpty: "-", errorDefault: "", emptyDefault: "" }
 
-/** Handling from the words json-sql.ts passes (`"ERROR -"`, `"NULL ERROR"`, ...) and the DEFAULT values. */
+/** Handling from the words json-sql.ts passes (`"ERROR -"`, `"NULL ERROR 23ai"`, ...) and the DEFAULT values. */
 const handlingOf = (words: string, errorDefault: string, emptyDefault: string): Handling => {
-  const [onError = "NULL", onEmpty = "-"] = words.split(" ")
-  return { onError, onEmpty, errorDefault, emptyDefault }
+  const [onError = "NULL", onEmpty = "-", release] = words.split(" ")
+  return { onError, onEmpty, errorDefault, emptyDefault, texts23ai: release === "23ai" }
 }
 
 /** The result of a failure `error` by the handling: raised, or the value its clause gives (`empty`: no value matched). */
@@ -340,8 +342,10 @@ const NO_VALUE = () => new OraError(40462, "JSON_VALUE evaluated to no value")
  * Nyffenegger's notes show for a JSON_TABLE column, renenyffenegger.ch/notes/development/databases/Oracle/SQL/functions/json/error-clause;
  * `RETURNING VARCHAR2(n) TRUNCATE` cuts it instead) are handled by
  * the ON ERROR / ON EMPTY clauses (error texts as the Database Error Messages list gives them: ORA-40462 "JSON_VALUE
- * evaluated to no value", ORA-40470 "JSON_VALUE evaluated to multiple values", ORA-40456 "JSON_VALUE evaluated to
- * non-scalar value"); JSON null is NULL.
+ * evaluated to no value", ORA-40470 "JSON_VALUE evaluated to multiple values" (23ai: "JSON query '$.a' evaluated to
+ * multiple values.", as its Reference's JSON_BEHAVIOR example shows), ORA-40456 "JSON_VALUE evaluated to
+ * non-scalar value" (23ai: "JSON path '$.o' evaluated to non-scalar value."; https://docs.oracle.com/en/error-help/db/
+ * ora-40470 and ora-40456 list both texts); JSON null is NULL.
  */
 export const jsonValue = (doc: string, path: string, returning: string, h: Handling = NULL_HANDLING, vars: Variables = new Map()): string | null => {
   const steps = parsePath(path)
@@ -350,8 +354,8 @@ export const jsonValue = (doc: string, path: string, returning: string, h: Handl
   const found = strictSelect(root, steps, path, vars)
   if (found instanceof StrictPathError) return handled(h, found, false)
   if (found.length === 0) return handled(h, NO_VALUE(), true)
-  if (found.length > 1) return handled(h, new OraError(40470, "JSON_VALUE evaluated to multiple values"), false)
-  if (!isScalar(found[0]!)) return handled(h, new OraError(40456, "JSON_VALUE evaluated to non-scalar value"), false)
+  if (found.length > 1) return handled(h, new OraError(40470, h.texts23ai === true ? `JSON query '${path}' evaluated to multiple values.` : "JSON_VALUE evaluated to multiple values"), false)
+  if (!isScalar(found[0]!)) return handled(h, new OraError(40456, h.texts23ai === true ? `JSON path '${path}' evaluated to non-scalar value.` : "JSON_VALUE evaluated to non-scalar value"), false)
   const text = scalarText(found[0]!)
   if (text === undefined) return null
   switch (returning) {

@@ -348,7 +348,7 @@ const callSql = (name: string, args: Array<Array<Tok>>, inner: Array<Tok>, pos: 
         )
   const plain = onError === undefined && onEmpty === undefined && passing.length === 0
   const call = (fn: string, extra: Array<Tok>) => [...generated(`${fn}(`, pos), ...doc, ...generated(`, ${sqlString(path.value)}`, pos), ...extra, ...generated(")", pos)]
-  const handling = `'${onError?.handling ?? "NULL"} ${onEmpty?.handling ?? "-"}'`
+  const handling = `'${onError?.handling ?? "NULL"} ${onEmpty?.handling ?? "-"}${version === "23ai" ? " 23ai" : ""}'`
   if (name === "JSON_EXISTS") {
     // FALSE ON ERROR is the default (SQL Language Reference, "JSON_EXISTS Condition")
     return plain ? call("ora_json_exists", []) : call("ora_json_exists", [...generated(`, '${onError?.handling ?? "FALSE"}', `, pos), ...vars])
