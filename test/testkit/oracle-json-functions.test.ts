@@ -91,6 +91,15 @@ describe("Oracle test server: SQL/JSON functions (23ai)", () => {
     ).toEqual([['[1,2,{"c":true}]', '"x"', '[1,2,{"c":true}]', '["x"]', '{"c":true}', null, "x", null]])
   })
 
+  // M. Bach's 19c output of JSON_QUERY(json_txt, '$' PRETTY ERROR ON ERROR)
+  // (martincarstenbach.wordpress.com/2019/06/14/json_table-and-date-time-columns-in-oracle-19c): two blanks a level,
+  // `"results" :` with the array on the next line
+  it("JSON_QUERY ... PRETTY lays the text out as Oracle prints it", async () => {
+    const doc = `'{"results":[{"resultID":1,"resultDate":"13-JUN-19 08:10:00","details":"none"}]}'`
+    const pretty = ["{", '  "results" :', "  [", "    {", '      "resultID" : 1,', '      "resultDate" : "13-JUN-19 08:10:00",', '      "details" : "none"', "    }", "  ]", "}"]
+    expect(await rows(`SELECT JSON_QUERY(${doc}, '$' PRETTY ERROR ON ERROR) FROM dual`)).toEqual([[pretty.join("\n")]])
+  })
+
   it("JSON_EXISTS and IS [NOT] JSON as conditions", async () => {
     expect(await rows(`SELECT id FROM docs WHERE JSON_EXISTS(doc, '$.b[2].c') ORDER BY id`)).toEqual([[1]])
     expect(await rows(`SELECT id FROM docs WHERE NOT JSON_EXISTS(doc, '$.zz') ORDER BY id`)).toEqual([[1], [2]])

@@ -171,6 +171,9 @@ const returned = (text: Array<Tok>, returning: ReturnType<typeof returningOf>, p
       ? [...generated(`TO_${returning.type}(`, pos), ...text, ...generated(")", pos)]
       : text
 
+/** The keywords of `names` that the clause words `words` contain (`PRETTY`, `ASCII`, ...). */
+const flagsIn = (words: string, names: ReadonlyArray<string>): Array<string> => names.filter((f) => new RegExp(`\\b${f}\\b`).test(words))
+
 const SERIALIZE_CLAUSE = (t: Tok, next: Tok | undefined) => isKw(t, "RETURNING", "PRETTY", "ASCII", "ORDERED", "TRUNCATE") || (isKw(t, "ERROR", "NULL") && isKw(next, "ON"))
 
 /**
@@ -184,7 +187,7 @@ const serializeSql = (args: Array<Array<Tok>>, pos: number, rw: Rewrite): Array<
   const words = wordsOf(arg.slice(at))
   const returning = returningOf(words)
   if (returning.type === "JSON") throw new OraError(3001, "unimplemented feature: JSON_SERIALIZE ... RETURNING JSON")
-  const flags = ["PRETTY", "ASCII", "ORDERED", "TRUNCATE"].filter((f) => new RegExp(`\\b${f}\\b`).test(words))
+  const flags = flagsIn(words, ["PRETTY", "ASCII", "ORDERED", "TRUNCATE"])
   const limit = returning.type === "VARCHAR2" ? returning.size : 0
   // the flags text starts with `-`: an empty literal would be NULL to the translator, as '' is on Oracle
   const fn = returning.type === "BLOB" ? "ora_json_serialize_blob" : "ora_json_serialize"
@@ -210,7 +213,7 @@ const mergePatchSql = (args: Array<Array<Tok>>, pos: number, rw: Rewrite, versio
   const returning = /\bRETURNING\b/.test(words) || !fromJson ? returningOf(words) : ({ type: "JSON", size: 0 } as const)
   const asJson = returning.type === "JSON"
   const merged = [...generated("ora_json_mergepatch(", pos), ...rw(args[0]!), ...generated(", ", pos), ...rw(patchArg.slice(0, at)), ...generated(`, ${asJson ? "TRUE" : "FALSE"})`, pos)]
-  const flags = ["PRETTY", "ASCII", "TRUNCATE"].filter((f) => new RegExp(`\\b${f}\\b`).test(words))
+  const flags = flagsIn(words, ["PRETTY", "ASCII", "TRUNCATE"])
   const fn = returning.type === "BLOB" ? "ora_json_serialize_blob" : "ora_json_serialize"
   const text = asJson ? merged : [...generated(`${fn}(`, pos), ...merged, ...generated(`, '${["-", ...flags].join(" ")}', ${returning.type === "VARCHAR2" ? returning.size : 0})`, pos)]
   const call = /\bERROR ON ERROR\b/.test(words) ? text : [...generated("TRY(", pos), ...text, ...generated(")", pos)]
@@ -362,7 +365,11 @@ const callSql = (name: string, args: Array<Array<Tok>>, inner: Array<Tok>, pos: 
     // then JSON is also the default return type", JSON Developer's Guide 21c/23ai, "SQL/JSON Function JSON_QUERY")
     const returning = /\bRETURNING (\w+)/.exec(words)?.[1]
     const fromJson = returning === undefined && version !== "19c" && isJsonColumn(args[0] ?? [], jsonColumns)
-    return returning === "JSON" || fromJson ? [...generated("CAST(", pos), ...query, ...generated(" AS JSON)", pos)] : query
+    if (returning === "JSON" || fromJson) return [...generated("CAST(", pos), ...query, ...generated(" AS JSON)", pos)]
+    // PRETTY / ASCII lay the text out as JSON_SERIALIZE does (M. Bach's 19c JSON_QUERY(..., '$' PRETTY) output,
+    // martincarstenbach.wordpress.com/2019/06/14/json_table-and-date-time-columns-in-oracle-19c, has that layout)
+    const layout = flagsIn(words, ["PRETTY", "ASCII"])
+    return layout.length === 0 ? query : [...generated("ora_json_serialize(", pos), ...query, ...generated(`, '${layout.join(" ")}', 0)`, pos)]
   }
   // JSON_VALUE [RETURNING type]
   const returning = /\bRETURNING (\w+)/.exec(words)?.[1]
