@@ -53,8 +53,20 @@ describe("Oracle test server: IS JSON check constraints and dot notation on text
 
   it("reads simple dot notation on a VARCHAR2 / CLOB column with an IS JSON check", async () => {
     const r = await conn.execute(`SELECT j.doc.a.b, j.doc.a, j.doc.items.p, j.doc.items[1].q, j.doc.zz, j.note.k FROM jck j WHERE j.id = 1`)
-    expect(r.rows).toEqual([['"x"', '{"b":"x","n":12}', '["u","v"]', "2", null, "[1,2]"]])
+    // a string is its text, as json_value gives it ("similar to that of function json_value for a scalar value")
+    expect(r.rows).toEqual([["x", '{"b":"x","n":12}', '["u","v"]', "2", null, "[1,2]"]])
     expect(r.metaData[0]).toMatchObject({ dbTypeName: "VARCHAR2" })
+  })
+
+  // M. D'Souza, "Dot Notation for JSON in Oracle SQL" (talkapex.com), runs this on Oracle: the unaliased
+  // `d.json_data.name` is headed NAME and gives Martin, `d.json_data.colors[2]` blue.
+  it("heads a dot-notation item by its last field and gives a string's text, as Oracle's output shows", async () => {
+    await conn.execute(`CREATE TABLE demo_json (id NUMBER, json_data VARCHAR2(4000))`)
+    await conn.execute(`INSERT INTO demo_json (id, json_data) VALUES (1, '{"name": "Martin", "company": "Oracle", "colors": ["red", "white", "blue"], "age": 25}')`)
+    await conn.execute(`ALTER TABLE demo_json ADD CONSTRAINT demo_json_ck1 CHECK (json_data IS JSON)`)
+    const r = await conn.execute(`SELECT d.json_data.name, d.json_data.colors[2] third_color, d.json_data.age.number() age FROM demo_json d`)
+    expect(r.metaData.map((m: { name: string }) => m.name)).toEqual(["NAME", "THIRD_COLOR", "AGE"])
+    expect(r.rows).toEqual([["Martin", "blue", 25]])
   })
 
   it("dot notation ending in an item method returns the method's SQL type", async () => {

@@ -99,4 +99,56 @@ describe("Oracle test server: SQL/JSON ON ERROR and ON EMPTY clauses", () => {
     // without clauses: NULL ON ERROR, the default; a document that is no JSON gives no row
     expect((await conn.execute(`SELECT jec.id, jt.* FROM jec, JSON_TABLE(jec.doc, '$' COLUMNS (a PATH '$.a', o PATH '$.o')) jt ORDER BY jec.id`)).rows).toEqual([[1, "x", null]])
   })
+
+  // René Nyffenegger's notes on the error clause show Oracle's output for a JSON_TABLE column too small for a value
+  // (https://renenyffenegger.ch/notes/development/databases/Oracle/SQL/functions/json/error-clause): NULL without an
+  // error clause, ORA-40478 "output value too large (maximum: 4)" with ERROR ON ERROR at the table or column level.
+  it("a value longer than the RETURNING VARCHAR2 size is an error for the ON ERROR clause, ORA-40478", async () => {
+    const doc = `'[[1, "one" , "B"], [2, "two" , "C"], [3, "three", "D"], [4, "four" , "E"]]'`
+    const columns = (numClause: string) => `COLUMNS (id NUMBER(1) PATH '$[0]', num VARCHAR2(4) PATH '$[1]' ${numClause}, meta VARCHAR2(3) PATH '$[2]')`
+    expect((await conn.execute(`SELECT * FROM JSON_TABLE(${doc}, '$[*]' ${columns("")})`)).rows).toEqual([
+      [1, "one", "B"],
+      [2, "two", "C"],
+      [3, null, "D"],
+      [4, "four", "E"]
+    ])
+    expect(await failed(`SELECT * FROM JSON_TABLE(${doc}, '$[*]' ERROR ON ERROR ${columns("")})`)).toBe("ORA-40478 output value too large (maximum: 4)")
+    expect(await failed(`SELECT * FROM JSON_TABLE(${doc}, '$[*]' ${columns("ERROR ON ERROR")})`)).toBe("ORA-40478 output value too large (maximum: 4)")
+    expect(await value(`JSON_VALUE('{"a":"three"}', '$.a' RETURNING VARCHAR2(4))`)).toBe(null)
+    expect(await value(`JSON_VALUE('{"a":"three"}', '$.a' RETURNING VARCHAR2(4) DEFAULT 'long' ON ERROR)`)).toBe("long")
+    expect(await value(`JSON_VALUE('{"a":"four"}', '$.a' RETURNING VARCHAR2(4) ERROR ON ERROR)`)).toBe("four")
+    expect(await error(`JSON_VALUE('{"a":"three"}', '$.a' RETURNING VARCHAR2(4) ERROR ON ERROR)`)).toBe("ORA-40478 output value too large (maximum: 4)")
+    // TRUNCATE (SQL Language Reference, JSON_value_return_type) cuts the value to the size instead
+    expect(await value(`JSON_VALUE('{"a":"three"}', '$.a' RETURNING VARCHAR2(4) TRUNCATE ERROR ON ERROR)`)).toBe("thre")
+  })
+
+  // The guide's "Error Clause" page names the handlings each function lacks: NULL ON ERROR "Not available for
+  // json_exists", EMPTY ... "Available only for json_query", DEFAULT not for json_exists nor json_query (nor a
+  // json_table column with json_query behaviour); the table-level clause of JSON_TABLE is `{ ERROR | NULL } ON ERROR`
+  // (SQL Language Reference, "JSON_TABLE"). They are refused as syntax errors (the code Oracle's parser gives is
+  // unconfirmed, README).
+  it("refuses the handlings a function's grammar lacks", async () => {
+    const refused = [
+      `SELECT JSON_QUERY(doc, '$.o' DEFAULT 'x' ON ERROR) FROM jec`,
+      `SELECT JSON_QUERY(doc, '$.o' DEFAULT 'x' ON EMPTY) FROM jec`,
+      `SELECT id FROM jec WHERE JSON_EXISTS(doc, '$.a' NULL ON ERROR)`,
+      `SELECT JSON_VALUE(doc, '$.a' EMPTY ON ERROR) FROM jec`,
+      `SELECT JSON_VALUE(doc, '$.a' EMPTY OBJECT ON EMPTY) FROM jec`,
+      `SELECT JSON_VALUE(doc, '$.a' TRUE ON ERROR) FROM jec`,
+      `SELECT jt.* FROM jec, JSON_TABLE(jec.doc, '$' COLUMNS (o FORMAT JSON PATH '$.o' DEFAULT '{}' ON ERROR)) jt`,
+      `SELECT jt.* FROM jec, JSON_TABLE(jec.doc, '$' COLUMNS (a PATH '$.a' EMPTY ON ERROR)) jt`,
+      `SELECT jt.* FROM jec, JSON_TABLE(jec.doc, '$' DEFAULT 'x' ON ERROR COLUMNS (a PATH '$.a')) jt`
+    ]
+    for (const sql of refused) expect([sql, oraCode(await failure(() => conn.execute(sql)))]).toEqual([sql, "ORA-00907"])
+  })
+
+  // Database Error Messages, ORA-40656 "Variable in JSON path expression has no value in PASSING clause."
+  it("a path variable without a PASSING value is ORA-40656", async () => {
+    for (const expr of [`JSON_VALUE(doc, '$.b?(@ > $x)')`, `JSON_QUERY(doc, '$.b?(@ > $x)' WITH WRAPPER)`]) {
+      expect(await error(expr)).toBe("ORA-40656 Variable in JSON path expression has no value in PASSING clause.")
+    }
+    expect(await failed(`SELECT id FROM jec WHERE JSON_EXISTS(doc, '$.b?(@ == $x)' PASSING 1 AS "y")`)).toBe(
+      "ORA-40656 Variable in JSON path expression has no value in PASSING clause."
+    )
+  })
 })

@@ -44,6 +44,16 @@ describe("Oracle test server: SQL/JSON functions (23ai)", () => {
     expect(await rows(`SELECT id FROM docs WHERE JSON_VALUE(doc, '$.a') = 'x'`)).toEqual([[1]])
   })
 
+  // 23ai's message texts name the path: its Reference's JSON_BEHAVIOR example shows "ORA-40470: JSON query '$.a'
+  // evaluated to multiple values." for this call, and https://docs.oracle.com/en/error-help/db/ora-40456 gives "JSON
+  // path 'string' evaluated to non-scalar value." for 23ai (19c / 21c: "JSON_VALUE evaluated to ...",
+  // oracle-json-error-clauses.test.ts).
+  it("JSON_VALUE ... ERROR ON ERROR raises 23ai's texts for several values and a non-scalar", async () => {
+    const message = async (sql: string) => (await failure(() => conn.execute(sql))).message.split("\n")[0]
+    expect(await message(`SELECT JSON_VALUE('[{a:1},{a:2}]', '$.a' ERROR ON ERROR) FROM dual`)).toBe("ORA-40470: JSON query '$.a' evaluated to multiple values.")
+    expect(await message(`SELECT JSON_VALUE('{"o":{"k":1}}', '$.o' ERROR ON ERROR) FROM dual`)).toBe("ORA-40456: JSON path '$.o' evaluated to non-scalar value.")
+  })
+
   it("JSON_VALUE RETURNING NUMBER / DATE gives those types; a value of another type is NULL (NULL ON ERROR)", async () => {
     const r = await conn.execute(
       `SELECT JSON_VALUE(doc, '$.n' RETURNING NUMBER) + 1, JSON_VALUE(doc, '$.a' RETURNING NUMBER),
@@ -79,6 +89,15 @@ describe("Oracle test server: SQL/JSON functions (23ai)", () => {
            FROM docs WHERE id = 1`
       )
     ).toEqual([['[1,2,{"c":true}]', '"x"', '[1,2,{"c":true}]', '["x"]', '{"c":true}', null, "x", null]])
+  })
+
+  // M. Bach's 19c output of JSON_QUERY(json_txt, '$' PRETTY ERROR ON ERROR)
+  // (martincarstenbach.wordpress.com/2019/06/14/json_table-and-date-time-columns-in-oracle-19c): two blanks a level,
+  // `"results" :` with the array on the next line
+  it("JSON_QUERY ... PRETTY lays the text out as Oracle prints it", async () => {
+    const doc = `'{"results":[{"resultID":1,"resultDate":"13-JUN-19 08:10:00","details":"none"}]}'`
+    const pretty = ["{", '  "results" :', "  [", "    {", '      "resultID" : 1,', '      "resultDate" : "13-JUN-19 08:10:00",', '      "details" : "none"', "    }", "  ]", "}"]
+    expect(await rows(`SELECT JSON_QUERY(${doc}, '$' PRETTY ERROR ON ERROR) FROM dual`)).toEqual([[pretty.join("\n")]])
   })
 
   it("JSON_EXISTS and IS [NOT] JSON as conditions", async () => {

@@ -37,7 +37,17 @@ describe("Oracle test server: JSON_SERIALIZE, JSON_ARRAYAGG, JSON_OBJECTAGG", ()
 
   it("JSON_SERIALIZE ... ASCII PRETTY ORDERED prints as the reference's example", async () => {
     expect(await rows(`SELECT JSON_SERIALIZE('{"price":20, "currency":"€"}' ASCII PRETTY ORDERED) FROM dual`)).toEqual([['{\n  "currency" : "\\u20AC",\n  "price" : 20\n}']])
-    expect(await rows(`SELECT JSON_SERIALIZE('{"a":[1,{"b":null}],"e":{}}' PRETTY) FROM dual`)).toEqual([['{\n  "a" : [\n    1,\n    {\n      "b" : null\n    }\n  ],\n  "e" : {}\n}']])
+    expect(await rows(`SELECT JSON_SERIALIZE('{"a":[1,{"b":null}],"e":{}}' PRETTY) FROM dual`)).toEqual([['{\n  "a" :\n  [\n    1,\n    {\n      "b" : null\n    }\n  ],\n  "e" : {}\n}']])
+  })
+
+  // A real 19c JSON_SERIALIZE(... RETURNING CLOB PRETTY) output (gaiansentience/practicalplsql,
+  // scripts/articles/json/dynamic-unpivot-dataguide/design-1.2-test_jdoc-query.sql): an array member value starts on
+  // the line after `"my_shapes" :`, its bracket at the key's indentation.
+  it("JSON_SERIALIZE PRETTY puts a member's array or object on the line after its key, as Oracle prints it", async () => {
+    const doc = '{"my_shapes":[{"name":"square","side":5},{"name":"circle","radius":3}]}'
+    expect(await rows(`SELECT JSON_SERIALIZE('${doc}' PRETTY) FROM dual`)).toEqual([
+      [['{', '  "my_shapes" :', '  [', '    {', '      "name" : "square",', '      "side" : 5', '    },', '    {', '      "name" : "circle",', '      "radius" : 3', '    }', '  ]', '}'].join("\n")],
+    ])
   })
 
   it("JSON_SERIALIZE RETURNING VARCHAR2(n) TRUNCATE cuts, without TRUNCATE fails; CLOB and BLOB results", async () => {
@@ -78,5 +88,17 @@ describe("Oracle test server: JSON_SERIALIZE, JSON_ARRAYAGG, JSON_OBJECTAGG", ()
       ["a", '{"one":1}'],
       ["b", '{"three":3}']
     ])
+  })
+
+  // Oracle gives an empty JSON array when rows are aggregated but every value is left out, SQL NULL over no rows
+  // (tested against Oracle in h2database/h2database issue #2928, "JSON_ARRAYAGG and all NULL values"); JSON_OBJECTAGG
+  // ABSENT ON NULL is taken to do the same with `{}` (README: unconfirmed).
+  it("JSON_ARRAYAGG over rows whose values are all left out is [], over no rows NULL", async () => {
+    expect(await rows(`SELECT JSON_ARRAYAGG(n) FROM jdocs WHERE id = 2`)).toEqual([["[]"]])
+    expect(await rows(`SELECT grp, JSON_ARRAYAGG(n) FROM jdocs WHERE id <> 3 GROUP BY grp`)).toEqual([["a", "[1.5]"]])
+    expect(await rows(`SELECT grp, JSON_ARRAYAGG(n ORDER BY id) FROM jdocs WHERE id = 2 GROUP BY grp`)).toEqual([["a", "[]"]])
+    expect(await rows(`SELECT JSON_ARRAYAGG(n) FROM jdocs WHERE id = 99`)).toEqual([[null]])
+    expect(await rows(`SELECT JSON_OBJECTAGG(name VALUE n ABSENT ON NULL) FROM jdocs WHERE id = 2`)).toEqual([["{}"]])
+    expect(await rows(`SELECT JSON_OBJECTAGG(name VALUE n) FROM jdocs WHERE id = 99`)).toEqual([[null]])
   })
 })

@@ -85,4 +85,27 @@ describe("Oracle test server: JSON_TABLE", () => {
     expect((await conn.execute(`SELECT SUM(jt.n), MAX(jt.n) * 2 FROM JSON_TABLE('[{"n":1},{"n":2.5},{"n":0.1}]', '$[*]' COLUMNS (n NUMBER PATH '$.n')) jt`)).rows).toEqual([[3.6, 5]])
     expect((await conn.execute(`SELECT SUM(x) FROM (SELECT JSON_VALUE('{"a":0.1}', '$.a' RETURNING NUMBER) x FROM dual UNION ALL SELECT JSON_VALUE('{"a":0.2}', '$.a' RETURNING NUMBER) FROM dual)`)).rows).toEqual([[0.3]])
   })
+
+  // AskTom "JSON_TABLE functionality change from 12.1 to 19c" (19.18, answered by Chris Saxon): a JSON null where the
+  // row path steps into an array gives a row of NULL columns ("The 19c behaviour is correct").
+  it("a null the row path's array step meets is a row of NULLs, as on 19c", async () => {
+    const doc = `'{data:[{"id":"a","audits":[{"policy_num":"10","policy_name":"Sally"},{"policy_num":"20","policy_name":"John"}]},{"id":"b","audits":null}]}'`
+    const r = await conn.execute(`SELECT x.pol_num, x.pol_name FROM JSON_TABLE(${doc}, '$.data[ * ].audits[ * ]' COLUMNS (id FOR ORDINALITY, pol_num PATH '$.policy_num', pol_name PATH '$.policy_name')) x`)
+    expect(r.rows).toEqual([
+      ["10", "Sally"],
+      ["20", "John"],
+      [null, null]
+    ])
+  })
+
+  // René Nyffenegger's JSON_TABLE notes (renenyffenegger.ch/notes/development/databases/Oracle/SQL/functions/json/table/index)
+  // run these on Oracle: unquoted lower-case column names without PATH read the lower-case keys, and PATH takes simple
+  // dot notation (`path dct.val_1`).
+  it("reads a column without PATH by its name as written, and takes a dot-notation PATH", async () => {
+    const doc = `'{"num": 42, "txt": "Hello world", "ary": ["foo", "bar", "baz"], "dct": {"val_1": "one", "val_2": "two"}}'`
+    expect((await conn.execute(`SELECT t.num, t.txt FROM JSON_TABLE(${doc}, '$' COLUMNS (num NUMBER, txt VARCHAR2(20))) t`)).rows).toEqual([[42, "Hello world"]])
+    const dotted = `SELECT t.num, t.dct_val_1, t.dct_val_2 FROM JSON_TABLE(${doc}, '$'
+      COLUMNS (num NUMBER, dct_val_1 VARCHAR2(10) PATH dct.val_1, dct_val_2 VARCHAR2(10) PATH dct.val_2 ERROR ON ERROR)) t`
+    expect((await conn.execute(dotted)).rows).toEqual([[42, "one", "two"]])
+  })
 })

@@ -284,15 +284,17 @@ export interface Handling {
   readonly onEmpty: string
   readonly errorDefault: string
   readonly emptyDefault: string
+  /** The session is a 23ai one, whose error texts name the path (see jsonValue). */
+  readonly texts23ai?: boolean
 }
 
 /** The defaults: NULL ON ERROR, no ON EMPTY clause. */
 export const NULL_HANDLING: Handling = { onError: "NULL", onEmpty: "-", errorDefault: "", emptyDefault: "" }
 
-/** Handling from the words json-sql.ts passes (`"ERROR -"`, `"NULL ERROR"`, ...) and the DEFAULT values. */
+/** Handling from the words json-sql.ts passes (`"ERROR -"`, `"NULL ERROR 23ai"`, ...) and the DEFAULT values. */
 const handlingOf = (words: string, errorDefault: string, emptyDefault: string): Handling => {
-  const [onError = "NULL", onEmpty = "-"] = words.split(" ")
-  return { onError, onEmpty, errorDefault, emptyDefault }
+  const [onError = "NULL", onEmpty = "-", release] = words.split(" ")
+  return { onError, onEmpty, errorDefault, emptyDefault, texts23ai: release === "23ai" }
 }
 
 /** The result of a failure `error` by the handling: raised, or the value its clause gives (`empty`: no value matched). */
@@ -335,10 +337,15 @@ const NO_VALUE = () => new OraError(40462, "JSON_VALUE evaluated to no value")
 /**
  * JSON_VALUE: the scalar the path selects as text the RETURNING type takes (`returning`: VARCHAR2, NUMBER, DATE,
  * TIMESTAMP). A document that is no JSON (ORA-40441), nothing selected (ORA-40462), several values (ORA-40470), an
- * object or array (ORA-40456) and a value of another type (ORA-01722 / ORA-01861: **unconfirmed** codes) are handled by
+ * object or array (ORA-40456), a value of another type (ORA-01722 / ORA-01861: **unconfirmed** codes) and text longer
+ * than a `RETURNING VARCHAR2(n)` size (ORA-40478 "output value too large (maximum: n)", the code and text René
+ * Nyffenegger's notes show for a JSON_TABLE column, renenyffenegger.ch/notes/development/databases/Oracle/SQL/functions/json/error-clause;
+ * `RETURNING VARCHAR2(n) TRUNCATE` cuts it instead) are handled by
  * the ON ERROR / ON EMPTY clauses (error texts as the Database Error Messages list gives them: ORA-40462 "JSON_VALUE
- * evaluated to no value", ORA-40470 "JSON_VALUE evaluated to multiple values", ORA-40456 "JSON_VALUE evaluated to
- * non-scalar value"); JSON null is NULL.
+ * evaluated to no value", ORA-40470 "JSON_VALUE evaluated to multiple values" (23ai: "JSON query '$.a' evaluated to
+ * multiple values.", as its Reference's JSON_BEHAVIOR example shows), ORA-40456 "JSON_VALUE evaluated to
+ * non-scalar value" (23ai: "JSON path '$.o' evaluated to non-scalar value."; https://docs.oracle.com/en/error-help/db/
+ * ora-40470 and ora-40456 list both texts); JSON null is NULL.
  */
 export const jsonValue = (doc: string, path: string, returning: string, h: Handling = NULL_HANDLING, vars: Variables = new Map()): string | null => {
   const steps = parsePath(path)
@@ -347,8 +354,8 @@ export const jsonValue = (doc: string, path: string, returning: string, h: Handl
   const found = strictSelect(root, steps, path, vars)
   if (found instanceof StrictPathError) return handled(h, found, false)
   if (found.length === 0) return handled(h, NO_VALUE(), true)
-  if (found.length > 1) return handled(h, new OraError(40470, "JSON_VALUE evaluated to multiple values"), false)
-  if (!isScalar(found[0]!)) return handled(h, new OraError(40456, "JSON_VALUE evaluated to non-scalar value"), false)
+  if (found.length > 1) return handled(h, new OraError(40470, h.texts23ai === true ? `JSON query '${path}' evaluated to multiple values.` : "JSON_VALUE evaluated to multiple values"), false)
+  if (!isScalar(found[0]!)) return handled(h, new OraError(40456, h.texts23ai === true ? `JSON path '${path}' evaluated to non-scalar value.` : "JSON_VALUE evaluated to non-scalar value"), false)
   const text = scalarText(found[0]!)
   if (text === undefined) return null
   switch (returning) {
@@ -360,8 +367,14 @@ export const jsonValue = (doc: string, path: string, returning: string, h: Handl
       if (m === null) return handled(h, new OraError(1861, "literal does not match format string"), false)
       return returning === "DATE" ? `${m[1]} 00:00:00` : `${m[1]} ${m[2] ?? "00:00:00"}`
     }
-    default:
-      return text
+    default: {
+      const m = /^VARCHAR2\((\d+)( CHAR)?( TRUNCATE)?\)$/.exec(returning)
+      const size = Number(m?.[1] ?? Infinity)
+      const chars = m?.[2] !== undefined
+      if ((chars ? [...text].length : Buffer.byteLength(text)) <= size) return text
+      if (m?.[3] !== undefined) return chars ? [...text].slice(0, size).join("") : Buffer.from(text).subarray(0, size).toString("utf8").replace(/\ufffd$/, "")
+      return handled(h, new OraError(40478, `output value too large (maximum: ${size})`), false)
+    }
   }
 }
 
@@ -379,8 +392,13 @@ export const jsonQuery = (doc: string, path: string, wrapper: string, scalarsAll
   if (found instanceof StrictPathError) return handled(h, found, false)
   if (found.length === 0) return handled(h, NO_VALUE(), true)
   const one = found.length === 1 ? found[0]! : undefined
-  // simple dot notation (json-sql.ts): one value as it is, several in an array
-  if (wrapper === "DOT") return one !== undefined ? plainJson(one) : `[${found.map(plainJson).join(",")}]`
+  // simple dot notation (json-sql.ts): one value as it is, several in an array; on a textual column (DOTTEXT) a string
+  // as its text, "similar to that of function json_value for a scalar value" (JSON Developer's Guide 19c, "Simple
+  // Dot-Notation Access to JSON Data")
+  if (wrapper === "DOT" || wrapper === "DOTTEXT") {
+    if (one === undefined) return `[${found.map(plainJson).join(",")}]`
+    return wrapper === "DOTTEXT" && one.kind === "string" ? one.value : plainJson(one)
+  }
   if (wrapper === "WITH" || (wrapper === "CONDITIONAL" && (one === undefined || isScalar(one)))) return `[${found.map(plainJson).join(",")}]`
   if (one === undefined || (isScalar(one) && !scalarsAllowed)) return handled(h, new OraError(40480, "result cannot be returned without array wrapper"), false)
   return omitQuotes && one.kind === "string" ? one.value : plainJson(one)

@@ -220,14 +220,17 @@ const comparePair = (op: string, l: JsonNode, r: JsonNode, flags: string | undef
 }
 
 /**
- * The node a path operand starts from: the current item, the document, or a SQL/JSON variable's value (a variable
- * without a PASSING value is refused as a path syntax error, ORA-40597; the code Oracle gives is **unconfirmed**).
+ * The node a path operand starts from: the current item, the document, or a SQL/JSON variable's value. A variable
+ * without a PASSING value is ORA-40656 "Variable in JSON path expression has no value in PASSING clause." (Database
+ * Error Messages, https://docs.oracle.com/en/error-help/db/ora-40656, 19c / 21c text; 23ai names the variable);
+ * 19c / 21c also list ORA-40463 "JSON path expression contained an invalid variable name" for a variable "not used in
+ * the PASSING clause", so which of the two those releases raise is **unconfirmed**.
  */
 const originOf = (from: string, item: JsonNode, root: JsonNode, vars: Variables): JsonNode => {
   if (from === "@") return item
   if (from === "$") return root
   const value = vars.get(from.slice(1))
-  if (value === undefined) throw new OraError(40597, `JSON path expression syntax error (undefined variable ${from})`)
+  if (value === undefined) throw new OraError(40656, "Variable in JSON path expression has no value in PASSING clause.")
   return value
 }
 

@@ -24,6 +24,19 @@ export interface QueryClauses {
   readonly words: string
 }
 
+/**
+ * The handlings each function's grammar takes in its ON ERROR and ON EMPTY clauses (SQL Language Reference,
+ * JSON_value_on_error_clause / JSON_query_on_error_clause / JSON_exists_on_error_clause and their ON EMPTY forms;
+ * JSON Developer's Guide, "Error Clause for SQL Functions and Conditions": NULL ON ERROR "Not available for
+ * json_exists", EMPTY [ARRAY | OBJECT] "Available only for json_query", DEFAULT not "for json_exists" nor "for
+ * json_query or a json_table column value clause that has json_query behavior"; TRUE / FALSE only for json_exists).
+ */
+const HANDLINGS: Readonly<Record<string, ReadonlySet<OnClause["handling"]>>> = {
+  JSON_VALUE: new Set(["NULL", "ERROR", "DEFAULT"]),
+  JSON_QUERY: new Set(["NULL", "ERROR", "EMPTYARRAY", "EMPTYOBJECT"]),
+  JSON_EXISTS: new Set(["ERROR", "TRUE", "FALSE"])
+}
+
 /** True when `sig[k]` starts `ON ERROR | EMPTY | MISMATCH`. */
 const onAt = (sig: ReadonlyArray<Tok>, k: number): boolean => isKw(sig[k], "ON") && isKw(sig[k + 1], "ERROR", "EMPTY", "MISMATCH")
 
@@ -64,6 +77,9 @@ export const queryClauses = (name: string, tail: ReadonlyArray<Tok>): QueryClaus
     }
   }
   const set = (target: Tok | undefined, clause: OnClause) => {
+    // a handling the function's grammar lacks is a syntax error where the call's `)` may come (ORA-00907: the code
+    // Oracle's parser gives here is **unconfirmed**)
+    if (HANDLINGS[name]?.has(clause.handling) === false) throw new OraError(907, "missing right parenthesis")
     if (isKw(target, "ERROR")) onError = clause
     else if (isKw(target, "EMPTY")) onEmpty = clause
     else throw new OraError(3001, `unimplemented feature: ${name} ... ON ${target?.value ?? ""}`)

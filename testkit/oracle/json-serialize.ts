@@ -2,7 +2,9 @@
  * JSON_SERIALIZE's text (SQL Language Reference, "JSON_SERIALIZE"): a document (VARCHAR2, CLOB, BLOB or a JSON
  * column's stored extended JSON, oson.ts) as standard JSON text, Oracle's extended scalars (dates, doubles, RAW) as
  * strings or numbers. PRETTY indents by two blanks a level and writes `"key" : value`, as the reference's example
- * shows; ASCII writes non-ASCII characters as `\uXXXX` escapes (upper-case hex, as in the example's `\u20AC`);
+ * shows, and a non-empty array or object member value on the next line at the key's indentation (`"my_shapes" :` then
+ * `[`: the JSON_SERIALIZE PRETTY output quoted in gaiansentience/practicalplsql,
+ * scripts/articles/json/dynamic-unpivot-dataguide/design-1.2-test_jdoc-query.sql); ASCII writes non-ASCII characters as `\uXXXX` escapes (upper-case hex, as in the example's `\u20AC`);
  * ORDERED sorts each object's members by name. The result is limited to the RETURNING type's size: TRUNCATE cuts it,
  * otherwise a longer result fails with ORA-40478 (the default ERROR ON ERROR), as does text that is not JSON
  * (ORA-40441).
@@ -22,12 +24,15 @@ const ordered = (n: JsonNode): JsonNode => {
   return n
 }
 
+/** What follows a member's `:`: a line break to the key's indentation before a non-empty array or object, else a blank. */
+const memberSeparator = (v: JsonNode, pad: string): string => ((v.kind === "array" && v.items.length > 0) || (v.kind === "object" && v.fields.length > 0) ? `\n${pad}` : " ")
+
 /** PRETTY text of a node at indentation `depth`. */
 const pretty = (n: JsonNode, depth: number): string => {
   const pad = "  ".repeat(depth + 1)
   const end = "  ".repeat(depth)
   if (n.kind === "array") return n.items.length === 0 ? "[]" : `[\n${n.items.map((v) => pad + pretty(v, depth + 1)).join(",\n")}\n${end}]`
-  if (n.kind === "object") return n.fields.length === 0 ? "{}" : `{\n${n.fields.map(([k, v]) => `${pad}${JSON.stringify(k)} : ${pretty(v, depth + 1)}`).join(",\n")}\n${end}}`
+  if (n.kind === "object") return n.fields.length === 0 ? "{}" : `{\n${n.fields.map(([k, v]) => `${pad}${JSON.stringify(k)} :${memberSeparator(v, pad)}${pretty(v, depth + 1)}`).join(",\n")}\n${end}}`
   return plainJson(n)
 }
 

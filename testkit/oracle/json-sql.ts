@@ -22,6 +22,15 @@ import { headingOf } from "./translate.ts"
 const CALLS = new Set(["JSON_VALUE", "JSON_QUERY", "JSON_EXISTS", "JSON_OBJECT", "JSON_ARRAY", "JSON_SERIALIZE", "JSON_ARRAYAGG", "JSON_OBJECTAGG", "JSON_MERGEPATCH", "JSON_TRANSFORM"])
 const NUMBER_RETURNS = new Set(["NUMBER", "INTEGER", "INT", "FLOAT", "DECIMAL", "NUMERIC", "SMALLINT", "REAL"])
 
+/**
+ * JSON_VALUE's text kind for `RETURNING [N]VARCHAR2(n [BYTE | CHAR]) [TRUNCATE]` (SQL Language Reference,
+ * JSON_value_return_type): `VARCHAR2(n)` (bytes) or `VARCHAR2(n CHAR)`, with ` TRUNCATE` inside; else `VARCHAR2`.
+ */
+const sizedText = (words: string): string => {
+  const m = /\bRETURNING N?VARCHAR2 \( (\d+)(?: (BYTE|CHAR))?( TRUNCATE)? \)( TRUNCATE)?/.exec(words)
+  return m === null ? "VARCHAR2" : `VARCHAR2(${m[1]}${m[2] === "CHAR" ? " CHAR" : ""}${m[3] ?? m[4] ?? ""})`
+}
+
 /** Tokens of `sql` (generated text) at position `pos`, with no heading of their own. */
 const generated = (sql: string, pos: number): Array<Tok> => tokenize(sql).map((t) => ({ ...t, pos, heading: "" }))
 
@@ -162,6 +171,9 @@ const returned = (text: Array<Tok>, returning: ReturnType<typeof returningOf>, p
       ? [...generated(`TO_${returning.type}(`, pos), ...text, ...generated(")", pos)]
       : text
 
+/** The keywords of `names` that the clause words `words` contain (`PRETTY`, `ASCII`, ...). */
+const flagsIn = (words: string, names: ReadonlyArray<string>): Array<string> => names.filter((f) => new RegExp(`\\b${f}\\b`).test(words))
+
 const SERIALIZE_CLAUSE = (t: Tok, next: Tok | undefined) => isKw(t, "RETURNING", "PRETTY", "ASCII", "ORDERED", "TRUNCATE") || (isKw(t, "ERROR", "NULL") && isKw(next, "ON"))
 
 /**
@@ -175,7 +187,7 @@ const serializeSql = (args: Array<Array<Tok>>, pos: number, rw: Rewrite): Array<
   const words = wordsOf(arg.slice(at))
   const returning = returningOf(words)
   if (returning.type === "JSON") throw new OraError(3001, "unimplemented feature: JSON_SERIALIZE ... RETURNING JSON")
-  const flags = ["PRETTY", "ASCII", "ORDERED", "TRUNCATE"].filter((f) => new RegExp(`\\b${f}\\b`).test(words))
+  const flags = flagsIn(words, ["PRETTY", "ASCII", "ORDERED", "TRUNCATE"])
   const limit = returning.type === "VARCHAR2" ? returning.size : 0
   // the flags text starts with `-`: an empty literal would be NULL to the translator, as '' is on Oracle
   const fn = returning.type === "BLOB" ? "ora_json_serialize_blob" : "ora_json_serialize"
@@ -201,7 +213,7 @@ const mergePatchSql = (args: Array<Array<Tok>>, pos: number, rw: Rewrite, versio
   const returning = /\bRETURNING\b/.test(words) || !fromJson ? returningOf(words) : ({ type: "JSON", size: 0 } as const)
   const asJson = returning.type === "JSON"
   const merged = [...generated("ora_json_mergepatch(", pos), ...rw(args[0]!), ...generated(", ", pos), ...rw(patchArg.slice(0, at)), ...generated(`, ${asJson ? "TRUE" : "FALSE"})`, pos)]
-  const flags = ["PRETTY", "ASCII", "TRUNCATE"].filter((f) => new RegExp(`\\b${f}\\b`).test(words))
+  const flags = flagsIn(words, ["PRETTY", "ASCII", "TRUNCATE"])
   const fn = returning.type === "BLOB" ? "ora_json_serialize_blob" : "ora_json_serialize"
   const text = asJson ? merged : [...generated(`${fn}(`, pos), ...merged, ...generated(`, '${["-", ...flags].join(" ")}', ${returning.type === "VARCHAR2" ? returning.size : 0})`, pos)]
   const call = /\bERROR ON ERROR\b/.test(words) ? text : [...generated("TRY(", pos), ...text, ...generated(")", pos)]
@@ -274,7 +286,10 @@ const AGGREGATE_CLAUSE = (t: Tok, next: Tok | undefined, after: Tok | undefined)
  * k VALUE v [FORMAT JSON] [NULL | ABSENT ON NULL] [RETURNING ...]) as a LISTAGG of the elements or members, which the
  * translator renders as DuckDB's string_agg (NULLs left out, so ABSENT ON NULL drops them and NULL ON NULL writes
  * `null`). Defaults as the SQL Language Reference gives them ("JSON_ARRAYAGG", "JSON_OBJECTAGG"): ABSENT ON NULL for
- * JSON_ARRAYAGG, NULL ON NULL for JSON_OBJECTAGG; VARCHAR2(4000) results.
+ * JSON_ARRAYAGG, NULL ON NULL for JSON_OBJECTAGG; VARCHAR2(4000) results. Over rows whose values are all left out
+ * (ABSENT ON NULL) the result is an empty array, over no rows SQL NULL, as Oracle answers (h2database/h2database issue
+ * #2928, "JSON_ARRAYAGG and all NULL values", compares H2 with Oracle); JSON_OBJECTAGG is taken to give `{}` alike
+ * (**unconfirmed**).
  */
 const aggregateSql = (name: "JSON_ARRAYAGG" | "JSON_OBJECTAGG", inner: Array<Tok>, pos: number, rw: Rewrite): Array<Tok> => {
   const top = topLevel(inner)
@@ -307,7 +322,9 @@ const aggregateSql = (name: "JSON_ARRAYAGG" | "JSON_OBJECTAGG", inner: Array<Tok
   const within = order.length === 0 ? [] : [...generated(" WITHIN GROUP (", pos), ...rw(order), ...generated(")", pos)]
   const list = [...generated("LISTAGG(", pos), ...element, ...generated(", ',')", pos), ...within]
   const kind = name === "JSON_ARRAYAGG" ? "array" : "object"
-  return returned([...generated("ora_json_wrap(", pos), ...list, ...generated(`, '${kind}')`, pos)], returning, pos)
+  // rows whose values are all left out give `[]` / `{}`, no rows SQL NULL (see the JSDoc)
+  const wrapped = [...generated("CASE WHEN COUNT(*) > 0 THEN ora_json_wrap(coalesce(", pos), ...list, ...generated(`, ' '), '${kind}') END`, pos)]
+  return returned(wrapped, returning, pos)
 }
 
 /** The DuckDB calls for one SQL/JSON call `name(args)` (`inner`: the tokens between its parentheses). */
@@ -334,7 +351,7 @@ const callSql = (name: string, args: Array<Array<Tok>>, inner: Array<Tok>, pos: 
         )
   const plain = onError === undefined && onEmpty === undefined && passing.length === 0
   const call = (fn: string, extra: Array<Tok>) => [...generated(`${fn}(`, pos), ...doc, ...generated(`, ${sqlString(path.value)}`, pos), ...extra, ...generated(")", pos)]
-  const handling = `'${onError?.handling ?? "NULL"} ${onEmpty?.handling ?? "-"}'`
+  const handling = `'${onError?.handling ?? "NULL"} ${onEmpty?.handling ?? "-"}${version === "23ai" ? " 23ai" : ""}'`
   if (name === "JSON_EXISTS") {
     // FALSE ON ERROR is the default (SQL Language Reference, "JSON_EXISTS Condition")
     return plain ? call("ora_json_exists", []) : call("ora_json_exists", [...generated(`, '${onError?.handling ?? "FALSE"}', `, pos), ...vars])
@@ -348,17 +365,21 @@ const callSql = (name: string, args: Array<Array<Tok>>, inner: Array<Tok>, pos: 
     // then JSON is also the default return type", JSON Developer's Guide 21c/23ai, "SQL/JSON Function JSON_QUERY")
     const returning = /\bRETURNING (\w+)/.exec(words)?.[1]
     const fromJson = returning === undefined && version !== "19c" && isJsonColumn(args[0] ?? [], jsonColumns)
-    return returning === "JSON" || fromJson ? [...generated("CAST(", pos), ...query, ...generated(" AS JSON)", pos)] : query
+    if (returning === "JSON" || fromJson) return [...generated("CAST(", pos), ...query, ...generated(" AS JSON)", pos)]
+    // PRETTY / ASCII lay the text out as JSON_SERIALIZE does (M. Bach's 19c JSON_QUERY(..., '$' PRETTY) output,
+    // martincarstenbach.wordpress.com/2019/06/14/json_table-and-date-time-columns-in-oracle-19c, has that layout)
+    const layout = flagsIn(words, ["PRETTY", "ASCII"])
+    return layout.length === 0 ? query : [...generated("ora_json_serialize(", pos), ...query, ...generated(`, '${layout.join(" ")}', 0)`, pos)]
   }
   // JSON_VALUE [RETURNING type]
   const returning = /\bRETURNING (\w+)/.exec(words)?.[1]
-  const kind = returning === undefined ? "VARCHAR2" : NUMBER_RETURNS.has(returning) ? "NUMBER" : returning === "DATE" || returning === "TIMESTAMP" ? returning : returning === "BINARY_DOUBLE" || returning === "BINARY_FLOAT" ? "NUMBER" : "VARCHAR2"
+  const kind = returning === undefined ? "VARCHAR2" : NUMBER_RETURNS.has(returning) ? "NUMBER" : returning === "DATE" || returning === "TIMESTAMP" ? returning : returning === "BINARY_DOUBLE" || returning === "BINARY_FLOAT" ? "NUMBER" : sizedText(words)
   const defaultOf = (clause: OnClause | undefined) =>
     clause?.handling === "DEFAULT" ? [...generated("CAST(", pos), ...rw([...clause.value]), ...generated(" AS VARCHAR)", pos)] : generated("'-'", pos)
   const value = plain
     ? call("ora_json_value", generated(`, '${kind}'`, pos))
     : call("ora_json_value", [...generated(`, '${kind}', ${handling}, `, pos), ...defaultOf(onError), ...generated(", ", pos), ...defaultOf(onEmpty), ...generated(", ", pos), ...vars])
-  if (returning === undefined || kind === "VARCHAR2") return value
+  if (returning === undefined || kind.startsWith("VARCHAR2")) return value
   const target = /\bRETURNING (\w+(?: \( \d+(?: , \d+)? \))?)/.exec(words)?.[1]?.replace(/ /g, "") ?? returning
   return [...generated("CAST(", pos), ...value, ...generated(` AS ${target})`, pos)]
 }
@@ -485,8 +506,12 @@ const METHOD_RETURNS: ReadonlyMap<string, readonly [string, string]> = new Map<s
 /**
  * Simple dot notation, `alias.col.a.b[0].c`, on a JSON column or on a VARCHAR2 / CLOB / BLOB column with an IS JSON
  * check constraint (JSON Developer's Guide, "Simple Dot-Notation Access to JSON Data"): the field names are matched
- * as written (case-sensitive), array steps as in a path, one targeted value is returned as it is, several wrapped in
- * an array, none as NULL; the result of a JSON column is JSON (21c+), of a textual one VARCHAR2(4000). Written as
+ * as written (case-sensitive), array steps as in a path, one targeted value is returned as it is (a string of a
+ * textual column as its text, as json_value gives it: the guide calls the behaviour "similar to that of function
+ * json_value for a scalar value", and M. D'Souza's talkapex.com post "Dot Notation for JSON in Oracle SQL" shows
+ * `Martin` for `d.json_data.name` on a VARCHAR2 IS JSON column), several wrapped in an array, none as NULL; an item
+ * ending in a field is headed by that field's name (NAME in the same post); the result of a JSON column is JSON
+ * (21c+), of a textual one VARCHAR2(4000). Written as
  * JSON_QUERY's call with the `DOT` wrapper rule (json-functions.ts). A trailing item method (`.number()`) makes it a
  * JSON_VALUE, returning NUMBER for the numeric methods, DATE / TIMESTAMP for date() / timestamp(), else VARCHAR2
  * ("SQL/JSON Path Expression Item Methods": a dot-notation query with an item method applies json_value with a
@@ -506,6 +531,8 @@ const rewriteDotNotation = (toks: ReadonlyArray<Tok>, jsonColumns: ReadonlySet<s
     let m = n + 2
     let path = "$"
     let method: string | undefined
+    // the name of a last step that is a field: the item's heading (`d.json_data.name` is headed NAME)
+    let lastField: string | undefined
     for (;;) {
       if (isOp(at(m + 1), ".") && isName(at(m + 2)) && isOp(at(m + 3), "(") && isOp(at(m + 4), ")") && ITEM_METHODS.has(at(m + 2)!.text)) {
         method = at(m + 2)!.text
@@ -516,8 +543,10 @@ const rewriteDotNotation = (toks: ReadonlyArray<Tok>, jsonColumns: ReadonlySet<s
       if (isOp(at(m + 1), ".") && isName(at(m + 2)) && !isOp(at(m + 3), "(")) {
         const t = at(m + 2)!
         path += `.${JSON.stringify(t.kind === "qident" ? t.value : t.text)}`
+        lastField = t.kind === "qident" ? t.value : t.text.toUpperCase()
         m += 2
       } else if (isOp(at(m + 1), "[")) {
+        lastField = undefined
         let close = m + 2
         while (close < sig.length && !isOp(at(close), "]")) close++
         if (close >= sig.length) break
@@ -536,10 +565,12 @@ const rewriteDotNotation = (toks: ReadonlyArray<Tok>, jsonColumns: ReadonlySet<s
       const value = [...generated("ora_json_value(", pos), ...target, ...generated(`, ${sqlString(path)}, '${kind}')`, pos)]
       call = type === "" ? value : [...generated("CAST(", pos), ...value, ...generated(` AS ${type})`, pos)]
     } else {
-      const query = [...generated("ora_json_query(", pos), ...target, ...generated(`, ${sqlString(path)}, 'DOT', TRUE, FALSE)`, pos)]
+      const wrapper = jsonColumns.has(columnName) ? "DOT" : "DOTTEXT"
+      const query = [...generated("ora_json_query(", pos), ...target, ...generated(`, ${sqlString(path)}, '${wrapper}', TRUE, FALSE)`, pos)]
       call = jsonColumns.has(columnName) ? [...generated("CAST(", pos), ...query, ...generated(" AS JSON)", pos)] : query
     }
-    out.push(...headed(call, toks.slice(first, sig[m]! + 1)))
+    const item = headed(call, toks.slice(first, sig[m]! + 1))
+    out.push(...(method === undefined && lastField !== undefined ? item.map((t, k) => ({ ...t, heading: k === 0 ? lastField! : "" })) : item))
     copied = sig[m]! + 1
     n = m
   }

@@ -10,7 +10,9 @@
  * - laterally joined with the FROM items before it; a document that is no JSON, or a row path selecting nothing,
  *   gives no row (NULL ON ERROR, the default);
  * - `name FOR ORDINALITY` numbers the rows from 1 (per parent row under NESTED PATH); the default column type is
- *   VARCHAR2(4000); a column without PATH reads the field named as the column (`$.name`);
+ *   VARCHAR2(4000); a column without PATH reads the field named as the column is written (`num` reads `$.num`, not
+ *   `$.NUM`: René Nyffenegger's JSON_TABLE notes read lower-case keys so, renenyffenegger.ch/notes/development/
+ *   databases/Oracle/SQL/functions/json/table/index); PATH takes a literal or simple dot notation (`PATH dct.val_1`);
  * - `NESTED [PATH] 'p' COLUMNS (...)` joins the rows `p` selects in each parent item as an outer join (a parent whose
  *   nested path selects nothing keeps one row with NULL nested columns); sibling NESTED clauses are joined as a union
  *   (a row of one sibling has NULL in the other's columns).
@@ -33,6 +35,25 @@ const nameOf = (t: Tok): string => (t.kind === "qident" ? t.value : t.value.toUp
 const pathLiteral = (t: Tok | undefined): string => {
   if (t?.kind !== "str") throw new OraError(40454, "path expression not a literal")
   return t.value
+}
+
+/**
+ * A column's PATH at `sig[at]` and the number of tokens it takes: a path literal, or simple dot notation, names as
+ * written (`PATH dct.val_1` reads `$.dct.val_1`, as René Nyffenegger's JSON_TABLE notes show Oracle taking it:
+ * renenyffenegger.ch/notes/development/databases/Oracle/SQL/functions/json/table/index).
+ */
+const columnPath = (sig: ReadonlyArray<Tok>, at: number): [string, number] => {
+  if (sig[at]?.kind !== "ident" && sig[at]?.kind !== "qident") return [pathLiteral(sig[at]), 1]
+  const steps: Array<string> = []
+  let k = at
+  for (;;) {
+    const t = sig[k]
+    if (t === undefined || (t.kind !== "ident" && t.kind !== "qident")) throw new OraError(40454, "path expression not a literal")
+    steps.push(t.kind === "qident" ? JSON.stringify(t.value) : t.text)
+    if (!isOp(sig[k + 1], ".")) break
+    k += 2
+  }
+  return [`$.${steps.join(".")}`, k - at + 1]
 }
 
 /** The entries of a `COLUMNS (...)` clause whose `(` is at `open` of `toks`. */
@@ -59,8 +80,8 @@ const columnOf = (entry: ReadonlyArray<Tok>): Column => {
   const name = nameOf(head)
   if (isKw(sig[1], "FOR") && isKw(sig[2], "ORDINALITY")) return { kind: "ordinality", name }
   const pathAt = sig.findIndex((t) => isKw(t, "PATH"))
-  const path = pathAt < 0 ? `$.${head.kind === "qident" ? head.value : head.text}` : pathLiteral(sig[pathAt + 1])
-  const spec = pathAt < 0 ? sig.slice(1) : [...sig.slice(1, pathAt), ...sig.slice(pathAt + 2)]
+  const [path, pathLength] = pathAt < 0 ? [`$.${head.kind === "qident" ? head.value : head.text}`, 0] : columnPath(sig, pathAt + 1)
+  const spec = pathAt < 0 ? sig.slice(1) : [...sig.slice(1, pathAt), ...sig.slice(pathAt + 1 + pathLength)]
   const exists = spec.findIndex((t) => isKw(t, "EXISTS"))
   const format = spec.findIndex((t, k) => isKw(t, "FORMAT") && isKw(spec[k + 1], "JSON"))
   if (exists >= 0) return { kind: "exists", name, path, clauses: [...spec.slice(0, exists), ...spec.slice(exists + 1)] }
@@ -163,6 +184,9 @@ const jsonTableSql = (toks: ReadonlyArray<Tok>, open: number, close: number, pos
   const clauses = significant(clauseToks)
   const path = args.length > 1 ? pathLiteral(clauses[0]) : "$"
   const words = clauses.slice(1).map((t) => t.value).join(" ")
+  // the table-level clause takes only ERROR or NULL (SQL Language Reference, "JSON_TABLE", JSON_table_on_error_clause
+  // `{ ERROR | NULL } ON ERROR`; ORA-00907: the parser's code here is **unconfirmed**)
+  if (/\b(DEFAULT|EMPTY|TRUE|FALSE)\b/.test(words)) throw new OraError(907, "missing right parenthesis")
   // ERROR | NULL ON ERROR and ON EMPTY at the table level: the row path's handling, and ON ERROR the columns' default
   const onError = /\b(ERROR|NULL) ON ERROR\b/.exec(words)?.[0] ?? ""
   const onEmpty = /\b(ERROR|NULL) ON EMPTY\b/.exec(words)?.[0] ?? ""

@@ -3,8 +3,8 @@
  * its "JSON_TRANSFORM Operator ..." sections; SQL Language Reference, "JSON_TRANSFORM"): REMOVE, INSERT, REPLACE,
  * SET, APPEND, RENAME and KEEP, applied in order, each to the result of the ones before; the call succeeds as a whole
  * or fails. The handlers and their defaults per operator:
- * - REMOVE: IGNORE ON MISSING (ERROR); removing `$` is an error.
- * - INSERT: ERROR ON EXISTING (IGNORE, REPLACE) for an object field, ORA-40763 "value already exists"; an array
+ * - REMOVE: IGNORE ON MISSING (ERROR); removing `$` is ORA-40770 "removal of root value not allowed".
+ * - INSERT: ERROR ON EXISTING (IGNORE, REPLACE) for an object field, ORA-40763 "existing value in JSON_TRANSFORM"; an array
  *   position inserts there, one past the end lengthening the array with JSON nulls.
  * - REPLACE: IGNORE ON MISSING (CREATE, ERROR) — "REPLACE has the effect of SET with clause IGNORE ON MISSING".
  * - SET: REPLACE ON EXISTING (IGNORE, ERROR), CREATE ON MISSING (IGNORE, ERROR): a missing field is created when its
@@ -14,8 +14,13 @@
  * - RENAME: the targeted field takes the name, in place; IGNORE ON MISSING (ERROR).
  * - KEEP: only the targeted values (and the objects and arrays leading to them) stay; the top level is emptied, not
  *   removed.
- * A SQL NULL value is JSON null (NULL ON NULL), or skips the operation (IGNORE ON NULL), fails it (ERROR ON NULL) or
- * removes the target (REMOVE ON NULL).
+ * A SQL NULL value is JSON null (NULL ON NULL), or skips the operation (IGNORE ON NULL), fails it (ERROR ON NULL,
+ * ORA-40803) or removes the target (REMOVE ON NULL).
+ * Error codes and texts from the Database Error Messages (https://docs.oracle.com/en/error-help/db/ora-40762 and
+ * ora-40763, ora-40770, ora-40803; 19c / 21c wording): ORA-40762 "missing value in JSON_TRANSFORM (path)" for ERROR ON
+ * MISSING, ORA-40763 "existing value in JSON_TRANSFORM (path)" for ERROR ON EXISTING, ORA-40770 "removal of root
+ * value not allowed" ("Do not use path expression '$' in the REMOVE operation"), ORA-40803 "JSON_TRANSFORM operation
+ * called with NULL input" for ERROR ON NULL.
  */
 import { BLOB, BOOLEAN, DuckDBListValue, LIST, VARCHAR } from "@duckdb/node-api"
 import type { DuckDBConnection } from "@duckdb/node-api"
@@ -52,7 +57,7 @@ const DEFAULTS: Record<TransformOperation["op"], Readonly<Record<string, string>
 }
 
 const missing = (path: string) => new OraError(40762, `missing value in JSON_TRANSFORM (${path})`)
-const existing = () => new OraError(40763, "value already exists")
+const existing = (path: string) => new OraError(40763, `existing value in JSON_TRANSFORM (${path})`)
 
 /** A place a path's last step names: a field of an object (present or not) or a position of an array. */
 type Location = { readonly parent: Extract<Node, { kind: "object" }>; readonly name: string } | { readonly parent: Extract<Node, { kind: "array" }>; readonly index: number }
@@ -159,7 +164,7 @@ const apply = (root: Node, t: TransformOperation, values: ReadonlyArray<string |
   const steps = parsePath(path)
   checkTargetPath(steps)
   if (steps.length === 0) {
-    if (t.op === "REMOVE") throw new OraError(40774, "cannot remove the top-level value (JSON_TRANSFORM REMOVE '$')")
+    if (t.op === "REMOVE") throw new OraError(40770, "removal of root value not allowed")
     throw new OraError(3001, `unimplemented feature: JSON_TRANSFORM ${t.op} '$'`)
   }
   const raw = t.value === undefined ? undefined : values[t.value]
@@ -167,7 +172,7 @@ const apply = (root: Node, t: TransformOperation, values: ReadonlyArray<string |
   if (raw !== undefined) {
     if (raw === null) {
       if (on["NULL"] === "IGNORE") return root
-      if (on["NULL"] === "ERROR") throw new OraError(40765, `JSON_TRANSFORM ${t.op} of a NULL value (ERROR ON NULL)`)
+      if (on["NULL"] === "ERROR") throw new OraError(40803, "JSON_TRANSFORM operation called with NULL input")
       if (on["NULL"] === "REMOVE") {
         for (const l of locations(root, steps)) remove(l)
         return root
@@ -195,7 +200,7 @@ const apply = (root: Node, t: TransformOperation, values: ReadonlyArray<string |
           if (l.index <= l.parent.items.length) l.parent.items.splice(l.index, 0, value!)
           else put(l, value!)
         } else if (present(l)) {
-          if (on["EXISTING"] === "ERROR") throw existing()
+          if (on["EXISTING"] === "ERROR") throw existing(path)
           if (on["EXISTING"] === "REPLACE") put(l, value!)
         } else put(l, value!)
       }
@@ -217,7 +222,7 @@ const apply = (root: Node, t: TransformOperation, values: ReadonlyArray<string |
     default: {
       // REPLACE, SET
       if (found.length > 0) {
-        if (on["EXISTING"] === "ERROR") throw existing()
+        if (on["EXISTING"] === "ERROR") throw existing(path)
         if (on["EXISTING"] !== "IGNORE") for (const l of found) put(l, value!)
         return root
       }
