@@ -62,6 +62,9 @@ describe("Oracle test server: a zoned attribute two object levels down compares 
     expect(await ids("SELECT id FROM zk WHERE a IN (SELECT b FROM zk) ORDER BY id")).toEqual([1])
     expect(await ids("SELECT id FROM zkd WHERE o IN (SELECT t.a FROM zk t WHERE t.id = 1) ORDER BY id")).toEqual([1, 2])
     expect(await ids("SELECT id FROM zkd WHERE o NOT IN (SELECT b FROM zk) ORDER BY id")).toEqual([3])
+    // each query of a set operation chain in the subquery selects its objects' keys
+    expect(await ids("SELECT id FROM zkd WHERE o IN (SELECT a FROM zk WHERE id = 9 UNION SELECT b FROM zk WHERE id = 1) ORDER BY id")).toEqual([1, 2])
+    expect(await ids("SELECT id FROM zkd WHERE o IN (SELECT o FROM zkd WHERE id = 1 INTERSECT SELECT o FROM zkd WHERE id = 2) ORDER BY id")).toEqual([1, 2])
   })
 
   it("takes one instant written at two offsets as one value in DISTINCT", async () => {
@@ -84,5 +87,16 @@ describe("Oracle test server: a zoned attribute two object levels down compares 
     expect(await rows("SELECT o FROM zkd WHERE id = 1 INTERSECT SELECT a FROM zk WHERE id = 1")).toHaveLength(1)
     expect(await rows("SELECT o FROM zkd WHERE id = 1 INTERSECT SELECT b FROM zk WHERE id = 1")).toHaveLength(1)
     expect(await rows("SELECT o FROM zkd MINUS SELECT b FROM zk")).toHaveLength(1)
+  })
+
+  it("compares them so in a PL/SQL block's SQL too", async () => {
+    const out = { dir: oracledb.BIND_OUT, type: oracledb.STRING }
+    const block = `DECLARE n NUMBER; s VARCHAR2(40); BEGIN
+        SELECT COUNT(*) INTO n FROM (SELECT DISTINCT o FROM zkd); s := n;
+        SELECT COUNT(*) INTO n FROM (SELECT o FROM zkd GROUP BY o); s := s || ' ' || n;
+        SELECT COUNT(*) INTO n FROM zkd WHERE o IN (SELECT a FROM zk WHERE id = 1); s := s || ' ' || n;
+        SELECT COUNT(*) INTO n FROM (SELECT o FROM zkd UNION SELECT b FROM zk); s := s || ' ' || n;
+        SELECT COUNT(*) INTO n FROM zk WHERE a = b; :s := s || ' ' || n; END;`
+    expect((await conn.execute(block, { s: out })).outBinds.s).toBe("2 2 2 3 1")
   })
 })

@@ -82,12 +82,28 @@ export const rewriteObjectComparisons = (toks: ReadonlyArray<Tok>, tables: () =>
     if (method === undefined) return by === "key" ? objectKey(o.type, `CAST(${textOf(o)} AS VARCHAR)`) : undefined
     return by === "method" && method.map ? `${method.call}(${textOf(o)})` : undefined
   }
-  /** The object operand of type `type` a subquery opening at `n` selects as its only item, and nothing else. */
-  const subqueryItem = (n: number, type: NamedType): Operand | undefined => {
-    if (!isOp(at(n), "(") || !isKw(at(n + 1), "SELECT")) return undefined
-    const items = listItems(toks, sig, n + 2)
-    const o = items.length === 1 ? operandAt(items[0]!) : undefined
-    return o?.type === type && isKw(at(o.end), "FROM") ? o : undefined
+  /**
+   * The object operands of type `type` a subquery opening at `n` selects, its only item, one for each query of a chain
+   * of set operations (whose rows are then compared as those keys); undefined for another subquery.
+   */
+  const subqueryItems = (n: number, type: NamedType): Array<Operand> | undefined => {
+    if (!isOp(at(n), "(")) return undefined
+    const items: Array<Operand> = []
+    for (let m = n + 1; ; ) {
+      if (!isKw(at(m), "SELECT")) return undefined
+      const first = listItems(toks, sig, m + 1)
+      const o = first.length === 1 ? operandAt(first[0]!) : undefined
+      if (o?.type !== type || !isKw(at(o.end), "FROM")) return undefined
+      items.push(o)
+      // the next query of the chain, if any: after a set operator at the subquery's level
+      let depth = 0
+      for (m = o.end; m < sig.length; m++) {
+        if (isOp(at(m), "(")) depth++
+        else if (isOp(at(m), ")") && --depth < 0) return items
+        else if (depth === 0 && isKw(at(m), "UNION", "INTERSECT", "MINUS", "EXCEPT")) break
+      }
+      m += isKw(at(m + 1), "ALL") ? 2 : 1
+    }
   }
   /** The object operands of type `type` of the parenthesised list opening at `n`, and where it ends; undefined for another list. */
   const objectList = (n: number, type: NamedType): { items: Array<Operand>; end: number } | undefined => {
@@ -138,8 +154,8 @@ export const rewriteObjectComparisons = (toks: ReadonlyArray<Tok>, tables: () =>
       const list = objectList(open, inList.type)
       if (list === undefined) {
         // `o IN (SELECT p FROM ...)`: both compared by what they compare by
-        const item = key === undefined ? undefined : subqueryItem(open, inList.type)
-        if (item !== undefined) edits.push({ from: inList.start, to: inList.end, text: key! }, { from: item.start, to: item.end, text: keyOf(item)! })
+        const items = key === undefined ? undefined : subqueryItems(open, inList.type)
+        if (items !== undefined) edits.push({ from: inList.start, to: inList.end, text: key! }, ...items.map((o) => ({ from: o.start, to: o.end, text: keyOf(o)! })))
         continue
       }
       const text =
