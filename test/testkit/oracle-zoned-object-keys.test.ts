@@ -89,6 +89,17 @@ describe("Oracle test server: a zoned attribute two object levels down compares 
     expect(await rows("SELECT o FROM zkd MINUS SELECT b FROM zk")).toHaveLength(1)
   })
 
+  it("compares a TIMESTAMP(9) WITH TIME ZONE attribute to the nanosecond", async () => {
+    await conn.execute("CREATE TYPE zk_nin AS OBJECT (at TIMESTAMP(9) WITH TIME ZONE)")
+    await conn.execute("CREATE TYPE zk_nout AS OBJECT (i zk_nin)")
+    await conn.execute("CREATE TABLE zkn (id NUMBER, a zk_nout, b zk_nout)")
+    const nout = (ts: string) => `zk_nout(zk_nin(TIMESTAMP '${ts}'))`
+    await conn.execute(`INSERT INTO zkn VALUES (1, ${nout("2024-01-01 10:00:00.123456789 +01:00")}, ${nout("2024-01-01 09:00:00.123456788 +00:00")})`)
+    await conn.execute(`INSERT INTO zkn VALUES (2, ${nout("2024-01-01 10:00:00.123456789 +01:00")}, ${nout("2024-01-01 09:00:00.123456789 +00:00")})`)
+    expect(await ids("SELECT id FROM zkn WHERE a = b ORDER BY id")).toEqual([2])
+    expect(await rows("SELECT COUNT(*) FROM (SELECT DISTINCT b FROM zkn)")).toEqual([[2]])
+  })
+
   it("compares them so in a PL/SQL block's SQL too", async () => {
     const out = { dir: oracledb.BIND_OUT, type: oracledb.STRING }
     const block = `DECLARE n NUMBER; s VARCHAR2(40); BEGIN

@@ -61,9 +61,18 @@ export const objectKeys = (type: NamedType, c: string): string | undefined => {
 export const storedScalarText = (e: string): string => `CASE WHEN starts_with(${e}, '{') THEN regexp_extract(${e}, ':\\s*"([^"]*)"', 1) ELSE ${e} END`
 
 /**
+ * A zoned attribute's stored text (engine text `v`) as its instant: microseconds since the epoch (ora_multiset_instant,
+ * multiset-conditions.ts), then the three digits of a TIMESTAMP(9)'s fraction past them, which the engine's
+ * timestamps do not hold.
+ */
+const instantKey = (v: string): string => {
+  const text = storedScalarText(v)
+  return `CAST(epoch_us(ora_multiset_instant(${text})) AS VARCHAR) || '.' || rpad(coalesce(regexp_extract(${text}, '\\.\\d{6}(\\d{1,3})', 1), ''), 3, '0')`
+}
+
+/**
  * `ora_object_key_<d>(x, s)`: object text x keyed by shape s (JSON text of a {@link KeyShape}) reaching d levels, each
- * zoned attribute as its instant in microseconds (ora_multiset_instant, multiset-conditions.ts), each object attribute
- * of `n` by level d - 1; `ora_object_keys_<d>(c, s)` the keys of collection c's elements. Each level's lambda has its
+ * zoned attribute as its instant ({@link instantKey}), each object attribute of `n` by level d - 1; `ora_object_keys_<d>(c, s)` the keys of collection c's elements. Each level's lambda has its
  * own parameter names, which the level below reads through its shape argument.
  */
 export const OBJECT_KEY_MACROS: ReadonlyArray<string> = Array.from({ length: KEY_DEPTH }, (_, k) => k + 1).flatMap((d) => {
@@ -72,7 +81,7 @@ export const OBJECT_KEY_MACROS: ReadonlyArray<string> = Array.from({ length: KEY
   const nested = d > 1 ? ` WHEN ${inner} IS NOT NULL THEN ora_object_key_${d - 1}(${v}, ${inner})` : ""
   const zoned = `list_contains(from_json(json_extract(s, '$.z'), '["INTEGER"]'), ${i})`
   return [
-    `ora_object_key_${d}(x, s) AS CASE WHEN starts_with(x, '[') THEN CAST(list_transform(from_json(x, '["VARCHAR"]'), (${v}, ${i}) -> CASE WHEN ${zoned} THEN CAST(epoch_us(ora_multiset_instant(${storedScalarText(v)})) AS VARCHAR)${nested} ELSE ${v} END) AS VARCHAR) ELSE x END`,
+    `ora_object_key_${d}(x, s) AS CASE WHEN starts_with(x, '[') THEN CAST(list_transform(from_json(x, '["VARCHAR"]'), (${v}, ${i}) -> CASE WHEN ${zoned} THEN ${instantKey(v)}${nested} ELSE ${v} END) AS VARCHAR) ELSE x END`,
     `ora_object_keys_${d}(c, s) AS list_transform(from_json(c, '["VARCHAR"]'), ora_ke -> ora_object_key_${d}(ora_ke, s))`
   ]
 })
