@@ -72,8 +72,9 @@ const instantKey = (v: string): string => {
 
 /**
  * `ora_object_key_<d>(x, s)`: object text x keyed by shape s (JSON text of a {@link KeyShape}) reaching d levels, each
- * zoned attribute as its instant ({@link instantKey}), each object attribute of `n` by level d - 1; `ora_object_keys_<d>(c, s)` the keys of collection c's elements. Each level's lambda has its
- * own parameter names, which the level below reads through its shape argument.
+ * zoned attribute as its instant ({@link instantKey}), each object attribute of `n` by level d - 1;
+ * `ora_object_keys_<d>(c, s)` the keys of collection c's elements. Each level's lambda has its own parameter names,
+ * which the level below reads through its shape argument.
  */
 export const OBJECT_KEY_MACROS: ReadonlyArray<string> = Array.from({ length: KEY_DEPTH }, (_, k) => k + 1).flatMap((d) => {
   const [v, i] = [`ora_kv${d}`, `ora_ki${d}`]
