@@ -82,6 +82,28 @@ describe("Oracle test server: object comparisons by MAP / ORDER methods (raw nod
     expect(await rows("SELECT t.id FROM oc_o t WHERE t.r IN (oc_op(7, 0), oc_op(5, 5)) ORDER BY t.id")).toEqual([[1], [3]])
   })
 
+  it("[NOT] IN (subquery) of objects compares by the MAP method", async () => {
+    // o maps to 3, 10, 6, NULL; o2 to 3, 4, 18, 2: only row 1's o maps to a value an o2 maps to
+    expect(await rows("SELECT id FROM oc_o WHERE o IN (SELECT o2 FROM oc_o) ORDER BY id")).toEqual([[1]])
+    expect(await rows("SELECT t.id FROM oc_o t WHERE t.o NOT IN (SELECT u.o2 FROM oc_o u WHERE u.id < 3) ORDER BY t.id")).toEqual([[2], [3]])
+  })
+
+  it("a subtype's objects compare by the MAP method they inherit, in SQL and in PL/SQL", async () => {
+    await conn.execute("CREATE TYPE oc_base AS OBJECT (x NUMBER, MAP MEMBER FUNCTION m RETURN NUMBER) NOT FINAL")
+    await conn.execute("CREATE TYPE BODY oc_base AS MAP MEMBER FUNCTION m RETURN NUMBER IS BEGIN RETURN MOD(x, 10); END; END;")
+    await conn.execute("CREATE TYPE oc_sub UNDER oc_base (y NUMBER)")
+    await conn.execute("CREATE TYPE oc_subs AS TABLE OF oc_sub")
+    await conn.execute("CREATE TABLE oc_ih (id NUMBER, c oc_subs) NESTED TABLE c STORE AS oc_ih_c")
+    await conn.execute("INSERT INTO oc_ih VALUES (1, oc_subs(oc_sub(1, 1), oc_sub(11, 2)))")
+    // 21 maps to 1, as 1 and 11 do
+    expect(await rows("SELECT id FROM oc_ih WHERE oc_sub(21, 5) MEMBER OF c")).toEqual([[1]])
+    expect(await rows("SELECT id FROM oc_ih WHERE c IS NOT A SET")).toEqual([[1]])
+    const out = { dir: oracledb.BIND_OUT, type: oracledb.STRING }
+    const block = `DECLARE a oc_subs := oc_subs(oc_sub(1, 1), oc_sub(11, 2)); x oc_sub := oc_sub(21, 5); s VARCHAR2(20);
+      BEGIN IF x MEMBER OF a THEN s := 'member'; END IF; IF a IS NOT A SET THEN s := s || ' dup'; END IF; :s := s || ' ' || CARDINALITY(SET(a)); END;`
+    expect((await conn.execute(block, { s: out })).outBinds.s).toBe("member dup 1")
+  })
+
   it("ORDER BY an object column sorts by the MAP or ORDER method, NULL objects last", async () => {
     expect(await rows("SELECT t.id FROM oc_o t ORDER BY t.o")).toEqual([[1], [3], [2], [4]])
     expect(await rows("SELECT id FROM oc_o ORDER BY o DESC")).toEqual([[4], [2], [3], [1]])

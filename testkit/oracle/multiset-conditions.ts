@@ -6,13 +6,16 @@
  * are compared by value, as "the element types must be comparable" there: numbers by their canonical text (`1.50` is
  * `1.5`, as ora_num_text prints them), DATE and TIMESTAMP elements as timestamps (whether a SQL constructor stored
  * `2024-01-01 00:00:00` or a DbObject bind `2024-01-01T00:00:00`), TIMESTAMP WITH TIME ZONE as instants, CHAR without
- * trailing blanks, RAW as hex (see {@link ElementComparison}); other elements, objects too, as their stored text.
+ * trailing blanks, RAW as hex, objects without a MAP or ORDER method by their key (object-keys.ts; see
+ * {@link ElementComparison}); other elements as their stored text.
  */
 import { isKw, isOp, tokenize, type Tok } from "./lexer.ts"
 import { operandStart } from "./json-sql.ts"
 import { oracleName } from "./translate.ts"
 import { OraError } from "./errors.ts"
 import type { NamedType, OraType } from "./type-shapes.ts"
+import { OBJECT_KEY_MACROS, objectKey, objectKeys, storedScalarText } from "./object-keys.ts"
+import { comparisonOf } from "./type-inheritance.ts"
 
 /**
  * How the elements of a collection column compare: NUMBER / BINARY_* by number, DATE / TIMESTAMP by timestamp,
@@ -28,7 +31,7 @@ export type ElementComparison = "number" | "datetime" | "instant" | "padded" | "
 /**
  * Objects of a type without a MAP or ORDER method compared attribute by attribute, as Oracle compares them, whose
  * stored text does not do for that: a TIMESTAMP WITH TIME ZONE attribute (its own or a nested object's) compares as
- * its instant ({@link objectKey}).
+ * its instant (object-keys.ts objectKey).
  */
 export interface KeyedObjects {
   readonly keyed: NamedType
@@ -53,34 +56,6 @@ export const elementComparisonOf = (named: NamedType | undefined): ElementCompar
   return kind === "date" || kind === "timestamp" ? "datetime" : "text"
 }
 
-/**
- * An engine expression that gives object text `e` of type `type`, which has no MAP or ORDER method, a text that is
- * the same for equal objects: the stored attribute list with each TIMESTAMP WITH TIME ZONE attribute as its instant
- * (SQL Language Reference, "TIMESTAMP WITH TIME ZONE Data Type": values at the same instant in UTC are identical
- * whatever their offsets); undefined when the stored text does (no such attribute, or a method decides).
- */
-export const objectKey = (type: NamedType, e: string): string | undefined => {
-  const zoned = zonedPositions(type)
-  if (zoned === undefined) return undefined
-  // an object attribute's own zoned attributes, one level down: `;position=,p1,p2,;...`
-  const nested = type.attributes.flatMap((a, k) => {
-    const inner = "named" in a.member && a.member.named.kind === "object" ? zonedPositions(a.member.named) : undefined
-    return inner === undefined || inner === "," ? [] : [`;${k + 1}=${inner}`]
-  })
-  if (zoned === "," && nested.length === 0) return undefined
-  return nested.length === 0 ? `ora_object_key(${e}, '${zoned}')` : `ora_object_key_nested(${e}, '${zoned}', '${nested.join("")};')`
-}
-
-/** The positions of the TIMESTAMP WITH TIME ZONE attributes of `type` as `,p1,p2,` (`,` for none); undefined when a MAP or ORDER method compares its objects. */
-const zonedPositions = (type: NamedType): string | undefined =>
-  comparedByMethod(type) ? undefined : `,${type.attributes.flatMap((a, k) => ("scalar" in a.member && a.member.scalar.kind === "timestamptz" ? [`${k + 1},`] : [])).join("")}`
-
-/** Whether objects of `type` compare by a MAP or ORDER method, its own or one it inherits. */
-const comparedByMethod = (type: NamedType): boolean => {
-  for (let c: NamedType | undefined = type; c !== undefined; c = c.supertype) if (c.methods?.some((m) => m.comparison !== undefined)) return true
-  return false
-}
-
 /** The operand compared with the elements (engine text `e`, named once), as the value it is compared by. */
 const comparable = (how: ElementComparison, e: string): string => {
   if (typeof how === "object") return objectKey(how.keyed, `CAST(${e} AS VARCHAR)`)!
@@ -102,15 +77,15 @@ const comparable = (how: ElementComparison, e: string): string => {
 
 /** A stored element's text (engine text `e`) as the value it is compared by; a bound one may be extended JSON (`{"$oracleDate": "..."}`). */
 const elementValue = (how: Exclude<ElementComparison, KeyedObjects>, e: string): string =>
-  how === "datetime" || how === "instant" || how === "raw" ? comparable(how, `CASE WHEN starts_with(${e}, '{') THEN regexp_extract(${e}, ':\\s*"([^"]*)"', 1) ELSE ${e} END`) : comparable(how, e)
+  how === "datetime" || how === "instant" || how === "raw" ? comparable(how, storedScalarText(e)) : comparable(how, e)
 
 /** The elements of collection `c` (engine text) as a list of comparable values. */
 export const elements = (how: ElementComparison, c: string): string =>
-  typeof how === "object" ? objectKey(how.keyed, c)!.replace(/^ora_object_key/, "ora_multiset_objects") : how === "text" ? `from_json(${c}, '["VARCHAR"]')` : `ora_multiset_${how}s(${c})`
+  typeof how === "object" ? objectKeys(how.keyed, c)! : how === "text" ? `from_json(${c}, '["VARCHAR"]')` : `ora_multiset_${how}s(${c})`
 
 /**
  * DuckDB macros the rewrites call: a collection column's elements as comparable values (an object's as its key,
- * {@link objectKey}); two such lists' multiset equality (nested-table-equality.ts); a TIMESTAMP WITH TIME ZONE
+ * object-keys.ts); two such lists' multiset equality (nested-table-equality.ts); a TIMESTAMP WITH TIME ZONE
  * (text as stored: nine fraction digits at most, an offset, then the region it was written in, if any; or the engine's
  * own value) as its instant; a
  * RAW (bytes, or hex text) as upper-case hex.
@@ -118,11 +93,7 @@ export const elements = (how: ElementComparison, c: string): string =>
 export const MULTISET_MACROS: ReadonlyArray<string> = [
   `ora_multiset_instant(x) AS TRY_CAST(regexp_replace(regexp_replace(CAST(x AS VARCHAR), '(\\.\\d{6})\\d+', '\\1'), '([+-]\\d{2}:\\d{2})\\s+\\S+$', '\\1') AS TIMESTAMPTZ)`,
   `ora_multiset_raw(x) AS CASE WHEN typeof(x) = 'BLOB' THEN hex(CAST(x AS BLOB)) ELSE upper(CAST(x AS VARCHAR)) END`,
-  `ora_object_key(x, z) AS CASE WHEN starts_with(x, '[') THEN CAST(list_transform(from_json(x, '["VARCHAR"]'), (ora_v, ora_i) -> CASE WHEN contains(z, ',' || ora_i || ',') THEN CAST(epoch_us(${elementValue("instant", "ora_v")}) AS VARCHAR) ELSE ora_v END) AS VARCHAR) ELSE x END`,
-  // its own lambda's names: ora_object_key's inside it would read these
-  `ora_object_key_nested(x, z, nz) AS CASE WHEN starts_with(x, '[') THEN CAST(list_transform(from_json(x, '["VARCHAR"]'), (ora_w, ora_j) -> CASE WHEN contains(z, ',' || ora_j || ',') THEN CAST(epoch_us(${elementValue("instant", "ora_w")}) AS VARCHAR) WHEN contains(nz, ';' || ora_j || '=') THEN ora_object_key(ora_w, regexp_extract(nz, ';' || ora_j || '=([^;]*)', 1)) ELSE ora_w END) AS VARCHAR) ELSE x END`,
-  `ora_multiset_objects(c, z) AS list_transform(from_json(c, '["VARCHAR"]'), ora_e -> ora_object_key(ora_e, z))`,
-  `ora_multiset_objects_nested(c, z, nz) AS list_transform(from_json(c, '["VARCHAR"]'), ora_e -> ora_object_key_nested(ora_e, z, nz))`,
+  ...OBJECT_KEY_MACROS,
   `ora_multiset_equal(a, b) AS CASE WHEN a IS NULL OR b IS NULL OR len(list_filter(a, ora_x -> ora_x IS NULL)) + len(list_filter(b, ora_x -> ora_x IS NULL)) > 0 THEN NULL ELSE list_sort(a) = list_sort(b) END`,
   ...ELEMENT_COMPARISONS.map((how) => `ora_multiset_${how}s(c) AS list_transform(from_json(c, '["VARCHAR"]'), ora_e -> ${elementValue(how, "ora_e")})`)
 ]
@@ -258,7 +229,7 @@ export const checkAttributeComparison = (type: NamedType): void => {
     const named = "named" in a.member ? a.member.named : undefined
     const lob = "scalar" in a.member && (a.member.scalar.kind === "clob" || a.member.scalar.kind === "nclob" || a.member.scalar.kind === "blob")
     if (lob || named?.kind === "varray") throw new OraError(22901, "cannot compare VARRAY or LOB attributes of an object type")
-    if (named?.kind === "object" && !named.methods?.some((m) => m.comparison !== undefined)) checkAttributeComparison(named)
+    if (named?.kind === "object" && comparisonOf(named) === undefined) checkAttributeComparison(named)
   }
 }
 
@@ -293,14 +264,16 @@ export const rewriteMemberOfByMethods = (toks: ReadonlyArray<Tok>, tables: () =>
     const collection = table?.columns.find((c) => c.name === name)?.type.named
     const element = collection?.kind === "table" && collection.element !== undefined && "named" in collection.element ? collection.element.named : undefined
     if (element?.kind !== "object") return undefined
-    const method = element.methods?.find((m) => m.comparison !== undefined)
-    if (method === undefined) {
+    const compared = comparisonOf(element)
+    if (compared === undefined) {
       checkAttributeComparison(element)
       return undefined
     }
-    const type = `"${element.name}"`
-    const rebuilt = (alias: string) => `${type}(${element.attributes.map((a) => `${alias}."${a.name}"`).join(", ")})`
-    return { end, c: `"${owner}"."${name}"`, type, method, rebuilt }
+    const { method } = compared
+    // the member function, called as its declaring type's packaged function (plsql/object-methods.ts)
+    const call = `"${compared.owner.name}"."${method.name}"`
+    const rebuilt = (alias: string) => `"${element.name}"(${element.attributes.map((a) => `${alias}."${a.name}"`).join(", ")})`
+    return { end, c: `"${owner}"."${name}"`, call, method, rebuilt }
   }
   for (let k = out.length - 1; k >= 0; k--) {
     if (isKw(out[k], "IS")) {
@@ -312,11 +285,11 @@ export const rewriteMemberOfByMethods = (toks: ReadonlyArray<Tok>, tables: () =>
       const start = operandStart(out, k)
       const found = elementsAt(start)
       if (found === undefined || significant(out, found.end) !== k) continue
-      const { c, type, method, rebuilt } = found
+      const { c, call, method, rebuilt } = found
       const distinct =
         method.comparison === "MAP"
-          ? `(SELECT COUNT(DISTINCT ${type}."${method.name}"(${rebuilt("ora_mm")})) FROM TABLE(${c}) ora_mm)`
-          : `(SELECT COUNT(*) FROM TABLE(${c}) ora_mm, TABLE(${c}) ora_mn WHERE ${type}."${method.name}"(${rebuilt("ora_mm")}, ${rebuilt("ora_mn")}) = 0)`
+          ? `(SELECT COUNT(DISTINCT ${call}(${rebuilt("ora_mm")})) FROM TABLE(${c}) ora_mm)`
+          : `(SELECT COUNT(*) FROM TABLE(${c}) ora_mm, TABLE(${c}) ora_mn WHERE ${call}(${rebuilt("ora_mm")}, ${rebuilt("ora_mn")}) = 0)`
       const condition = `((CASE WHEN ${c} IS NULL THEN NULL WHEN (SELECT COUNT(*) FROM TABLE(${c}) ora_mm) = ${distinct} THEN 1 ELSE 0 END) = ${negated ? 0 : 1})`
       out.splice(start, setAt + 1 - start, ...tokenize(condition).map((g) => ({ ...g, pos: out[k]!.pos })))
       k = start
@@ -327,10 +300,10 @@ export const rewriteMemberOfByMethods = (toks: ReadonlyArray<Tok>, tables: () =>
     const at = isKw(out[ofAt], "OF") ? significant(out, ofAt + 1) : ofAt
     const found = elementsAt(at)
     if (found === undefined) continue
-    const { end, c, type, method, rebuilt } = found
+    const { end, c, call, method, rebuilt } = found
     const { before, negated, start } = operandBeforeMember(out, k)
     const x = text(out.slice(start, before)).trim()
-    const match = method.comparison === "MAP" ? `${type}."${method.name}"(${rebuilt("ora_mm")}) = ${type}."${method.name}"(${x})` : `${type}."${method.name}"(${rebuilt("ora_mm")}, ${x}) = 0`
+    const match = method.comparison === "MAP" ? `${call}(${rebuilt("ora_mm")}) = ${call}(${x})` : `${call}(${rebuilt("ora_mm")}, ${x}) = 0`
     const condition = `((CASE WHEN CARDINALITY(${c}) IS NULL THEN NULL WHEN EXISTS (SELECT 1 FROM TABLE(${c}) ora_mm WHERE ${match}) THEN 1 ELSE 0 END) = ${negated ? 0 : 1})`
     out.splice(start, end - start, ...tokenize(condition).map((g) => ({ ...g, pos: out[k]!.pos })))
     k = start

@@ -16,7 +16,7 @@
  *   ORA-00932 "inconsistent datatypes: expected UDT got OWNER.TYPE", the error Oracle gives for other operations a
  *   VARRAY does not take (CARDINALITY, SET, MEMBER OF; the code for `=` is unconfirmed).
  * - Objects without a MAP or ORDER method compare attribute by attribute; a TIMESTAMP WITH TIME ZONE attribute of
- *   theirs compares as its instant, whatever offset it was written at (multiset-conditions.ts objectKey).
+ *   theirs, at any depth, compares as its instant, whatever offset it was written at (object-keys.ts objectKey).
  *
  * A comparison of other operands is left as it is, so is the `=` of an UPDATE's or MERGE's SET clause.
  */
@@ -24,7 +24,9 @@ import type { TableMeta } from "./catalog.ts"
 import { OraError } from "./errors.ts"
 import { isKw, isName, isOp, matchParen, openingParen, type Tok, tokenize } from "./lexer.ts"
 import { aliasedTables } from "./object-attributes.ts"
-import { elementComparisonOf, elements, objectKey, type StatementTables } from "./multiset-conditions.ts"
+import { elementComparisonOf, elements, type StatementTables } from "./multiset-conditions.ts"
+import { objectKey } from "./object-keys.ts"
+import { comparisonOf } from "./type-inheritance.ts"
 import { oracleName } from "./translate.ts"
 import type { NamedType } from "./type-shapes.ts"
 
@@ -147,10 +149,7 @@ const isAssignment = (toks: ReadonlyArray<Tok>, k: number): boolean => {
 const qualifiedName = (type: NamedType) => `${type.schema}.${type.name}`
 
 /** Whether objects of `type` compare by a MAP method, its own or one it inherits. */
-const hasMapMethod = (type: NamedType): boolean => {
-  for (let c: NamedType | undefined = type; c !== undefined; c = c.supertype) if (c.methods?.some((m) => m.comparison !== undefined)) return c.methods!.some((m) => m.comparison === "MAP")
-  return false
-}
+const hasMapMethod = (type: NamedType): boolean => comparisonOf(type)?.method.comparison === "MAP"
 
 /** The element type of nested table type `type` when it is an object type. */
 const objectElement = (type: NamedType): NamedType | undefined => (type.element !== undefined && "named" in type.element && type.element.named.kind === "object" ? type.element.named : undefined)
@@ -159,7 +158,7 @@ const objectElement = (type: NamedType): NamedType | undefined => (type.element 
  * The engine text that compares the operands, written before, between and after their own tokens (which keep their
  * binds); undefined to leave the comparison as it is.
  */
-const comparisonOf = (left: Operand, right: Operand, negated: boolean): { before: string; between: string; after: string } | undefined => {
+const equalityOf = (left: Operand, right: Operand, negated: boolean): { before: string; between: string; after: string } | undefined => {
   // a bind (a client's DbObject) compared with a typed operand is of its type
   const type = left.type ?? right.type
   const other = right.type ?? type
@@ -187,7 +186,7 @@ const comparisonOf = (left: Operand, right: Operand, negated: boolean): { before
  */
 export const rewriteNestedTableEquality = (toks: ReadonlyArray<Tok>, types: OperandTypes): ReadonlyArray<Tok> =>
   rewriteEqualities(toks, types, (out, left, right, negated) => {
-    const made = comparisonOf(left, right, negated)
+    const made = equalityOf(left, right, negated)
     if (made === undefined) return undefined
     return [made.before, ...out.slice(left.start, left.end), made.between, ...out.slice(right.start, right.end), made.after]
   })
@@ -240,9 +239,7 @@ export const rewriteNestedTableEqualityByMap = (toks: ReadonlyArray<Tok>, tables
   return rewriteEqualities(toks, types, (_out, left, right, negated) => {
     if (left.type === undefined || left.type !== right.type) return undefined
     const element = objectElement(left.type)!
-    let owner: NamedType = element
-    while (!owner.methods?.some((m) => m.comparison === "MAP") && owner.supertype !== undefined) owner = owner.supertype
-    const method = owner.methods!.find((m) => m.comparison === "MAP")!.name
+    const { owner, method: { name: method } } = comparisonOf(element)!
     const rebuilt = (alias: string) => `"${element.name}"(${element.attributes.map((a) => `${alias}."${a.name}"`).join(", ")})`
     const mapped = (alias: string) => `"${owner.name}"."${method}"(${rebuilt(alias)})`
     // a column as `"alias"."col"`, as TABLE(...) of it reads it (collection-columns.ts)

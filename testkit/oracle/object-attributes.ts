@@ -225,3 +225,25 @@ const substitutions = (toks: ReadonlyArray<Tok>, lookup: LookupTable, lookupType
   const objectType = (name: string): NamedType | undefined => (lookupType(name)?.named?.kind === "object" ? lookupType(name)!.named : undefined)
   return rewriteSubstitution(toks, { objectType, declaredType, extract: attributeExtraction, chainAt: attributeChainAt })
 }
+
+/** The tables of a statement by alias ({@link aliasedTables}), and those named without one by their name. */
+export const statementTables = (toks: ReadonlyArray<Tok>, lookupTable: (schema: string | undefined, name: string) => TableMeta | undefined): Map<string, TableMeta> => {
+  const sig = toks.flatMap((t, k) => (t.kind === "ws" ? [] : [k]))
+  const out = aliasedTables(toks, sig, lookupTable)
+  // whether the tokens read are a FROM clause's, where `, table` names one more table
+  let inFrom = false
+  for (let n = 1; n < sig.length; n++) {
+    const t = toks[sig[n]!]
+    const before = toks[sig[n - 1]!]
+    if (isKw(before, "FROM")) inFrom = true
+    else if (isKw(before, "SELECT", "WHERE", "GROUP", "ORDER", "CONNECT", "START", "HAVING")) inFrom = false
+    const after = toks[sig[n + 1] ?? -1]
+    if (!isName(t) || !(isKw(before, "FROM", "JOIN") || (inFrom && isOp(before, ","))) || isOp(after, ".") || (isName(after) && !isKw(after, ...CLAUSE_WORDS))) continue
+    const meta = lookupTable(undefined, t.value)
+    if (meta !== undefined) out.set(t.value, meta)
+  }
+  return out
+}
+
+/** Words that may follow a table named without an alias. */
+const CLAUSE_WORDS = ["WHERE", "JOIN", "INNER", "LEFT", "RIGHT", "FULL", "CROSS", "ON", "GROUP", "ORDER", "UNION", "MINUS", "INTERSECT", "CONNECT", "START", "FETCH", "OFFSET", "HAVING", "FOR"]

@@ -4,16 +4,20 @@
  * constructor calls) of a type with a MAP member function compares what it maps them to, with an ORDER member
  * function what it answers for the pair against 0 (`a [NOT] IN (b, c)` likewise); an ORDER BY item that is an object
  * column sorts by its MAP value, or by its rank under the ORDER method.
- * Without either method only equality and inequality are allowed, attribute by attribute (as the stored values
- * compare): `<`, `>`, ... and ORDER BY of such objects fail ORA-22950 "cannot ORDER objects without MAP or ORDER
- * method", and equality, DISTINCT and GROUP BY of a type with a VARRAY or LOB attribute ORA-22901 (Database Error
- * Messages). The rest of the statement is left as it is.
+ * Without either method only equality and inequality are allowed, attribute by attribute: `<`, `>`, ... and ORDER BY
+ * of such objects fail ORA-22950 "cannot ORDER objects without MAP or ORDER method", and equality, DISTINCT and GROUP
+ * BY of a type with a VARRAY or LOB attribute ORA-22901 (Database Error Messages); `a [NOT] IN (b, c)`, DISTINCT and
+ * GROUP BY of objects with a TIMESTAMP WITH TIME ZONE attribute at any depth compare their keys (object-keys.ts), as
+ * MAP values are compared (`a = b` of them is nested-table-equality.ts's). `o [NOT] IN (SELECT p FROM ...)` compares
+ * o and p likewise, by MAP value or key. The rest of the statement is left as it is.
  */
 import { OraError } from "./errors.ts"
 import { isKw, isName, isOp, matchParen, type Tok, tokenize } from "./lexer.ts"
 import { checkAttributeComparison, type StatementTable, type StatementTables } from "./multiset-conditions.ts"
+import { objectKey } from "./object-keys.ts"
 import { oracleName } from "./translate.ts"
-import type { MethodSpec, NamedType } from "./type-shapes.ts"
+import { comparisonOf } from "./type-inheritance.ts"
+import type { NamedType } from "./type-shapes.ts"
 
 
 const COMPARISONS = ["=", "<>", "!=", "^=", "~=", "<", ">", "<=", ">="]
@@ -28,27 +32,20 @@ interface Operand {
   readonly column?: { readonly table: StatementTable; readonly name: string; readonly qualified: string }
 }
 
-/** The type declaring the MAP or ORDER method objects of `type` compare by: its own, or the one it inherits. */
-const comparisonOwner = (type: NamedType): NamedType => {
-  for (let c: NamedType | undefined = type; c !== undefined; c = c.supertype) if (c.methods?.some((m) => m.comparison !== undefined)) return c
-  return type
-}
-
-const comparisonMethod = (type: NamedType) => comparisonOwner(type).methods?.find((m) => m.comparison !== undefined)
-
-/** The MAP or ORDER method objects of `type` compare by and the type declaring it (its own, or a supertype's). */
-export const comparisonOf = (type: NamedType): { readonly owner: NamedType; readonly method: MethodSpec } | undefined => {
-  const method = comparisonMethod(type)
-  return method === undefined ? undefined : { owner: comparisonOwner(type), method }
-}
-
 const noOrder = () => new OraError(22950, "cannot ORDER objects without MAP or ORDER method")
 
 /**
- * `toks` with the object comparisons described above rewritten; `tables` gives the statement's tables (by alias, or
- * by name when unaliased), `lookupType` an object type by name. The same tokens when there is none.
+ * Which objects a pass compares: those of types with a MAP or ORDER method, by calls of it (before stored function
+ * calls are resolved, plsql/object-methods.ts), or those without either, by their keys (object-keys.ts; at
+ * translation, session-translate.ts).
  */
-export const rewriteObjectComparisons = (toks: ReadonlyArray<Tok>, tables: () => StatementTables, lookupType: (name: string) => NamedType | undefined): ReadonlyArray<Tok> => {
+export type ComparedBy = "method" | "key"
+
+/**
+ * `toks` with the object comparisons described above that `by` takes rewritten; `tables` gives the statement's tables
+ * (by alias, or by name when unaliased), `lookupType` an object type by name. The same tokens when there is none.
+ */
+export const rewriteObjectComparisons = (toks: ReadonlyArray<Tok>, tables: () => StatementTables, lookupType: (name: string) => NamedType | undefined, by: ComparedBy): ReadonlyArray<Tok> => {
   const sig = toks.flatMap((t, k) => (t.kind === "ws" ? [] : [k]))
   const at = (n: number) => toks[sig[n] ?? -1]
   if (!sig.some((k) => COMPARISONS.some((op) => isOp(toks[k], op)) || isKw(toks[k], "BY", "DISTINCT", "UNIQUE", "IN"))) return toks
@@ -74,7 +71,40 @@ export const rewriteObjectComparisons = (toks: ReadonlyArray<Tok>, tables: () =>
     return table !== undefined && type?.kind === "object" ? { start: n, end, type, column: { table, name, qualified: `"${qualifier}"."${name}"` } } : undefined
   }
   const textOf = (o: Operand) => toks.slice(sig[o.start], sig[o.end - 1]! + 1).map((t) => t.text).join("")
-  const mapped = (o: Operand, method: string) => `"${comparisonOwner(o.type).name}"."${method}"(${textOf(o)})`
+  /** The comparison method of `o`'s type as a packaged function of its declaring type's (plsql/object-methods.ts). */
+  const methodCall = (o: Operand) => {
+    const compared = comparisonOf(o.type)
+    return compared === undefined ? undefined : { call: `"${compared.owner.name}"."${compared.method.name}"`, map: compared.method.comparison === "MAP" }
+  }
+  /** What `o` is compared by: its MAP value, or its key (object-keys.ts) without a MAP or ORDER method; undefined for an ORDER method or when its stored text does. */
+  const keyOf = (o: Operand): string | undefined => {
+    const method = methodCall(o)
+    if (method === undefined) return by === "key" ? objectKey(o.type, `CAST(${textOf(o)} AS VARCHAR)`) : undefined
+    return by === "method" && method.map ? `${method.call}(${textOf(o)})` : undefined
+  }
+  /**
+   * The object operands of type `type` a subquery opening at `n` selects, its only item, one for each query of a chain
+   * of set operations (whose rows are then compared as those keys); undefined for another subquery.
+   */
+  const subqueryItems = (n: number, type: NamedType): Array<Operand> | undefined => {
+    if (!isOp(at(n), "(")) return undefined
+    const items: Array<Operand> = []
+    for (let m = n + 1; ; ) {
+      if (!isKw(at(m), "SELECT")) return undefined
+      const first = listItems(toks, sig, m + 1)
+      const o = first.length === 1 ? operandAt(first[0]!) : undefined
+      if (o?.type !== type || !isKw(at(o.end), "FROM")) return undefined
+      items.push(o)
+      // the next query of the chain, if any: after a set operator at the subquery's level
+      let depth = 0
+      for (m = o.end; m < sig.length; m++) {
+        if (isOp(at(m), "(")) depth++
+        else if (isOp(at(m), ")") && --depth < 0) return items
+        else if (depth === 0 && isKw(at(m), "UNION", "INTERSECT", "MINUS", "EXCEPT")) break
+      }
+      m += isKw(at(m + 1), "ALL") ? 2 : 1
+    }
+  }
   /** The object operands of type `type` of the parenthesised list opening at `n`, and where it ends; undefined for another list. */
   const objectList = (n: number, type: NamedType): { items: Array<Operand>; end: number } | undefined => {
     if (!isOp(at(n), "(")) return undefined
@@ -102,13 +132,14 @@ export const rewriteObjectComparisons = (toks: ReadonlyArray<Tok>, tables: () =>
       const left = byEnd.get(n)
       const right = operandAt(n + 1)
       if (left === undefined || right === undefined || left.type !== right.type || (op === "=" && isAssignment(toks, sig, left.start))) continue
-      const method = comparisonMethod(left.type)
+      const method = methodCall(left)
       if (method === undefined) {
         if (!EQUALITY.includes(op)) throw noOrder()
         checkAttributeComparison(left.type)
         continue
       }
-      const text = method.comparison === "MAP" ? `${mapped(left, method.name)} ${op} ${mapped(right, method.name)}` : `"${comparisonOwner(left.type).name}"."${method.name}"(${textOf(left)}, ${textOf(right)}) ${op} 0`
+      if (by === "key") continue
+      const text = method.map ? `${keyOf(left)} ${op} ${keyOf(right)}` : `${method.call}(${textOf(left)}, ${textOf(right)}) ${op} 0`
       edits.push({ from: left.start, to: right.end, text })
       n = right.end - 1
       continue
@@ -116,17 +147,22 @@ export const rewriteObjectComparisons = (toks: ReadonlyArray<Tok>, tables: () =>
     const inList = isKw(t, "IN") || (isKw(t, "NOT") && isKw(at(n + 1), "IN")) ? byEnd.get(n) : undefined
     if (inList !== undefined) {
       const negated = isKw(t, "NOT")
-      const list = objectList(negated ? n + 2 : n + 1, inList.type)
-      if (list === undefined) continue
-      const method = comparisonMethod(inList.type)
-      if (method === undefined) {
-        checkAttributeComparison(inList.type)
+      const open = negated ? n + 2 : n + 1
+      const method = methodCall(inList)
+      if (method === undefined) checkAttributeComparison(inList.type)
+      const key = keyOf(inList)
+      const list = objectList(open, inList.type)
+      if (list === undefined) {
+        // `o IN (SELECT p FROM ...)`: both compared by what they compare by
+        const items = key === undefined ? undefined : subqueryItems(open, inList.type)
+        if (items !== undefined) edits.push({ from: inList.start, to: inList.end, text: key! }, ...items.map((o) => ({ from: o.start, to: o.end, text: keyOf(o)! })))
         continue
       }
       const text =
-        method.comparison === "MAP"
-          ? `${mapped(inList, method.name)} ${negated ? "NOT " : ""}IN (${list.items.map((o) => mapped(o, method.name)).join(", ")})`
-          : `${negated ? "NOT " : ""}(${list.items.map((o) => `"${comparisonOwner(o.type).name}"."${method.name}"(${textOf(inList)}, ${textOf(o)}) = 0`).join(" OR ")})`
+        method !== undefined && !method.map
+          ? by === "key" ? undefined : `${negated ? "NOT " : ""}(${list.items.map((o) => `${method.call}(${textOf(inList)}, ${textOf(o)}) = 0`).join(" OR ")})`
+          : key === undefined ? undefined : `${key} ${negated ? "NOT " : ""}IN (${list.items.map(keyOf).join(", ")})`
+      if (text === undefined) continue
       edits.push({ from: inList.start, to: list.end, text })
       n = list.end - 1
       continue
@@ -136,23 +172,23 @@ export const rewriteObjectComparisons = (toks: ReadonlyArray<Tok>, tables: () =>
       for (const item of listItems(toks, sig, n + 1)) {
         const o = operandAt(item)
         if (o === undefined || !itemEnds(toks, sig, o.end)) continue
-        const method = comparisonMethod(o.type)
+        const method = methodCall(o)
         if (method === undefined) {
           if (ordering) throw noOrder()
           checkAttributeComparison(o.type)
-        } else if (ordering && method.comparison === "MAP") edits.push({ from: o.start, to: o.end, text: mapped(o, method.name) })
-        else if (method.comparison === "MAP" && !isKw(t, "BY")) {
-          const grouped = distinctByMap(toks, sig, n, operandAt, (x) => { const m = comparisonMethod(x.type); return m?.comparison === "MAP" ? mapped(x, m.name) : undefined }, textOf)
+        }
+        const key = keyOf(o)
+        if (ordering) {
+          const ranked = by === "key" ? undefined : method!.map ? key : rankedByOrder(o, method!.call)
+          if (ranked !== undefined) edits.push({ from: o.start, to: o.end, text: ranked })
+        } else if (key !== undefined && !isKw(t, "BY")) {
+          const grouped = distinctByKey(toks, sig, n, operandAt, keyOf, textOf)
           edits.push(...grouped)
           if (grouped.length > 0) break
-        } else if (method.comparison === "MAP") {
-          // GROUP BY the MAP value; the object itself selected as one of its group's (ANY_VALUE)
-          edits.push({ from: o.start, to: o.end, text: mapped(o, method.name) })
+        } else if (key !== undefined) {
+          // GROUP BY the MAP value or key; the object itself selected as one of its group's (ANY_VALUE)
+          edits.push({ from: o.start, to: o.end, text: key })
           edits.push(...groupedSelections(toks, sig, n, operandAt, textOf(o), textOf))
-        }
-        else if (ordering) {
-          const ranked = rankedByOrder(o, method.name)
-          if (ranked !== undefined) edits.push({ from: o.start, to: o.end, text: ranked })
         }
       }
     }
@@ -210,16 +246,17 @@ const groupedSelections = (toks: ReadonlyArray<Tok>, sig: ReadonlyArray<number>,
 }
 
 /**
- * `SELECT DISTINCT items ...` (DISTINCT at `n`) with an object item of a type with a MAP method, as Oracle compares
- * such objects by their MAP values: `SELECT items ... GROUP BY <items, objects by their MAP value>`, the objects
- * selected as ANY_VALUE; nothing when the block groups already.
+ * `SELECT DISTINCT items ...` (DISTINCT at `n`) with an object item that compares by a key (its MAP value, or its
+ * key of object-keys.ts without a MAP or ORDER method), as Oracle compares such objects:
+ * `SELECT items ... GROUP BY <items, objects by their key>`, the objects selected as ANY_VALUE; nothing when the block
+ * groups already.
  */
-const distinctByMap = (
+const distinctByKey = (
   toks: ReadonlyArray<Tok>,
   sig: ReadonlyArray<number>,
   n: number,
   operandAt: (m: number) => Operand | undefined,
-  mappedOf: (o: Operand) => string | undefined,
+  keyOf: (o: Operand) => string | undefined,
   textOf: (o: Operand) => string
 ): Array<Edit> => {
   let end = n + 1
@@ -235,10 +272,10 @@ const distinctByMap = (
   const keys: Array<string> = []
   items.forEach((m, k) => {
     const o = operandAt(m)
-    const mapped = o !== undefined && itemEnds(toks, sig, o.end) ? mappedOf(o) : undefined
-    if (o !== undefined && mapped !== undefined) {
+    const key = o !== undefined && itemEnds(toks, sig, o.end) ? keyOf(o) : undefined
+    if (o !== undefined && key !== undefined) {
       edits.push(anyValue(o, textOf(o), toks, sig))
-      keys.push(mapped)
+      keys.push(key)
       return
     }
     // the item's expression, without its alias
@@ -252,17 +289,17 @@ const distinctByMap = (
 }
 
 /**
- * An ORDER BY item `col` of a type with ORDER method `method` as a key that sorts alike: how many values of the column
+ * An ORDER BY item `col` of a type with ORDER method `call` (a packaged function) as a key that sorts alike: how many values of the column
  * in its whole table the method orders before it (under the method's order, the count of smaller values in a
  * superset of the rows sorted grows with the value); NULL for a NULL object, which sorts as NULL. Undefined for a
  * column of a table that is not named (an inline view's).
  */
-const rankedByOrder = (o: Operand, method: string): string | undefined => {
+const rankedByOrder = (o: Operand, call: string): string | undefined => {
   const table = o.column?.table
   if (!table?.owner || !table.name) return undefined
   const text = o.column!.qualified
   const other = `ora_ox."${o.column!.name}"`
-  return `CASE WHEN ${text} IS NULL THEN NULL ELSE (SELECT COUNT(*) FROM "${table.owner}"."${table.name}" ora_ox WHERE ${other} IS NOT NULL AND "${comparisonOwner(o.type).name}"."${method}"(${other}, ${text}) < 0) END`
+  return `CASE WHEN ${text} IS NULL THEN NULL ELSE (SELECT COUNT(*) FROM "${table.owner}"."${table.name}" ora_ox WHERE ${other} IS NOT NULL AND ${call}(${other}, ${text}) < 0) END`
 }
 
 /** The significant tokens starting the items of the comma-separated list starting at `n` (up to a clause word or a closing parenthesis). */

@@ -10,20 +10,40 @@
  *       UNION ALL SELECT v.*, 1 FROM (Q2) v) w GROUP BY "T"."MAP"(w."O"), w."X" [HAVING ...]
  *
  * UNION keeps one row per key; INTERSECT the keys both sides have, MINUS the keys only the left side has, each with
- * one of the left side's objects. UNION ALL compares nothing and is left as it is, as are chains whose first query
- * has an item without a name an outer query could read (an unaliased expression), `*`, or objects of a type with an
- * ORDER method or none (compared by their stored attributes, as `=` compares them).
+ * one of the left side's objects. Objects of a type without a MAP or ORDER method compare attribute by attribute,
+ * which their stored text does unless they have a TIMESTAMP WITH TIME ZONE attribute (at any depth): those are grouped
+ * by their key instead of a MAP value (object-keys.ts), which takes each such attribute as its instant. UNION ALL
+ * compares nothing and is left as it is, as are chains whose first query has an item without a name an outer query
+ * could read (an unaliased expression), `*`, or objects of a type with an ORDER method.
  */
 import { isKw, isName, isOp, matchParen, splitTopLevel, type Tok, tokenize } from "./lexer.ts"
 import type { StatementTables } from "./multiset-conditions.ts"
+import type { ComparedBy } from "./object-comparisons.ts"
+import { objectKey } from "./object-keys.ts"
 import { oracleName } from "./translate.ts"
-import type { MethodSpec, NamedType } from "./type-shapes.ts"
+import { comparisonOf } from "./type-inheritance.ts"
+import type { NamedType } from "./type-shapes.ts"
 
 
-/** One select item of a chain's first query: its output name and, for an object with a MAP method, its type and method. */
+/** One select item of a chain's first query: its output name and, for an object compared by a key, how. */
 interface Item {
   readonly name: string
-  readonly mapped?: { readonly type: NamedType; readonly owner: NamedType; readonly method: MethodSpec }
+  readonly keyed?: Keyed
+}
+
+/** How objects of `type` compare: `key` gives the key of a column (engine text) holding them, `map` whether it is a MAP value. */
+interface Keyed {
+  readonly type: NamedType
+  readonly key: (column: string) => string
+  readonly map: boolean
+}
+
+/** How objects of `type` are compared by a key in a pass that takes `by`: by their MAP method's value, or without a method by their key of object-keys.ts. */
+const keyedBy = (type: NamedType, by: ComparedBy): Keyed | undefined => {
+  const compared = comparisonOf(type)
+  if (by === "key") return compared === undefined && objectKey(type, "") !== undefined ? { type, key: (c) => objectKey(type, `CAST(${c} AS VARCHAR)`)!, map: false } : undefined
+  if (compared?.method.comparison === "MAP") return { type, key: (c) => `${quoted(compared.owner.name)}.${quoted(compared.method.name)}(${c})`, map: true }
+  return undefined
 }
 
 /** A set operator of a chain at significant token `at`; the first token of its right operand at `next`. */
@@ -34,16 +54,11 @@ interface Operator {
 }
 
 /**
- * `toks` with each chain of set operations over objects of a type with a MAP method rewritten as the module comment
- * says; `tables` gives the statement's tables by alias, `lookupType` an object type by name, `comparison` the MAP or
- * ORDER method objects of a type compare by and the type declaring it. The same tokens when there is none.
+ * `toks` with each chain of set operations over objects compared by a key (by a MAP method or by their keys, as `by`
+ * says: see object-comparisons.ts ComparedBy) rewritten as the module comment says; `tables` gives the statement's
+ * tables by alias, `lookupType` an object type by name. The same tokens when there is none.
  */
-export const rewriteObjectSetOperations = (
-  toks: ReadonlyArray<Tok>,
-  tables: () => StatementTables,
-  lookupType: (name: string) => NamedType | undefined,
-  comparison: (type: NamedType) => { readonly owner: NamedType; readonly method: MethodSpec } | undefined
-): ReadonlyArray<Tok> => {
+export const rewriteObjectSetOperations = (toks: ReadonlyArray<Tok>, tables: () => StatementTables, lookupType: (name: string) => NamedType | undefined, by: ComparedBy): ReadonlyArray<Tok> => {
   if (!toks.some((t) => isKw(t, "UNION", "INTERSECT", "MINUS"))) return toks
   const at = toks.flatMap((t, k) => (t.kind === "ws" ? [] : [k]))
   const sig = at.map((k) => toks[k]!)
@@ -71,8 +86,8 @@ export const rewriteObjectSetOperations = (
       else if (isKw(sig[k], "SELECT")) start = k
     }
     if (start < 0) return
-    const items = selectItems(sig, start, operators[0]!.at, tables, lookupType, comparison)
-    if (items === undefined || !items.some((i) => i.mapped !== undefined)) return
+    const items = selectItems(sig, start, operators[0]!.at, tables, lookupType, by)
+    if (items === undefined || !items.some((i) => i.keyed !== undefined)) return
     const pos = sig[start]!.pos
     const text = (a: number, b: number) => sig.slice(a, b).map((t) => t.text).join(" ")
     let acc = text(start, operators[0]!.at)
@@ -96,7 +111,7 @@ export const rewriteObjectSetOperations = (
   const innermost = edits.filter((e) => !edits.some((o) => o !== e && o.from >= e.from && o.to <= e.to))
   const out = [...toks]
   for (const e of innermost.sort((a, b) => a.from - b.from).reverse()) out.splice(at[e.from]!, at[e.to - 1]! - at[e.from]! + 1, ...e.with)
-  return innermost.length < edits.length ? rewriteObjectSetOperations(out, tables, lookupType, comparison) : out
+  return innermost.length < edits.length ? rewriteObjectSetOperations(out, tables, lookupType, by) : out
 }
 
 /**
@@ -111,10 +126,10 @@ const ordered = (query: string, order: ReadonlyArray<ReadonlyArray<Tok>>, items:
     const rest = part.slice(1).map((t) => t.text).join(" ")
     if (item === undefined || (head?.kind !== "num" && part.length > 1 && !isKw(part[1], "ASC", "DESC", "NULLS"))) return part.map((t) => t.text).join(" ")
     const column = `ora$x.${quoted(item.name)}`
-    return `${item.mapped !== undefined ? `${quoted(item.mapped.owner.name)}.${quoted(item.mapped.method.name)}(${column})` : column} ${rest}`
+    return `${item.keyed?.map === true ? item.keyed.key(column) : column} ${rest}`
   })
   // an object item as a call, which its heading and type are given to (as TREAT's value is: object-substitution.ts)
-  const selected = items.map((i) => (i.mapped !== undefined ? `CAST(ora$x.${quoted(i.name)} AS VARCHAR) ${quoted(i.name)}` : `ora$x.${quoted(i.name)} ${quoted(i.name)}`))
+  const selected = items.map((i) => (i.keyed !== undefined ? `CAST(ora$x.${quoted(i.name)} AS VARCHAR) ${quoted(i.name)}` : `ora$x.${quoted(i.name)} ${quoted(i.name)}`))
   return `SELECT ${selected.join(", ")} FROM (${query}) ora$x ORDER BY ${keys.join(", ")}`
 }
 
@@ -125,7 +140,7 @@ const selectItems = (
   end: number,
   tables: () => StatementTables,
   lookupType: (name: string) => NamedType | undefined,
-  comparison: (type: NamedType) => { readonly owner: NamedType; readonly method: MethodSpec } | undefined
+  by: ComparedBy
 ): Array<Item> | undefined => {
   const first = isKw(sig[start + 1], "DISTINCT", "UNIQUE", "ALL") ? start + 2 : start + 1
   let k = first
@@ -141,8 +156,8 @@ const selectItems = (
     const name = aliased ? oracleName(last!) : column !== undefined ? oracleName(column) : undefined
     if (name === undefined || expr.some((t) => isOp(t, "*"))) return undefined
     const type = objectTypeOf(expr, tables, lookupType)
-    const mapped = type === undefined ? undefined : comparison(type)
-    items.push(type !== undefined && mapped?.method.comparison === "MAP" ? { name, mapped: { type, ...mapped } } : { name })
+    const keyed = type === undefined ? undefined : keyedBy(type, by)
+    items.push(keyed === undefined ? { name } : { name, keyed })
   }
   return items
 }
@@ -163,14 +178,14 @@ const objectTypeOf = (expr: ReadonlyArray<Tok>, tables: () => StatementTables, l
 
 const quoted = (name: string): string => `"${name.replace(/"/g, '""')}"`
 
-/** `left op right` (op UNION, INTERSECT or MINUS) comparing the objects of `items` by their MAP values. */
+/** `left op right` (op UNION, INTERSECT or MINUS) comparing the objects of `items` by their keys. */
 const combined = (left: string, right: string, op: Operator["op"], items: ReadonlyArray<Item>): string => {
   const side = quoted("ORA$SIDE")
   const tagged = `SELECT ora$u.*, 0 ${side} FROM (${left}) ora$u UNION ALL SELECT ora$v.*, 1 FROM (${right}) ora$v`
-  // an object of the left side's rows (INTERSECT, MINUS): the right side's, equal by MAP, may hold other attributes
+  // an object of the left side's rows (INTERSECT, MINUS): the right side's, of equal key, may hold other attributes
   const picked = (name: string) => (op === "UNION" ? `ora$w.${quoted(name)}` : `CASE WHEN ora$w.${side} = 0 THEN ora$w.${quoted(name)} END`)
-  const selected = items.map((i) => (i.mapped !== undefined ? `ANY_VALUE(${picked(i.name)}) ${quoted(i.name)}` : `ora$w.${quoted(i.name)} ${quoted(i.name)}`))
-  const keys = items.map((i) => (i.mapped !== undefined ? `${quoted(i.mapped.owner.name)}.${quoted(i.mapped.method.name)}(ora$w.${quoted(i.name)})` : `ora$w.${quoted(i.name)}`))
+  const selected = items.map((i) => (i.keyed !== undefined ? `ANY_VALUE(${picked(i.name)}) ${quoted(i.name)}` : `ora$w.${quoted(i.name)} ${quoted(i.name)}`))
+  const keys = items.map((i) => i.keyed?.key(`ora$w.${quoted(i.name)}`) ?? `ora$w.${quoted(i.name)}`)
   const having = op === "INTERSECT" ? ` HAVING MIN(ora$w.${side}) = 0 AND MAX(ora$w.${side}) = 1` : op === "MINUS" ? ` HAVING MAX(ora$w.${side}) = 0` : ""
   return `SELECT ${selected.join(", ")} FROM (${tagged}) ora$w GROUP BY ${keys.join(", ")}${having}`
 }
@@ -187,7 +202,7 @@ const headed = (made: Array<Tok>, items: ReadonlyArray<Item>): Array<Tok> => {
     else if (isOp(sig[k], ")")) depth--
     if (depth !== 0 || !(k === 1 || isOp(sig[k - 1], ","))) continue
     const item = items[n++]!
-    Object.assign(sig[k]!, { heading: item.name, ...(item.mapped !== undefined ? { constructs: item.mapped.type } : {}) })
+    Object.assign(sig[k]!, { heading: item.name, ...(item.keyed !== undefined ? { constructs: item.keyed.type } : {}) })
   }
   return made
 }

@@ -51,6 +51,7 @@ import { rewriteAttributeAccess } from "./object-attributes.ts"
 import { dbObjectBindTypes, refuseLiteralObjectWrites } from "./object-writes.ts"
 import { expandObjectTableWrites } from "./object-tables.ts"
 import { rewriteObjectReferences } from "./object-references.ts"
+import { rewriteObjectKeyComparisons } from "./object-key-comparisons.ts"
 import { rewriteOuterJoinPlus } from "./outer-join-plus.ts"
 import { bindSpecType } from "./results.ts"
 import { rewriteRowSubqueries } from "./row-subqueries.ts"
@@ -112,6 +113,12 @@ const namedElements = (named: NamedType | undefined): ElementComparison => {
   return typeof how === "object" ? how : "text"
 }
 
+/** IN, DISTINCT, GROUP BY and set operations of objects without a MAP or ORDER method by their keys (object-key-comparisons.ts). */
+const objectKeyComparisons = (ctx: TranslationContext, toks: ReadonlyArray<Tok>): ReadonlyArray<Tok> => {
+  const types = namedTypesOf(ctx.db)
+  return rewriteObjectKeyComparisons(toks, ctx.lookupTable, (name) => types.lookup(ctx.schema, undefined, name), () => types.all())
+}
+
 /**
  * The token rewrites every query gets before its translation (PIVOT / UNPIVOT, outer joins written with (+), hierarchical queries,
  * JSON_TABLE, SQL/XML, SQL/JSON, built-in calls, DBMS_LOB functions, float conditions, object attribute access): also
@@ -123,7 +130,7 @@ export const queryTokenRewrites = (ctx: TranslationContext, sql: string, source:
   const collections = columns.columnsOf(sql, (t) => t.named?.kind === "table" || t.named?.kind === "varray")
   let namedColumns: ReadonlyMap<string, NamedType> | undefined
   const named = () => (namedColumns ??= namedColumnsOf(tokenize(sql), lookup))
-  return rewriteAttributeAccess(rewriteFloatConditions(rewriteDbmsLob(rewriteBuiltinCalls(rewriteConversionErrors(rewriteJsonSql(rewriteXmlSql(rewriteJsonTables(rewriteCollectionColumns(rewriteHierarchical(rewriteOuterJoinPlus(rewriteApplyJoins(withoutListaggOverflow(rewriteNullTreatment(withAliasAs(withRowLimitPositions(withRowLimitBlocks(rewriteNestedTableEquality(rewriteMultisetConditions(padCharOperands(rewriteRownum(rewriteFunctionAliases(rewriteReusedAliases(rewriteGroupIds(rewritePivotClauses(rewriteObjectReferences(source, { lookup, tables: () => ctx.db.catalog.allTables() }), lookup)), lookup))), (schema, name) => lookup(schema, name), undefined, specs === undefined ? undefined : (n) => specs[n]?.dty === Dty.CHAR), collections, multisetElements(sql, columns, named), varrayColumns(named)), statementOperandTypes(source, lookup, (name) => namedTypesOf(ctx.db).lookup(ctx.schema, undefined, name))))))))), lookup), lookup), lookup)), columns.columnsOf(sql, (t) => t.named?.kind === "xmltype")), ctx.db.settings.version, columns.columnsOfKind(sql, "json"), columns.jsonCheckedColumnsOf(sql))), ctx.schema))), (schema, name) => lookup(schema, name), objectColumnTypeOf(ctx.db, ctx.schema))
+  return rewriteAttributeAccess(rewriteFloatConditions(rewriteDbmsLob(rewriteBuiltinCalls(rewriteConversionErrors(rewriteJsonSql(rewriteXmlSql(rewriteJsonTables(rewriteCollectionColumns(rewriteHierarchical(rewriteOuterJoinPlus(rewriteApplyJoins(withoutListaggOverflow(rewriteNullTreatment(withAliasAs(withRowLimitPositions(withRowLimitBlocks(rewriteNestedTableEquality(rewriteMultisetConditions(padCharOperands(rewriteRownum(rewriteFunctionAliases(rewriteReusedAliases(rewriteGroupIds(rewritePivotClauses(objectKeyComparisons(ctx, rewriteObjectReferences(source, { lookup, tables: () => ctx.db.catalog.allTables() })), lookup)), lookup))), (schema, name) => lookup(schema, name), undefined, specs === undefined ? undefined : (n) => specs[n]?.dty === Dty.CHAR), collections, multisetElements(sql, columns, named), varrayColumns(named)), statementOperandTypes(source, lookup, (name) => namedTypesOf(ctx.db).lookup(ctx.schema, undefined, name))))))))), lookup), lookup), lookup)), columns.columnsOf(sql, (t) => t.named?.kind === "xmltype")), ctx.db.settings.version, columns.columnsOfKind(sql, "json"), columns.jsonCheckedColumnsOf(sql))), ctx.schema))), (schema, name) => lookup(schema, name), objectColumnTypeOf(ctx.db, ctx.schema))
 }
 
 /**

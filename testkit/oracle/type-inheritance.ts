@@ -136,6 +136,20 @@ export const sentType = (t: NamedType, value: JsonNode, known: Iterable<NamedTyp
 }
 
 /**
+ * The MAP or ORDER member function objects of `type` compare by and the type declaring it: its own, or the one its
+ * nearest supertype declaring one has, as a subtype inherits its supertype's comparison method (Object-Relational
+ * Developer's Guide, "Comparing Objects", "Inheriting, Overloading, and Overriding Methods"); undefined without one,
+ * when objects compare attribute by attribute.
+ */
+export const comparisonOf = (type: NamedType): { readonly owner: NamedType; readonly method: MethodSpec } | undefined => {
+  for (let c: NamedType | undefined = type; c !== undefined; c = c.supertype) {
+    const method = c.methods?.find((m) => m.comparison !== undefined)
+    if (method !== undefined) return { owner: c, method }
+  }
+  return undefined
+}
+
+/**
  * The type whose body runs member method `method` for an instance of `t`: t when it declares the method (its own or
  * OVERRIDING), else its nearest supertype that does, as a subtype inherits its supertype's methods
  * (Object-Relational Developer's Guide, "Inheriting, Overloading, and Overriding Methods").

@@ -13,6 +13,7 @@ import type { DuckDBValue } from "@duckdb/node-api"
 import { OraError } from "../errors.ts"
 import { isKw, isOp, type Tok } from "../lexer.ts"
 import { oracleName } from "../translate.ts"
+import { comparisonOf } from "../type-inheritance.ts"
 import type { Expr } from "./ast.ts"
 import { PlsqlCollection } from "./collections.ts"
 import type { Collection, Frame, Value } from "./context.ts"
@@ -79,8 +80,10 @@ type Key = (v: unknown) => string
 async function comparisonKey(ctx: Frame, cs: ReadonlyArray<Collection | null>, also: ReadonlyArray<Value> = []): Promise<Key> {
   const c = cs.find((x): x is Collection => x !== null)
   const type = c === undefined ? undefined : objectTypeOf(ctx, c.type.element)
-  const method = type?.methods?.find((m) => m.comparison !== undefined)
-  if (type === undefined || method === undefined) return keyOf
+  const compared = type === undefined ? undefined : comparisonOf(type)
+  if (compared === undefined) return keyOf
+  // an inherited method runs in the body of the type declaring it
+  const { owner, method } = compared
   const values = [...cs.flatMap((x) => (x === null ? [] : elements(x))), ...also].filter((v) => v !== null)
   const classes = new Map<string, string>()
   const representatives: Array<unknown> = []
@@ -88,12 +91,12 @@ async function comparisonKey(ctx: Frame, cs: ReadonlyArray<Collection | null>, a
     const own = keyOf(v)
     if (classes.has(own)) continue
     if (method.comparison === "MAP") {
-      classes.set(own, keyOf(await callMemberFunction(ctx, type, method.name, v as Value, [])))
+      classes.set(own, keyOf(await callMemberFunction(ctx, owner, method.name, v as Value, [])))
       continue
     }
     let same: unknown
     for (const r of representatives)
-      if (Number(await callMemberFunction(ctx, type, method.name, r as Value, [v as Value])) === 0) {
+      if (Number(await callMemberFunction(ctx, owner, method.name, r as Value, [v as Value])) === 0) {
         same = r
         break
       }
@@ -112,7 +115,7 @@ async function comparisonKey(ctx: Frame, cs: ReadonlyArray<Collection | null>, a
 function requireMapMethod(ctx: Frame, cs: ReadonlyArray<Collection | null>): void {
   const c = cs.find((x): x is Collection => x !== null)
   const type = c === undefined ? undefined : objectTypeOf(ctx, c.type.element)
-  if (type !== undefined && !type.methods?.some((m) => m.comparison === "MAP")) throw new OraError(22952, "Nested Table equality requires a map method on the element ADT")
+  if (type !== undefined && comparisonOf(type)?.method.comparison !== "MAP") throw new OraError(22952, "Nested Table equality requires a map method on the element ADT")
 }
 
 const elements = (c: Collection): Array<DuckDBValue | PlsqlRecord> => c.keys().map((k) => c.get(k))

@@ -14,10 +14,10 @@ import { ELEMENT_COLUMN } from "../collection-columns.ts"
 import { headingOf } from "../expression-names.ts"
 import { namedTypesOf } from "../named-types.ts"
 import { rewriteMemberOfByMethods } from "../multiset-conditions.ts"
-import { comparisonOf, rewriteObjectComparisons } from "../object-comparisons.ts"
+import { rewriteObjectComparisons } from "../object-comparisons.ts"
 import { rewriteObjectSetOperations } from "../object-set-operations.ts"
 import { rewriteNestedTableEqualityByMap } from "../nested-table-equality.ts"
-import { aliasedTables } from "../object-attributes.ts"
+import { aliasedTables, statementTables } from "../object-attributes.ts"
 import type { PlsqlProcedure, TableMeta } from "../catalog.ts"
 import type { OracleDatabase } from "../database.ts"
 import type { NamedType } from "../pickle.ts"
@@ -129,9 +129,9 @@ export const rewriteSqlMethodCalls = (
   let tables: Map<string, TableMeta> | undefined
   const lookupType = (name: string) => namedTypesOf(db).lookup(schema, undefined, name)
   // comparisons, ORDER BY, DISTINCT and GROUP BY of objects: by a MAP or ORDER method (object-comparisons.ts)
-  const compared = rewriteObjectComparisons(source, () => (tables ??= statementTables(source, lookupTable)), lookupType)
-  // UNION / INTERSECT / MINUS of objects: by a MAP method (object-set-operations.ts)
-  const combined = rewriteObjectSetOperations(compared, () => (tables ??= statementTables(source, lookupTable)), lookupType, comparisonOf)
+  const compared = rewriteObjectComparisons(source, () => (tables ??= statementTables(source, lookupTable)), lookupType, "method")
+  // UNION / INTERSECT / MINUS of objects: by a MAP method or their key (object-set-operations.ts)
+  const combined = rewriteObjectSetOperations(compared, () => (tables ??= statementTables(source, lookupTable)), lookupType, "method")
   const members = rewriteMemberOfByMethods(combined, () => (tables ??= statementTables(source, lookupTable)))
   // `a = b` of nested tables of objects: by their MAP method (nested-table-equality.ts)
   const toks = rewriteNestedTableEqualityByMap(members, () => (tables ??= statementTables(source, lookupTable)))
@@ -236,28 +236,6 @@ const elementMethodCallAt = (
   const made = tokenize(call).map((g, k) => ({ ...g, pos: e.pos, heading: k === 0 ? heading : "" }))
   return { edit: { from: sig[n]!, to: sig[n + 3]!, with: made }, next: n + 3 }
 }
-
-/** The tables of a statement by alias (object-attributes.ts aliasedTables), and those named without one by their name. */
-const statementTables = (toks: ReadonlyArray<Tok>, lookupTable: (schema: string | undefined, name: string) => TableMeta | undefined): Map<string, TableMeta> => {
-  const sig = toks.flatMap((t, k) => (t.kind === "ws" ? [] : [k]))
-  const out = aliasedTables(toks, sig, lookupTable)
-  // whether the tokens read are a FROM clause's, where `, table` names one more table
-  let inFrom = false
-  for (let n = 1; n < sig.length; n++) {
-    const t = toks[sig[n]!]
-    const before = toks[sig[n - 1]!]
-    if (isKw(before, "FROM")) inFrom = true
-    else if (isKw(before, "SELECT", "WHERE", "GROUP", "ORDER", "CONNECT", "START", "HAVING")) inFrom = false
-    const after = toks[sig[n + 1] ?? -1]
-    if (!isName(t) || !(isKw(before, "FROM", "JOIN") || (inFrom && isOp(before, ","))) || isOp(after, ".") || (isName(after) && !isKw(after, ...CLAUSE_WORDS))) continue
-    const meta = lookupTable(undefined, t.value)
-    if (meta !== undefined) out.set(t.value, meta)
-  }
-  return out
-}
-
-/** Words that may follow a table named without an alias. */
-const CLAUSE_WORDS = ["WHERE", "JOIN", "INNER", "LEFT", "RIGHT", "FULL", "CROSS", "ON", "GROUP", "ORDER", "UNION", "MINUS", "INTERSECT", "CONNECT", "START", "FETCH", "OFFSET", "HAVING", "FOR"]
 
 /**
  * `t(args)` at significant token `n` of a user-defined constructor of object type `t` with as many parameters: the

@@ -25,6 +25,7 @@ import { expandObjectTableWrites } from "../object-tables.ts"
 import { rewriteObjectReferences } from "../object-references.ts"
 import { rewriteOuterJoinPlus } from "../outer-join-plus.ts"
 import { rewriteNestedTableEquality, statementOperandTypes } from "../nested-table-equality.ts"
+import { rewriteObjectKeyComparisons } from "../object-key-comparisons.ts"
 import { rewriteCollectionColumns } from "../collection-columns.ts"
 import { rewriteJsonTables } from "../json-table.ts"
 import { rewritePivotClauses } from "../pivot-clauses.ts"
@@ -337,9 +338,12 @@ export function render(
 } {
   const params: Array<DuckDBValue> = []
   // `a = b` of nested tables (and of objects with zoned attributes) in a statement: nested-table-equality.ts; the
-  // `TABLE(alias.col)` it makes of nested tables of objects with a MAP method read as JSON_TABLE (collection-columns.ts)
+  // `TABLE(alias.col)` it makes of nested tables of objects with a MAP method read as JSON_TABLE (collection-columns.ts);
+  // IN, DISTINCT, GROUP BY and set operations of objects with zoned attributes by their keys (object-key-comparisons.ts)
   const tables = (schema: string | undefined, name: string) => ctx.host.lookupTable(schema, name)
-  const compared = (t: Expr) => (sql ? rewriteJsonTables(rewriteCollectionColumns(rewriteNestedTableEquality(t, statementOperandTypes(t, tables, (name) => namedTypesOf(ctx.host.db).lookup(ctx.host.schema, undefined, name))), tables)) : t)
+  const namedTypes = namedTypesOf(ctx.host.db)
+  const lookupType = (name: string) => namedTypes.lookup(ctx.host.schema, undefined, name)
+  const compared = (t: Expr) => (sql ? rewriteJsonTables(rewriteCollectionColumns(rewriteNestedTableEquality(rewriteObjectKeyComparisons(t, tables, lookupType, () => namedTypes.all()), statementOperandTypes(t, tables, lookupType)), tables)) : t)
   const source = rewriteAttributeAccess(rewriteFloatConditions(rewriteDbmsLob(rewriteBuiltinCalls(rewriteJsonSql(hierarchyAndOuterJoins(ctx, withAliasAs(namedTypesOf(ctx.host.db).rewriteConstructors(ctx.host.schema, compared(padCharOperands(rewriteNumericIntervals(rewriteGroupIds(sql ? objectTableRewrites(ctx, toks) : toks)), (schema, name) => (sql ? ctx.host.lookupTable(schema, name) : undefined), (name) => charVariableType(ctx, name), (_, bind) => isCharBind(ctx, bind)))))), ctx.host.db.settings.version), ctx.host.schema))), (schema, name) => ctx.host.lookupTable(schema, name), objectColumnTypeOf(ctx.host.db, ctx.host.schema))
   const { rewritten: bound, values, specs, kinds, types } = bindNames(ctx, source, sql)
   const named = intervalTextOperands(localZoneOperands(ctx, bound, specs, types), boundKinds(kinds, types))
