@@ -13,7 +13,8 @@ import { decimalOf, numberText } from "./decimal.ts"
 import { findTopLevel, isKw, isName, isOp, matchParen, sqlString, type Tok } from "./lexer.ts"
 import { castWrites, frameWrites, type TableLookup } from "./number-writes.ts"
 
-const characterColumns = (meta: TableMeta): ReadonlySet<string> => new Set(meta.columns.filter((c) => c.type.kind === "varchar" || c.type.kind === "nvarchar").map((c) => c.name))
+/** The VARCHAR2 / NVARCHAR2 columns of a table, by name. */
+export const characterColumns = (meta: TableMeta): ReadonlySet<string> => new Set(meta.columns.filter((c) => c.type.kind === "varchar" || c.type.kind === "nvarchar").map((c) => c.name))
 
 /** A number literal, or an expression with `+ - * /` and no `||` at its top level (a number or datetime result). */
 export const isNumberExpression = (sig: ReadonlyArray<Tok>, from: number, to: number): boolean => {
@@ -56,7 +57,7 @@ type ColumnType = TableMeta["columns"][number]["type"]
  * The names of the columns of type `wanted` of the tables `all` mentions; with `exclusive`, but for a name one of them
  * gives another type.
  */
-const columnsOfType = (all: ReadonlyArray<Tok>, lookup: TableLookup, wanted: (t: ColumnType) => boolean, exclusive: boolean): ReadonlySet<string> => {
+export const columnsOfType = (all: ReadonlyArray<Tok>, lookup: TableLookup, wanted: (t: ColumnType) => boolean, exclusive: boolean): ReadonlySet<string> => {
   const found = new Set<string>()
   const others = new Set<string>()
   for (const t of all) {
