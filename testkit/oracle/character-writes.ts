@@ -6,7 +6,8 @@
  * `d + 1`) is wrapped in `CAST(... AS VARCHAR2(32767))`, which the translator renders through `ora_to_char`
  * (translate-calls.ts CAST). So is a DATE / TIMESTAMP column, literal or current datetime (`d`, `DATE '2020-01-04'`,
  * SYSDATE), which the cast renders in the session's NLS_DATE_FORMAT / NLS_TIMESTAMP[_TZ]_FORMAT (`04-JAN-20`, not
- * DuckDB's `2020-01-04 00:00:00`). Other columns, binds and text expressions are written as they are.
+ * DuckDB's `2020-01-04 00:00:00`). Datetime expressions whose operands decide their type, and datetime binds, are
+ * datetime-text-writes.ts's; other columns, binds and text expressions are written as they are.
  */
 import type { TableMeta } from "./catalog.ts"
 import { decimalOf, numberText } from "./decimal.ts"
