@@ -37,13 +37,16 @@ describe("Oracle test server: datetime expressions and binds written into VARCHA
     await conn.execute(`INSERT INTO dvw_s (id, v, n) SELECT 5, TRUNC(t, 'MM'), GREATEST(d, DATE '2020-01-05') FROM dvw_d`)
     // through a subquery's alias too
     await conn.execute(`INSERT INTO dvw_s (id, v) SELECT 6, m FROM (SELECT NVL(e, d) m FROM dvw_d)`)
+    // a call naming one column twice is no column list naming it twice (was ORA-00957)
+    await conn.execute(`INSERT INTO dvw_s SELECT 7, NVL(d, d), NVL(t, t) FROM dvw_d`)
     expect(await texts()).toEqual([
       [1, "04-JAN-20", "04-JAN-20"],
       [2, "04-JAN-20", "04-JAN-20"],
       [3, "04-JAN-20", "05-JAN-20"],
       [4, "04-JAN-20 01.05.06.500000 PM", "04-JAN-20 01.05.06.500000 PM +02:00"],
       [5, "01-JAN-20", "05-JAN-20"],
-      [6, "04-JAN-20", null]
+      [6, "04-JAN-20", null],
+      [7, "04-JAN-20", "04-JAN-20 01.05.06.500000 PM"]
     ])
     // UPDATE and MERGE alike
     await conn.execute(`UPDATE dvw_s SET v = (SELECT NVL(e, d) FROM dvw_d), n = (SELECT TRUNC(d, 'YYYY') FROM dvw_d) WHERE id = 1`)
