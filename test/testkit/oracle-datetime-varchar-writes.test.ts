@@ -72,11 +72,14 @@ describe("Oracle test server: datetime expressions and binds written into VARCHA
     await conn.execute(`UPDATE dvw_s SET v = :d, n = :t WHERE id = 3`, { d: as(oracledb.DB_TYPE_DATE), t: at })
     await conn.execute(`MERGE INTO dvw_s s USING (SELECT 4 id FROM dual) x ON (s.id = x.id) WHEN NOT MATCHED THEN INSERT (id, v) VALUES (x.id, :1)`, [as(oracledb.DB_TYPE_DATE)])
     await conn.execute(`MERGE INTO dvw_s s USING (SELECT 4 id FROM dual) x ON (s.id = x.id) WHEN MATCHED THEN UPDATE SET n = :1`, [at])
+    // binds inside NVL / COALESCE: the first argument's type decides
+    await conn.execute(`INSERT INTO dvw_s (id, v, n) SELECT 5, NVL(:1, :2), COALESCE(:3, d) FROM dvw_d`, [as(oracledb.DB_TYPE_DATE, null as unknown as Date), as(oracledb.DB_TYPE_DATE), at])
     expect(await texts()).toEqual([
       [1, "04-JAN-20 01.05.06.500000 PM", "04-JAN-20"],
       [2, "04-JAN-20 01.05.06.500000 PM +00:00", null],
       [3, "04-JAN-20", "04-JAN-20 01.05.06.500000 PM"],
-      [4, "04-JAN-20", "04-JAN-20 01.05.06.500000 PM"]
+      [4, "04-JAN-20", "04-JAN-20 01.05.06.500000 PM"],
+      [5, "04-JAN-20", "04-JAN-20 01.05.06.500000 PM"]
     ])
     await conn.rollback()
   })

@@ -9,40 +9,43 @@
  * format (nls-formats.ts). A DATE bind is cast to DATE first: its DuckDB value is a TIMESTAMP.
  */
 import { characterColumns, columnsOfType } from "./character-writes.ts"
-import { datetimeOperandOf, nameLeaf, withDatetimeAliases } from "./datetime-operand-types.ts"
+import { type DatetimeOperand, datetimeOperandOf, type LeafKind, nameLeaf, withDatetimeAliases } from "./datetime-operand-types.ts"
 import type { Tok } from "./lexer.ts"
 import { frameWrites, type TableLookup } from "./number-writes.ts"
 import type { BindSpec } from "./statement.ts"
 import { Dty } from "./types.ts"
 import { isZonedValue } from "./zoned-aliases.ts"
 
-/** The SQL a datetime bind of type `dty` written into a character column is framed in, or undefined for other binds. */
-const bindFrame = (dty: number | undefined): readonly [string, string] | undefined =>
-  dty === Dty.DATE ? ["TO_CHAR(CAST(", " AS DATE))"] : dty === Dty.TIMESTAMP || dty === Dty.TIMESTAMP_TZ ? ["TO_CHAR(", ")"] : undefined
+/** The TO_CHAR frame of a DATE (cast to DATE first: a DATE bind's, NVL(date, timestamp)'s DuckDB value is a TIMESTAMP). */
+const DATE_FRAME = ["TO_CHAR(CAST(", " AS DATE))"] as const
+
+/** The TO_CHAR frame of a TIMESTAMP [WITH TIME ZONE]. */
+const TIMESTAMP_FRAME = ["TO_CHAR(", ")"] as const
+
+/** The zoneless datetime a bind of type `dty` is, a TIMESTAMP WITH TIME ZONE as a TIMESTAMP (its frame). */
+const bindKind = (dty: number | undefined): DatetimeOperand | undefined =>
+  dty === Dty.DATE ? "date" : dty === Dty.TIMESTAMP || dty === Dty.TIMESTAMP_TZ ? "timestamp" : undefined
 
 /**
  * `all` with the datetime expressions and binds (`specs`, by bind number in source order) an INSERT, UPDATE or MERGE
- * writes into character columns put through TO_CHAR; other statements unchanged.
+ * writes into character columns put through TO_CHAR, a DATE one (by the operand that decides its type: NVL(date,
+ * timestamp) is a DATE, "NVL") cast to DATE first; other statements unchanged.
  */
 export const datetimeTextWrites = (all: ReadonlyArray<Tok>, lookup: TableLookup, specs?: ReadonlyArray<BindSpec>): ReadonlyArray<Tok> => {
+  // binds are numbered in source order (session-translate.ts)
+  const positions = specs === undefined ? [] : [...new Set(all.filter((t) => t.kind === "bind").map((t) => t.pos))].sort((a, b) => a - b)
+  const kindOfBind = (t: Tok) => bindKind(specs?.[positions.indexOf(t.pos)]?.dty)
   // the names looked up only when a statement writes a character column
   let names: { readonly days: ReadonlySet<string>; readonly timestamps: ReadonlySet<string>; readonly zoned: ReadonlyMap<string, "zoned"> } | undefined
-  const isDatetimeExpression = (sig: ReadonlyArray<Tok>, from: number, to: number): boolean => {
+  const kindOf = (sig: ReadonlyArray<Tok>, from: number, to: number): DatetimeOperand | "zoned" | undefined => {
     if (names === undefined) {
       const aliased = withDatetimeAliases(sig, columnsOfType(all, lookup, (t) => t.kind === "date", false), columnsOfType(all, lookup, (t) => t.kind === "timestamp" && t.duck !== "VARCHAR", false))
       names = { ...aliased, zoned: new Map([...columnsOfType(all, lookup, (t) => t.kind === "timestamptz", false)].map((n) => [n, "zoned"] as const)) }
     }
-    return datetimeOperandOf(sig, from, to, nameLeaf(sig, names.days, names.timestamps)) !== undefined || isZonedValue(sig, from, to, names.zoned)
+    const byName = nameLeaf(sig, names.days, names.timestamps)
+    const leaf: LeafKind = (a, b) => (b === a + 1 && sig[a]!.kind === "bind" ? kindOfBind(sig[a]!) : byName(a, b))
+    return datetimeOperandOf(sig, from, to, leaf) ?? (isZonedValue(sig, from, to, names.zoned) ? "zoned" : undefined)
   }
-  const expressions = frameWrites(all, lookup, characterColumns, "TO_CHAR(", ")", isDatetimeExpression)
-  if (specs === undefined || !specs.some((s) => bindFrame(s.dty) !== undefined)) return expressions
-  // binds are numbered in source order (session-translate.ts)
-  const positions = [...new Set(expressions.filter((t) => t.kind === "bind").map((t) => t.pos))].sort((a, b) => a - b)
-  const frameOf = (t: Tok | undefined) => (t?.kind === "bind" ? bindFrame(specs[positions.indexOf(t.pos)]?.dty) : undefined)
-  let out = expressions
-  for (const dty of [Dty.DATE, Dty.TIMESTAMP]) {
-    const [open, close] = bindFrame(dty)!
-    out = frameWrites(out, lookup, characterColumns, open, close, (sig, from, to) => to === from + 1 && frameOf(sig[from])?.[0] === open)
-  }
-  return out
+  const dates = frameWrites(all, lookup, characterColumns, ...DATE_FRAME, (sig, from, to) => kindOf(sig, from, to) === "date")
+  return frameWrites(dates, lookup, characterColumns, ...TIMESTAMP_FRAME, (sig, from, to) => kindOf(sig, from, to) !== undefined)
 }
