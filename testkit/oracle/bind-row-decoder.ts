@@ -9,6 +9,7 @@ import { columnInfo } from "../engine/index.ts"
 import { TWO_32 } from "../../src/arrow/Words.ts"
 import { wireDay } from "../../layers/oracle/WireDays.ts"
 import { type CharPadding, NotExact, paddedText, setCell } from "./bulk-insert.ts"
+import { type DatetimeBindTexts, type DatetimeText, isTextedDatetimeBind } from "./datetime-bind-texts.ts"
 import { datetimeOfOracle, datetimeText } from "./datetime.ts"
 import type { BindSpec } from "./statement.ts"
 import { Dty } from "./types.ts"
@@ -195,6 +196,18 @@ const dateWriter = (layout: ColumnLayout, fraction?: number): CellWriter | undef
 }
 
 /**
+ * The writer of a DATE / TIMESTAMP (`zoned` false) or TIMESTAMP WITH TIME ZONE bind into a VARCHAR2 / NVARCHAR2
+ * column: its `text` in the session's format (datetime-bind-texts.ts), as the general path's TO_CHAR writes it.
+ */
+const datetimeTextWriter = (text: DatetimeText, zoned: boolean): CellWriter =>
+  zoned
+    ? (b, start, length, out, c, row) => out.setString(c, row, text(datetimeOfOracle(b.subarray(start, start + length))))
+    : (b, start, length, out, c, row) => {
+        readDateParts(b, start, length)
+        out.setString(c, row, text({ wall: BigInt(seconds) * 1_000_000_000n + BigInt(nanos) }))
+      }
+
+/**
  * The writer for a bind of `spec` into a column of `layout`, or undefined when only the general path can. Into a
  * `zoned` column (BatchTarget.zoned) only a TIMESTAMP WITH TIME ZONE bind is written, as the general path's
  * `ora_tstz` would store it: the text of its value with its own zone; into a TIMESTAMP(`fraction`) column (0-5,
@@ -255,8 +268,9 @@ export class BindRowDecoder {
   ) {}
 
   /**
-   * A decoder for binds `specs` sent in wire `order` into `columns` (`zoned`, `fractions` as BatchTarget's), or undefined when
-   * a pair needs the general path.
+   * A decoder for binds `specs` sent in wire `order` into `columns` (`zoned`, `fractions`, `padded`, `character` as
+   * BatchTarget's; a datetime bind into a `character` column written as its text by `texts`), or undefined when a
+   * pair needs the general path.
    */
   static of(
     specs: ReadonlyArray<BindSpec>,
@@ -264,13 +278,18 @@ export class BindRowDecoder {
     columns: ReadonlyArray<BulkColumn>,
     zoned: ReadonlyArray<boolean> = [],
     fractions: ReadonlyArray<number | undefined> = [],
-    padded: ReadonlyArray<CharPadding | undefined> = []
+    padded: ReadonlyArray<CharPadding | undefined> = [],
+    character: ReadonlyArray<boolean> = [],
+    texts?: DatetimeBindTexts
   ): BindRowDecoder | undefined {
     if (specs.length !== columns.length || order.length !== columns.length) return undefined
     const wire: Array<{ column: number; write: CellWriter }> = []
     for (const column of order) {
       const info = columnInfo(columns[column]!.name, columns[column]!.type)
-      const write = cellWriter(specs[column]!, info.layout, info.scale, zoned[column] === true, fractions[column], padded[column])
+      const spec = specs[column]!
+      const text = character[column] === true && info.layout === "varchar" ? texts?.(spec.dty) : undefined
+      if (text === undefined && character[column] === true && isTextedDatetimeBind(spec.dty)) return undefined
+      const write = text !== undefined ? datetimeTextWriter(text, spec.dty === Dty.TIMESTAMP_TZ) : cellWriter(spec, info.layout, info.scale, zoned[column] === true, fractions[column], padded[column])
       if (write === undefined) return undefined
       wire.push({ column, write })
     }

@@ -11,6 +11,7 @@ import { DuckDBBlobValue, DuckDBTimestampTZValue, DuckDBTimestampValue, VARCHAR 
 import type { DuckDBValue } from "@duckdb/node-api"
 import { BulkInsertError, BulkRows, columnInfo } from "../engine/index.ts"
 import type { AppendTarget, BulkColumn, ColumnLayout, Session } from "../engine/index.ts"
+import { type DatetimeBindTexts, datetimeOfBindValue, type DatetimeText } from "./datetime-bind-texts.ts"
 import { hasEnforcedJsonCheck } from "./json-checks.ts"
 import type { TableMeta } from "./catalog.ts"
 import { type KeyedTable, keyedTable } from "./key-locks.ts"
@@ -120,7 +121,8 @@ export const setCell = (out: BulkRows, c: number, row: number, layout: ColumnLay
  * column (BatchTarget.zoned) takes only TIMESTAMP WITH TIME ZONE binds (`specs`, in bind order), whose decoded text
  * keeps their own zone; text or other datetimes bound there take the general path, which reads them. A value with more
  * fraction digits than its column's `fractions` entry takes the general path too, which rounds it. A `padded`
- * column's text is blank-padded (BatchTarget.padded).
+ * column's text is blank-padded (BatchTarget.padded). A DATE / TIMESTAMP / TIMESTAMP WITH TIME ZONE bind into a
+ * `character` column (BatchTarget.character) is written as its text in the session's format (`texts`).
  */
 export const bulkRowsOfBinds = (
   rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>,
@@ -128,9 +130,12 @@ export const bulkRowsOfBinds = (
   zoned: ReadonlyArray<boolean> = [],
   specs: ReadonlyArray<BindSpec> = [],
   fractions: ReadonlyArray<number | undefined> = [],
-  padded: ReadonlyArray<CharPadding | undefined> = []
+  padded: ReadonlyArray<CharPadding | undefined> = [],
+  character: ReadonlyArray<boolean> = [],
+  texts?: DatetimeBindTexts
 ): BulkRows | undefined => {
   if (zoned.some((z, i) => z && specs[i]?.dty !== Dty.TIMESTAMP_TZ)) return undefined
+  const textOf: ReadonlyArray<DatetimeText | undefined> = columns.map((_, c) => (character[c] === true && specs[c] !== undefined ? texts?.(specs[c].dty) : undefined))
   const infos = columns.map((c) => columnInfo(c.name, c.type))
   if (infos.some((i) => i.layout === "other" || i.layout === "uint64")) return undefined
   const out = new BulkRows(columns, rows.length)
@@ -141,6 +146,13 @@ export const bulkRowsOfBinds = (
       for (let c = 0; c < width; c++) {
         const v = values[c] ?? null
         if (v === null) continue
+        const text = textOf[c]
+        if (text !== undefined) {
+          const datetime = datetimeOfBindValue(v)
+          if (datetime === undefined) throw new NotExact()
+          out.setString(c, row, text(datetime))
+          continue
+        }
         const padding = padded[c]
         if (padding !== undefined && typeof v !== "string") throw new NotExact()
         if (fractions[c] !== undefined && !fitsFraction(micros(v), fractions[c])) throw new NotExact()
@@ -182,6 +194,11 @@ export interface BatchTarget {
   readonly fractions: ReadonlyArray<number | undefined>
   /** Per column: the blank padding of a CHAR / NCHAR column, whose bind the translated INSERT pads (char-writes.ts). */
   readonly padded: ReadonlyArray<CharPadding | undefined>
+  /**
+   * Per column: a VARCHAR2 / NVARCHAR2 column, into which a datetime bind is written as its text in the session's
+   * format ({@link DATETIME_TEXT_BIND}, datetime-bind-texts.ts).
+   */
+  readonly character: ReadonlyArray<boolean>
 }
 
 /** Whether `micros` has no more fraction digits than `fraction` (none given: any). */
@@ -214,8 +231,17 @@ export const paddedText = (text: string, padding: CharPadding): string => {
 /** The translation of bind `$k` written into a CHAR / NCHAR column (char-writes.ts), whitespace removed. */
 const PADDED_BIND = /^ora_attribute_char\(CAST\(ora_char_of\(\$(\d+)\)ASVARCHAR\),(\d+),(TRUE|FALSE)\)/
 
-/** How a bind of a VALUES list is written: as it is, through {@link ZONED_BIND}, blank-padded, or rounded to `fraction` digits. */
-type BindForm = "plain" | "zoned" | CharPadding | { readonly fraction: number }
+/**
+ * The translation of a datetime bind `$k` written into a character column (datetime-text-writes.ts `TO_CHAR(:k)`, of a
+ * DATE bind `TO_CHAR(CAST(:k AS DATE))`), whitespace removed.
+ */
+const DATETIME_TEXT_BIND = /^ora_to_char\((?:\$(\d+)|CAST\(\$(\d+)ASTIMESTAMP_S\))\)/
+
+/**
+ * How a bind of a VALUES list is written: as it is, through {@link ZONED_BIND}, blank-padded, rounded to `fraction`
+ * digits, or as a datetime's text ({@link DATETIME_TEXT_BIND}).
+ */
+type BindForm = "plain" | "zoned" | "text" | CharPadding | { readonly fraction: number }
 
 /**
  * How each bind of a VALUES list (`$1, …, $n` in order, whitespace removed) is written: as it is, through
@@ -234,12 +260,16 @@ const bindForms = (values: string, n: number): Array<BindForm> | undefined => {
     const wrapped = ZONED_BIND(k)
     const end = (text: string) => at + text.length === values.length || values[at + text.length] === ","
     const padded = PADDED_BIND.exec(values.slice(at))
+    const text = DATETIME_TEXT_BIND.exec(values.slice(at))
     if (values.startsWith(plain, at) && end(plain)) {
       forms.push("plain")
       at += plain.length
     } else if (values.startsWith(wrapped, at) && end(wrapped)) {
       forms.push("zoned")
       at += wrapped.length
+    } else if (text !== null && (text[1] ?? text[2]) === String(k) && end(text[0])) {
+      forms.push("text")
+      at += text[0].length
     } else if (padded !== null && padded[1] === String(k) && end(padded[0])) {
       forms.push({ size: Number(padded[2]), inCharacters: padded[3] === "TRUE" })
       at += padded[0].length
@@ -315,8 +345,9 @@ export class BatchTargets {
     try {
       const columns: Array<BulkColumn> = []
       for (let i = 0; i < n; i++) {
-        // a bind padded into a CHAR column is text (its parameter's type DuckDB leaves open inside the macro)
-        const type = padded[i] !== undefined ? VARCHAR : prepared.parameterType(i)
+        // a bind padded into a CHAR column or written as a datetime's text is text (its parameter's type DuckDB
+        // leaves open inside the macro)
+        const type = padded[i] !== undefined || forms[i] === "text" ? VARCHAR : prepared.parameterType(i)
         if (type === undefined) return undefined
         columns.push({ name: encodeName(names[i]!), type })
       }
@@ -326,8 +357,9 @@ export class BatchTargets {
       // an enforced IS JSON check calls a TypeScript function (json-checks.ts), which the appender's synchronous flush
       // would wait on forever: such tables go through the staged INSERT too
       const whole = !constrained && !hasEnforcedJsonCheck(meta) && names.length === meta.columns.length && names.every((name, i) => name === meta.columns[i]!.name)
-      if (forms.some((f, i) => (f === "zoned" || padded[i] !== undefined) && columnInfo(columns[i]!.name, columns[i]!.type).layout !== "varchar")) return undefined
-      const target = { table: whole ? { schema: encodeName(meta.owner), table: encodeName(meta.name) } : t.text(2, after), columns, zoned, fractions, padded }
+      if (forms.some((f, i) => (f === "zoned" || f === "text" || padded[i] !== undefined) && columnInfo(columns[i]!.name, columns[i]!.type).layout !== "varchar")) return undefined
+      const character = names.map((name) => ["varchar", "nvarchar"].includes(meta.columns.find((c) => c.name === name)?.type.kind ?? ""))
+      const target = { table: whole ? { schema: encodeName(meta.owner), table: encodeName(meta.name) } : t.text(2, after), columns, zoned, fractions, padded, character }
       const keys = keyedTable(meta)
       if (keys !== undefined && typeof target.table === "string") this.keyedByTable.set(`${this.host.schema}\u0000${target.table}`, keys)
       if (this.byInsert.size >= 64) this.byInsert.clear()

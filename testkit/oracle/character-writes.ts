@@ -6,14 +6,16 @@
  * `d + 1`) is wrapped in `CAST(... AS VARCHAR2(32767))`, which the translator renders through `ora_to_char`
  * (translate-calls.ts CAST). So is a DATE / TIMESTAMP column, literal or current datetime (`d`, `DATE '2020-01-04'`,
  * SYSDATE), which the cast renders in the session's NLS_DATE_FORMAT / NLS_TIMESTAMP[_TZ]_FORMAT (`04-JAN-20`, not
- * DuckDB's `2020-01-04 00:00:00`). Other columns, binds and text expressions are written as they are.
+ * DuckDB's `2020-01-04 00:00:00`). Datetime expressions whose operands decide their type, and datetime binds, are
+ * datetime-text-writes.ts's; other columns, binds and text expressions are written as they are.
  */
 import type { TableMeta } from "./catalog.ts"
 import { decimalOf, numberText } from "./decimal.ts"
 import { findTopLevel, isKw, isName, isOp, matchParen, sqlString, type Tok } from "./lexer.ts"
 import { castWrites, frameWrites, type TableLookup } from "./number-writes.ts"
 
-const characterColumns = (meta: TableMeta): ReadonlySet<string> => new Set(meta.columns.filter((c) => c.type.kind === "varchar" || c.type.kind === "nvarchar").map((c) => c.name))
+/** The VARCHAR2 / NVARCHAR2 columns of a table, by name. */
+export const characterColumns = (meta: TableMeta): ReadonlySet<string> => new Set(meta.columns.filter((c) => c.type.kind === "varchar" || c.type.kind === "nvarchar").map((c) => c.name))
 
 /** A number literal, or an expression with `+ - * /` and no `||` at its top level (a number or datetime result). */
 export const isNumberExpression = (sig: ReadonlyArray<Tok>, from: number, to: number): boolean => {
@@ -56,7 +58,7 @@ type ColumnType = TableMeta["columns"][number]["type"]
  * The names of the columns of type `wanted` of the tables `all` mentions; with `exclusive`, but for a name one of them
  * gives another type.
  */
-const columnsOfType = (all: ReadonlyArray<Tok>, lookup: TableLookup, wanted: (t: ColumnType) => boolean, exclusive: boolean): ReadonlySet<string> => {
+export const columnsOfType = (all: ReadonlyArray<Tok>, lookup: TableLookup, wanted: (t: ColumnType) => boolean, exclusive: boolean): ReadonlySet<string> => {
   const found = new Set<string>()
   const others = new Set<string>()
   for (const t of all) {

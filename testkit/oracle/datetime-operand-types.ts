@@ -98,7 +98,7 @@ export const datetimeOperandOf = (toks: ReadonlyArray<Tok>, from: number, to: nu
 }
 
 /** The leaf kinds by column names alone, as a statement's alias walk knows them (DATE and TIMESTAMP(0-6) columns). */
-const nameLeaf = (toks: ReadonlyArray<Tok>, days: ReadonlySet<string>, timestamps: ReadonlySet<string>): LeafKind => (from, to) => {
+export const nameLeaf = (toks: ReadonlyArray<Tok>, days: ReadonlySet<string>, timestamps: ReadonlySet<string>): LeafKind => (from, to) => {
   const t = toks[from]!
   if (isDateOnly(toks, from, to)) return "date"
   if (to === from + 1 && isKw(t, "SYSTIMESTAMP", "LOCALTIMESTAMP", "CURRENT_TIMESTAMP")) return isKw(t, "LOCALTIMESTAMP") ? "timestamp" : null

@@ -178,11 +178,17 @@ export const runErrorLogged = async (host: ErrorLoggingHost, logged: ErrorLogged
     const binds: Binds = { rows: [row], specs: rowSpecs }
     const nth = (query: string, k: number) => `SELECT * FROM (${query}) OFFSET ${k} ROWS FETCH NEXT 1 ROWS ONLY`
     // the log entry's values: the subquery's items, each named for its column (a datetime as text), when they can be
-    // told apart; else its row as a whole when the log has every column
+    // told apart; else its row as a whole when the log has every column, its columns named by a WITH column list
+    // (`*`, a set operation) to be given as text alike
     const parsed = selectItems(stmt.subquery!)
     const shown = parsed === undefined || parsed.items.length !== stmt.columns.length ? [] : stmt.columns.flatMap((c, i) => (logColumns.has(c) ? [{ column: c, item: i }] : []))
-    const logQuery = shown.length === 0 ? stmt.subquery! : `SELECT ${parsed!.items.map((item, i) => `${asText(stmt.target, stmt.columns[i]!, item)} "ORA$C${i}"`).join(", ")} ${parsed!.rest}`
     const whole = shown.length === 0 && stmt.columns.every((c) => logColumns.has(c))
+    const named = stmt.columns.map((_, i) => `"ORA$C${i}"`)
+    const logQuery = shown.length > 0
+      ? `SELECT ${parsed!.items.map((item, i) => `${asText(stmt.target, stmt.columns[i]!, item)} ${named[i]}`).join(", ")} ${parsed!.rest}`
+      : whole
+        ? `WITH "ORA$Q" (${named.join(", ")}) AS (${stmt.subquery!}) SELECT ${named.map((n, i) => `${asText(stmt.target, stmt.columns[i]!, n)} ${n}`).join(", ")} FROM "ORA$Q"`
+        : stmt.subquery!
     const count = () => host.count(`SELECT COUNT(*) FROM (${stmt.subquery})`, row, rowSpecs)
     let total = 0
     // the subquery's rows are those it has before any is written: a row written that leaves it (a MERGE's NOT

@@ -88,23 +88,30 @@ const strftime = (fmt: string, v: DatetimeValue): string => {
 }
 
 /**
- * `v` in the Oracle datetime format model `format`: the wall clock by convertDateFormat's directives (year, name and
- * calendar marks resolved by datetime-functions.ts yearText in `language`), zone elements and fractions by
- * formatElement; FF alone gives `digits` digits (the value's precision).
+ * The text of a value in the Oracle datetime format model `format`, the model read once: the wall clock by
+ * convertDateFormat's directives (year, name and calendar marks resolved by datetime-functions.ts yearText in
+ * `language`), zone elements and fractions by formatElement; FF alone gives `digits` digits (the value's precision).
  */
-export const formatInModel = (v: DatetimeValue, format: string, digits: number, language: string): string => {
-  const pieces: Array<string> = []
+export const formatterOfModel = (format: string, digits: number, language: string): ((v: DatetimeValue) => string) => {
+  const pieces: Array<(v: DatetimeValue) => string> = []
   let rest = format
-  const local = (fmt: string) => yearText(strftime(convertDateFormat(fmt, true), v), language)
+  const local = (fmt: string) => {
+    const directives = convertDateFormat(fmt, true)
+    return (v: DatetimeValue) => yearText(strftime(directives, v), language)
+  }
   for (let m = TEXT_DATETIME_ELEMENT.exec(rest); m !== null; m = TEXT_DATETIME_ELEMENT.exec(rest)) {
     if (m.index > 0) pieces.push(local(fillModeBefore(format, rest, m.index)))
-    const element = m[0].toUpperCase()
-    pieces.push(formatElement(v, element === "FF" ? `FF${digits}` : element))
+    const upper = m[0].toUpperCase()
+    const element = upper === "FF" ? `FF${digits}` : upper
+    pieces.push((v) => formatElement(v, element))
     rest = rest.slice(m.index + m[0].length)
   }
   if (rest !== "" || pieces.length === 0) pieces.push(local(fillModeBefore(format, rest, rest.length)))
-  return pieces.join("")
+  return (v) => pieces.map((piece) => piece(v)).join("")
 }
+
+/** `v` in the Oracle datetime format model `format` ({@link formatterOfModel}). */
+export const formatInModel = (v: DatetimeValue, format: string, digits: number, language: string): string => formatterOfModel(format, digits, language)(v)
 
 /**
  * `ora_nls_text(value, zone, format, digits, language)`: a datetime's text (stored text, a literal's, or DuckDB's

@@ -13,7 +13,7 @@
  */
 import { OraError } from "./errors.ts"
 import { argumentCountError } from "./function-arguments.ts"
-import { findTopLevel, isKw, isOp, matchParen, splitTopLevel, type Tok } from "./lexer.ts"
+import { findTopLevel, isKw, isName, isOp, matchParen, splitTopLevel, type Tok } from "./lexer.ts"
 
 const sequenceNotAllowed = () => new OraError(2287, "sequence number not allowed here")
 
@@ -114,8 +114,10 @@ export const nameError = (toks: ReadonlyArray<Tok>): OraError | undefined => {
     return false
   }
   if (isKw(toks[0], "INSERT") && isKw(toks[1], "INTO")) {
-    const open = toks.findIndex((t, k) => k > 2 && isOp(t, "("))
-    if (open > 0 && !isKw(toks[open + 1], "SELECT", "WITH") && !isKw(toks[open - 1], "VALUES")) {
+    // the column list after the table's name and alias, not a call's parentheses (`SELECT 1, NVL(t, t) FROM u`)
+    let open = isOp(toks[3], ".") ? 5 : 3
+    if (isName(toks[open]) && !isKw(toks[open], "SELECT", "VALUES", "WITH")) open++
+    if (isOp(toks[open], "(") && !isKw(toks[open + 1], "SELECT", "WITH")) {
       const close = matchParen(toks, open)
       if (close > 0 && repeated(splitTopLevel(toks.slice(open + 1, close)))) return new OraError(957, "duplicate column name")
     }

@@ -8,6 +8,7 @@ import type { DuckDBValue } from "@duckdb/node-api"
 import type { AppendTarget, BulkRows, Session as EngineSession } from "../engine/index.ts"
 import { type BatchTarget, type BatchTargets, bulkRowsOfBinds } from "./bulk-insert.ts"
 import type { TableMeta } from "./catalog.ts"
+import type { DatetimeBindTexts } from "./datetime-bind-texts.ts"
 import { OraError } from "./errors.ts"
 import { anyIntervalBinds } from "./intervals.ts"
 import { keyedTable } from "./key-locks.ts"
@@ -27,6 +28,8 @@ export interface ExecuteManyHost {
   translate(sql: string, specs?: ReadonlyArray<BindSpec>): TranslatedStatement
   /** The table an INSERT / UPDATE / DELETE / MERGE writes, when the catalog knows it. */
   targetOf(toks: ReadonlyArray<Tok>): TableMeta | undefined
+  /** The texts datetime binds written into character columns get, in the session's formats as they are now. */
+  datetimeBindTexts(): DatetimeBindTexts
 }
 
 /** One session's executeMany bulk paths. */
@@ -140,7 +143,7 @@ export class ExecuteMany {
   private async appendBinds(t: TranslatedStatement, rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>, specs: ReadonlyArray<BindSpec>): Promise<number | undefined> {
     const target = await this.host.batchTargets.of(t)
     if (target === undefined) return undefined
-    const bulk = bulkRowsOfBinds(rows, target.columns, target.zoned, specs, target.fractions, target.padded)
+    const bulk = bulkRowsOfBinds(rows, target.columns, target.zoned, specs, target.fractions, target.padded, target.character, this.host.datetimeBindTexts())
     if (bulk === undefined) return undefined
     return this.appendBulk(target.table, bulk)
   }

@@ -33,6 +33,7 @@ import { bindSpecType, describeColumns } from "./results.ts"
 import { describeTypeBlock, namedTypesOf } from "./named-types.ts"
 import { runPlsql } from "./plsql.ts"
 import { DEFAULT_NLS_FORMATS, type NlsFormats } from "./nls-formats.ts"
+import { datetimeBindTexts } from "./datetime-bind-texts.ts"
 import { type BindSpec, classify, type ExecuteOptions, type QueryResult, type ResultColumn } from "./statement.ts"
 import { type StatementResult, stripTerminator } from "./statement.ts"
 import { type QueryShape } from "./translate.ts"
@@ -161,7 +162,8 @@ export class SqlSession {
       batchTargets: this.batchTargets,
       mapError: (e) => this.mapError(e),
       translate: (sql, specs) => this.translate(sql, specs),
-      targetOf: (toks) => this.writes.targetOf(toks)
+      targetOf: (toks) => this.writes.targetOf(toks),
+      datetimeBindTexts: () => datetimeBindTexts(this.nlsFormats, this.dateLanguage)
     })
   }
 

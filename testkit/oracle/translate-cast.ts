@@ -10,7 +10,7 @@ import { roundedFraction, timestampPrecisionAt } from "./fraction-precision.ts"
 import { exactIntervalExpressionCast, intervalBindFit, intervalCast } from "./interval-exprs.ts"
 import { Dty, floatDecimalDigits, parseOracleType } from "./types.ts"
 import { blankPaddedSql } from "./char-writes.ts"
-import { intervalLiteral, intervalLiteralIn } from "./translate-literals.ts"
+import { distinctItems, intervalLiteral, intervalLiteralIn } from "./translate-literals.ts"
 import { datetimeArgument, durationOfExact, inSessionZone, textDatetimeOfText } from "./translate-datetime-sql.ts"
 import { zonedOperand } from "./translate-datetimes.ts"
 import type { TranslatorCore } from "./translate-core.ts"
@@ -98,7 +98,13 @@ export const castSql = (tr: TranslatorCore, p: readonly [number, number] | undef
  * (fraction-precision.ts).
  */
 export const declaredFraction = (tr: TranslatorCore, from: number, to: number): number | undefined => {
-  return tr.declaredFractionAt(from, to) ?? timestampPrecisionAt(tr.toks, from, to)
+  const toks = tr.toks
+  // a scalar subquery of one item: the item's (`(SELECT z FROM t)` of a TIMESTAMP(3) WITH TIME ZONE column z)
+  if (isOp(toks[from], "(") && isKw(toks[from + 1], "SELECT") && matchParen(toks, from) === to - 1) {
+    const items = distinctItems(toks, isKw(toks[from + 2], "DISTINCT", "UNIQUE", "ALL") ? from + 3 : from + 2)
+    return items?.length === 1 ? declaredFraction(tr, items[0]![0], items[0]![1]) : undefined
+  }
+  return tr.declaredFractionAt(from, to) ?? timestampPrecisionAt(toks, from, to)
 }
 
 /**

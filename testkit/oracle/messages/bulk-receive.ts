@@ -10,6 +10,7 @@ import type { DuckDBValue } from "@duckdb/node-api"
 import { BulkInsertError, BulkRows } from "../../engine/index.ts"
 import type { AppendTarget } from "../../engine/index.ts"
 import { BindRowDecoder } from "../bind-row-decoder.ts"
+import { datetimeBindTexts } from "../datetime-bind-texts.ts"
 import { type BatchTarget, laidOut, NotExact } from "../bulk-insert.ts"
 import type { SessionState } from "../session-state.ts"
 import { type BindSpec, classify, returnBindFlags } from "../statement.ts"
@@ -351,7 +352,9 @@ export class RequestReceiver {
 
   /** Decodes the request's rows straight into columns of `target` when every bind has a layout writer, else as values. */
   private useTarget(inc: IncrementalRows, target: BatchTarget): void {
-    const decoder = BindRowDecoder.of(inc.specs, inc.order, target.columns, target.zoned, target.fractions, target.padded)
+    const sql = this.s.sql
+    const texts = sql === undefined ? undefined : datetimeBindTexts(sql.nlsFormats, sql.dateLanguage)
+    const decoder = BindRowDecoder.of(inc.specs, inc.order, target.columns, target.zoned, target.fractions, target.padded, target.character, texts)
     if (decoder !== undefined) {
       inc.mode = "columns"
       inc.columns = { table: target.table, decoder, current: this.chunkRows(decoder), filled: 0, raw: [] }
