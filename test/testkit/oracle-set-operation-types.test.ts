@@ -65,6 +65,13 @@ describe("Oracle test server: set operations over different data type groups", (
     expect(await message("CREATE VIEW so_v AS SELECT n FROM so_t UNION SELECT s FROM so_t")).toBe(ORA_01790)
   })
 
+  it("types the columns of inline views by their own select lists", async () => {
+    expect(await message("SELECT n FROM (SELECT s n FROM so_t) UNION SELECT 1 FROM dual")).toBe(ORA_01790)
+    expect(await message("SELECT v.a FROM (SELECT n a FROM so_t UNION SELECT 2 FROM dual) v UNION SELECT 'z' FROM dual")).toBe(ORA_01790)
+    expect(await message("SELECT * FROM (SELECT s, n FROM so_t) UNION SELECT 1, 1 FROM dual")).toBe(ORA_01790)
+    expect((await conn.execute("SELECT a, b FROM (SELECT n + 1 a FROM so_t), (SELECT s b FROM so_t) UNION SELECT 1, 'x' FROM dual ORDER BY 1")).rows).toEqual([[1, "x"], [2, "one"]])
+  })
+
   it("one group per position runs: NUMBER with BINARY_DOUBLE, CHAR with VARCHAR2, DATE with TIMESTAMP, NULL, conversions, WITH names over tables", async () => {
     expect((await conn.execute("SELECT n FROM so_t UNION ALL SELECT bd FROM so_t ORDER BY 1")).rows).toEqual([[1], [1.5]])
     expect((await conn.execute("SELECT s FROM so_t UNION ALL SELECT c FROM so_t ORDER BY 1")).rows).toEqual([["abc"], ["one"]])

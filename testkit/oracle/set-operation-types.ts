@@ -168,28 +168,50 @@ class SetOperationTyper {
     return out
   }
 
-  /** The FROM items of the SELECT whose FROM is at `fromAt`, with their tables where they are tables; undefined when the clause reshapes its columns. */
+  /** The FROM items of the SELECT whose FROM is at `fromAt`, with their columns where known; undefined when the clause reshapes its columns. */
   private fromTables(fromAt: number, to: number): ReadonlyArray<FromTable> | undefined {
     const toks = this.toks
+    // where each item starts, as fromRefs splits them (after FROM and each top-level comma or JOIN)
+    const starts = [fromAt + 1]
     let end = fromAt + 1
     for (; end < to; end++) {
       if (isOp(toks[end], "(")) end = matchParen(toks, end)
       if (end < 0) return undefined
       if (isKw(toks[end], ...RESHAPING)) return undefined
       if (isKw(toks[end], ...FROM_ENDS)) break
+      if (isOp(toks[end], ",") || isKw(toks[end], "JOIN")) starts.push(end + 1)
     }
-    return fromRefs(toks, fromAt + 1, end, undefined).map((ref) => {
-      const block = ref.schema === undefined && this.blockNames.has(ref.table)
-      const meta = ref.query !== undefined || block || ref.table === "" ? undefined : this.lookupTable!(ref.schema, ref.table)
-      return { ref, meta }
-    })
+    const items = starts.filter((k) => (isOp(toks[k], "(") && isKw(toks[k + 1], "SELECT")) || isName(toks[k]))
+    const refs = fromRefs(toks, fromAt + 1, end, undefined)
+    if (refs.length !== items.length) return undefined
+    return refs.map((ref, n) => ({ ref, columns: ref.query !== undefined ? this.inlineViewColumns(ref.query, items[n]!) : this.tableColumns(ref) }))
+  }
+
+  /** The columns of the table or view a FROM item names (none for a WITH block's name). */
+  private tableColumns(ref: FromRef): ReadonlyArray<TypedColumn> | undefined {
+    if (ref.table === "" || (ref.schema === undefined && this.blockNames.has(ref.table))) return undefined
+    return this.lookupTable!(ref.schema, ref.table)?.columns.map((c) => ({ name: c.name, type: columnExprType(c.type) }))
+  }
+
+  /** The columns of the inline view whose parenthesis opens at `open`: its first branch's names, its chain's types. */
+  private inlineViewColumns(query: NonNullable<FromRef["query"]>, open: number): ReadonlyArray<TypedColumn> | undefined {
+    if (query.items.some((i) => i.kind === "star")) return undefined
+    const close = matchParen(this.toks, open)
+    const slots = close < 0 ? undefined : this.chainSlots(open + 1, close)
+    return slots === undefined || slots.length !== query.names.length ? undefined : slots.map((type, k) => ({ name: query.names[k], type }))
   }
 }
 
-/** A FROM item and, when it is a table or view the session knows, its catalog entry. */
+/** A column of a FROM item: its name (none for an inline view's unnamed expression) and type. */
+interface TypedColumn {
+  readonly name: string | undefined
+  readonly type: ExprType | undefined
+}
+
+/** A FROM item and, when known (a table or view of the session, an inline view), its columns. */
 interface FromTable {
   readonly ref: FromRef
-  readonly meta: TableMeta | undefined
+  readonly columns: ReadonlyArray<TypedColumn> | undefined
 }
 
 /** The FROM items a qualifier (`t`, `alias`, `schema.t`) names. */
@@ -202,9 +224,9 @@ const columnTypeIn = (tables: ReadonlyArray<FromTable>, parts: ReadonlyArray<str
   const name = parts[parts.length - 1]!
   const candidates = parts.length === 1 ? tables : parts.length <= 3 ? qualified(tables, parts.slice(0, -1)) : []
   // an unqualified name may be a column of a FROM item whose columns are not known
-  if (candidates.length === 0 || candidates.some((t) => t.meta === undefined)) return undefined
-  const found = candidates.flatMap((t) => t.meta!.columns.filter((c) => c.name === name))
-  return found.length === 1 ? columnExprType(found[0]!.type) : undefined
+  if (candidates.length === 0 || candidates.some((t) => t.columns === undefined)) return undefined
+  const found = candidates.flatMap((t) => t.columns!.filter((c) => c.name === name))
+  return found.length === 1 ? found[0]!.type : undefined
 }
 
 /** The column types `*` or `q.*` (the qualifier tokens before the star) selects, undefined when not all are known. */
@@ -212,8 +234,8 @@ const starColumns = (tables: ReadonlyArray<FromTable> | undefined, qualifier: Re
   if (tables === undefined) return undefined
   const names = qualifier.filter((t) => !isOp(t, ".")).map(oracleName)
   const named = names.length === 0 ? tables : qualified(tables, names)
-  if (named.length === 0 || named.some((t) => t.meta === undefined || t.ref.merged !== undefined)) return undefined
-  return named.flatMap((t) => t.meta!.columns.map((c) => columnExprType(c.type)))
+  if (named.length === 0 || named.some((t) => t.columns === undefined || t.ref.merged !== undefined)) return undefined
+  return named.flatMap((t) => t.columns!.map((c) => c.type))
 }
 
 /** The end of a select-list item's expression [from, to) without its alias (`expr [AS] name`). */
