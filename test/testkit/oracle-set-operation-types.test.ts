@@ -65,7 +65,10 @@ describe("Oracle test server: set operations over different data type groups", (
     expect(await message("CREATE VIEW so_v AS SELECT n FROM so_t UNION SELECT s FROM so_t")).toBe(ORA_01790)
   })
 
-  it("types the columns of inline views by their own select lists", async () => {
+  it("types the columns of inline views and WITH blocks by their own select lists", async () => {
+    expect(await message("WITH w AS (SELECT s n FROM so_t) SELECT n FROM w UNION SELECT 1 FROM dual")).toBe(ORA_01790)
+    expect(await message("WITH w (c) AS (SELECT s FROM so_t), v AS (SELECT c FROM w) SELECT c FROM v UNION SELECT 1 FROM dual")).toBe(ORA_01790)
+    expect(await message("WITH so_t AS (SELECT 'a' n FROM dual) SELECT n FROM so_t UNION SELECT 2 FROM dual")).toBe(ORA_01790)
     expect(await message("SELECT n FROM (SELECT s n FROM so_t) UNION SELECT 1 FROM dual")).toBe(ORA_01790)
     expect(await message("SELECT v.a FROM (SELECT n a FROM so_t UNION SELECT 2 FROM dual) v UNION SELECT 'z' FROM dual")).toBe(ORA_01790)
     expect(await message("SELECT * FROM (SELECT s, n FROM so_t) UNION SELECT 1, 1 FROM dual")).toBe(ORA_01790)

@@ -15,7 +15,7 @@ import { OraError } from "./errors.ts"
 import { columnExprType, expressionType, type ColumnTypeOf, type ExprType } from "./expression-types.ts"
 import { isKw, isName, isOp, matchParen, significantTokensOf, type Tok } from "./lexer.ts"
 import { oracleName } from "./expression-names.ts"
-import { fromRefs } from "./subquery-shapes.ts"
+import { fromRefs, withBlockShapes, type SubqueryShape } from "./subquery-shapes.ts"
 import { NOT_ALIAS } from "./translate-literals.ts"
 import type { FromRef } from "./translate-types.ts"
 
@@ -59,25 +59,31 @@ const afterWithClause = (toks: ReadonlyArray<Tok>, at: number): number => {
   }
 }
 
-/** The names WITH clauses give their query blocks anywhere in the statement (a FROM item naming one is no table). */
-const queryBlockNames = (toks: ReadonlyArray<Tok>): ReadonlySet<string> => {
-  const out = new Set<string>()
+/**
+ * The names WITH clauses give their query blocks anywhere in the statement (a FROM item naming one is no table), with
+ * where the block's query opens; -1 for a name given twice.
+ */
+const queryBlocks = (toks: ReadonlyArray<Tok>): ReadonlyMap<string, number> => {
+  const out = new Map<string, number>()
   toks.forEach((t, k) => {
     if (!isName(t) || !(isKw(toks[k - 1], "WITH", "RECURSIVE") || isOp(toks[k - 1], ","))) return
     const as = isOp(toks[k + 1], "(") ? matchParen(toks, k + 1) + 1 : k + 1
-    if (as > 0 && isKw(toks[as], "AS") && isOp(toks[as + 1], "(")) out.add(oracleName(t))
+    if (as > 0 && isKw(toks[as], "AS") && isOp(toks[as + 1], "(")) out.set(oracleName(t), out.has(oracleName(t)) ? -1 : as + 1)
   })
   return out
 }
 
 /** The select-list types of compound queries, checking each set operation's branches on the way. */
 class SetOperationTyper {
-  private readonly blockNames: ReadonlySet<string>
+  private readonly blocks: ReadonlyMap<string, number>
+  /** The statement's leading WITH clause's blocks by name, with their column names (withBlockShapes). */
+  private readonly blockShapes: ReadonlyMap<string, SubqueryShape>
   constructor(
     private readonly toks: ReadonlyArray<Tok>,
     private readonly lookupTable: TableLookup | undefined
   ) {
-    this.blockNames = lookupTable === undefined ? new Set() : queryBlockNames(toks)
+    this.blocks = lookupTable === undefined ? new Map() : queryBlocks(toks)
+    this.blockShapes = this.blocks.size === 0 ? new Map() : withBlockShapes(toks, undefined)
   }
 
   /** Checks the compound query in tokens [from, to) (a whole statement or a parenthesis' inside), if it is one. */
@@ -187,14 +193,19 @@ class SetOperationTyper {
     return refs.map((ref, n) => ({ ref, columns: ref.query !== undefined ? this.inlineViewColumns(ref.query, items[n]!) : this.tableColumns(ref) }))
   }
 
-  /** The columns of the table or view a FROM item names (none for a WITH block's name). */
+  /** The columns of the table, view or WITH block (named once, in the leading WITH clause) a FROM item names. */
   private tableColumns(ref: FromRef): ReadonlyArray<TypedColumn> | undefined {
-    if (ref.table === "" || (ref.schema === undefined && this.blockNames.has(ref.table))) return undefined
+    if (ref.table === "") return undefined
+    const block = ref.schema === undefined ? this.blocks.get(ref.table) : undefined
+    if (block !== undefined) {
+      const shape = this.blockShapes.get(ref.table)
+      return block < 0 || shape === undefined ? undefined : this.inlineViewColumns(shape, block)
+    }
     return this.lookupTable!(ref.schema, ref.table)?.columns.map((c) => ({ name: c.name, type: columnExprType(c.type) }))
   }
 
-  /** The columns of the inline view whose parenthesis opens at `open`: its first branch's names, its chain's types. */
-  private inlineViewColumns(query: NonNullable<FromRef["query"]>, open: number): ReadonlyArray<TypedColumn> | undefined {
+  /** The columns of the inline view or WITH block whose query opens at `open`: its first branch's names, its chain's types. */
+  private inlineViewColumns(query: SubqueryShape, open: number): ReadonlyArray<TypedColumn> | undefined {
     if (query.items.some((i) => i.kind === "star")) return undefined
     const close = matchParen(this.toks, open)
     const slots = close < 0 ? undefined : this.chainSlots(open + 1, close)
