@@ -5,7 +5,7 @@
  *
  * Texts: Oracle Database Error Messages (https://docs.oracle.com/en/error-help/db/ora-00913/, ora-00947,
  * ora-00902, ora-01821, ora-01426, ora-01428, ora-01843, ora-01847, ora-01850, ora-01858, ora-01790, ora-00938,
- * ora-00939, ora-01410).
+ * ora-00939, ora-01410, ora-01861).
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
@@ -51,7 +51,11 @@ const cases: ReadonlyArray<readonly [string, number, string]> = [
   ["SELECT n FROM t WHERE ROWID IN ('zzz')", 1410, "ORA-01410: invalid ROWID"],
   ["SELECT SUBSTR('abc') FROM dual", 938, "ORA-00938: not enough arguments for function"],
   ["SELECT LOG(10, 0) FROM dual", 1428, "ORA-01428: argument '0' is out of range"],
-  ["SELECT 1 FROM dual INTERSECT SELECT 'a' FROM dual", 1790, "ORA-01790: expression must have same datatype as corresponding expression"]
+  ["SELECT 1 FROM dual INTERSECT SELECT 'a' FROM dual", 1790, "ORA-01790: expression must have same datatype as corresponding expression"],
+  // a format model's quoted literal the text does not match (not an unknown element: ORA-01821)
+  [`SELECT TO_DATE('2024x01', 'YYYY"-"MM') FROM dual`, 1861, "ORA-01861: literal does not match format string"],
+  [`SELECT TO_TIMESTAMP('2024x01', 'YYYY"T"MM') FROM dual`, 1861, "ORA-01861: literal does not match format string"],
+  [`SELECT TO_DATE('2024' || s, 'YYYY"year"MM') FROM t`, 1861, "ORA-01861: literal does not match format string"]
 ]
 
 describe("Oracle test server: Oracle's error codes where DuckDB has its own words", () => {

@@ -4,31 +4,32 @@
  * Expressions": "all of the return_exprs and the else_expr must be of the same data type" family, and in a simple
  * CASE "the expr and all comparison_exprs must ... have the same data type" family; Database Error Messages
  * ORA-00932). The engine would cast one to the other. Judged are results (and a simple CASE's selector and
- * comparison values) that are one literal (number, text, DATE), SYSDATE / CURRENT_DATE, or, where the caller knows
- * the statement's columns, one NUMBER, DATE or VARCHAR2 / CHAR column: `THEN 1 ELSE 'a'`, `THEN num_col ELSE 'a'`,
- * `CASE num_col WHEN 'a'`, `CASE text_col WHEN 1`. Other expressions are the engine's.
+ * comparison values) whose NUMBER, VARCHAR2 or DATE type expression-types.ts reads from their text: literals,
+ * SYSDATE / CURRENT_DATE, TO_CHAR / TO_NUMBER / TO_DATE / CAST, arithmetic and concatenation, and, where the caller
+ * knows the statement's columns, NUMBER, DATE or VARCHAR2 / CHAR columns: `THEN 1 ELSE 'a'`, `THEN num_col ELSE 'a'`,
+ * `THEN TO_CHAR(n) ELSE n + 1`, `CASE num_col WHEN 'a'`, `CASE text_col WHEN 1`. Other expressions are the engine's.
  */
 import { ora, type OraError } from "./errors.ts"
-import { isKw, isOp, type Tok } from "./lexer.ts"
+import { expressionType } from "./expression-types.ts"
+import { isKw, isOp, matchParen, type Tok } from "./lexer.ts"
 
 type Family = "NUMBER" | "CHAR" | "DATE"
 
 /** The family of the NUMBER / DATE / character column a name denotes in the statement, undefined when unknown or ambiguous. */
 export type ColumnFamily = (name: string) => Family | undefined
 
-/** The family of the operand starting at `at` when it is one whole operand ending before a keyword of `ends`. */
+/** The family of the operand starting at `at` and ending before a top-level keyword of `ends` (expression-types.ts types it). */
 const operandFamily = (toks: ReadonlyArray<Tok>, at: number, ends: ReadonlyArray<string>, columnFamily: ColumnFamily | undefined): Family | undefined => {
-  const t = toks[at]
-  if (t === undefined) return undefined
-  if (isKw(t, "DATE") && toks[at + 1]?.kind === "str") return isKw(toks[at + 2], ...ends) ? "DATE" : undefined
-  if (isKw(t, "SYSDATE", "CURRENT_DATE")) return isKw(toks[at + 1], ...ends) ? "DATE" : undefined
-  if (t.kind === "str") return isKw(toks[at + 1], ...ends) ? "CHAR" : undefined
-  // 1.5f / 2d are BINARY_FLOAT / BINARY_DOUBLE literals
-  if (t.kind === "num") return t.text === t.value && isKw(toks[at + 1], ...ends) ? "NUMBER" : undefined
-  if (columnFamily === undefined || (t.kind !== "ident" && t.kind !== "qident") || isKw(t, "NULL")) return undefined
   let end = at
-  while (isOp(toks[end + 1], ".") && (toks[end + 2]?.kind === "ident" || toks[end + 2]?.kind === "qident")) end += 2
-  return isKw(toks[end + 1], ...ends) ? columnFamily(toks[end]!.value) : undefined
+  for (; end < toks.length && !isKw(toks[end], ...ends); end++) {
+    // a nested CASE's own results are judged where it starts
+    if (isKw(toks[end], "CASE")) return undefined
+    if (isOp(toks[end], "(")) end = matchParen(toks, end)
+    if (end < 0) return undefined
+  }
+  if (end >= toks.length || end === at) return undefined
+  const type = expressionType(toks, at, end, columnFamily === undefined ? undefined : (parts) => columnFamily(parts[parts.length - 1]!))
+  return type === "NUMBER" || type === "CHAR" || type === "DATE" ? type : undefined
 }
 
 /** ORA-00932 for the first CASE mixing families as above, else undefined; `columnFamily` judges single columns. */

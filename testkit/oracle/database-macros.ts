@@ -12,6 +12,7 @@ import { JSON_TABLE_MACROS } from "./json-table.ts"
 import { KEEP_MACROS } from "./keep-aggregates.ts"
 import { PERCENTILE_MACROS } from "./percentile-windows.ts"
 import { MULTISET_MACROS } from "./multiset-conditions.ts"
+import { ROWID_TEXT_PATTERN } from "./rowid-literals.ts"
 
 /** What the macros need of the database: its time zone offset and names. */
 export interface MacroParameters {
@@ -63,6 +64,8 @@ export const databaseMacros = (p: MacroParameters): ReadonlyArray<string> => [
   // (encode.ts "rowid": data object 73000, file 12, block = bits 16..45, slot = bits 0..15)
   `ora_b64(n, k) AS list_reduce(list_transform(range(k - 1, -1, -1), p -> substr('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/', CAST((n >> (6 * p)) & 63 AS INTEGER) + 1, 1)), (a, b) -> a || b)`,
   `ora_rowid(r) AS 'AAAR0oAAM' || ora_b64((CAST(r AS UBIGINT) >> 16) & 1073741823, 6) || ora_b64(CAST(r AS UBIGINT) & 65535, 3)`,
+  // a bind compared with ROWID: ORA-01410 for text that is no rowid (rowid-literals.ts isRowidComparedBind)
+  `ora_rowid_text(x) AS CASE WHEN x IS NULL OR regexp_full_match(x, '${ROWID_TEXT_PATTERN}') THEN x ELSE error('ORA-01410: invalid ROWID') END`,
   // TO_CHAR(number) prints no leading zero before the point and no trailing fraction zeros (.5, -.5, 1.5, 10)
   `ora_num_text(s) AS regexp_replace(regexp_replace(regexp_replace(s, '(\\.[0-9]*?)0+$', '\\1'), '\\.$', ''), '^(-?)0\\.', '\\1.')`,
   // a DATE prints in the session's NLS_DATE_FORMAT, a TIMESTAMP in NLS_TIMESTAMP_FORMAT, an instant in

@@ -43,6 +43,7 @@ import { expandedFormatViews, hasFormatViews } from "./format-views.ts"
 import { readingViewQueries, throughViewQueries } from "./format-view-rights.ts"
 import { dmlWithFormatExpressions } from "./format-model-dml.ts"
 import { operandTypeError } from "./operand-type-checks.ts"
+import { setOperationTypeErrorOf } from "./set-operation-types.ts"
 import { SessionTransaction } from "./session-transaction.ts"
 import { KeyClaims } from "./session-key-claims.ts"
 import { SessionQueries } from "./session-queries.ts"
@@ -329,8 +330,8 @@ export class SqlSession {
     }
     const parseError =
       cls === "query" || cls === "dml"
-        ? (unsupportedClauseErrorOf(sql) ?? mergeOnColumnError(sql) ?? parseTimeError(sql) ?? operandTypeError(sql, { numbers: this.columns.columnsOfKind(sql, "number"), dates: this.columns.columnsOfKind(sql, "date"), others: this.columns.columnsOf(sql, (t) => t.kind !== "number" && t.kind !== "date"), characters: this.columns.columnsOf(sql, (t) => t.dictName === "VARCHAR2" || t.dictName === "CHAR") }) ?? (await this.unknownFunction(sql)))
-        : cls === "ddl" ? (columnTypeError(sql) ?? (definesQuery(sql) ? await this.unknownFunction(sql) : undefined)) : undefined
+        ? (unsupportedClauseErrorOf(sql) ?? mergeOnColumnError(sql) ?? parseTimeError(sql) ?? operandTypeError(sql, { numbers: this.columns.columnsOfKind(sql, "number"), dates: this.columns.columnsOfKind(sql, "date"), others: this.columns.columnsOf(sql, (t) => t.kind !== "number" && t.kind !== "date"), characters: this.columns.columnsOf(sql, (t) => t.dictName === "VARCHAR2" || t.dictName === "CHAR") }) ?? (await this.unknownFunction(sql)) ?? setOperationTypeErrorOf(sql, (schema, name) => this.lookupTable(schema, name)))
+        : cls === "ddl" ? (columnTypeError(sql) ?? (definesQuery(sql) ? ((await this.unknownFunction(sql)) ?? setOperationTypeErrorOf(sql, (schema, name) => this.lookupTable(schema, name))) : undefined)) : undefined
     if (parseError !== undefined) throw parseError
     switch (cls) {
       case "query":

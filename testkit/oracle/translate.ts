@@ -26,6 +26,7 @@ import { datetimeLikeParts } from "./datetime-character-contexts.ts"
 import { asTextDatetime } from "./translate-datetime-sql.ts"
 import type { Part, TextDatetimeKind, TranslateContext } from "./translate-types.ts"
 import type { TranslatorCore } from "./translate-core.ts"
+import { isRowidComparedBind } from "./rowid-literals.ts"
 
 export { type BinaryKind, binaryKindOf, headingOf, oracleName }
 export { convertDateFormat } from "./translate-datetime-sql.ts"
@@ -198,7 +199,8 @@ export class Translator extends TranslatorOperands implements TranslatorCore {
         // 1.5f / 2.5d are BINARY_FLOAT / BINARY_DOUBLE literals
         return [/[fF]$/.test(t.text) ? `CAST(${t.value} AS FLOAT)` : /[dD]$/.test(t.text) ? `CAST(${t.value} AS DOUBLE)` : numberLiteral(t.value), i + 1]
       case "bind":
-        return [this.ctx.bind(t.value, t), i + 1]
+        // evaluated once, before any row is read, as Oracle converts the bind (rowid-literals.ts)
+        return [isRowidComparedBind(toks, i) ? `(SELECT ora_rowid_text(${this.ctx.bind(t.value, t)}))` : this.ctx.bind(t.value, t), i + 1]
       case "qident":
         // a quoted sequence name: "SEQ".NEXTVAL, "OWNER"."SEQ".CURRVAL
         if (isOp(toks[i + 1], ".") && (isKw(toks[i + 2], "NEXTVAL", "CURRVAL") || ((toks[i + 2]?.kind === "ident" || toks[i + 2]?.kind === "qident") && isOp(toks[i + 3], ".") && isKw(toks[i + 4], "NEXTVAL", "CURRVAL"))))
