@@ -9,6 +9,7 @@
 import type { TableMeta } from "./catalog.ts"
 import { hasFormatExpressions, MAY_HAVE_FORMAT } from "./format-model-sites.ts"
 import { findTopLevel, isKw, isName, isOp, significant, splitTopLevel, type Tok, tokenize } from "./lexer.ts"
+import { quoteDuck } from "./names.ts"
 
 
 /** Words after a FROM item that are no alias. */
@@ -56,19 +57,18 @@ export const namedViewQuery = (viewText: string, names: ReadonlyArray<string>, c
   const span = stars.length === 1 && columns !== undefined && columns.length === names.length ? names.length - (items.length - 1) : items.length === names.length && stars.length === 0 ? 1 : -1
   if (span < 0) return undefined
   const text = (item: ReadonlyArray<Tok>) => viewText.slice(item[0]!.pos, item[item.length - 1]!.pos + item[item.length - 1]!.text.length)
-  const quoted = (name: string) => `"${name.replace(/"/g, '""')}"`
   let n = 0
   const named = items.flatMap((item) => {
     if (isOp(item[item.length - 1], "*")) {
       const qualifier = item.length > 1 ? `${text(item.slice(0, -1))}` : ""
-      return columns!.slice(n, n + span).map((c) => `${qualifier}${quoted(c)} AS ${quoted(names[n++]!)}`)
+      return columns!.slice(n, n + span).map((c) => `${qualifier}${quoteDuck(c)} AS ${quoteDuck(names[n++]!)}`)
     }
     const last = item[item.length - 1]
     const prev = item[item.length - 2]
     // the item's own alias gives way to the view's column name
     const aliased = isName(last) && prev !== undefined && !isOp(prev, ".") && (isKw(prev, "AS") || prev.kind === "ident" || prev.kind === "qident" || isOp(prev, ")") || prev.kind === "str" || prev.kind === "num")
     const expr = aliased ? item.slice(0, isKw(prev, "AS") ? -2 : -1) : item
-    return [`${text(expr)} AS ${quoted(names[n++]!)}`]
+    return [`${text(expr)} AS ${quoteDuck(names[n++]!)}`]
   })
   return `${viewText.slice(0, toks[first]!.pos)}${named.join(", ")} ${viewText.slice(toks[fromAt]!.pos)}`
 }
@@ -186,7 +186,7 @@ const ownersQuery = (query: string, owner: string, lookup: Lookup): { readonly t
     if (meta === undefined) continue
     named.push(meta)
     if (item.first !== item.nameAt) continue
-    text += `${query.slice(at, name.pos)}"${owner.replace(/"/g, '""')}".${name.text}${item.aliasAt === undefined ? ` ${name.text}` : ""}`
+    text += `${query.slice(at, name.pos)}${quoteDuck(owner)}.${name.text}${item.aliasAt === undefined ? ` ${name.text}` : ""}`
     at = name.pos + name.text.length
   }
   return { text: text + query.slice(at), named }

@@ -17,6 +17,7 @@ import { callFromSql } from "./interpreter.ts"
 import { PlsqlRecord } from "./records.ts"
 import { rowsOfQuery } from "./row-reader.ts"
 import { callableFromSql } from "./stored-packages.ts"
+import { quoteDuck } from "../names.ts"
 
 /** A query's rows as PL/SQL values. */
 const rowsOf = async (host: PlsqlHost, sql: string, params: ReadonlyArray<DuckDBValue>): Promise<Array<Array<DuckDBValue>>> => {
@@ -167,7 +168,7 @@ export const inlineClientTables = async (
     changed = true
     const rows = elements.map((e) => {
       const fields = fieldsOf(e)
-      return fields === undefined ? `SELECT ${scalar(e)} AS COLUMN_VALUE FROM dual` : `SELECT ${fields.map(([f, v]) => `${value(v)} AS "${f.replace(/"/g, '""')}"`).join(", ")} FROM dual`
+      return fields === undefined ? `SELECT ${scalar(e)} AS COLUMN_VALUE FROM dual` : `SELECT ${fields.map(([f, v]) => `${value(v)} AS ${quoteDuck(f)}`).join(", ")} FROM dual`
     })
     text += `(${rows.length === 0 ? "SELECT NULL AS COLUMN_VALUE FROM dual WHERE 1 = 0" : rows.join(" UNION ALL ")}) `
     last = close + 1
