@@ -7,6 +7,7 @@
  * values as any query does.
  */
 import type { TableMeta } from "./catalog.ts"
+import { oracleName } from "./expression-names.ts"
 import { hasFormatExpressions, MAY_HAVE_FORMAT } from "./format-model-sites.ts"
 import { findTopLevel, isKw, isName, isOp, significant, splitTopLevel, type Tok, tokenize } from "./lexer.ts"
 import { quoteDuck } from "./names.ts"
@@ -144,8 +145,6 @@ interface NamedItem {
   readonly aliasAt: number | undefined
 }
 
-const ident = (x: Tok): string => (x.kind === "qident" ? x.value : x.value.toUpperCase())
-
 /** The FROM items of significant tokens `toks` that name a table or view (not a table function or remote object), in order. */
 const namedItems = (toks: ReadonlyArray<Tok>): Array<NamedItem> => {
   // per parenthesis depth, whether its current clause is a FROM list
@@ -176,13 +175,13 @@ const namedItems = (toks: ReadonlyArray<Tok>): Array<NamedItem> => {
 const ownersQuery = (query: string, owner: string, lookup: Lookup): { readonly text: string; readonly named: ReadonlyArray<TableMeta> } => {
   const toks = significant(tokenize(query))
   // the names a WITH clause gives its subqueries are no tables
-  const defined = new Set(toks.flatMap((t, k) => (isName(t) && isKw(toks[k + 1], "AS") && isOp(toks[k + 2], "(") ? [ident(t)] : [])))
+  const defined = new Set(toks.flatMap((t, k) => (isName(t) && isKw(toks[k + 1], "AS") && isOp(toks[k + 2], "(") ? [oracleName(t)] : [])))
   const named: Array<TableMeta> = []
   let text = ""
   let at = 0
   for (const item of namedItems(toks)) {
     const name = toks[item.nameAt]!
-    const meta = item.first === item.nameAt ? (defined.has(ident(name)) ? undefined : lookup(owner, ident(name))) : lookup(ident(toks[item.first]!), ident(name))
+    const meta = item.first === item.nameAt ? (defined.has(oracleName(name)) ? undefined : lookup(owner, oracleName(name))) : lookup(oracleName(toks[item.first]!), oracleName(name))
     if (meta === undefined) continue
     named.push(meta)
     if (item.first !== item.nameAt) continue
@@ -195,7 +194,7 @@ const ownersQuery = (query: string, owner: string, lookup: Lookup): { readonly t
 /** The FROM items of significant tokens `toks` that name such a view (see {@link expandFormatViews}), in order. */
 const viewEdits = (toks: ReadonlyArray<Tok>, lookup: Lookup): Array<ViewEdit> =>
   namedItems(toks).flatMap((item) => {
-    const meta = lookup(item.first === item.nameAt ? undefined : ident(toks[item.first]!), ident(toks[item.nameAt]!))
+    const meta = lookup(item.first === item.nameAt ? undefined : oracleName(toks[item.first]!), oracleName(toks[item.nameAt]!))
     const named = meta === undefined ? undefined : viewQueryOf(meta, lookup)
     if (named === undefined) return []
     const alias = toks[item.aliasAt ?? item.nameAt]!
@@ -216,7 +215,7 @@ const viewQueryOf = (meta: TableMeta, lookup: Lookup, depth = 0): string | undef
   if (meta.kind !== "VIEW" || meta.viewText === null || depth >= DEPTH) return undefined
   const toks = significant(tokenize(meta.viewText))
   const over = namedItems(toks).some((item) => {
-    const under = lookup(item.first === item.nameAt ? meta.owner : ident(toks[item.first]!), ident(toks[item.nameAt]!))
+    const under = lookup(item.first === item.nameAt ? meta.owner : oracleName(toks[item.first]!), oracleName(toks[item.nameAt]!))
     return under !== undefined && viewQueryOf(under, lookup, depth + 1) !== undefined
   })
   return over ? namedViewQuery(meta.viewText, meta.columns.map((c) => c.name)) : undefined
