@@ -5,7 +5,7 @@
  * query per chunk.
  */
 import type { DuckDBValue } from "@duckdb/node-api"
-import { isKw, isOp, type Tok } from "./lexer.ts"
+import { findTopLevel, isKw, isOp, type Tok } from "./lexer.ts"
 
 /** An engine statement's significant tokens, with the text between two of them (row-locks.ts `engineStatement`). */
 export interface EngineStatement {
@@ -53,15 +53,7 @@ export const writtenRowsSql = (t: EngineStatement): string | undefined => {
 const mergedRowsSql = (t: EngineStatement): string | undefined => {
   const toks = t.toks
   if (!isKw(toks[1], "INTO")) return undefined
-  const at = (kw: string, from: number) => {
-    let depth = 0
-    for (let k = from; k < toks.length; k++) {
-      if (isOp(toks[k], "(")) depth++
-      else if (isOp(toks[k], ")")) depth--
-      else if (depth === 0 && isKw(toks[k], kw)) return k
-    }
-    return -1
-  }
+  const at = (kw: string, from: number) => findTopLevel(toks, from, toks.length, (t) => isKw(t, kw))
   const usingAt = at("USING", 2)
   const onAt = usingAt < 0 ? -1 : at("ON", usingAt + 1)
   const whenAt = onAt < 0 ? -1 : at("WHEN", onAt + 1)
