@@ -80,16 +80,21 @@ export const inlineClientTables = async (
   const outSpecs: Array<BindSpec> = []
   let changed = false
   let last = 0
-  const keep = (to: number) => {
-    // significant tokens [last, to) as written, their binds with their values
-    for (let k = last; k < to; k++) {
+  // significant tokens [from, to) as written, their binds with their values
+  const emit = (from: number, to: number) => {
+    let out = ""
+    for (let k = from; k < to; k++) {
       const n = bindAt.get(k)
       if (n !== undefined) {
         outParams.push(params[n] ?? null)
         outSpecs.push(specs[n] ?? TEXT_SPEC)
       }
-      text += `${s[k]!.text} `
+      out += `${s[k]!.text} `
     }
+    return out
+  }
+  const keep = (to: number) => {
+    text += emit(last, to)
     last = to
   }
   const value = (v: DuckDBValue) => {
@@ -141,18 +146,6 @@ export const inlineClientTables = async (
         // TABLE(type(a, b, ...)) of a schema collection of scalars: one row per argument, computed by the query
         keep(k)
         changed = true
-        const emit = (from: number, to: number) => {
-          let out = ""
-          for (let j = from; j < to; j++) {
-            const n = bindAt.get(j)
-            if (n !== undefined) {
-              outParams.push(params[n] ?? null)
-              outSpecs.push(specs[n] ?? TEXT_SPEC)
-            }
-            out += `${s[j]!.text} `
-          }
-          return out
-        }
         const rows = constructed.map(([from, to]) => `SELECT ${emit(from, to)}AS COLUMN_VALUE FROM dual`)
         text += `(${rows.length === 0 ? "SELECT NULL AS COLUMN_VALUE FROM dual WHERE 1 = 0" : rows.join(" UNION ALL ")}) `
         last = close + 1
