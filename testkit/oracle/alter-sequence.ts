@@ -10,6 +10,7 @@
 import { OraError } from "./errors.ts"
 import { isKw, isOp, type Tok } from "./lexer.ts"
 import { checkSequenceOptions } from "./sequence-checks.ts"
+import { quoteDuck } from "./names.ts"
 
 /** What {@link alterSequence} needs of the engine session. */
 export interface SequenceEngine {
@@ -70,8 +71,7 @@ export const alterSequence = async (engine: SequenceEngine, schema: string, name
   checkSequenceOptions(given)
   if (last !== undefined && restart === undefined && increment > 0n && max < last) throw new OraError(4009, "MAXVALUE cannot be made to be less than the current value")
   const start = restart === "default" ? (increment > 0n ? min : max) : restart !== undefined ? restart : last === undefined ? big(row[0]) : last + increment
-  const q = (n: string) => `"${n.replace(/"/g, '""')}"`
-  const target = `${q(schema)}.${q(name)}`
+  const target = `${quoteDuck(schema)}.${quoteDuck(name)}`
   await engine.execute(`DROP SEQUENCE ${target}`)
   await engine.execute(`CREATE SEQUENCE ${target} START ${start} INCREMENT BY ${increment} MINVALUE ${min} MAXVALUE ${max}${cycle ? " CYCLE" : ""}`)
 }

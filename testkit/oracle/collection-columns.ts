@@ -12,6 +12,7 @@ import { OraError } from "./errors.ts"
 import { isKw, isOp, matchParen, sqlString, tokenize, type Tok } from "./lexer.ts"
 import { oracleName } from "./translate.ts"
 import type { Member, OraType } from "./type-shapes.ts"
+import { quoteDuck } from "./names.ts"
 
 const generated = (sql: string, pos: number): Array<Tok> => tokenize(sql).map((t) => ({ ...t, pos, heading: "" }))
 
@@ -95,7 +96,7 @@ export const rewriteCollectionColumns = (toks: ReadonlyArray<Tok>, lookup: (sche
     const columns =
       element !== undefined && "named" in element && element.named.kind === "object"
         ? [
-            ...element.named.attributes.map((a, i) => `"${a.name.replace(/"/g, '""')}" ${columnTypeText(scalarOf(a.member, `attribute ${a.name}`))} PATH '$[${i}]'`),
+            ...element.named.attributes.map((a, i) => `${quoteDuck(a.name)} ${columnTypeText(scalarOf(a.member, `attribute ${a.name}`))} PATH '$[${i}]'`),
             ...(namesElementColumn(toks, close) ? [`"${ELEMENT_COLUMN}" VARCHAR2(32767) FORMAT JSON PATH '$'`] : [])
           ]
         : [`COLUMN_VALUE ${columnTypeText(scalarOf(element, "element type"))} PATH '$'`]

@@ -18,19 +18,19 @@ import { dropConstraint } from "./drop-constraint.ts"
 import { ora, OraError } from "./errors.ts"
 import { isKw, significant, tokenize, type Tok } from "./lexer.ts"
 import { oracleName } from "./translate.ts"
+import { quoteDuck } from "./names.ts"
 
-const quoted = (n: string) => `"${n.replace(/"/g, '""')}"`
 
 /** The out-of-line definition of constraint `c`, to add it again. */
 const definition = (ddl: TableDdl, c: ConstraintMeta): string => {
-  const cols = c.columns.map(quoted).join(", ")
-  const head = `CONSTRAINT ${quoted(c.name)}`
+  const cols = c.columns.map(quoteDuck).join(", ")
+  const head = `CONSTRAINT ${quoteDuck(c.name)}`
   if (c.type === "P") return `${head} PRIMARY KEY (${cols})`
   if (c.type === "U") return `${head} UNIQUE (${cols})`
   if (c.type === "C") return `${head} CHECK (${c.searchCondition ?? ""})`
   const ref = c.refOwner === null ? undefined : ddl.s.db.catalog.findConstraint(c.refOwner, c.refConstraint ?? "")
   if (ref === undefined) throw new OraError(2270, "no matching unique or primary key for this column-list")
-  return `${head} FOREIGN KEY (${cols}) REFERENCES ${quoted(ref.table.owner)}.${quoted(ref.table.name)} (${ref.constraint.columns.map(quoted).join(", ")})`
+  return `${head} FOREIGN KEY (${cols}) REFERENCES ${quoteDuck(ref.table.owner)}.${quoteDuck(ref.table.name)} (${ref.constraint.columns.map(quoteDuck).join(", ")})`
 }
 
 /** True when `toks[k]` starts an ENABLE / DISABLE clause or `MODIFY CONSTRAINT`. */
@@ -67,7 +67,7 @@ export const changeConstraintState = async (ddl: TableDdl, meta: TableMeta, toks
   }
   if (state === "DISABLE") {
     if (c.disabled === true) return put({ ...c, notValidated: validate !== true })
-    await dropConstraint(ddl, meta, significant(tokenize(`CONSTRAINT ${quoted(name)}`)), 0).catch((e: unknown) => {
+    await dropConstraint(ddl, meta, significant(tokenize(`CONSTRAINT ${quoteDuck(name)}`)), 0).catch((e: unknown) => {
       throw e instanceof OraError && e.code === 2273 ? new OraError(2297, `cannot disable constraint (${qualifiedName}) - dependencies exist`) : e
     })
     meta.constraints = [...meta.constraints.slice(0, at), { ...c, disabled: true, notValidated: validate !== true }, ...meta.constraints.slice(at)]
@@ -79,10 +79,10 @@ export const changeConstraintState = async (ddl: TableDdl, meta: TableMeta, toks
   const revalidate = c.disabled !== true && c.notValidated === true && validate !== false
   if (c.disabled !== true && !revalidate) return
   if (revalidate && (c.type === "P" || c.type === "U")) return put({ ...c, notValidated: false })
-  if (revalidate && c.type === "C") await dropConstraint(ddl, meta, significant(tokenize(`CONSTRAINT ${quoted(name)}`)), 0)
+  if (revalidate && c.type === "C") await dropConstraint(ddl, meta, significant(tokenize(`CONSTRAINT ${quoteDuck(name)}`)), 0)
   meta.constraints = meta.constraints.filter((x) => x !== c)
   // the statement that adds it, translated like one the client sent
-  const t = ddl.s.translate(`ALTER TABLE ${quoted(meta.owner)}.${quoted(meta.name)} ADD ${definition(ddl, c)}`)
+  const t = ddl.s.translate(`ALTER TABLE ${quoteDuck(meta.owner)}.${quoteDuck(meta.name)} ADD ${definition(ddl, c)}`)
   const from = ddl.qualified(t.toks, 2).next + 1
   try {
     await addConstraints(ddl, meta, [t.toks.slice(from)], t.text, t.toks, validate === false)

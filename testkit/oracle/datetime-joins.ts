@@ -18,6 +18,7 @@ import type { ColumnMeta } from "./catalog.ts"
 import { blockSelectBefore, isKw, isName, isOp, matchParen, type Tok, tokenize } from "./lexer.ts"
 import { subqueryColumns } from "./insert-select-stars.ts"
 import type { TableLookup } from "./number-writes.ts"
+import { quoteDuck } from "./names.ts"
 
 
 /** Keywords that end a table reference or start a clause, never an alias. */
@@ -36,7 +37,6 @@ interface TableRef {
   readonly unaliasedAt?: number
 }
 
-const quoted = (name: string): string => `"${name.replace(/"/g, '""')}"`
 
 /**
  * The statement's WITH blocks: the position of each one's opening parenthesis and the names of its column list (if
@@ -90,7 +90,7 @@ const refEndingAt = (sig: ReadonlyArray<Tok>, end: number, lookup: TableLookup, 
     if (open < 0 || !(isKw(sig[open - 1], "FROM") || isOp(sig[open - 1], ","))) return undefined
     const columns = subqueryColumns(sig, open, lookup)
     if (columns === undefined) return undefined
-    return aliased ? { start: open, end, qualifier: quoted(sig[k]!.value), columns } : { start: open, end, qualifier: generatedAlias(close), columns, unaliasedAt: close }
+    return aliased ? { start: open, end, qualifier: quoteDuck(sig[k]!.value), columns } : { start: open, end, qualifier: generatedAlias(close), columns, unaliasedAt: close }
   }
   let alias: Tok | undefined
   if (isName(sig[k]) && isName(sig[k - 1]) && !NOT_ALIAS.has(sig[k - 1]!.value) && !NOT_ALIAS.has(sig[k]!.value)) alias = sig[k--]
@@ -99,7 +99,7 @@ const refEndingAt = (sig: ReadonlyArray<Tok>, end: number, lookup: TableLookup, 
   const start = schema === undefined ? k : k - 2
   if (!(isKw(sig[start - 1], "FROM") || isOp(sig[start - 1], ","))) return undefined
   const columns = columnsOf(sig, schema, sig[k]!.value, lookup, blocks)
-  return columns === undefined ? undefined : { start, end, qualifier: quoted(alias?.value ?? sig[k]!.value), columns }
+  return columns === undefined ? undefined : { start, end, qualifier: quoteDuck(alias?.value ?? sig[k]!.value), columns }
 }
 
 /** The table reference starting at `start` of `sig` (up to `limit`), looked up. */
@@ -111,7 +111,7 @@ const refStartingAt = (sig: ReadonlyArray<Tok>, start: number, lookup: TableLook
     const aliased = isName(alias) && !NOT_ALIAS.has(alias.value)
     const columns = subqueryColumns(sig, start, lookup)
     if (columns === undefined) return undefined
-    return aliased ? { start, end: close + 2, qualifier: quoted(alias.value), columns } : { start, end: close + 1, qualifier: generatedAlias(close), columns, unaliasedAt: close }
+    return aliased ? { start, end: close + 2, qualifier: quoteDuck(alias.value), columns } : { start, end: close + 1, qualifier: generatedAlias(close), columns, unaliasedAt: close }
   }
   if (!isName(sig[start]) || NOT_ALIAS.has(sig[start]!.value)) return undefined
   const qualified = isOp(sig[start + 1], ".") && isName(sig[start + 2])
@@ -119,7 +119,7 @@ const refStartingAt = (sig: ReadonlyArray<Tok>, start: number, lookup: TableLook
   let end = nameAt + 1
   const alias = isName(sig[end]) && !NOT_ALIAS.has(sig[end]!.value) ? sig[end++] : undefined
   const columns = columnsOf(sig, qualified ? sig[start]!.value : undefined, sig[nameAt]!.value, lookup, blocks)
-  return columns === undefined ? undefined : { start, end, qualifier: quoted(alias?.value ?? sig[nameAt]!.value), columns }
+  return columns === undefined ? undefined : { start, end, qualifier: quoteDuck(alias?.value ?? sig[nameAt]!.value), columns }
 }
 
 /**
@@ -243,7 +243,7 @@ const usingChain = (sig: ReadonlyArray<Tok>, from: number, lookup: TableLookup, 
  */
 const chainStarList = (first: TableRef, joins: ReadonlyArray<ChainJoin>): Array<string> => {
   interface Item { readonly name: string; readonly text: string; readonly expression?: boolean }
-  const of = (r: TableRef, c: ColumnMeta): Item => ({ name: c.name, text: `${r.qualifier}.${quoted(c.name)}` })
+  const of = (r: TableRef, c: ColumnMeta): Item => ({ name: c.name, text: `${r.qualifier}.${quoteDuck(c.name)}` })
   const done: Array<Item> = []
   let list = first.columns.map((c) => of(first, c))
   for (const { ref, using, kind, comma } of joins) {
@@ -261,12 +261,12 @@ const chainStarList = (first: TableRef, joins: ReadonlyArray<ChainJoin>): Array<
     const column = (n: string): Array<Item> => {
       const left = list.find((x) => x.name === n)
       if (left === undefined) return []
-      const right = `${ref.qualifier}.${quoted(n)}`
+      const right = `${ref.qualifier}.${quoteDuck(n)}`
       return [kind === "RIGHT" ? { name: n, text: right } : kind === "FULL" ? { name: n, text: `COALESCE(${left.text}, ${right})`, expression: true } : left]
     }
     list = [...names.flatMap(column), ...list.filter((x) => !joined.has(x.name)), ...ref.columns.filter((c) => !joined.has(c.name)).map((c) => of(ref, c))]
   }
-  return [...done, ...list].map((x) => (x.expression === true ? `${x.text} AS ${quoted(x.name)}` : x.text))
+  return [...done, ...list].map((x) => (x.expression === true ? `${x.text} AS ${quoteDuck(x.name)}` : x.text))
 }
 
 interface Rewrite {
@@ -339,15 +339,15 @@ export const datetimeJoins = (all: ReadonlyArray<Tok>, lookup: TableLookup): Rea
     if (star && starChain === undefined && joinedWithOthers) continue
     const owner = (c: string) => (modifiers.includes("RIGHT") ? right : leftOf(c))
     // a FULL join's column is whichever side has the row (the SQL standard's COALESCE of the two columns)
-    const joined = (c: string) => (modifiers.includes("FULL") ? `COALESCE(${leftOf(c).qualifier}.${quoted(c)}, ${right.qualifier}.${quoted(c)})` : `${owner(c).qualifier}.${quoted(c)}`)
+    const joined = (c: string) => (modifiers.includes("FULL") ? `COALESCE(${leftOf(c).qualifier}.${quoteDuck(c)}, ${right.qualifier}.${quoteDuck(c)})` : `${owner(c).qualifier}.${quoteDuck(c)}`)
     const join = new Set(columns)
     const local: Array<Rewrite> = []
     if (star && !spelled.has(listStart)) {
       spelled.add(listStart)
       const list = starChain !== undefined ? chainStarList(starChain.first, starChain.joins) : [
-        ...columns.map((c) => (modifiers.includes("FULL") ? `${joined(c)} AS ${quoted(c)}` : joined(c))),
-        ...left.columns.filter((c) => !join.has(c.name)).map((c) => `${left.qualifier}.${quoted(c.name)}`),
-        ...right.columns.filter((c) => !join.has(c.name)).map((c) => `${right.qualifier}.${quoted(c.name)}`)
+        ...columns.map((c) => (modifiers.includes("FULL") ? `${joined(c)} AS ${quoteDuck(c)}` : joined(c))),
+        ...left.columns.filter((c) => !join.has(c.name)).map((c) => `${left.qualifier}.${quoteDuck(c.name)}`),
+        ...right.columns.filter((c) => !join.has(c.name)).map((c) => `${right.qualifier}.${quoteDuck(c.name)}`)
       ]
       local.push({ from: listStart, to: listStart + 1, text: list.join(", ") })
     }
@@ -362,7 +362,7 @@ export const datetimeJoins = (all: ReadonlyArray<Tok>, lookup: TableLookup): Rea
       if (!isName(t) || !join.has(t.value) || isOp(sig[k - 1], ".") || isOp(sig[k + 1], ".") || isOp(sig[k + 1], "(")) continue
       local.push({ from: k, to: k + 1, text: joined(t.value) })
     }
-    const condition = columns.map((c) => `${leftOf(c).qualifier}.${quoted(c)} = ${right.qualifier}.${quoted(c)}`).join(" AND ")
+    const condition = columns.map((c) => `${leftOf(c).qualifier}.${quoteDuck(c)} = ${right.qualifier}.${quoteDuck(c)}`).join(" AND ")
     if (natural) local.push({ from: m + modifiers.indexOf("NATURAL"), to: m + modifiers.indexOf("NATURAL") + 1, text: "" })
     // parenthesised: a NATURAL join that follows is no part of the condition's last operand
     local.push(natural ? { from: right.end, to: right.end, text: ` ON (${condition}) ` } : { from: right.end, to: conditionEnd, text: ` ON (${condition})` })

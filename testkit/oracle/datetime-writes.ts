@@ -15,6 +15,7 @@ import { expandedInsertSelectStars } from "./insert-select-stars.ts"
 import { isKw, isName, isOp, type Tok } from "./lexer.ts"
 import { castWrites, type TableLookup } from "./number-writes.ts"
 import type { OraType } from "./types.ts"
+import { quoteDuck } from "./names.ts"
 
 const columnsWhere = (keep: (type: OraType) => boolean) => (meta: TableMeta): ReadonlySet<string> =>
   new Set(meta.columns.filter((c) => keep(c.type)).map((c) => c.name))
@@ -95,7 +96,7 @@ const expandedInsertStar = (all: ReadonlyArray<Tok>, lookup: TableLookup): Reado
   const star = sig[select + 1]!
   const items: Array<Tok> = meta.columns.flatMap((c, n) => [
     ...(n === 0 ? [] : [{ kind: "op" as const, text: ",", value: ",", pos: star.t.pos }]),
-    { kind: "qident" as const, text: `"${c.name.replace(/"/g, '""')}"`, value: c.name, pos: star.t.pos }
+    { kind: "qident" as const, text: `${quoteDuck(c.name)}`, value: c.name, pos: star.t.pos }
   ])
   return [...all.slice(0, star.k), ...items, ...all.slice(star.k + 1)]
 }

@@ -2,10 +2,10 @@
  * The DuckDB SQL of the query of CREATE VIEW / CREATE TABLE ... AS: translated as a client's query is (sqlsession.ts
  * queryOnce), with the statement's interval, datetime and number columns known, so that a view or a new table gets
  * the values the query itself returns (exact intervals mixed with DuckDB ones in NVL, CASE or a set operation
- * brought to one storage: interval-operands.ts).
+ * brought to one storage: interval-operands.ts); and the query read for its columns first.
  */
 import { datetimeJoins } from "./datetime-joins.ts"
-import { dynamicFormatModels, MAY_HAVE_FORMAT } from "./format-model-sites.ts"
+import { dynamicFormatModels, MAY_HAVE_FORMAT, settleFormatSites } from "./format-model-sites.ts"
 import { intervalLiteralTargets } from "./interval-writes.ts"
 import { tokenize } from "./lexer.ts"
 import { localZoneArithmetic } from "./local-zone-arithmetic.ts"
@@ -14,6 +14,7 @@ import { rewriteRowSubqueries } from "./row-subqueries.ts"
 import { rewriteQuantifiedLists } from "./quantified-lists.ts"
 import { bindNumberingTranslator, type TranslationContext } from "./session-translate.ts"
 import { translateQuery } from "./translate.ts"
+import type { QueryResult } from "./statement.ts"
 
 /** The DuckDB SQL of `selectSql` (a query without binds) for the session `ctx` describes. */
 export const ddlQuerySql = (ctx: TranslationContext, selectSql: string): string => {
@@ -25,3 +26,19 @@ export const ddlQuerySql = (ctx: TranslationContext, selectSql: string): string 
   const { toks, tr } = bindNumberingTranslator(ctx, source, selectSql)
   return translateQuery(toks, tr).sql
 }
+
+/**
+ * Runs `selectSql`, the query of a CREATE VIEW / CREATE TABLE ... AS, with `query` for its columns (its cursor closed):
+ * read to the end when a format model in it is an expression (`formats`), so that the model meets its values on the
+ * rows, again until it meets no new one (format-model-sites.ts `settleFormatSites`).
+ */
+export const readDdlQuery = (query: (sql: string) => Promise<QueryResult>, selectSql: string, formats: boolean): Promise<QueryResult> =>
+  settleFormatSites(selectSql, async () => {
+    const read = await query(selectSql)
+    try {
+      if (formats) while ((await read.cursor.next()) !== null);
+    } finally {
+      read.cursor.close()
+    }
+    return read
+  })

@@ -17,8 +17,8 @@ import { mayUseType } from "./execute-privileges.ts"
 import { numberType, parseOracleType } from "./types.ts"
 import { blankPaddedSql, isBlankPadded } from "./char-writes.ts"
 import type { DdlHost } from "./ddl-host.ts"
-import { ddlQuerySql } from "./ddl-query-sql.ts"
-import { hasFormatExpressions, MAY_HAVE_FORMAT, settleFormatSites } from "./format-model-sites.ts"
+import { ddlQuerySql, readDdlQuery } from "./ddl-query-sql.ts"
+import { hasFormatExpressions, MAY_HAVE_FORMAT } from "./format-model-sites.ts"
 
 /** What CREATE TABLE needs of the DDL runner (ddl.ts's Ddl implements it). */
 export interface TableDdl {
@@ -280,15 +280,7 @@ export async function createTable(ddl: TableDdl, toks: ReadonlyArray<Tok>, at: n
     // read to the end: a format model that is an expression meets its values on the rows (format-model-sites.ts),
     // which the table's query is then written with
     const formats = MAY_HAVE_FORMAT.test(selectSql) && hasFormatExpressions(tokenize(selectSql))
-    const result = await settleFormatSites(selectSql, async () => {
-      const read = await ddl.s.query(selectSql, [])
-      try {
-        if (formats) while ((await read.cursor.next()) !== null);
-      } finally {
-        read.cursor.close()
-      }
-      return read
-    })
+    const result = await readDdlQuery((q) => ddl.s.query(q, []), selectSql, formats)
     const duckSelect = ddlQuerySql(ddl.s.translation(), selectSql)
     // a NUMBER without precision (a column's, or an expression's with scale 0) makes an unbounded NUMBER column,
     // whose values are written as their canonical text (number-writes.ts), also where DuckDB computed a DECIMAL

@@ -2,7 +2,7 @@
  * Oracle DDL on the engine with the catalog kept in step: CREATE / DROP / ALTER / RENAME of tables, views, indexes,
  * sequences, users and procedures, TRUNCATE and COMMENT. ALTER SESSION stays with the session state it changes.
  */
-import { hasFormatExpressions, MAY_HAVE_FORMAT, settleFormatSites } from "./format-model-sites.ts"
+import { hasFormatExpressions, MAY_HAVE_FORMAT } from "./format-model-sites.ts"
 import { namedViewQuery, noteFormatView, noteViewQuery } from "./format-views.ts"
 import { checkSequenceOptions } from "./sequence-checks.ts"
 import { alterSequence } from "./alter-sequence.ts"
@@ -26,7 +26,7 @@ import { alterTrigger, defineTrigger, dropTrigger } from "./plsql/trigger-defini
 import { alterCompile } from "./plsql/alter-compile.ts"
 import { noteCompileWarning } from "./plsql/compile-errors.ts"
 import { defineContext, dropContext } from "./plsql/application-contexts.ts"
-import { ddlQuerySql } from "./ddl-query-sql.ts"
+import { ddlQuerySql, readDdlQuery } from "./ddl-query-sql.ts"
 import { indexedTableOwner, type TableMeta } from "./catalog.ts"
 import type { DdlHost } from "./ddl-host.ts"
 import { columnsOf, createTable, type TableDdl } from "./ddl-tables.ts"
@@ -317,15 +317,7 @@ export class Ddl implements TableDdl {
     // named by its query in a client's query (format-views.ts)
     const formats = MAY_HAVE_FORMAT.test(selectSql) && hasFormatExpressions(tokenize(selectSql))
     if (formats) noteFormatView(this.s.db)
-    const result = await settleFormatSites(selectSql, async () => {
-      const read = await this.s.query(selectSql, [])
-      try {
-        if (formats) while ((await read.cursor.next()) !== null);
-      } finally {
-        read.cursor.close()
-      }
-      return read
-    })
+    const result = await readDdlQuery((q) => this.s.query(q, []), selectSql, formats)
     // with a column list, the query's items take the view's names (a `*` item the columns it stands for): else the
     // model is refused rather than ignored
     const named = formats && names !== undefined ? namedViewQuery(selectSql, names, result.columns.map((c) => c.name)) : undefined

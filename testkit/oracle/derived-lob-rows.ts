@@ -17,6 +17,7 @@ import { isKw, isName, isOp, matchParen, type Tok, tokenize } from "./lexer.ts"
 import type { LobSource, QueryResult, ResultColumn } from "./statement.ts"
 import { oracleName } from "./translate.ts"
 import { headingOf } from "./expression-names.ts"
+import { quoteDuck } from "./names.ts"
 
 /** Resolves a table name as the session sees it. */
 type TableLookup = (schema: string | undefined, name: string) => TableMeta | undefined
@@ -50,7 +51,6 @@ interface Level {
 }
 
 const isLob = (meta: TableMeta, column: string) => meta.columns.some((c) => c.name === column && (c.type.kind === "clob" || c.type.kind === "nclob" || c.type.kind === "blob"))
-const quoted = (name: string) => `"${name.replace(/"/g, '""')}"`
 /** The words of an interval literal after its text: `INTERVAL '1' DAY(2) TO SECOND(3)`. */
 const INTERVAL_WORDS = new Set(["YEAR", "MONTH", "DAY", "HOUR", "MINUTE", "SECOND", "TO"])
 
@@ -114,7 +114,7 @@ export const derivedLobRows = (all: ReadonlyArray<Tok>, lookup: TableLookup): De
     }
     // the hidden items follow the block's own in the order they were numbered
     const hidden = [...new Set(level.refs.flatMap((refs) => refs.map((r) => r.name)))].sort((x, y) => Number(x.slice(12)) - Number(y.slice(12)))
-    if (hidden.length > 0) inserts.push({ at: at[list.close]!, text: ` , ${hidden.map(quoted).join(" , ")} ` })
+    if (hidden.length > 0) inserts.push({ at: at[list.close]!, text: ` , ${hidden.map(quoteDuck).join(" , ")} ` })
     return { names: list.names, refs: level.refs }
   }
 
@@ -146,7 +146,7 @@ export const derivedLobRows = (all: ReadonlyArray<Tok>, lookup: TableLookup): De
     )
     if (hidden.length > 0)
       read.forEach((r) => {
-        const items = hidden.map((h) => `${r!.refs[h.position]?.find((ref) => ref.key === h.key)?.expr ?? "NULL"} AS ${quoted(h.name)}`)
+        const items = hidden.map((h) => `${r!.refs[h.position]?.find((ref) => ref.key === h.key)?.expr ?? "NULL"} AS ${quoteDuck(h.name)}`)
         inserts.push({ at: at[r!.fromAt]!, text: ` , ${items.join(" , ")} ` })
       })
     const names = read[0]!.names
@@ -234,7 +234,7 @@ export const derivedLobRows = (all: ReadonlyArray<Tok>, lookup: TableLookup): De
     const refs: Array<Array<BranchRef>> = []
     const rowidOf = (f: (typeof froms)[number], column: string): Array<BranchRef> => {
       const q = f.alias ?? f.table
-      const prefix = froms.length > 1 && q !== undefined ? `${quoted(q)}.` : ""
+      const prefix = froms.length > 1 && q !== undefined ? `${quoteDuck(q)}.` : ""
       if (f.meta !== undefined && isLob(f.meta, column)) {
         const source = { owner: f.meta.owner, table: f.meta.name, column }
         return [{ source, key: `${source.owner}.${source.table}.${column}`, expr: `${prefix}"ROWID"` }]
@@ -242,7 +242,7 @@ export const derivedLobRows = (all: ReadonlyArray<Tok>, lookup: TableLookup): De
       const position = f.names.indexOf(column)
       if (f.level === undefined || position < 0) return []
       derived = true
-      return (f.level.refs[position] ?? []).map((r) => ({ source: r.source, key: r.key, expr: `${prefix}${quoted(r.name)}` }))
+      return (f.level.refs[position] ?? []).map((r) => ({ source: r.source, key: r.key, expr: `${prefix}${quoteDuck(r.name)}` }))
     }
     const named = (q: string | undefined) => froms.filter((f) => q === undefined || f.alias === q || (f.alias === undefined && f.table === q))
     for (const [n, part] of items.entries()) {
@@ -261,9 +261,9 @@ export const derivedLobRows = (all: ReadonlyArray<Tok>, lookup: TableLookup): De
             delete f.level
           }
           expand ||= hidden && nameable
-          const prefix = f.alias !== undefined ? `${quoted(f.alias)}.` : ""
-          if (f.level !== undefined) expanded.push(...f.names.map((x) => `${prefix}${quoted(x)}`))
-          else expanded.push(`${quoted(f.alias ?? f.table ?? "")}.*`)
+          const prefix = f.alias !== undefined ? `${quoteDuck(f.alias)}.` : ""
+          if (f.level !== undefined) expanded.push(...f.names.map((x) => `${prefix}${quoteDuck(x)}`))
+          else expanded.push(`${quoteDuck(f.alias ?? f.table ?? "")}.*`)
         }
         if (expand) {
           if (covered.some((f) => f.level === undefined && f.alias === undefined && f.table === undefined)) return undefined
@@ -289,7 +289,7 @@ export const derivedLobRows = (all: ReadonlyArray<Tok>, lookup: TableLookup): De
       const caseEnd = isKw(last, "END") && part.filter((t) => isKw(t, "CASE")).length === part.filter((t) => isKw(t, "END")).length
       const ambiguous = part.length >= 2 && isName(last) && !caseEnd && !isIntervalLiteral(part) && !isOp(before, ".") && (before!.kind !== "op" || isOp(before, ")"))
       const heading = alias === undefined && column === undefined && !top && !ambiguous ? headingOf(part) : undefined
-      if (heading !== undefined) inserts.push({ at: at[itemStarts[n]! + part.length]!, text: ` AS ${quoted(heading)} ` })
+      if (heading !== undefined) inserts.push({ at: at[itemStarts[n]! + part.length]!, text: ` AS ${quoteDuck(heading)} ` })
       names.push(alias ?? column ?? heading)
       const source = column === undefined || grouped || distinct ? undefined : named(body.length === 3 ? oracleName(body[0]!) : undefined).find((f) => f.names.includes(column))
       refs.push(source === undefined ? [] : rowidOf(source, column!))

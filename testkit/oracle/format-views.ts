@@ -7,8 +7,10 @@
  * values as any query does.
  */
 import type { TableMeta } from "./catalog.ts"
+import { oracleName } from "./expression-names.ts"
 import { hasFormatExpressions, MAY_HAVE_FORMAT } from "./format-model-sites.ts"
 import { findTopLevel, isKw, isName, isOp, significant, splitTopLevel, type Tok, tokenize } from "./lexer.ts"
+import { quoteDuck } from "./names.ts"
 
 
 /** Words after a FROM item that are no alias. */
@@ -56,19 +58,18 @@ export const namedViewQuery = (viewText: string, names: ReadonlyArray<string>, c
   const span = stars.length === 1 && columns !== undefined && columns.length === names.length ? names.length - (items.length - 1) : items.length === names.length && stars.length === 0 ? 1 : -1
   if (span < 0) return undefined
   const text = (item: ReadonlyArray<Tok>) => viewText.slice(item[0]!.pos, item[item.length - 1]!.pos + item[item.length - 1]!.text.length)
-  const quoted = (name: string) => `"${name.replace(/"/g, '""')}"`
   let n = 0
   const named = items.flatMap((item) => {
     if (isOp(item[item.length - 1], "*")) {
       const qualifier = item.length > 1 ? `${text(item.slice(0, -1))}` : ""
-      return columns!.slice(n, n + span).map((c) => `${qualifier}${quoted(c)} AS ${quoted(names[n++]!)}`)
+      return columns!.slice(n, n + span).map((c) => `${qualifier}${quoteDuck(c)} AS ${quoteDuck(names[n++]!)}`)
     }
     const last = item[item.length - 1]
     const prev = item[item.length - 2]
     // the item's own alias gives way to the view's column name
     const aliased = isName(last) && prev !== undefined && !isOp(prev, ".") && (isKw(prev, "AS") || prev.kind === "ident" || prev.kind === "qident" || isOp(prev, ")") || prev.kind === "str" || prev.kind === "num")
     const expr = aliased ? item.slice(0, isKw(prev, "AS") ? -2 : -1) : item
-    return [`${text(expr)} AS ${quoted(names[n++]!)}`]
+    return [`${text(expr)} AS ${quoteDuck(names[n++]!)}`]
   })
   return `${viewText.slice(0, toks[first]!.pos)}${named.join(", ")} ${viewText.slice(toks[fromAt]!.pos)}`
 }
@@ -144,8 +145,6 @@ interface NamedItem {
   readonly aliasAt: number | undefined
 }
 
-const ident = (x: Tok): string => (x.kind === "qident" ? x.value : x.value.toUpperCase())
-
 /** The FROM items of significant tokens `toks` that name a table or view (not a table function or remote object), in order. */
 const namedItems = (toks: ReadonlyArray<Tok>): Array<NamedItem> => {
   // per parenthesis depth, whether its current clause is a FROM list
@@ -176,17 +175,17 @@ const namedItems = (toks: ReadonlyArray<Tok>): Array<NamedItem> => {
 const ownersQuery = (query: string, owner: string, lookup: Lookup): { readonly text: string; readonly named: ReadonlyArray<TableMeta> } => {
   const toks = significant(tokenize(query))
   // the names a WITH clause gives its subqueries are no tables
-  const defined = new Set(toks.flatMap((t, k) => (isName(t) && isKw(toks[k + 1], "AS") && isOp(toks[k + 2], "(") ? [ident(t)] : [])))
+  const defined = new Set(toks.flatMap((t, k) => (isName(t) && isKw(toks[k + 1], "AS") && isOp(toks[k + 2], "(") ? [oracleName(t)] : [])))
   const named: Array<TableMeta> = []
   let text = ""
   let at = 0
   for (const item of namedItems(toks)) {
     const name = toks[item.nameAt]!
-    const meta = item.first === item.nameAt ? (defined.has(ident(name)) ? undefined : lookup(owner, ident(name))) : lookup(ident(toks[item.first]!), ident(name))
+    const meta = item.first === item.nameAt ? (defined.has(oracleName(name)) ? undefined : lookup(owner, oracleName(name))) : lookup(oracleName(toks[item.first]!), oracleName(name))
     if (meta === undefined) continue
     named.push(meta)
     if (item.first !== item.nameAt) continue
-    text += `${query.slice(at, name.pos)}"${owner.replace(/"/g, '""')}".${name.text}${item.aliasAt === undefined ? ` ${name.text}` : ""}`
+    text += `${query.slice(at, name.pos)}${quoteDuck(owner)}.${name.text}${item.aliasAt === undefined ? ` ${name.text}` : ""}`
     at = name.pos + name.text.length
   }
   return { text: text + query.slice(at), named }
@@ -195,7 +194,7 @@ const ownersQuery = (query: string, owner: string, lookup: Lookup): { readonly t
 /** The FROM items of significant tokens `toks` that name such a view (see {@link expandFormatViews}), in order. */
 const viewEdits = (toks: ReadonlyArray<Tok>, lookup: Lookup): Array<ViewEdit> =>
   namedItems(toks).flatMap((item) => {
-    const meta = lookup(item.first === item.nameAt ? undefined : ident(toks[item.first]!), ident(toks[item.nameAt]!))
+    const meta = lookup(item.first === item.nameAt ? undefined : oracleName(toks[item.first]!), oracleName(toks[item.nameAt]!))
     const named = meta === undefined ? undefined : viewQueryOf(meta, lookup)
     if (named === undefined) return []
     const alias = toks[item.aliasAt ?? item.nameAt]!
@@ -216,7 +215,7 @@ const viewQueryOf = (meta: TableMeta, lookup: Lookup, depth = 0): string | undef
   if (meta.kind !== "VIEW" || meta.viewText === null || depth >= DEPTH) return undefined
   const toks = significant(tokenize(meta.viewText))
   const over = namedItems(toks).some((item) => {
-    const under = lookup(item.first === item.nameAt ? meta.owner : ident(toks[item.first]!), ident(toks[item.nameAt]!))
+    const under = lookup(item.first === item.nameAt ? meta.owner : oracleName(toks[item.first]!), oracleName(toks[item.nameAt]!))
     return under !== undefined && viewQueryOf(under, lookup, depth + 1) !== undefined
   })
   return over ? namedViewQuery(meta.viewText, meta.columns.map((c) => c.name)) : undefined

@@ -7,6 +7,7 @@
  */
 import { isKw, isName, isOp, matchParen, type Tok } from "./lexer.ts"
 import type { TableLookup } from "./number-writes.ts"
+import { quoteDuck } from "./names.ts"
 
 
 /** `all` with the `*` of such an INSERT replaced by the source's column names (unchanged for any other statement). */
@@ -30,7 +31,7 @@ export const expandInsertSelectStar = (all: ReadonlyArray<Tok>, lookup: TableLoo
   const pos = all[star]!.pos
   const names = source.columns.flatMap((c, n): Array<Tok> => [
     ...(n > 0 ? [{ kind: "op" as const, text: ",", value: ",", pos }] : []),
-    { kind: "qident" as const, text: `"${c.name.replace(/"/g, '""')}"`, value: c.name, pos }
+    { kind: "qident" as const, text: `${quoteDuck(c.name)}`, value: c.name, pos }
   ])
   return [...all.slice(0, star), ...names, ...all.slice(star + 1)]
 }

@@ -13,9 +13,9 @@ import { blockSelectBefore, findTopLevel, isKw, isName, isOp, matchParen, type T
 import type { TableLookup } from "./number-writes.ts"
 import { numberType } from "./types.ts"
 import { headingOf } from "./expression-names.ts"
+import { quoteDuck } from "./names.ts"
 
 
-const quoted = (name: string): string => `"${name.replace(/"/g, '""')}"`
 
 /** Words that end a FROM item rather than alias it. */
 const NOT_ALIAS = new Set(["WHERE", "JOIN", "INNER", "LEFT", "RIGHT", "FULL", "OUTER", "CROSS", "ON", "GROUP", "ORDER", "UNION", "MINUS", "INTERSECT", "EXCEPT", "FETCH", "OFFSET", "HAVING", "CONNECT", "START", "NATURAL", "FOR", "USING", "PIVOT", "UNPIVOT", "SAMPLE", "PARTITION"])
@@ -223,7 +223,7 @@ export const expandedInsertSelectStars = (all: ReadonlyArray<Tok>, lookup: Table
     // an unqualified name two FROM items share would be ambiguous
     const unqualified = columns.filter((c) => c.qualifier === undefined && !("merged" in c)).map((c) => c.name)
     if (new Set(unqualified).size < unqualified.length || (unqualified.length > 0 && columns.length > unqualified.length)) continue
-    const text = columns.map((c) => (c.qualifier === undefined ? quoted(c.name) : `${c.qualifier}.${quoted(c.name)}`)).join(", ")
+    const text = columns.map((c) => (c.qualifier === undefined ? quoteDuck(c.name) : `${c.qualifier}.${quoteDuck(c.name)}`)).join(", ")
     replaced.set(at[plain ? k : k - 2]!.k, { to: at[k]!.k + 1, text })
   }
   if (replaced.size === 0) return all

@@ -25,6 +25,7 @@ import { oracleName } from "./expression-names.ts"
 import { findTopLevel, isKw, isName, isOp, matchParen, splitTopLevel, type Tok } from "./lexer.ts"
 import type { TableMeta } from "./catalog.ts"
 import { charType } from "./types.ts"
+import { quoteDuck } from "./names.ts"
 
 type Lookup = (schema: string | undefined, name: string) => TableMeta | undefined
 
@@ -48,7 +49,6 @@ export interface JoinView {
   readonly equated: ReadonlyArray<readonly [string, string]>
 }
 
-const quote = (name: string) => `"${name.replace(/"/g, '""')}"`
 const NOT_KEY_PRESERVED = () => new OraError(1779, "cannot modify a column which maps to a non key-preserved table")
 const TWO_TABLES = () => new OraError(1776, "cannot modify more than one base table through a join view")
 const VIRTUAL_COLUMN = () => new OraError(1733, "virtual column not allowed here")
@@ -317,8 +317,8 @@ export const writeThroughJoinView = (sql: string, sig: ReadonlyArray<Tok>, meta:
     if (view.tables[i]!.subquery === true) throw ora.unimplemented("DML writing the table of a subquery through a join view")
     return i
   }
-  const target = (i: number) => `${quote(view.tables[i]!.meta.owner)}.${quote(view.tables[i]!.meta.name)}`
-  const baseColumn = (n: string) => quote((view.columns.get(n) as { column: string }).column)
+  const target = (i: number) => `${quoteDuck(view.tables[i]!.meta.owner)}.${quoteDuck(view.tables[i]!.meta.name)}`
+  const baseColumn = (n: string) => quoteDuck((view.columns.get(n) as { column: string }).column)
   if (isKw(verb, "INSERT")) {
     // INSERT INTO v [(cols)] ...: into the table those columns are
     const hasList = isOp(sig[nameEnd], "(")
@@ -328,8 +328,8 @@ export const writeThroughJoinView = (sql: string, sig: ReadonlyArray<Tok>, meta:
     return { sql: `${sql.slice(0, sig[at]!.pos)}${target(i)} (${names.map(baseColumn).join(", ")})${sql.slice(end(sig[close]!), bodyEnd)}${returning(i)}`, base: view.tables[i]!.meta }
   }
   // UPDATE / DELETE: the rows of the key-preserved table the view shows, matched by its key through the view
-  const q = aliasTok === undefined ? quote(meta.name) : aliasTok.text
-  const viewRef = `${quote(meta.owner)}.${quote(meta.name)} ${q}`
+  const q = aliasTok === undefined ? quoteDuck(meta.name) : aliasTok.text
+  const viewRef = `${quoteDuck(meta.owner)}.${quoteDuck(meta.name)} ${q}`
   // the written table's alias: another than the one a join view over this one gave it
   const outerKp = aliasTok === undefined ? undefined : /^"ORA\$KP(\d*)"$/.exec(aliasTok.text)
   const kp = outerKp == null ? `"ORA$KP"` : `"ORA$KP${Number(outerKp[1] || 1) + 1}"`
@@ -341,7 +341,7 @@ export const writeThroughJoinView = (sql: string, sig: ReadonlyArray<Tok>, meta:
     const key = view.tables[i]!.keys.find((columns) => columns.every((col) => [...view.columns.values()].some((v) => shows(v, col))))
     if (key === undefined) throw ora.unimplemented("DML through a join view that does not show its written table's key")
     const viewName = (col: string) => [...view.columns.entries()].find(([, v]) => shows(v, col))![0]
-    return key.map((col) => `${q}.${quote(viewName(col))} = ${kp}.${quote(col)}`).join(" AND ")
+    return key.map((col) => `${q}.${quoteDuck(viewName(col))} = ${kp}.${quoteDuck(col)}`).join(" AND ")
   }
   const from = nameEnd + (aliasTok === undefined ? 0 : 1)
   const whereAt = findTopLevel(sig, from, stop, (t) => isKw(t, "WHERE"))
@@ -383,7 +383,7 @@ const returningOnto = (sql: string, sig: ReadonlyArray<Tok>, at: number, view: J
     if (c === undefined) continue
     if (!("table" in c) || c.table !== i) throw ora.unimplemented("RETURNING a column of a join view that is not its written table's")
     const from = isOp(sig[k - 1], ".") ? sig[k - 2]!.pos : t.pos
-    out += `${sql.slice(pos, from)}${quote(c.column)}`
+    out += `${sql.slice(pos, from)}${quoteDuck(c.column)}`
     pos = t.pos + t.text.length
   }
   return out + sql.slice(pos)

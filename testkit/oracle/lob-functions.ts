@@ -78,8 +78,11 @@ const checked = (n: DuckDBValue | undefined, what: string): number => {
   return v
 }
 
-/** COMPARE of the ranges `amount` long from `o1` of `a` and from `o2` of `b` (1-based); NULL for an invalid argument. */
-const compareRanges = (a: string | Buffer, b: string | Buffer, amount: DuckDBValue, o1: DuckDBValue, o2: DuckDBValue): DuckDBValue => {
+/**
+ * DBMS_LOB.COMPARE of the ranges `amount` long from `o1` of `a` and from `o2` of `b` (1-based): -1, 0 or 1 (characters'
+ * code units, bytes); NULL for an amount or offset below 1.
+ */
+export const compareRanges = (a: string | Buffer, b: string | Buffer, amount: DuckDBValue, o1: DuckDBValue, o2: DuckDBValue): DuckDBValue => {
   const [n, x, y] = [Number(amount), Number(o1), Number(o2)]
   if (![n, x, y].every((v) => Number.isInteger(v) && v >= 1)) return null
   const p = a.slice(x - 1, x - 1 + n)

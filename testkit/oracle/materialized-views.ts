@@ -21,6 +21,7 @@
 import { ora, OraError } from "./errors.ts"
 import { isKw, isOp, matchParen, type Tok } from "./lexer.ts"
 import { charType, dateType, dictionaryNumberType, type OraType } from "./types.ts"
+import { quoteDuck } from "./names.ts"
 
 /** One materialized view. */
 export interface MaterializedView {
@@ -61,7 +62,6 @@ export interface MaterializedViewDdl {
   run(sql: string): Promise<void>
 }
 
-const quoted = (name: string) => `"${name.replace(/"/g, '""')}"`
 
 /** `CREATE MATERIALIZED VIEW` whose name starts at `at` (after VIEW), `sql` the statement's text. */
 export const createMaterializedView = async (ddl: MaterializedViewDdl, toks: ReadonlyArray<Tok>, at: number, sql: string): Promise<void> => {
@@ -95,7 +95,7 @@ export const createMaterializedView = async (ddl: MaterializedViewDdl, toks: Rea
   const first = toks[k + 1]
   if (asAt === undefined || first === undefined) throw ora.missingExpression()
   const query = sql.slice(first.pos).trim()
-  const name = `${quoted(q.schema)}.${quoted(q.name)}`
+  const name = `${quoteDuck(q.schema)}.${quoteDuck(q.name)}`
   await ddl.run(`CREATE TABLE ${name}${aliases} AS ${query}`)
   if (buildMode === "DEFERRED") await ddl.run(`TRUNCATE TABLE ${name}`)
   const baseTables = tablesNamed(toks.slice(k + 1), q.schema, (owner, name) => ddl.s.db.catalog.getTable(owner, name) !== undefined)
@@ -133,7 +133,7 @@ export const dropMaterializedView = async (ddl: MaterializedViewDdl, toks: Reado
   views.delete(key)
   ddl.s.db.catalog.dropObject(q.schema, "MATERIALIZED VIEW", q.name)
   // PRESERVE TABLE keeps the container table as an ordinary table
-  if (!(isKw(toks[q.next], "PRESERVE") && isKw(toks[q.next + 1], "TABLE"))) await ddl.run(`DROP TABLE ${quoted(q.schema)}.${quoted(q.name)}`)
+  if (!(isKw(toks[q.next], "PRESERVE") && isKw(toks[q.next + 1], "TABLE"))) await ddl.run(`DROP TABLE ${quoteDuck(q.schema)}.${quoteDuck(q.name)}`)
 }
 
 /** ORA-01732 for INSERT, UPDATE, DELETE or MERGE into a (read-only) materialized view outside its refresh. */

@@ -20,7 +20,7 @@
  */
 import { blankPaddedSql, isBlankPadded, sizedInCharacters } from "./char-writes.ts"
 import { Dty, type OraType } from "./types.ts"
-import { duckIdent } from "./names.ts"
+import { duckIdent, quoteDuck } from "./names.ts"
 import { OraError } from "./errors.ts"
 
 /** The length of a character or RAW value in the unit its column counts (bytes unless national or `n CHAR`). */
@@ -144,13 +144,12 @@ export const rebuildTable = async (engine: RebuildEngine, schema: string, table:
   const rows = await engine.queryAll("SELECT sql FROM duckdb_tables() WHERE schema_name = $1 AND table_name = $2", [schema, table])
   const ddl = rows[0]?.[0]
   if (typeof ddl !== "string") return false
-  const q = (n: string) => `"${n.replace(/"/g, '""')}"`
-  const named = (sql: string) => (renamedTo === undefined ? sql : withTableName(sql, `${q(schema)}.${q(renamedTo)}`))
+  const named = (sql: string) => (renamedTo === undefined ? sql : withTableName(sql, `${quoteDuck(schema)}.${quoteDuck(renamedTo)}`))
   const rebuilt = named(edit(ddl))
   const indexes = (await engine.queryAll("SELECT index_name, sql FROM duckdb_indexes() WHERE schema_name = $1 AND table_name = $2 AND sql IS NOT NULL", [schema, table])).map(([, sql]) => String(sql))
-  const target = `${q(schema)}.${q(table)}`
-  const made = `${q(schema)}.${q(renamedTo ?? table)}`
-  const kept = `temp.main.${q(`${schema}.${table}$rebuild`)}`
+  const target = `${quoteDuck(schema)}.${quoteDuck(table)}`
+  const made = `${quoteDuck(schema)}.${quoteDuck(renamedTo ?? table)}`
+  const kept = `temp.main.${quoteDuck(`${schema}.${table}$rebuild`)}`
   await engine.execute(`CREATE TEMP TABLE ${kept} AS SELECT * FROM ${target}`)
   try {
     try {

@@ -21,6 +21,7 @@ import type { NamedTypes } from "./named-types.ts"
 import type { NamedType } from "./pickle.ts"
 import type { OraType } from "./types.ts"
 import { createHash } from "node:crypto"
+import { quoteDuck } from "./names.ts"
 
 type LookupTable = (schema: string | undefined, name: string) => TableMeta | undefined
 
@@ -53,7 +54,6 @@ export const refColumnTypeOf = (types: NamedTypes, schema: string, typeToks: Rea
 /** Whether a column type is a REF. */
 export const isRefType = (t: OraType | undefined): boolean => t?.dty === REF_DTY
 
-const quoted = (name: string) => `"${name.replace(/"/g, '""')}"`
 const hex16 = (text: string) => createHash("md5").update(text).digest("hex").toUpperCase()
 
 /** A table's 16-byte object identifier, as hex. */
@@ -67,7 +67,7 @@ const refSql = (t: TableMeta, alias: string): string => {
   const key = t.constraints.find((c) => c.type === "P")
   if (key === undefined) throw new OraError(3001, "unimplemented feature: REF to a row of an object table without a primary key (test server)")
   const oid = tableOid(t)
-  const parts = key.columns.map((c) => `${quoted(alias)}.${quoted(c)}`).join(` || '/' || `)
+  const parts = key.columns.map((c) => `${quoteDuck(alias)}.${quoteDuck(c)}`).join(` || '/' || `)
   return `('0000220208' || UPPER(md5('${oid}/' || ${parts})) || '${oid}')`
 }
 
@@ -144,7 +144,7 @@ export const rewriteObjectReferences = (source: ReadonlyArray<Tok>, ctx: ObjectR
   const lookupSql = (ref: { type: NamedType; scope?: { owner: string; name: string } }, refText: string, select: (alias: string) => string): string => {
     const subqueries = targetsOf(ref.type, ref.scope, ctx.tables, ctx.lookup).map((t) => {
       const alias = `ORA$REF${++generated}`
-      return `(SELECT ${select(quoted(alias))} AS "ORA$VALUE" FROM ${quoted(t.owner)}.${quoted(t.name)} ${quoted(alias)} WHERE ${refSql(t, alias)} = (${refText}))`
+      return `(SELECT ${select(quoteDuck(alias))} AS "ORA$VALUE" FROM ${quoteDuck(t.owner)}.${quoteDuck(t.name)} ${quoteDuck(alias)} WHERE ${refSql(t, alias)} = (${refText}))`
     })
     return `COALESCE(${[...subqueries, "NULL"].join(", ")})`
   }
@@ -152,7 +152,7 @@ export const rewriteObjectReferences = (source: ReadonlyArray<Tok>, ctx: ObjectR
   // an object- or collection-typed attribute's column holds its JSON text, which goes into the constructed object as
   // JSON (json_extract reads it again: its numbers as doubles), not as a string
   const constructorSql = (type: NamedType, alias: string) =>
-    `${quoted(type.schema)}.${quoted(type.name)}(${type.attributes.map((a) => ("named" in a.member ? `json_extract(${alias}.${quoted(a.name)}, '$')` : `${alias}.${quoted(a.name)}`)).join(", ")})`
+    `${quoteDuck(type.schema)}.${quoteDuck(type.name)}(${type.attributes.map((a) => ("named" in a.member ? `json_extract(${alias}.${quoteDuck(a.name)}, '$')` : `${alias}.${quoteDuck(a.name)}`)).join(", ")})`
   const headed = (out: Array<Tok>, heading: string, marks: Record<string, unknown> = {}): Array<Tok> => out.map((t, k) => ({ ...t, heading: k === 0 ? heading : "", ...(k === 0 ? marks : {}) }))
   const headingOf = (part: ReadonlyArray<Tok>) => part.map((t) => (t.kind === "qident" ? t.value : t.kind === "str" ? t.text : t.text.toUpperCase())).join("")
   for (let k = 0; k < toks.length; k++) {
@@ -171,7 +171,7 @@ export const rewriteObjectReferences = (source: ReadonlyArray<Tok>, ctx: ObjectR
         const table = arg.length === 1 && isName(arg[0]) ? aliasesOf().get(arg[0].value) : undefined
         if (table?.objectType === undefined) continue
         replacement = isKw(t, "VALUE")
-          ? headed(gen(constructorSql(table.objectType, quoted(arg[0]!.value)), t.pos), heading)
+          ? headed(gen(constructorSql(table.objectType, quoteDuck(arg[0]!.value)), t.pos), heading)
           : headed(gen(`UPPER(${refSql(table, arg[0]!.value)})`, t.pos), heading, { describedAs: refColumnType(table.objectType, { owner: table.owner, name: table.name }) })
       } else if (isKw(t, "DEREF")) {
         const ref = refOf(arg)
@@ -209,7 +209,7 @@ export const rewriteObjectReferences = (source: ReadonlyArray<Tok>, ctx: ObjectR
       const table = qualifier === undefined ? soleObjectTable(toks, aliasesOf(), ctx.lookup, t.value) : aliased?.objectType === undefined ? undefined : { table: aliased, objectType: aliased.objectType, name: qualifier.value }
       if (table === undefined || table.table.columns.some((c) => c.name === t.value)) continue
       const from = qualifier === undefined ? k : k - 2
-      const sql = isKw(t, "OBJECT_VALUE", "SYS_NC_ROWINFO$") ? constructorSql(table.objectType, quoted(table.name)) : `HEXTORAW(SUBSTR(${refSql(table.table, table.name)}, 11, 32))`
+      const sql = isKw(t, "OBJECT_VALUE", "SYS_NC_ROWINFO$") ? constructorSql(table.objectType, quoteDuck(table.name)) : `HEXTORAW(SUBSTR(${refSql(table.table, table.name)}, 11, 32))`
       const replacement = headed(gen(sql, t.pos), headingOf(toks.slice(from, k + 1)))
       toks = [...toks.slice(0, from), ...replacement, ...toks.slice(k + 1)]
       k = from + replacement.length - 1
@@ -224,9 +224,9 @@ export const rewriteObjectReferences = (source: ReadonlyArray<Tok>, ctx: ObjectR
       while (isOp(toks[end + 1], ".") && isName(toks[end + 2])) end += 2
       if (isOp(toks[end + 1], "(")) continue
       const attrs = toks.slice(k + 4, end + 1).filter(isName)
-      if (!ref.type.attributes.some((a) => a.name === attrs[0]!.value)) throw new OraError(904, `${toks.slice(k, end + 1).filter(isName).map((x) => quoted(x.value)).join(".")}: invalid identifier`)
+      if (!ref.type.attributes.some((a) => a.name === attrs[0]!.value)) throw new OraError(904, `${toks.slice(k, end + 1).filter(isName).map((x) => quoteDuck(x.value)).join(".")}: invalid identifier`)
       const heading = headingOf(toks.slice(k, end + 1))
-      const sql = lookupSql(ref, textOf(toks.slice(k, k + 3)), (alias) => [alias, ...attrs.map((a) => quoted(a.value))].join("."))
+      const sql = lookupSql(ref, textOf(toks.slice(k, k + 3)), (alias) => [alias, ...attrs.map((a) => quoteDuck(a.value))].join("."))
       const replacement = headed(gen(sql, t.pos), heading)
       toks = [...toks.slice(0, k), ...replacement, ...toks.slice(end + 1)]
       k += replacement.length - 1

@@ -18,16 +18,16 @@ import { OraError } from "./errors.ts"
 import { isKw, isName, isOp, matchParen, splitTopLevel, type Tok, tokenize } from "./lexer.ts"
 import type { Member, NamedType } from "./pickle.ts"
 import { attributeExtraction } from "./object-attributes.ts"
+import { quoteDuck } from "./names.ts"
 
 type LookupTable = (schema: string | undefined, name: string) => TableMeta | undefined
 type LookupType = (owner: string | undefined, name: string) => NamedType | undefined
 
 const nameOf = (t: Tok): string => (t.kind === "qident" ? t.value : t.value.toUpperCase())
-const quoted = (name: string) => `"${name.replace(/"/g, '""')}"`
 
 /** The declared type text of an attribute, as CREATE TABLE reads it back (types.ts parseOracleType). */
 export const memberTypeText = (member: Member): string => {
-  if ("named" in member) return `${quoted(member.named.schema)}.${quoted(member.named.name)}`
+  if ("named" in member) return `${quoteDuck(member.named.schema)}.${quoteDuck(member.named.name)}`
   const t = member.scalar
   switch (t.kind) {
     case "number":
@@ -75,7 +75,7 @@ export const objectTableDefinition = (toks: ReadonlyArray<Tok>, at: number, sql:
         const head = el[0]!
         if (isName(head) && !isKw(head, ...CONSTRAINT_HEADS)) {
           const attr = nameOf(head)
-          if (!type.attributes.some((a) => a.name === attr)) throw new OraError(904, `${quoted(attr)}: invalid identifier`)
+          if (!type.attributes.some((a) => a.name === attr)) throw new OraError(904, `${quoteDuck(attr)}: invalid identifier`)
           inline.set(attr, `${inline.get(attr) ?? ""} ${el.length > 1 ? sql.slice(el[1]!.pos, end) : ""}`)
         } else outOfLine.push(sql.slice(head.pos, end))
       }
@@ -96,7 +96,7 @@ export const objectTableDefinition = (toks: ReadonlyArray<Tok>, at: number, sql:
     }
     rest.push(toks[k]!)
   }
-  const columns = type.attributes.map((a) => `${quoted(a.name)} ${memberTypeText(a.member)}${inline.get(a.name) ?? ""}`)
+  const columns = type.attributes.map((a) => `${quoteDuck(a.name)} ${memberTypeText(a.member)}${inline.get(a.name) ?? ""}`)
   const tail = rest.map((t) => sql.slice(t.pos, t.pos + t.text.length)).join(" ")
   return { sql: `${sql.slice(0, toks[at]!.pos)}(${[...columns, ...outOfLine].join(", ")}) ${tail}`, type }
 }
@@ -170,7 +170,7 @@ const expandValueUpdate = (toks: ReadonlyArray<Tok>, sig: ReadonlyArray<number>,
   const pos = item[0]!.pos
   const sets = type.attributes.flatMap((a, i): Array<Tok> => [
     ...(i > 0 ? [{ kind: "op" as const, text: ",", value: ",", pos }] : []),
-    { kind: "qident", text: quoted(a.name), value: a.name, pos },
+    { kind: "qident", text: quoteDuck(a.name), value: a.name, pos },
     { kind: "op", text: "=", value: "=", pos },
     ...args[i]!
   ])
@@ -217,7 +217,7 @@ export const expandObjectTableWrites = (toks: ReadonlyArray<Tok>, lookup: Lookup
   const value: Tok = { kind: "qident", text: '"ORA$OBJECT"', value: "ORA$OBJECT", pos }
   const extractions = type.attributes.flatMap((a, i) => [
     ...(i > 0 ? generated(",") : []),
-    ...(boundDatetime(a.member, i) !== undefined ? generated(boundDatetime(a.member, i)!) : attributeExtraction(type, [{ kind: "qident", text: quoted(a.name), value: a.name, pos }], quoted(a.name), [value], pos, ""))
+    ...(boundDatetime(a.member, i) !== undefined ? generated(boundDatetime(a.member, i)!) : attributeExtraction(type, [{ kind: "qident", text: quoteDuck(a.name), value: a.name, pos }], quoteDuck(a.name), [value], pos, ""))
   ])
   return [...toks.slice(0, sig[n]!), ...generated("SELECT "), ...extractions, ...generated(" FROM (SELECT "), ...toks.slice(open + 1, close), ...generated(' AS "ORA$OBJECT" FROM DUAL)'), ...toks.slice(close + 1)]
 }

@@ -280,18 +280,8 @@ export const withRowLimitPositions = (toks: ReadonlyArray<Tok>): ReadonlyArray<T
     const limit = rowLimitFrom(s, j)
     if (limit === undefined || !needsQualify(limit, true)) continue
     const select = previousAtDepth(s, j, (k) => isKw(s[k], "SELECT"))
-    const from = select < 0 ? -1 : nextAtDepth(s, select + 1, (k) => isKw(s[k], "FROM"))
-    if (from < 0) continue
-    // the select items' significant ranges
-    const items: Array<[number, number]> = []
-    let start = isKw(s[select + 1], "DISTINCT", "UNIQUE", "ALL") ? select + 2 : select + 1
-    for (let k = start; k <= from; k++) {
-      if (isOp(s[k], "(")) k = matchParen(s, k)
-      else if (k === from || isOp(s[k], ",")) {
-        items.push([start, k])
-        start = k + 1
-      }
-    }
+    const items = select < 0 ? undefined : selectItems(s, select)
+    if (items === undefined) continue
     const end = limit.offsetAt ?? limit.fetchAt
     for (let k = j + 2; k < end; k++) {
       const n = s[k]!

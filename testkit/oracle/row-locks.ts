@@ -18,11 +18,12 @@ import type { WaitsFor } from "./deadlocks.ts"
 import { ora, OraError } from "./errors.ts"
 import { RowsBeingWritten } from "./rows-being-written.ts"
 import { SessionLockLog } from "./session-lock-log.ts"
-import { isKw, isOp, significantTokensOf, type Tok } from "./lexer.ts"
+import { isKw, significantTokensOf } from "./lexer.ts"
 import { duckIdent } from "./names.ts"
 import { WriteConflictRestart } from "./session-transaction.ts"
 import { AwaitedTransactions } from "./transaction-waits.ts"
 import type { FromRef, RowLockClause } from "./translate.ts"
+import { BIND_ROWS_PER_QUERY, bindRowsAsJson, type EngineStatement, renumberParams, writtenRowsParts, writtenRowsSql } from "./written-rows-sql.ts"
 
 /** How many of a table's latest releases {@link RowLocks.releasedSince} can tell apart. */
 const RELEASES_KEPT = 32
@@ -331,7 +332,7 @@ export class RowLockWaits {
    * UPDATE / DELETE (translated, `t`) of `meta`, a table with rows another session locked FOR UPDATE: waits until the
    * rows it writes are free.
    */
-  async waitForRowLocksOf(meta: TableMeta | undefined, t: { toks: Array<Tok>; text: (a: number, b: number) => string }, params: ReadonlyArray<DuckDBValue>): Promise<void> {
+  async waitForRowLocksOf(meta: TableMeta | undefined, t: EngineStatement, params: ReadonlyArray<DuckDBValue>): Promise<void> {
     if (meta === undefined || !this.othersLockRowsOf(meta)) return
     const rowidSql = writtenRowsSql(t)
     if (rowidSql !== undefined) await this.waitForLockedRows(meta, rowidSql, params, this.host.db.settings.lockWaitMs, false)
@@ -345,7 +346,7 @@ export class RowLockWaits {
    * (Database Concepts, "Data Concurrency and Consistency", "Row Locks (TX)":
    * https://docs.oracle.com/en/database/oracle/oracle-database/23/cncpt/data-concurrency-and-consistency.html).
    */
-  async rowsToWrite(meta: TableMeta | undefined, t: { toks: Array<Tok>; text: (a: number, b: number) => string }, params: ReadonlyArray<DuckDBValue>): Promise<Array<bigint> | undefined> {
+  async rowsToWrite(meta: TableMeta | undefined, t: EngineStatement, params: ReadonlyArray<DuckDBValue>): Promise<Array<bigint> | undefined> {
     if (meta === undefined || meta.kind !== "TABLE") return undefined
     const rowidSql = writtenRowsSql(t)
     if (rowidSql === undefined) return undefined
@@ -364,7 +365,7 @@ export class RowLockWaits {
    * that a call failing at one of them locks those the bind rows before it wrote. The rows of many bind rows are found
    * with one query per chunk (the WHERE clause joined with the bind rows and their numbers), not one per bind row.
    */
-  async rowsToWriteForEach(meta: TableMeta | undefined, t: { toks: Array<Tok>; text: (a: number, b: number) => string }, bindRows: ReadonlyArray<ReadonlyArray<DuckDBValue>>): Promise<Array<ReadonlyArray<bigint>> | undefined> {
+  async rowsToWriteForEach(meta: TableMeta | undefined, t: EngineStatement, bindRows: ReadonlyArray<ReadonlyArray<DuckDBValue>>): Promise<Array<ReadonlyArray<bigint>> | undefined> {
     if (bindRows.length <= 1) {
       const rows = await this.rowsToWrite(meta, t, bindRows[0] ?? [])
       return rows === undefined ? undefined : [rows]
@@ -445,104 +446,10 @@ export class RowLockWaits {
 }
 
 /** The tokens of engine SQL text (a PL/SQL block's translated DML) with the text between two of them, for {@link RowLockWaits.rowsToWrite}. */
-export const engineStatement = (sql: string): { toks: Array<Tok>; text: (a: number, b: number) => string } | undefined => {
+export const engineStatement = (sql: string): EngineStatement | undefined => {
   const toks = significantTokensOf(sql)
   if (toks === undefined) return undefined
   return { toks, text: (a, b) => sql.slice(toks[a]?.pos ?? sql.length, toks[b]?.pos ?? sql.length) }
-}
-
-/** Bind rows joined into one query for the rows an executeMany UPDATE / DELETE writes (a bound on its parameters). */
-const BIND_ROWS_PER_QUERY = 2000
-
-/**
- * The bind columns `used` of `rows` as one JSON array parameter each, unnested side by side into columns `b<n>`, with
- * the bind row numbers from 0 as `ora_n` (one VALUES tuple per row binds thousands of parameters, which DuckDB plans
- * slowly); undefined unless every used column holds only numbers, only strings or only booleans (and NULLs), which
- * JSON carries exactly.
- */
-const bindRowsAsJson = (rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>, used: ReadonlyArray<number>): { columns: string; values: Array<string> } | undefined => {
-  const columns: Array<string> = []
-  const values: Array<string> = []
-  for (const d of used) {
-    const column = rows.map((row) => row[d - 1] ?? null)
-    const kind = typeof column.find((v) => v !== null)
-    if ((kind !== "number" && kind !== "string" && kind !== "boolean") || column.some((v) => v !== null && typeof v !== kind)) return undefined
-    values.push(JSON.stringify(column))
-    const type = kind === "number" ? "DOUBLE" : kind === "boolean" ? "BOOLEAN" : "VARCHAR"
-    columns.push(`unnest(from_json($${values.length}, '["${type}"]')) AS b${d}`)
-  }
-  // each bind row's number in the chunk, unnested beside its values
-  columns.push(`unnest(range(${rows.length})) AS ora_n`)
-  return { columns: columns.join(", "), values }
-}
-
-/** `SELECT rowid` of the rows an UPDATE / DELETE (translated, `t`) writes, or undefined for other statements. */
-const writtenRowsSql = (t: { toks: Array<Tok>; text: (a: number, b: number) => string }): string | undefined => {
-  if (isKw(t.toks[0], "MERGE")) return mergedRowsSql(t)
-  const parts = writtenRowsParts(t)
-  return parts === undefined ? undefined : `SELECT rowid FROM ${parts.table}${parts.where === "" ? "" : ` WHERE ${parts.where}`}`
-}
-
-/**
- * `SELECT rowid` of the target rows a MERGE (translated, `t`) changes: those its ON condition matches and one of its
- * WHEN MATCHED branches' conditions holds for (merge-update-where.ts moves Oracle's `UPDATE SET ... WHERE` there); undefined
- * for a MERGE without a WHEN MATCHED branch, which changes no existing row.
- */
-const mergedRowsSql = (t: { toks: Array<Tok>; text: (a: number, b: number) => string }): string | undefined => {
-  const toks = t.toks
-  if (!isKw(toks[1], "INTO")) return undefined
-  const at = (kw: string, from: number) => {
-    let depth = 0
-    for (let k = from; k < toks.length; k++) {
-      if (isOp(toks[k], "(")) depth++
-      else if (isOp(toks[k], ")")) depth--
-      else if (depth === 0 && isKw(toks[k], kw)) return k
-    }
-    return -1
-  }
-  const usingAt = at("USING", 2)
-  const onAt = usingAt < 0 ? -1 : at("ON", usingAt + 1)
-  const whenAt = onAt < 0 ? -1 : at("WHEN", onAt + 1)
-  if (whenAt < 0 || usingAt < 3) return undefined
-  const name = toks[usingAt - 1]!
-  if (name.kind !== "ident" && name.kind !== "qident") return undefined
-  // every WHEN MATCHED branch (merge-delete-where.ts writes Oracle's DELETE WHERE as a second one) changes rows
-  const conditions: Array<string> = []
-  let unconditional = false
-  for (let w = whenAt; w >= 0; w = at("WHEN", w + 1)) {
-    if (!isKw(toks[w + 1], "MATCHED")) continue
-    const thenAt = at("THEN", w + 1)
-    if (isKw(toks[w + 2], "AND") && thenAt > 0) conditions.push(`(${t.text(w + 3, thenAt)})`)
-    else unconditional = true
-  }
-  if (conditions.length === 0 && !unconditional) return undefined
-  const branch = unconditional ? "" : ` AND (${conditions.join(" OR ")})`
-  return `SELECT ${name.text}.rowid FROM ${t.text(2, usingAt)} JOIN ${t.text(usingAt + 1, onAt)} ON (${t.text(onAt + 1, whenAt)})${branch}`
-}
-
-/** The table (with its alias) and the WHERE condition ("" for none) of an UPDATE / DELETE (translated, `t`). */
-const writtenRowsParts = (t: { toks: Array<Tok>; text: (a: number, b: number) => string }): { table: string; where: string } | undefined => {
-  const toks = t.toks
-  const update = isKw(toks[0], "UPDATE")
-  if (!update && !isKw(toks[0], "DELETE")) return undefined
-  let setAt = -1
-  let whereAt = -1
-  let end = toks.length
-  let depth = 0
-  for (let k = 1; k < toks.length; k++) {
-    if (isOp(toks[k], "(")) depth++
-    else if (isOp(toks[k], ")")) depth--
-    else if (depth === 0 && update && setAt < 0 && isKw(toks[k], "SET")) setAt = k
-    else if (depth === 0 && whereAt < 0 && isKw(toks[k], "WHERE")) whereAt = k
-    else if (depth === 0 && isKw(toks[k], "RETURNING", "RETURN")) {
-      end = k
-      break
-    }
-  }
-  const tableFrom = update ? 1 : isKw(toks[1], "FROM") ? 2 : 1
-  const tableTo = update ? setAt : whereAt >= 0 ? whereAt : end
-  if (tableTo < 0) return undefined
-  return { table: t.text(tableFrom, tableTo), where: whereAt >= 0 ? t.text(whereAt + 1, end) : "" }
 }
 
 /** True for the errors a lock wait ends with: NOWAIT (ORA-00054), deadlock (ORA-00060), timeout (ORA-30006), break (ORA-01013). */
@@ -550,22 +457,6 @@ const isLockFailure = (e: unknown): boolean => e instanceof OraError && (e.code 
 
 /** The row-lock key of a table. */
 const lockKey = (meta: TableMeta): string => `${meta.owner}.${meta.name}`
-
-/** `sql` with its `$n` parameters renumbered 1, 2, … in order of appearance, and the values they take from `params`. */
-const renumberParams = (sql: string, params: ReadonlyArray<DuckDBValue>): { sql: string; values: Array<DuckDBValue> } => {
-  const values: Array<DuckDBValue> = []
-  const numbers = new Map<string, number>()
-  const text = sql.replace(/\$(\d+)/g, (_, d: string) => {
-    let n = numbers.get(d)
-    if (n === undefined) {
-      values.push(params[Number(d) - 1] ?? null)
-      n = values.length
-      numbers.set(d, n)
-    }
-    return `$${n}`
-  })
-  return { sql: text, values }
-}
 
 /** The DuckDB row id expression of FROM table `ref` in a query reading `from`: qualified in a join. */
 export const rowidOf = (from: ReadonlyArray<FromRef>, ref: FromRef): string => (from.length > 1 ? `${duckIdent(ref.alias ?? ref.table)}.rowid` : "rowid")

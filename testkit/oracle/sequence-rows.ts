@@ -29,6 +29,7 @@ import type { TableMeta } from "./catalog.ts"
 import type { OraType } from "./type-shapes.ts"
 import { headingOf } from "./expression-names.ts"
 import { findTopLevel, isKw, isName, isOp, matchParen, significant, splitTopLevel, type Tok, tokenize } from "./lexer.ts"
+import { quoteDuck } from "./names.ts"
 
 
 /** Clauses after FROM that the rewrite does not move into the derived table (NEXTVAL refuses most of them anyway). */
@@ -63,7 +64,6 @@ const hasAlias = (item: ReadonlyArray<Tok>): boolean => {
   return isKw(prev, "AS") || prev.kind === "ident" || prev.kind === "qident" || prev.kind === "num" || prev.kind === "str" || isOp(prev, ")")
 }
 
-const quote = (s: string) => `"${s.replace(/"/g, '""')}"`
 
 /**
  * What `[schema.]name` is to the rewrite: true for a table (or a synonym of one), joined back by its row ids; a view's
@@ -145,7 +145,7 @@ const fromTables = (toks: ReadonlyArray<Tok>, from: number, to: number, text: (a
     const alias = isName(toks[nameAt + 1]) && !NOT_ALIAS.has(toks[nameAt + 1]!.value.toUpperCase()) ? toks[nameAt + 1]! : undefined
     const end = alias === undefined ? nameAt + 1 : nameAt + 2
     const named = alias ?? name
-    out.push({ text: text(k, end), ref: named.kind === "qident" ? quote(named.value) : named.text, ...(kind !== true && { columns: kind }) })
+    out.push({ text: text(k, end), ref: named.kind === "qident" ? quoteDuck(named.value) : named.text, ...(kind !== true && { columns: kind }) })
     k = end
     if (isKw(toks[k], "ON")) k = findTopLevel(toks, k + 1, to, (t) => isOp(t, ",") || isKw(t, "JOIN", "INNER", "LEFT", "RIGHT", "FULL", "CROSS", "NATURAL"))
     else if (isKw(toks[k], "USING") && isOp(toks[k + 1], "(")) {
@@ -205,7 +205,7 @@ export const rewriteSequenceRows = (sql: string, isTable: IsTable = () => false)
   if (joined !== undefined && joined.keepsFrom && (joined.comma || joined.tables.some((t) => t.columns !== undefined))) return sql
   // the derived table takes the item's alias, a table's name, or (a subquery, a table function) a name of its own
   const alias = aliased || (single && isName(last) && table.every((t, i) => (i % 2 === 0 ? isName(t) : isOp(t, ".")))) ? last! : undefined
-  const aliasText = joined !== undefined || alias === undefined ? '"__SEQ_Q"' : alias.kind === "qident" ? quote(alias.value) : alias.text
+  const aliasText = joined !== undefined || alias === undefined ? '"__SEQ_Q"' : alias.kind === "qident" ? quoteDuck(alias.value) : alias.text
   const column = (key: string) => `"__SEQ_ROW_${needed.indexOf(key) + 1}"`
   // the select list, item by item, each reference of a rewritten sequence replaced by its column
   const items: Array<string> = []
@@ -225,7 +225,7 @@ export const rewriteSequenceRows = (sql: string, isTable: IsTable = () => false)
       out += at < end ? sql.slice(toks[at]!.pos, last.pos + last.text.length) : ""
       // Oracle heads a lone `s.NEXTVAL` NEXTVAL, as a qualified column by its name
       const lone = refs.find((r) => r.from === k && r.to === end - 1)
-      if (!hasAlias(item)) out += ` AS ${quote(lone !== undefined ? toks[lone.to]!.value.toUpperCase() : headingOf(item))}`
+      if (!hasAlias(item)) out += ` AS ${quoteDuck(lone !== undefined ? toks[lone.to]!.value.toUpperCase() : headingOf(item))}`
     }
     items.push(out)
     k = end + 1
@@ -236,7 +236,7 @@ export const rewriteSequenceRows = (sql: string, isTable: IsTable = () => false)
   })
   if (joined !== undefined) {
     // a table's row id, or a view's columns
-    const rowids = joined.tables.map((t, i) => (t.columns === undefined ? `${t.ref}.ROWID AS "__SEQ_RID_${i + 1}"` : t.columns.map((c, j) => `${t.ref}.${quote(c.name)} AS "__SEQ_C${i + 1}_${j + 1}"`).join(", ")))
+    const rowids = joined.tables.map((t, i) => (t.columns === undefined ? `${t.ref}.ROWID AS "__SEQ_RID_${i + 1}"` : t.columns.map((c, j) => `${t.ref}.${quoteDuck(c.name)} AS "__SEQ_C${i + 1}_${j + 1}"`).join(", ")))
     const inner = `SELECT ${[...rowids, ...nexts].join(", ")} FROM ${text(fromAt + 1, toks.length)}`
     const head = `${sql.slice(0, toks[select]!.pos)}SELECT ${items.join(", ")} FROM`
     if (joined.keepsFrom) {
@@ -248,7 +248,7 @@ export const rewriteSequenceRows = (sql: string, isTable: IsTable = () => false)
     const back = joined.tables.map((t, i) =>
       t.columns === undefined
         ? `LEFT JOIN ${t.text} ON ${t.ref}.ROWID = ${aliasText}."__SEQ_RID_${i + 1}"`
-        : `CROSS JOIN LATERAL (SELECT ${t.columns.map((c, j) => `CAST(${aliasText}."__SEQ_C${i + 1}_${j + 1}" AS ${c.type}) AS ${quote(c.name)}`).join(", ")} FROM dual) ${t.ref}`
+        : `CROSS JOIN LATERAL (SELECT ${t.columns.map((c, j) => `CAST(${aliasText}."__SEQ_C${i + 1}_${j + 1}" AS ${c.type}) AS ${quoteDuck(c.name)}`).join(", ")} FROM dual) ${t.ref}`
     )
     return `${head} (${inner}) ${aliasText} ${back.join(" ")}`
   }

@@ -23,8 +23,8 @@ import type { TableMeta } from "./catalog.ts"
 import { type OracleDatabase, type SessionInfo } from "./database.ts"
 import { columnTypeError, parseTimeError } from "./statement-checks.ts"
 import { definesQuery, engineFunctionNames, unknownFunctionError } from "./function-names.ts"
-import { ora, OraError } from "./errors.ts"
-import { isKw, significant, tokenize, type Tok } from "./lexer.ts"
+import { OraError } from "./errors.ts"
+import { significant, tokenize, type Tok } from "./lexer.ts"
 import { Ddl } from "./ddl.ts"
 import { RowLockWaits } from "./row-locks.ts"
 import { SessionLocking } from "./session-locking.ts"
@@ -63,6 +63,8 @@ import { noteCommittedWrites } from "./materialized-views.ts"
 import { runThroughView, writeThroughView } from "./view-dml.ts"
 import { shareSessionAttributes } from "./application-info.ts"
 import type { TextDatetimeKind } from "./translate-types.ts"
+import { runControlStatement } from "./session-control-statements.ts"
+import { runBlockPerBindRow } from "./block-bind-rows.ts"
 
 /** One Oracle session's SQL state. */
 export class SqlSession {
@@ -351,52 +353,23 @@ export class SqlSession {
       case "plsql": {
         const described = await describeTypeBlock(namedTypesOf(this.db), this.schema, this.engine, sql, rows[0] ?? [], (parts) => packageNamedType(this, parts))
         if (described !== undefined) return described
-        // an executeMany of a block runs it once per bind row, in order, stopping at the first that fails (its row
-        // number travels with the error, as for DML); the reply carries the last run's bind values
-        let result = await this.runBlock(sql, rows[0] ?? [], specs)
-        for (let i = 1; i < rows.length; i++) {
-          try {
-            result = await this.runBlock(sql, rows[i]!, specs)
-          } catch (e) {
-            const err = this.mapError(e)
-            ;(err as OraError & { rowOffset?: number }).rowOffset = i
-            throw err
-          }
-        }
-        return result
+        return runBlockPerBindRow((values) => this.runBlock(sql, values, specs), (e) => this.mapError(e), rows)
       }
       case "commit":
         await this.commit()
         return { kind: "done" }
-      case "rollback": {
-        const to = /^\s*ROLLBACK\s+(?:WORK\s+)?TO\s+(?:SAVEPOINT\s+)?("?)([^"\s;]+)\1\s*;?\s*$/i.exec(sql)
-        if (to !== null) {
-          await this.txn.rollbackTo(to[1] === '"' ? to[2]! : to[2]!.toUpperCase())
-          return { kind: "done" }
-        }
-        await this.rollback()
-        return { kind: "done" }
-      }
-      default: {
-        const kw = sql.trim().split(/\s+/)[0]?.toUpperCase() ?? ""
-        const sp = /^\s*SAVEPOINT\s+("?)([^"\s;]+)\1\s*;?\s*$/i.exec(sql)
-        if (sp !== null) {
-          // a savepoint is a position in the replay log of the transaction
-          await this.txn.savepoint(sp[1] === '"' ? sp[2]! : sp[2]!.toUpperCase())
-          return { kind: "done" }
-        }
-        if (kw === "SET") {
-          const toks = significant(tokenize(stripTerminator(sql)))
-          if (isKw(toks[1], "ROLE")) await setRole({ auth: this.db.auth, user: this.info.user, setEnabledRoles: (roles) => this.setEnabledRoles(roles) }, toks)
-          return { kind: "done" }
-        }
-        if (kw === "LOCK") {
-          await this.locking.lockTable(sql)
-          return { kind: "done" }
-        }
-        if (kw === "EXPLAIN") throw ora.unimplemented(kw)
-        throw ora.invalidSql()
-      }
+      default:
+        return runControlStatement(
+          {
+            rollback: () => this.rollback(),
+            rollbackTo: (name) => this.txn.rollbackTo(name),
+            savepoint: (name) => this.txn.savepoint(name),
+            setRole: (toks) => setRole({ auth: this.db.auth, user: this.info.user, setEnabledRoles: (roles) => this.setEnabledRoles(roles) }, toks),
+            lockTable: (sql) => this.locking.lockTable(sql)
+          },
+          cls === "rollback",
+          sql
+        )
     }
   }
 

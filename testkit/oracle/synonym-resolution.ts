@@ -8,6 +8,7 @@ import { OraError } from "./errors.ts"
 import { oracleName } from "./expression-names.ts"
 import { isKw, isName, isOp, significant, type Tok, tokenize } from "./lexer.ts"
 import { synonymsOf } from "./synonym-store.ts"
+import { quoteDuck } from "./names.ts"
 
 /** What synonym resolution needs of the database. */
 export interface SynonymDatabase {
@@ -51,7 +52,6 @@ export const synonymTarget = (db: SynonymDatabase, current: string, schema: stri
 
 const TABLE_POSITION = new Set(["FROM", "JOIN", "INTO", "UPDATE", "TABLE"])
 const NOT_AN_ALIAS = new Set(["WHERE", "GROUP", "ORDER", "JOIN", "INNER", "LEFT", "RIGHT", "FULL", "CROSS", "NATURAL", "ON", "UNION", "MINUS", "INTERSECT", "EXCEPT", "CONNECT", "START", "HAVING", "FOR", "FETCH", "OFFSET", "PARTITION", "SAMPLE", "AS", "SET", "VALUES", "WITH", "MODEL", "PIVOT", "UNPIVOT", "RETURNING", "LOG", "USING", "WHEN"])
-const quoted = (n: string) => `"${n.replace(/"/g, '""')}"`
 
 
 /**
@@ -78,7 +78,7 @@ export const resolveSynonyms = (db: SynonymDatabase, schema: string, sql: string
   const toks = significant(tokenize(sql))
   let out = sql
   for (const e of synonymEdits(db, schema, toks).reverse()) {
-    const text = `${quoted(e.owner)}.${quoted(e.name)}${e.alias === undefined ? "" : ` ${quoted(e.alias)}`}`
+    const text = `${quoteDuck(e.owner)}.${quoteDuck(e.name)}${e.alias === undefined ? "" : ` ${quoteDuck(e.alias)}`}`
     out = out.slice(0, toks[e.first]!.pos) + text + out.slice(toks[e.last]!.pos + toks[e.last]!.text.length)
   }
   return out
@@ -95,7 +95,7 @@ export const resolveSynonymTokens = (db: SynonymDatabase, schema: string, toks: 
   const out = [...toks]
   for (const e of edits.reverse()) {
     const pos = toks[e.first]!.pos
-    const name = (value: string): Tok => ({ kind: "qident", text: quoted(value), value, pos })
+    const name = (value: string): Tok => ({ kind: "qident", text: quoteDuck(value), value, pos })
     out.splice(e.first, e.last - e.first + 1, name(e.owner), { kind: "op", text: ".", value: ".", pos }, name(e.name), ...(e.alias === undefined ? [] : [name(e.alias)]))
   }
   return out

@@ -27,6 +27,7 @@ import { checkViewColumnNames } from "./view-column-names.ts"
 import { type ErrorLogged, errorLogged, runErrorLogged } from "./dml-error-logging.ts"
 import { type LoggedStatement, loggedStatement } from "./error-logged-statements.ts"
 import { stripTerminator, type BindSpec, type ExecuteOptions, type StatementResult } from "./statement.ts"
+import { quoteDuck } from "./names.ts"
 
 /** How a view was created: WITH READ ONLY, WITH CHECK OPTION. */
 export interface ViewOptions {
@@ -68,7 +69,6 @@ interface SimpleView {
 
 const NOT_UPDATABLE = () => new OraError(1732, "data manipulation operation not legal on this view")
 const VIRTUAL_COLUMN = () => new OraError(1733, "virtual column not allowed here")
-const quote = (name: string) => `"${name.replace(/"/g, '""')}"`
 
 const AGGREGATES = new Set(["COUNT", "SUM", "AVG", "MIN", "MAX", "STDDEV", "VARIANCE", "LISTAGG", "MEDIAN", "COLLECT", "XMLAGG", "JSON_ARRAYAGG", "JSON_OBJECTAGG", "STATS_MODE", "RANK", "DENSE_RANK", "ROW_NUMBER"])
 const CLAUSES_AFTER_FROM = ["GROUP", "HAVING", "CONNECT", "START", "UNION", "INTERSECT", "MINUS", "EXCEPT", "ORDER", "MODEL", "FETCH", "OFFSET"]
@@ -241,8 +241,8 @@ export const writeThroughView = (db: object, oracleSql: string, lookup: Lookup, 
   const edits: Array<{ from: number; to: number; text: string }> = []
   const end = (t: Tok) => t.pos + t.text.length
   // the target: the base table, under the view's name unless the statement gives an alias
-  const target = `${quote(view.base.owner)}.${quote(view.base.name)}`
-  const named = aliasTok === undefined && !isKw(verb, "INSERT") ? `${target} ${quote(meta.name)}` : target
+  const target = `${quoteDuck(view.base.owner)}.${quoteDuck(view.base.name)}`
+  const named = aliasTok === undefined && !isKw(verb, "INSERT") ? `${target} ${quoteDuck(meta.name)}` : target
   edits.push({ from: sig[at]!.pos, to: end(sig[nameEnd - 1]!), text: isKw(verb, "DELETE") && at === 1 ? `FROM ${named}` : named })
   // the columns it writes must be base columns
   for (const k of writtenColumnPositions(sig, nameEnd + (aliasTok === undefined ? 0 : 1))) {
@@ -258,7 +258,7 @@ export const writeThroughView = (db: object, oracleSql: string, lookup: Lookup, 
     if (isOp(sig[k + 1], ".")) continue
     const c = view.columns.get(oracleName(t))
     if (c === undefined || ("base" in c && c.base === oracleName(t))) continue
-    const text = "base" in c ? quote(c.base) : `(${c.expr})`
+    const text = "base" in c ? quoteDuck(c.base) : `(${c.expr})`
     edits.push({ from: "expr" in c && qualifier !== undefined ? qualifier.pos : t.pos, to: end(t), text })
   }
   // an INSERT without a column list names the base columns the view's are
@@ -266,7 +266,7 @@ export const writeThroughView = (db: object, oracleSql: string, lookup: Lookup, 
   if (insertAt >= 0 && !isOp(sig[insertAt + 1], "(")) {
     const names = view.order.map((n) => view.columns.get(n)!)
     if (names.some((c) => "expr" in c)) throw VIRTUAL_COLUMN()
-    edits.push({ from: end(sig[insertAt]!), to: end(sig[insertAt]!), text: ` (${names.map((c) => quote((c as { base: string }).base)).join(", ")})` })
+    edits.push({ from: end(sig[insertAt]!), to: end(sig[insertAt]!), text: ` (${names.map((c) => quoteDuck((c as { base: string }).base)).join(", ")})` })
   }
   // UPDATE and DELETE keep to the view's rows
   if (view.where !== undefined) {
@@ -276,7 +276,7 @@ export const writeThroughView = (db: object, oracleSql: string, lookup: Lookup, 
       if (on < 0 || !isOp(sig[on + 1], "(")) throw ora.invalidSql()
       const close = matchParen(sig, on + 1)
       edits.push({ from: end(sig[on + 1]!), to: end(sig[on + 1]!), text: "(" })
-      edits.push({ from: sig[close]!.pos, to: sig[close]!.pos, text: `) AND (${view.whereQualified!(aliasTok === undefined ? quote(meta.name) : aliasTok.text)})` })
+      edits.push({ from: sig[close]!.pos, to: sig[close]!.pos, text: `) AND (${view.whereQualified!(aliasTok === undefined ? quoteDuck(meta.name) : aliasTok.text)})` })
     }
     if (isKw(verb, "UPDATE", "DELETE")) {
       const stop = findTopLevel(sig, nameEnd, sig.length, (t) => isKw(t, "RETURNING", "RETURN", "LOG"))

@@ -26,6 +26,7 @@ import { Msg } from "./constants.ts"
 import { writeColumnInfo } from "./describe.ts"
 import { toOra, writeEndOfCall, writeError } from "./end-of-call.ts"
 import { startInsertTimer } from "./execute.ts"
+import { quoteDuck } from "../names.ts"
 
 /** Prepare (function 128): resolves the table and describes the listed columns. */
 export const directPathPrepare = (s: SessionState, r: ReadBuffer, w: WriteBuffer): void => {
@@ -212,7 +213,7 @@ export const directPathOp = async (s: SessionState, r: ReadBuffer, w: WriteBuffe
     return
   }
   const sql = s.sql!
-  const names = dp.columns.map((c) => `"${c.name.replace(/"/g, '""')}"`).join(", ")
+  const names = dp.columns.map((c) => `${quoteDuck(c.name)}`).join(", ")
   const binds = dp.columns.map((_, i) => `:${i + 1}`).join(", ")
   const insert = `INSERT INTO "${dp.owner}"."${dp.table}" (${names}) VALUES (${binds})`
   const timer = startInsertTimer(s)

@@ -3,6 +3,8 @@
  * exhausted, and encodes the next batch ahead while the client decodes the previous one.
  */
 import { type ActiveResult, closeResult, isClosedResult, type ServerCursor } from "../cursors.ts"
+import type { ColumnVector } from "../../engine/index.ts"
+import type { ColumnEncoder } from "../encode.ts"
 import { claimSentRow } from "../skip-locked-fetch.ts"
 import { ora, type OraError } from "../errors.ts"
 import type { Reply, SessionState } from "../session-state.ts"
@@ -74,14 +76,8 @@ const encodeRowsUntimed = async (s: SessionState, w: WriteBuffer, res: ActiveRes
       // FOR UPDATE SKIP LOCKED: each row locked as it is sent, one another transaction holds left out
       for (; res.pos < chunk.rowCount && n < max; res.pos++) {
         if (!(await claimSentRow(res, res.pos))) continue
-        const rowStart = w.pos
-        try {
-          w.u8(Msg.ROW_DATA)
-          for (let c = 0; c < enc.length; c++) enc[c]!(w, cols[c]!, res.pos)
-        } catch (e) {
-          w.pos = rowStart
-          return { n, error: toOra(e) }
-        }
+        const error = writeRow(w, enc, cols, res.pos)
+        if (error !== undefined) return { n, error }
         ends?.push(w.pos)
         n++
       }
@@ -90,16 +86,11 @@ const encodeRowsUntimed = async (s: SessionState, w: WriteBuffer, res: ActiveRes
     }
     const end = Math.min(chunk.rowCount, res.pos + (max - n))
     for (let i = res.pos; i < end; i++) {
-      const rowStart = w.pos
-      try {
-        w.u8(Msg.ROW_DATA)
-        for (let c = 0; c < enc.length; c++) enc[c]!(w, cols[c]!, i)
-      } catch (e) {
-        // a value that cannot be encoded: the reply ends before its row, so that the client reads a whole message
-        w.pos = rowStart
+      const error = writeRow(w, enc, cols, i)
+      if (error !== undefined) {
         n += i - res.pos
         res.pos = i
-        return { n, error: toOra(e) }
+        return { n, error }
       }
       ends?.push(w.pos)
     }
@@ -115,6 +106,23 @@ const encodeRowsUntimed = async (s: SessionState, w: WriteBuffer, res: ActiveRes
     if (next === null) res.done = true
   }
   return { n }
+}
+
+/**
+ * Writes row `row` of columns `cols` as a ROW_DATA message with the result's encoders `enc`. A value that cannot be
+ * encoded leaves nothing of its row in `w` (the reply ends before it, so that the client reads a whole message) and
+ * is returned as the row's error.
+ */
+const writeRow = (w: WriteBuffer, enc: ReadonlyArray<ColumnEncoder>, cols: ReadonlyArray<ColumnVector>, row: number): OraError | undefined => {
+  const rowStart = w.pos
+  try {
+    w.u8(Msg.ROW_DATA)
+    for (let c = 0; c < enc.length; c++) enc[c]!(w, cols[c]!, row)
+    return undefined
+  } catch (e) {
+    w.pos = rowStart
+    return toOra(e)
+  }
 }
 
 /** Sends up to `max` rows of the cursor, then the end of call (ORA-01403 once exhausted). */

@@ -17,6 +17,7 @@ import { callFromSql } from "./interpreter.ts"
 import { PlsqlRecord } from "./records.ts"
 import { rowsOfQuery } from "./row-reader.ts"
 import { callableFromSql } from "./stored-packages.ts"
+import { quoteDuck } from "../names.ts"
 
 /** A query's rows as PL/SQL values. */
 const rowsOf = async (host: PlsqlHost, sql: string, params: ReadonlyArray<DuckDBValue>): Promise<Array<Array<DuckDBValue>>> => {
@@ -79,16 +80,21 @@ export const inlineClientTables = async (
   const outSpecs: Array<BindSpec> = []
   let changed = false
   let last = 0
-  const keep = (to: number) => {
-    // significant tokens [last, to) as written, their binds with their values
-    for (let k = last; k < to; k++) {
+  // significant tokens [from, to) as written, their binds with their values
+  const emit = (from: number, to: number) => {
+    let out = ""
+    for (let k = from; k < to; k++) {
       const n = bindAt.get(k)
       if (n !== undefined) {
         outParams.push(params[n] ?? null)
         outSpecs.push(specs[n] ?? TEXT_SPEC)
       }
-      text += `${s[k]!.text} `
+      out += `${s[k]!.text} `
     }
+    return out
+  }
+  const keep = (to: number) => {
+    text += emit(last, to)
     last = to
   }
   const value = (v: DuckDBValue) => {
@@ -140,18 +146,6 @@ export const inlineClientTables = async (
         // TABLE(type(a, b, ...)) of a schema collection of scalars: one row per argument, computed by the query
         keep(k)
         changed = true
-        const emit = (from: number, to: number) => {
-          let out = ""
-          for (let j = from; j < to; j++) {
-            const n = bindAt.get(j)
-            if (n !== undefined) {
-              outParams.push(params[n] ?? null)
-              outSpecs.push(specs[n] ?? TEXT_SPEC)
-            }
-            out += `${s[j]!.text} `
-          }
-          return out
-        }
         const rows = constructed.map(([from, to]) => `SELECT ${emit(from, to)}AS COLUMN_VALUE FROM dual`)
         text += `(${rows.length === 0 ? "SELECT NULL AS COLUMN_VALUE FROM dual WHERE 1 = 0" : rows.join(" UNION ALL ")}) `
         last = close + 1
@@ -167,7 +161,7 @@ export const inlineClientTables = async (
     changed = true
     const rows = elements.map((e) => {
       const fields = fieldsOf(e)
-      return fields === undefined ? `SELECT ${scalar(e)} AS COLUMN_VALUE FROM dual` : `SELECT ${fields.map(([f, v]) => `${value(v)} AS "${f.replace(/"/g, '""')}"`).join(", ")} FROM dual`
+      return fields === undefined ? `SELECT ${scalar(e)} AS COLUMN_VALUE FROM dual` : `SELECT ${fields.map(([f, v]) => `${value(v)} AS ${quoteDuck(f)}`).join(", ")} FROM dual`
     })
     text += `(${rows.length === 0 ? "SELECT NULL AS COLUMN_VALUE FROM dual WHERE 1 = 0" : rows.join(" UNION ALL ")}) `
     last = close + 1

@@ -19,12 +19,20 @@ import { numberOfText } from "./value-kinds.ts"
 import { collectionOfStored, isSchemaCollection, schemaCollectionType } from "./schema-collections.ts"
 import { resolverOf, valueOfStoredBind } from "./package-type-binds.ts"
 
-/** The record type a declared type names, if it names one. */
-export function recordType(ctx: Frame, t: TypeSpec | undefined): RecordType | undefined {
+/**
+ * What a declared type's name (`name`, or `pkg . name` of a package) resolves to (`slot` undefined when nothing is
+ * declared so); undefined when `t` is no such name.
+ */
+function namedTypeSlot(ctx: Frame, t: TypeSpec | undefined): { readonly name: string; readonly slot: Slot | undefined } | undefined {
   if (t?.kind !== "named") return undefined
   const packaged = /^(\S+) \. (\S+)$/.exec(t.name)
   if (t.name.includes(" ") && packaged === null) return undefined
-  const slot = packaged !== null ? packageVariable(ctx, packaged[1]!, packaged[2]!) : lookup(ctx, t.name)
+  return { name: t.name, slot: packaged !== null ? packageVariable(ctx, packaged[1]!, packaged[2]!) : lookup(ctx, t.name) }
+}
+
+/** The record type a declared type names, if it names one. */
+export function recordType(ctx: Frame, t: TypeSpec | undefined): RecordType | undefined {
+  const slot = namedTypeSlot(ctx, t)?.slot
   return slot?.k === "recordType" ? slot.type : undefined
 }
 
@@ -51,9 +59,7 @@ function packageElementRecord(ctx: Frame, type: CollectionType): RecordType | un
 /** `%TYPE` of a variable or a table column, or a subtype of another unit (`pkg.subtype`), as the type it stands for. */
 export function resolveType(ctx: Frame, t: TypeSpec, pos: number): TypeSpec {
   if (t.kind === "named") {
-    const packaged = /^(\S+) \. (\S+)$/.exec(t.name)
-    if (t.name.includes(" ") && packaged === null) return t
-    const slot = packaged !== null ? packageVariable(ctx, packaged[1]!, packaged[2]!) : lookup(ctx, t.name)
+    const slot = namedTypeSlot(ctx, t)?.slot
     return slot?.k === "subtype" ? slot.type : t
   }
   if (t.kind !== "typeOf") return t
@@ -76,12 +82,11 @@ export function resolveType(ctx: Frame, t: TypeSpec, pos: number): TypeSpec {
 
 /** The collection type a declared type names, if it names one. */
 export function collectionType(ctx: Frame, t: TypeSpec | undefined): CollectionType | undefined {
-  if (t?.kind !== "named") return undefined
-  const packaged = /^(\S+) \. (\S+)$/.exec(t.name)
-  if (t.name.includes(" ") && packaged === null) return undefined
-  const slot = packaged !== null ? packageVariable(ctx, packaged[1]!, packaged[2]!) : lookup(ctx, t.name)
+  const named = namedTypeSlot(ctx, t)
+  if (named === undefined) return undefined
+  const slot = named.slot
   // a schema collection type (CREATE TYPE ... AS TABLE OF | VARRAY OF, SYS.ODCINUMBERLIST, ...)
-  if (slot === undefined && !SCALAR.test(t.name)) return schemaCollectionType(ctx, t.name)
+  if (slot === undefined && !SCALAR.test(named.name)) return schemaCollectionType(ctx, named.name)
   return slot?.k === "type" ? slot.type : undefined
 }
 

@@ -5,8 +5,8 @@
  */
 import type { DuckDBValue } from "@duckdb/node-api"
 import { isKw, isOp } from "../lexer.ts"
-import { LOB_CHUNK_SIZE } from "../lob-functions.ts"
-import { lengthOf, lobValue, slice, type LobValue } from "../plsql-lobs.ts"
+import { compareRanges, LOB_CHUNK_SIZE } from "../lob-functions.ts"
+import { lobValue, type LobValue } from "../plsql-lobs.ts"
 import { argumentsByName, wrongArguments } from "./arguments.ts"
 import type { Expr } from "./ast.ts"
 import type { CallContext } from "./context.ts"
@@ -57,16 +57,8 @@ const named = async (ctx: CallContext, a: Expr): Promise<{ readonly key: string;
   return key === undefined || value === undefined || isCursorValue(value) ? undefined : { key, value }
 }
 
-/** -1, 0 or 1 as `a` sorts before, equal to or after `b` (characters' code units, bytes). */
-const order = (a: LobValue, b: LobValue): number => {
-  const n = Math.min(lengthOf(a), lengthOf(b))
-  for (let i = 0; i < n; i++) {
-    const x = a.kind === "clob" ? a.text.charCodeAt(i) : a.bytes[i]!
-    const y = b.kind === "clob" ? b.text.charCodeAt(i) : b.bytes[i]!
-    if (x !== y) return x < y ? -1 : 1
-  }
-  return Math.sign(lengthOf(a) - lengthOf(b))
-}
+/** A LOB's text or bytes, as {@link compareRanges} compares them. */
+const rangeOf = (v: LobValue): string | Buffer => (v.kind === "clob" ? v.text : v.bytes)
 
 /** `DBMS_LOB.name(args)` of a PL/SQL expression, for the names {@link dbmsLobCallAt} finds. */
 export const dbmsLobFunction = async (ctx: CallContext, name: string, args: ReadonlyArray<Expr>): Promise<DuckDBValue> => {
@@ -80,9 +72,9 @@ export const dbmsLobFunction = async (ctx: CallContext, name: string, args: Read
     const [a, b] = [await value("LOB_1", null), await value("LOB_2", null)]
     const [amount, o1, o2] = [Number(await value("AMOUNT", LOBMAXSIZE)), Number(await value("OFFSET_1", 1)), Number(await value("OFFSET_2", 1))]
     // NULL for a NULL LOB, or an amount or offset below 1 (DBMS_LOB, "COMPARE Functions": Return Values)
-    if (a === null || b === null || ![amount, o1, o2].every((n) => Number.isInteger(n) && n >= 1)) return null
-    const [x, y] = [lobValue(a), lobValue(b)]
-    return order(slice(x, o1 - 1, o1 - 1 + amount), slice(y, o2 - 1, o2 - 1 + amount))
+    if (a === null || b === null) return null
+    const order = compareRanges(rangeOf(lobValue(a)), rangeOf(lobValue(b)), amount, o1, o2)
+    return order === null ? null : Number(order)
   }
   if (args.length !== 1 && !SQL_FUNCTIONS.has(name)) throw wrongArguments(name)
   const locator = await named(ctx, args[0]!)

@@ -65,9 +65,18 @@ export function runDml(ctx: Frame, written: Expr): Promise<number> {
 }
 
 async function runDmlOnce(ctx: Frame, written: Expr): Promise<number> {
-  checkMutating(ctx.host, written, (schema, name) => ctx.host.lookupTable(schema, name))
+  const lookup = (schema: string | undefined, name: string) => ctx.host.lookupTable(schema, name)
+  checkMutating(ctx.host, written, lookup)
   const viewed = formatViews(ctx, written)
-  if (viewed !== undefined) return readingViewQueries(ctx.host, () => written.filter((t) => t.kind !== "ws"), viewed.named, () => runDmlOnce(ctx, viewed.toks))
+  if (viewed === undefined) return runViewedDml(ctx, written)
+  return readingViewQueries(ctx.host, () => written.filter((t) => t.kind !== "ws"), viewed.named, async () => {
+    checkMutating(ctx.host, viewed.toks, lookup)
+    return runViewedDml(ctx, viewed.toks)
+  })
+}
+
+/** {@link runDmlOnce} of a statement whose format views are already named by their queries. */
+async function runViewedDml(ctx: Frame, written: Expr): Promise<number> {
   // `UPDATE t a SET a.col = ...` and `SET (a, b) = (SELECT ...)` as the session's translation rewrites them
   const rewritten = unqualifySetTargets(rewriteRowSubqueries(sequenceRows(ctx, written))).filter((t) => t.kind !== "ws")
   // on a table with triggers, or through a view (its base table written: view-dml.ts), as a client's statement
@@ -154,7 +163,13 @@ export type ForUpdateLocking = "open" | "fetch" | "none"
 async function openQueryOnce(ctx: Frame, statement: Expr, wanted: boolean | "lobs" | "tables", locking: ForUpdateLocking): Promise<BlockQueryResult> {
   const resolved = resolveSynonymTokens(ctx.host.db, ctx.host.schema, statement)
   const viewed = formatViews(ctx, resolved)
-  if (viewed !== undefined) return readingViewQueries(ctx.host, () => resolved.filter((t) => t.kind !== "ws"), viewed.named, () => openQueryOnce(ctx, viewed.toks, wanted, locking))
+  if (viewed === undefined) return openViewedQuery(ctx, resolved, wanted, locking)
+  // the synonyms the views' queries name
+  return readingViewQueries(ctx.host, () => resolved.filter((t) => t.kind !== "ws"), viewed.named, async () => openViewedQuery(ctx, resolveSynonymTokens(ctx.host.db, ctx.host.schema, viewed.toks), wanted, locking))
+}
+
+/** {@link openQueryOnce} of a query whose synonyms are resolved and whose format views are named by their queries. */
+async function openViewedQuery(ctx: Frame, resolved: Expr, wanted: boolean | "lobs" | "tables", locking: ForUpdateLocking): Promise<BlockQueryResult> {
   const query = sequenceRows(ctx, resolved)
   checkMutating(ctx.host, query, (schema, name) => ctx.host.lookupTable(schema, name))
   ctx.host.checkStatementAccess(query)

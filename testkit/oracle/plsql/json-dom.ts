@@ -16,13 +16,19 @@ export type JsonDom =
   | { readonly kind: "array"; readonly items: Array<JsonDom> }
   | { readonly kind: "scalar"; readonly node: JsonNode }
 
+const JSON_TYPE_NAMES = ["JSON_ELEMENT_T", "JSON_OBJECT_T", "JSON_ARRAY_T", "JSON_SCALAR_T"] as const
+const JSON_TYPES: ReadonlySet<string> = new Set(JSON_TYPE_NAMES)
+
 /** The names of the PL/SQL JSON object types. */
-export type JsonTypeName = "JSON_ELEMENT_T" | "JSON_OBJECT_T" | "JSON_ARRAY_T" | "JSON_SCALAR_T"
+export type JsonTypeName = (typeof JSON_TYPE_NAMES)[number]
+
+/** True when `name` is the name of a PL/SQL JSON object type. */
+export const isJsonTypeName = (name: string | undefined): name is JsonTypeName => name !== undefined && JSON_TYPES.has(name)
 
 /** The JSON object type a declared type names (`JSON_OBJECT_T`, `SYS.JSON_OBJECT_T`); undefined for any other. */
 export const jsonTypeOf = (t: { readonly kind: string; readonly name?: string } | undefined): JsonTypeName | undefined => {
   const name = t?.kind === "named" ? t.name?.replace(/^SYS \. /, "") : undefined
-  return name === "JSON_ELEMENT_T" || name === "JSON_OBJECT_T" || name === "JSON_ARRAY_T" || name === "JSON_SCALAR_T" ? name : undefined
+  return isJsonTypeName(name) ? name : undefined
 }
 
 /** The value of a variable of a PL/SQL JSON object type: a reference to a node of an in-memory JSON tree. */

@@ -20,15 +20,12 @@ import { oracleName } from "../translate.ts"
 import type { Expr } from "./ast.ts"
 import type { Frame, Slot, Value } from "./context.ts"
 import { PlsCompileError } from "./errors.ts"
-import { cloneDom, domOf, type JsonDom, type JsonTypeName, jsonTypeOf, parseJsonDom, PlsqlJson, serializeDom } from "./json-dom.ts"
+import { cloneDom, domOf, isJsonTypeName, type JsonDom, type JsonTypeName, jsonTypeOf, parseJsonDom, PlsqlJson, serializeDom } from "./json-dom.ts"
 import { closingParen } from "./names.ts"
 import { PlsqlCollection } from "./collections.ts"
 import { collectionTypeOfNamed } from "./schema-collections.ts"
 import { lookup } from "./scope.ts"
 import { kindOfType, numberOfText } from "./value-kinds.ts"
-
-const JSON_TYPES: ReadonlySet<string> = new Set(["JSON_ELEMENT_T", "JSON_OBJECT_T", "JSON_ARRAY_T", "JSON_SCALAR_T"])
-
 
 /** The JSON object type a variable is declared with (`v JSON_OBJECT_T`, `v SYS.JSON_OBJECT_T`); undefined for any other. */
 const declaredJsonType = (ctx: Frame, name: string): JsonTypeName | undefined => {
@@ -56,8 +53,8 @@ const primaryAt = (ctx: Frame, expr: Expr, k: number): { primary: Primary; last:
   const t = expr[k]
   if (!isName(t) || isOp(expr[k - 1], ".")) return undefined
   const name = oracleName(t)
-  if (JSON_TYPES.has(name) && lookup(ctx, name) === undefined) {
-    const type = name as JsonTypeName
+  if (isJsonTypeName(name) && lookup(ctx, name) === undefined) {
+    const type = name
     if (isOp(expr[k + 1], ".") && isName(expr[k + 2]) && oracleName(expr[k + 2]!) === "PARSE" && isOp(expr[k + 3], "(")) {
       const close = closingParen(expr, k + 3)
       return { primary: { k: "parse", type, args: argsOf(expr, k + 3, close) }, last: close, nameEnd: k + 2 }
@@ -71,7 +68,7 @@ const primaryAt = (ctx: Frame, expr: Expr, k: number): { primary: Primary; last:
   if (isKw(t, "TREAT") && isOp(expr[k + 1], "(")) {
     const close = closingParen(expr, k + 1)
     const target = expr[close - 1]
-    if (!isKw(expr[close - 2], "AS") || !isName(target) || !JSON_TYPES.has(oracleName(target))) return undefined
+    if (!isKw(expr[close - 2], "AS") || !isName(target) || !isJsonTypeName(oracleName(target))) return undefined
     return { primary: { k: "treat", type: oracleName(target) as JsonTypeName, operand: expr.slice(k + 2, close - 2) }, last: close, nameEnd: k }
   }
   // `f(args).m`: a local function returning an instance

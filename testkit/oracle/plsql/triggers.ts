@@ -16,7 +16,7 @@ import type { TableMeta } from "../catalog.ts"
 import type { OracleDatabase } from "../database.ts"
 import { OraError, ora } from "../errors.ts"
 import { isKw, isOp, matchParen, significant, splitTopLevel, tokenize, type Tok } from "../lexer.ts"
-import { duckIdent } from "../names.ts"
+import { duckIdent, quoteDuck } from "../names.ts"
 import { returningClause, type PlsqlResult, type QueryResult } from "../statement.ts"
 import { rewriteRowSubqueries } from "../row-subqueries.ts"
 import { oracleName } from "../translate.ts"
@@ -151,7 +151,7 @@ export const runWithTriggers = (
       })
       setColumns = exprs.map((e) => e.column)
       // a view's rows have no ROWID: INSTEAD OF triggers write nothing through it
-      const items = [view ? "NULL" : "ROWID", ...meta.columns.map((c) => `"${c.name.replace(/"/g, '""')}"`), ...exprs.map((e) => `(${e.expr})`)]
+      const items = [view ? "NULL" : "ROWID", ...meta.columns.map((c) => `${quoteDuck(c.name)}`), ...exprs.map((e) => `(${e.expr})`)]
       const query = `SELECT ${items.join(", ")} FROM ${tableText}${where >= 0 ? ` ${text(sql, toks, where, toks.length)}` : ""}`
       source = async () =>
         (await s.rowsOf(await s.query(query, params))).map((values) => {
@@ -256,7 +256,7 @@ export interface TriggeredResult {
  */
 const returnedValues = async (s: TriggerSession, meta: TableMeta, exprs: string, outs: number, rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>): Promise<Array<Array<unknown>>> => {
   const out: Array<Array<unknown>> = Array.from({ length: outs }, () => [])
-  const columns = meta.columns.map((c, i) => `:${i + 1} "${c.name.replace(/"/g, '""')}"`).join(", ")
+  const columns = meta.columns.map((c, i) => `:${i + 1} ${quoteDuck(c.name)}`).join(", ")
   for (const row of rows) {
     const [got] = await s.rowsOf(await s.query(`SELECT ${exprs} FROM (SELECT ${columns} FROM dual)`, meta.columns.map((_, i) => numericValue(meta, i, row[i] ?? null))))
     for (let k = 0; k < outs; k++) out[k]!.push(got?.[k] ?? null)
