@@ -44,6 +44,26 @@ describe("Oracle test server: DUMP of datetimes, NATURAL join without common col
     expect(sysdate).toMatch(/^Typ=13 Len=8: (\d+,){7}0$/)
   })
 
+  // Oracle's outputs quoted: TO_DATE in the Stack Overflow answer "How are dates stored in Oracle?" (13568348),
+  // TRUNC(dt, 'DD') through a view in "The dark side of the date: the type 13" (what.thedailywtf.com/topic/4023)
+  it("a built-in date function's result dumps as a computed date, Typ=13 Len=8 (were Typ=12, and Typ=180 for ADD_MONTHS / LAST_DAY)", async () => {
+    await conn.execute("CREATE TABLE dt_d (d DATE, ts TIMESTAMP, n NUMBER)")
+    await conn.execute("INSERT INTO dt_d VALUES (DATE '2008-03-20', TIMESTAMP '2008-03-20 10:11:12.5', 1.5)")
+    expect(await rows("SELECT DUMP(TO_DATE('17-DEC-1980 12:12:12', 'DD-MON-YYYY HH24:MI:SS')), DUMP(TRUNC(d, 'DD')), DUMP(TRUNC(ts)), DUMP(ROUND(d, 'MM')) FROM dt_d")).toEqual([[
+      "Typ=13 Len=8: 188,7,12,17,12,12,12,0",
+      "Typ=13 Len=8: 216,7,3,20,0,0,0,0",
+      "Typ=13 Len=8: 216,7,3,20,0,0,0,0",
+      "Typ=13 Len=8: 216,7,4,1,0,0,0,0"
+    ]])
+    expect(await rows("SELECT DUMP(ADD_MONTHS(d, 1)), DUMP(LAST_DAY(d)), DUMP(NEXT_DAY(d, 'MONDAY')), DUMP(d), DUMP(TRUNC(n)) FROM dt_d")).toEqual([[
+      "Typ=13 Len=8: 216,7,4,20,0,0,0,0",
+      "Typ=13 Len=8: 216,7,3,31,0,0,0,0",
+      "Typ=13 Len=8: 216,7,3,24,0,0,0,0",
+      "Typ=12 Len=7: 120,108,3,20,1,1,1",
+      "Typ=2 Len=2: 193,2"
+    ]])
+  })
+
   it("a TIMESTAMP(9) column dumps as Typ=180, a LOCAL TIME ZONE column as Typ=231 (were Typ=1 text and ORA-00932)", async () => {
     expect(await rows("SELECT DUMP(t9), DUMP(l), DUMP(l9), DUMP((SELECT t9 FROM dt_t)) FROM dt_t")).toEqual([[
       "Typ=180 Len=11: 120,124,1,2,4,5,6,7,91,205,21",

@@ -4,10 +4,10 @@
  * precision is type 2 with NUMBER's internal bytes (stored as its decimal text): SQL Language Reference, "DUMP", and
  * "Data Types" (the internal type codes). The columns it knows are session-translate.ts's `blankPaddedColumnsOf`. A
  * datetime computed rather than read from a column (SYSDATE, SYSTIMESTAMP, CURRENT_TIMESTAMP, a DATE or TIMESTAMP
- * literal) has a type of its own, 13, 187 or 188 (the Stack Overflow question "Meaning of Oracle's
+ * literal, a built-in date function's DATE) has a type of its own, 13, 187 or 188 (the Stack Overflow question "Meaning of Oracle's
  * dump(systimestamp) bytes", as copied at https://e-learn.cn/topic/492887); a TIMESTAMP(7-9) column (kept as text) is 180, a LOCAL TIME ZONE column 231.
  */
-import { isKw, isOp } from "./lexer.ts"
+import { isKw, isOp, matchParen } from "./lexer.ts"
 import { asTextDatetime, datetimeArgument, inSessionZone } from "./translate-datetime-sql.ts"
 import { binaryKindOf, oracleName } from "./expression-names.ts"
 import type { TranslatorCore } from "./translate-core.ts"
@@ -19,6 +19,21 @@ export const isBlankPaddedColumn = (tr: TranslatorCore, from: number, to: number
   if (last === undefined || (last.kind !== "ident" && last.kind !== "qident")) return false
   if (!(to === from + 1 || (to === from + 3 && isOp(toks[from + 1], ".")))) return false
   return tr.ctx.blankPaddedColumns?.has(oracleName(last)) === true
+}
+
+/**
+ * Whether tokens [from, to) are one call of a built-in date function returning a DATE (TO_DATE, ADD_MONTHS, LAST_DAY,
+ * NEXT_DAY, TRUNC / ROUND of a datetime): its result is a computed date, Typ=13 Len=8 as SYSDATE's, not a column's
+ * Typ=12 (TO_DATE: Tom Kyte, comp.databases.oracle.misc 1999-10-14 "Re: Date datatype",
+ * http://www.orafaq.com/usenet/comp.databases.oracle.misc/1999/10/14/2020.htm, and the Stack Overflow answer "How are
+ * dates stored in Oracle?" 13568348: "Type 13 - Date returned by internal date functions"; TRUNC(dt, 'DD'): "The
+ * dark side of the date: the type 13", https://what.thedailywtf.com/topic/4023).
+ */
+const isDateFunctionCall = (tr: TranslatorCore, from: number, to: number): boolean => {
+  const toks = tr.toks
+  if (!isOp(toks[from + 1], "(") || matchParen(toks, from + 1) !== to - 1) return false
+  if (isKw(toks[from], "TO_DATE", "ADD_MONTHS", "LAST_DAY", "NEXT_DAY")) return true
+  return isKw(toks[from], "TRUNC", "ROUND") && tr.datetimeOperandAt(from, to) === "date"
 }
 
 /**
@@ -45,7 +60,7 @@ export const dumpOperandCall = (tr: TranslatorCore, from: number, to: number, ar
   if (isKw(toks[from], "INTERVAL")) return call(arg(0), toks.slice(from, to).some((t) => isKw(t, "YEAR", "MONTH")) ? "TRUE" : "FALSE")
   if (isKw(one, "SYSTIMESTAMP")) return call(asTextDatetime(arg(0), "zoned"), "TRUE")
   if (isKw(one, "CURRENT_TIMESTAMP")) return call(inSessionZone(arg(0)), "TRUE")
-  if (isKw(one, "SYSDATE", "CURRENT_DATE") || isKw(literal, "DATE")) return call(`CAST(${arg(0)} AS TIMESTAMP_S)`, "TRUE")
+  if (isKw(one, "SYSDATE", "CURRENT_DATE") || isKw(literal, "DATE") || isDateFunctionCall(tr, from, to)) return call(`CAST(${arg(0)} AS TIMESTAMP_S)`, "TRUE")
   const kind = tr.textDatetimeAt(from, to)
   // a LOCAL TIME ZONE column: flagged as one (Typ=231), as an instant where it is kept as text
   if (tr.isLocalZoneColumn(from, to)) return call(kind === undefined ? arg(0) : `ora_tstz_utc(${datetimeArgument(arg(0), kind)})`, "TRUE")
