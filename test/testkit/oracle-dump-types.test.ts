@@ -24,6 +24,8 @@ describe("Oracle test server: DUMP of datetimes, NATURAL join without common col
     await conn.execute("INSERT INTO dt_a VALUES (1)")
     await conn.execute("INSERT INTO dt_a VALUES (2)")
     await conn.execute("INSERT INTO dt_b VALUES (3)")
+    await conn.execute("CREATE TABLE dt_d (d DATE, ts TIMESTAMP, n NUMBER)")
+    await conn.execute("INSERT INTO dt_d VALUES (DATE '2008-03-20', TIMESTAMP '2008-03-20 10:11:12.5', 1.5)")
     await conn.commit()
   })
   afterAll(() => closeConnection({ server, conn }))
@@ -47,8 +49,6 @@ describe("Oracle test server: DUMP of datetimes, NATURAL join without common col
   // Oracle's outputs quoted: TO_DATE in the Stack Overflow answer "How are dates stored in Oracle?" (13568348),
   // TRUNC(dt, 'DD') through a view in "The dark side of the date: the type 13" (what.thedailywtf.com/topic/4023)
   it("a built-in date function's result dumps as a computed date, Typ=13 Len=8 (were Typ=12, and Typ=180 for ADD_MONTHS / LAST_DAY)", async () => {
-    await conn.execute("CREATE TABLE dt_d (d DATE, ts TIMESTAMP, n NUMBER)")
-    await conn.execute("INSERT INTO dt_d VALUES (DATE '2008-03-20', TIMESTAMP '2008-03-20 10:11:12.5', 1.5)")
     expect(await rows("SELECT DUMP(TO_DATE('17-DEC-1980 12:12:12', 'DD-MON-YYYY HH24:MI:SS')), DUMP(TRUNC(d, 'DD')), DUMP(TRUNC(ts)), DUMP(ROUND(d, 'MM')) FROM dt_d")).toEqual([[
       "Typ=13 Len=8: 188,7,12,17,12,12,12,0",
       "Typ=13 Len=8: 216,7,3,20,0,0,0,0",
@@ -62,6 +62,20 @@ describe("Oracle test server: DUMP of datetimes, NATURAL join without common col
       "Typ=12 Len=7: 120,108,3,20,1,1,1",
       "Typ=2 Len=2: 193,2"
     ]])
+    // VSIZE reads DUMP's length: 8 for TO_DATE's date, as Oracle reports it (dbasupport.com thread 16402 "Number Data Type")
+    expect(await rows("SELECT VSIZE(TO_DATE('10/08/2001', 'MM/DD/YYYY')), VSIZE(d) FROM dt_d")).toEqual([[8, 7]])
+  })
+
+  // TIMESTAMP + number dumps as Typ=13 SQLT_DATE in "Oracle Datetime (5) - SQL Arithmetic" (ksun-oracle.blogspot.com, 2017)
+  it("datetime arithmetic giving a DATE dumps as Typ=13 Len=8; a DATE difference, a number and a column do not (were Typ=12)", async () => {
+    expect(await rows("SELECT DUMP(d + 0), DUMP(d - 1/24), DUMP(1 + d), DUMP(ts + 1), DUMP(d + n) FROM dt_d")).toEqual([[
+      "Typ=13 Len=8: 216,7,3,20,0,0,0,0",
+      "Typ=13 Len=8: 216,7,3,19,23,0,0,0",
+      "Typ=13 Len=8: 216,7,3,21,0,0,0,0",
+      "Typ=13 Len=8: 216,7,3,21,10,11,12,0",
+      "Typ=13 Len=8: 216,7,3,21,12,0,0,0"
+    ]])
+    expect(await rows("SELECT DUMP(d - d), DUMP(n + 1), DUMP(d) FROM dt_d")).toEqual([["Typ=2 Len=1: 128", "Typ=2 Len=3: 193,3,51", "Typ=12 Len=7: 120,108,3,20,1,1,1"]])
   })
 
   it("a TIMESTAMP(9) column dumps as Typ=180, a LOCAL TIME ZONE column as Typ=231 (were Typ=1 text and ORA-00932)", async () => {

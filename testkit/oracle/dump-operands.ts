@@ -7,7 +7,7 @@
  * literal, a built-in date function's DATE) has a type of its own, 13, 187 or 188 (the Stack Overflow question "Meaning of Oracle's
  * dump(systimestamp) bytes", as copied at https://e-learn.cn/topic/492887); a TIMESTAMP(7-9) column (kept as text) is 180, a LOCAL TIME ZONE column 231.
  */
-import { isKw, isOp, matchParen } from "./lexer.ts"
+import { findTopLevel, isKw, isOp, matchParen } from "./lexer.ts"
 import { asTextDatetime, datetimeArgument, inSessionZone } from "./translate-datetime-sql.ts"
 import { binaryKindOf, oracleName } from "./expression-names.ts"
 import type { TranslatorCore } from "./translate-core.ts"
@@ -37,6 +37,30 @@ const isDateFunctionCall = (tr: TranslatorCore, from: number, to: number): boole
 }
 
 /**
+ * Whether tokens [from, to) are datetime arithmetic giving a DATE: terms joined by top-level `+` / `-` of which exactly
+ * one is a DATE or zoneless TIMESTAMP and none an interval (`d + 1`, `ts - 1/24`). Its result is computed, Typ=13 as
+ * SYSDATE's ("Oracle Datetime (5) - SQL Arithmetic", http://ksun-oracle.blogspot.com/2017/05/oracle-datetime-5-sql-arithmetic_2.html:
+ * `timestp_base + num` dumps as Typ=13 SQLT_DATE; Tom Kyte, above: type 13 "is used for date calculations").
+ */
+const isDateArithmetic = (tr: TranslatorCore, from: number, to: number): boolean => {
+  const toks = tr.toks
+  const terms: Array<[number, number]> = []
+  for (let start = from; start < to; ) {
+    const op = findTopLevel(toks, start + 1, to, (t) => isOp(t, "+") || isOp(t, "-"))
+    const end = op < 0 ? to : op
+    terms.push([start, end])
+    start = end + 1
+  }
+  if (terms.length < 2) return false
+  let datetimes = 0
+  for (const [a, b] of terms) {
+    if (isKw(toks[a], "INTERVAL") || tr.intervalTypeAt(a, b) !== undefined || tr.textDatetimeAt(a, b) !== undefined) return false
+    if (tr.datetimeOperandAt(a, b) !== undefined) datetimes++
+  }
+  return datetimes === 1
+}
+
+/**
  * The `ora_dump(x, fmt, start, length, computed)` call (builtin-functions.ts) for a DUMP whose operand, tokens [from,
  * to), is not what its storage says (`arg(k)` renders argument k); undefined where the storage says it.
  */
@@ -60,7 +84,7 @@ export const dumpOperandCall = (tr: TranslatorCore, from: number, to: number, ar
   if (isKw(toks[from], "INTERVAL")) return call(arg(0), toks.slice(from, to).some((t) => isKw(t, "YEAR", "MONTH")) ? "TRUE" : "FALSE")
   if (isKw(one, "SYSTIMESTAMP")) return call(asTextDatetime(arg(0), "zoned"), "TRUE")
   if (isKw(one, "CURRENT_TIMESTAMP")) return call(inSessionZone(arg(0)), "TRUE")
-  if (isKw(one, "SYSDATE", "CURRENT_DATE") || isKw(literal, "DATE") || isDateFunctionCall(tr, from, to)) return call(`CAST(${arg(0)} AS TIMESTAMP_S)`, "TRUE")
+  if (isKw(one, "SYSDATE", "CURRENT_DATE") || isKw(literal, "DATE") || isDateFunctionCall(tr, from, to) || isDateArithmetic(tr, from, to)) return call(`CAST(${arg(0)} AS TIMESTAMP_S)`, "TRUE")
   const kind = tr.textDatetimeAt(from, to)
   // a LOCAL TIME ZONE column: flagged as one (Typ=231), as an instant where it is kept as text
   if (tr.isLocalZoneColumn(from, to)) return call(kind === undefined ? arg(0) : `ora_tstz_utc(${datetimeArgument(arg(0), kind)})`, "TRUE")
