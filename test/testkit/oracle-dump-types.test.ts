@@ -78,6 +78,16 @@ describe("Oracle test server: DUMP of datetimes, NATURAL join without common col
     expect(await rows("SELECT DUMP(d - d), DUMP(n + 1), DUMP(d) FROM dt_d")).toEqual([["Typ=2 Len=1: 128", "Typ=2 Len=3: 193,3,51", "Typ=12 Len=7: 120,108,3,20,1,1,1"]])
   })
 
+  // the same source: TO_TIMESTAMP(...) dumps as Typ=187 SQLT_TIMESTAMP, and so does that value + NUMTODSINTERVAL(...)
+  it("TO_TIMESTAMP and a TIMESTAMP ± an interval dump as a computed TIMESTAMP, Typ=187 Len=20 (were a column's Typ=180)", async () => {
+    expect(await rows("SELECT DUMP(TO_TIMESTAMP('2017-04-05 02:52:00', 'yyyy-mm-dd hh24:mi:ss')), DUMP(ts + INTERVAL '7' MINUTE), DUMP(ts - NUMTODSINTERVAL(1, 'HOUR')), DUMP(ts) FROM dt_d")).toEqual([[
+      "Typ=187 Len=20: 225,7,4,5,2,52,0,0,0,0,0,0,0,0,3,0,0,0,0,0",
+      "Typ=187 Len=20: 216,7,3,20,10,18,12,0,0,101,205,29,0,0,3,0,0,0,0,0",
+      "Typ=187 Len=20: 216,7,3,20,9,11,12,0,0,101,205,29,0,0,3,0,0,0,0,0",
+      "Typ=180 Len=11: 120,108,3,20,11,12,13,29,205,101,0"
+    ]])
+  })
+
   it("a TIMESTAMP(9) column dumps as Typ=180, a LOCAL TIME ZONE column as Typ=231 (were Typ=1 text and ORA-00932)", async () => {
     expect(await rows("SELECT DUMP(t9), DUMP(l), DUMP(l9), DUMP((SELECT t9 FROM dt_t)) FROM dt_t")).toEqual([[
       "Typ=180 Len=11: 120,124,1,2,4,5,6,7,91,205,21",

@@ -37,12 +37,15 @@ const isDateFunctionCall = (tr: TranslatorCore, from: number, to: number): boole
 }
 
 /**
- * Whether tokens [from, to) are datetime arithmetic giving a DATE: terms joined by top-level `+` / `-` of which exactly
- * one is a DATE or zoneless TIMESTAMP and none an interval (`d + 1`, `ts - 1/24`). Its result is computed, Typ=13 as
- * SYSDATE's ("Oracle Datetime (5) - SQL Arithmetic", http://ksun-oracle.blogspot.com/2017/05/oracle-datetime-5-sql-arithmetic_2.html:
- * `timestp_base + num` dumps as Typ=13 SQLT_DATE; Tom Kyte, above: type 13 "is used for date calculations").
+ * The computed datetime that arithmetic tokens [from, to) give, terms joined by top-level `+` / `-` with exactly one a
+ * DATE or zoneless TIMESTAMP: without an interval term a DATE (`d + 1`, `ts - 1/24`), with one a TIMESTAMP of a
+ * TIMESTAMP (`ts + INTERVAL '1' HOUR`). Such results are computed values, Typ=13 and Typ=187 as SYSDATE's and a
+ * TIMESTAMP literal's ("Oracle Datetime (5) - SQL Arithmetic",
+ * http://ksun-oracle.blogspot.com/2017/05/oracle-datetime-5-sql-arithmetic_2.html: `timestp_base + num` dumps as
+ * Typ=13 SQLT_DATE, `timestp_base + intv` as Typ=187 SQLT_TIMESTAMP; Tom Kyte, above: type 13 "is used for date
+ * calculations").
  */
-const isDateArithmetic = (tr: TranslatorCore, from: number, to: number): boolean => {
+const arithmeticResultAt = (tr: TranslatorCore, from: number, to: number): "date" | "timestamp" | undefined => {
   const toks = tr.toks
   const terms: Array<[number, number]> = []
   for (let start = from; start < to; ) {
@@ -51,14 +54,24 @@ const isDateArithmetic = (tr: TranslatorCore, from: number, to: number): boolean
     terms.push([start, end])
     start = end + 1
   }
-  if (terms.length < 2) return false
-  let datetimes = 0
+  if (terms.length < 2) return undefined
+  const datetimes: Array<string> = []
+  let intervals = 0
   for (const [a, b] of terms) {
-    if (isKw(toks[a], "INTERVAL") || tr.intervalTypeAt(a, b) !== undefined || tr.textDatetimeAt(a, b) !== undefined) return false
-    if (tr.datetimeOperandAt(a, b) !== undefined) datetimes++
+    if (tr.textDatetimeAt(a, b) !== undefined) return undefined
+    if (isKw(toks[a], "INTERVAL") || tr.intervalTypeAt(a, b) !== undefined) intervals++
+    else {
+      const kind = tr.datetimeOperandAt(a, b)
+      if (kind !== undefined) datetimes.push(kind)
+    }
   }
-  return datetimes === 1
+  if (datetimes.length !== 1) return undefined
+  return intervals === 0 ? "date" : datetimes[0] === "timestamp" ? "timestamp" : undefined
 }
+
+/** Whether tokens [from, to) are one call of TO_TIMESTAMP: a computed value, Typ=187 (ksun-oracle, above). */
+const isTimestampFunctionCall = (toks: TranslatorCore["toks"], from: number, to: number): boolean =>
+  isKw(toks[from], "TO_TIMESTAMP") && isOp(toks[from + 1], "(") && matchParen(toks, from + 1) === to - 1
 
 /**
  * The `ora_dump(x, fmt, start, length, computed)` call (builtin-functions.ts) for a DUMP whose operand, tokens [from,
@@ -84,12 +97,13 @@ export const dumpOperandCall = (tr: TranslatorCore, from: number, to: number, ar
   if (isKw(toks[from], "INTERVAL")) return call(arg(0), toks.slice(from, to).some((t) => isKw(t, "YEAR", "MONTH")) ? "TRUE" : "FALSE")
   if (isKw(one, "SYSTIMESTAMP")) return call(asTextDatetime(arg(0), "zoned"), "TRUE")
   if (isKw(one, "CURRENT_TIMESTAMP")) return call(inSessionZone(arg(0)), "TRUE")
-  if (isKw(one, "SYSDATE", "CURRENT_DATE") || isKw(literal, "DATE") || isDateFunctionCall(tr, from, to) || isDateArithmetic(tr, from, to)) return call(`CAST(${arg(0)} AS TIMESTAMP_S)`, "TRUE")
+  if (isKw(one, "SYSDATE", "CURRENT_DATE") || isKw(literal, "DATE") || isDateFunctionCall(tr, from, to) || arithmeticResultAt(tr, from, to) === "date") return call(`CAST(${arg(0)} AS TIMESTAMP_S)`, "TRUE")
   const kind = tr.textDatetimeAt(from, to)
   // a LOCAL TIME ZONE column: flagged as one (Typ=231), as an instant where it is kept as text
   if (tr.isLocalZoneColumn(from, to)) return call(kind === undefined ? arg(0) : `ora_tstz_utc(${datetimeArgument(arg(0), kind)})`, "TRUE")
   // a zoned or TIMESTAMP(7-9) value kept as text (a column, a bind, a literal, a scalar subquery of one): its bytes, not its text
-  if (kind !== undefined) return call(asTextDatetime(arg(0), kind), isKw(literal, "TIMESTAMP") ? "TRUE" : "FALSE")
-  if (isKw(literal, "TIMESTAMP")) return call(`CAST(${arg(0)} AS TIMESTAMP)`, "TRUE")
+  const computed = isKw(literal, "TIMESTAMP") || isTimestampFunctionCall(toks, from, to)
+  if (kind !== undefined) return call(asTextDatetime(arg(0), kind), computed ? "TRUE" : "FALSE")
+  if (computed || arithmeticResultAt(tr, from, to) === "timestamp") return call(`CAST(${arg(0)} AS TIMESTAMP)`, "TRUE")
   return undefined
 }
