@@ -79,13 +79,15 @@ describe("Oracle test server: DUMP of datetimes, NATURAL join without common col
   })
 
   // the same source: TO_TIMESTAMP(...) dumps as Typ=187 SQLT_TIMESTAMP, and so does that value + NUMTODSINTERVAL(...)
-  it("TO_TIMESTAMP and a TIMESTAMP ± an interval dump as a computed TIMESTAMP, Typ=187 Len=20 (were a column's Typ=180)", async () => {
+  it("TO_TIMESTAMP and a TIMESTAMP ± an interval dump as a computed TIMESTAMP, Typ=187 Len=20, TO_TIMESTAMP_TZ as Typ=188 (were a column's Typ=180 / 181)", async () => {
     expect(await rows("SELECT DUMP(TO_TIMESTAMP('2017-04-05 02:52:00', 'yyyy-mm-dd hh24:mi:ss')), DUMP(ts + INTERVAL '7' MINUTE), DUMP(ts - NUMTODSINTERVAL(1, 'HOUR')), DUMP(ts) FROM dt_d")).toEqual([[
       "Typ=187 Len=20: 225,7,4,5,2,52,0,0,0,0,0,0,0,0,3,0,0,0,0,0",
       "Typ=187 Len=20: 216,7,3,20,10,18,12,0,0,101,205,29,0,0,3,0,0,0,0,0",
       "Typ=187 Len=20: 216,7,3,20,9,11,12,0,0,101,205,29,0,0,3,0,0,0,0,0",
       "Typ=180 Len=11: 120,108,3,20,11,12,13,29,205,101,0"
     ]])
+    // TO_TIMESTAMP_TZ: Typ=188 as ksun-oracle shows it, in the bytes of the zoned literal of the same instant above
+    expect(await rows("SELECT DUMP(TO_TIMESTAMP_TZ('2015-07-31 08:55:06.157047 +00:00', 'yyyy-mm-dd hh24:mi:ss.ff TZH:TZM')) FROM dual")).toEqual([["Typ=188 Len=20: 223,7,7,31,8,55,6,0,216,88,92,9,0,0,5,0,0,0,0,0"]])
   })
 
   it("a TIMESTAMP(9) column dumps as Typ=180, a LOCAL TIME ZONE column as Typ=231 (were Typ=1 text and ORA-00932)", async () => {

@@ -69,9 +69,9 @@ const arithmeticResultAt = (tr: TranslatorCore, from: number, to: number): "date
   return intervals === 0 ? "date" : datetimes[0] === "timestamp" ? "timestamp" : undefined
 }
 
-/** Whether tokens [from, to) are one call of TO_TIMESTAMP: a computed value, Typ=187 (ksun-oracle, above). */
-const isTimestampFunctionCall = (toks: TranslatorCore["toks"], from: number, to: number): boolean =>
-  isKw(toks[from], "TO_TIMESTAMP") && isOp(toks[from + 1], "(") && matchParen(toks, from + 1) === to - 1
+/** Whether tokens [from, to) are one call of `name`, TO_TIMESTAMP or TO_TIMESTAMP_TZ: a computed value, Typ=187 / 188 (ksun-oracle, above). */
+const isTimestampFunctionCall = (toks: TranslatorCore["toks"], from: number, to: number, name: "TO_TIMESTAMP" | "TO_TIMESTAMP_TZ"): boolean =>
+  isKw(toks[from], name) && isOp(toks[from + 1], "(") && matchParen(toks, from + 1) === to - 1
 
 /**
  * The `ora_dump(x, fmt, start, length, computed)` call (builtin-functions.ts) for a DUMP whose operand, tokens [from,
@@ -95,14 +95,14 @@ export const dumpOperandCall = (tr: TranslatorCore, from: number, to: number, ar
   const interval = tr.intervalTypeAt(from, to)?.kind
   if (interval !== undefined) return call(arg(0), interval === "intervalym" ? "TRUE" : "FALSE")
   if (isKw(toks[from], "INTERVAL")) return call(arg(0), toks.slice(from, to).some((t) => isKw(t, "YEAR", "MONTH")) ? "TRUE" : "FALSE")
-  if (isKw(one, "SYSTIMESTAMP")) return call(asTextDatetime(arg(0), "zoned"), "TRUE")
+  if (isKw(one, "SYSTIMESTAMP") || isTimestampFunctionCall(toks, from, to, "TO_TIMESTAMP_TZ")) return call(asTextDatetime(arg(0), "zoned"), "TRUE")
   if (isKw(one, "CURRENT_TIMESTAMP")) return call(inSessionZone(arg(0)), "TRUE")
   if (isKw(one, "SYSDATE", "CURRENT_DATE") || isKw(literal, "DATE") || isDateFunctionCall(tr, from, to) || arithmeticResultAt(tr, from, to) === "date") return call(`CAST(${arg(0)} AS TIMESTAMP_S)`, "TRUE")
   const kind = tr.textDatetimeAt(from, to)
   // a LOCAL TIME ZONE column: flagged as one (Typ=231), as an instant where it is kept as text
   if (tr.isLocalZoneColumn(from, to)) return call(kind === undefined ? arg(0) : `ora_tstz_utc(${datetimeArgument(arg(0), kind)})`, "TRUE")
   // a zoned or TIMESTAMP(7-9) value kept as text (a column, a bind, a literal, a scalar subquery of one): its bytes, not its text
-  const computed = isKw(literal, "TIMESTAMP") || isTimestampFunctionCall(toks, from, to)
+  const computed = isKw(literal, "TIMESTAMP") || isTimestampFunctionCall(toks, from, to, "TO_TIMESTAMP")
   if (kind !== undefined) return call(asTextDatetime(arg(0), kind), computed ? "TRUE" : "FALSE")
   if (computed || arithmeticResultAt(tr, from, to) === "timestamp") return call(`CAST(${arg(0)} AS TIMESTAMP)`, "TRUE")
   return undefined
