@@ -24,6 +24,8 @@ describe("Oracle test server: DUMP of datetimes, NATURAL join without common col
     await conn.execute("INSERT INTO dt_a VALUES (1)")
     await conn.execute("INSERT INTO dt_a VALUES (2)")
     await conn.execute("INSERT INTO dt_b VALUES (3)")
+    await conn.execute("CREATE TABLE dt_d (d DATE, ts TIMESTAMP, n NUMBER)")
+    await conn.execute("INSERT INTO dt_d VALUES (DATE '2008-03-20', TIMESTAMP '2008-03-20 10:11:12.5', 1.5)")
     await conn.commit()
   })
   afterAll(() => closeConnection({ server, conn }))
@@ -42,6 +44,50 @@ describe("Oracle test server: DUMP of datetimes, NATURAL join without common col
     ]])
     const [[sysdate]] = await rows("SELECT DUMP(SYSDATE) FROM dual")
     expect(sysdate).toMatch(/^Typ=13 Len=8: (\d+,){7}0$/)
+  })
+
+  // Oracle's outputs quoted: TO_DATE in the Stack Overflow answer "How are dates stored in Oracle?" (13568348),
+  // TRUNC(dt, 'DD') through a view in "The dark side of the date: the type 13" (what.thedailywtf.com/topic/4023)
+  it("a built-in date function's result dumps as a computed date, Typ=13 Len=8 (were Typ=12, and Typ=180 for ADD_MONTHS / LAST_DAY)", async () => {
+    expect(await rows("SELECT DUMP(TO_DATE('17-DEC-1980 12:12:12', 'DD-MON-YYYY HH24:MI:SS')), DUMP(TRUNC(d, 'DD')), DUMP(TRUNC(ts)), DUMP(ROUND(d, 'MM')) FROM dt_d")).toEqual([[
+      "Typ=13 Len=8: 188,7,12,17,12,12,12,0",
+      "Typ=13 Len=8: 216,7,3,20,0,0,0,0",
+      "Typ=13 Len=8: 216,7,3,20,0,0,0,0",
+      "Typ=13 Len=8: 216,7,4,1,0,0,0,0"
+    ]])
+    expect(await rows("SELECT DUMP(ADD_MONTHS(d, 1)), DUMP(LAST_DAY(d)), DUMP(NEXT_DAY(d, 'MONDAY')), DUMP(d), DUMP(TRUNC(n)) FROM dt_d")).toEqual([[
+      "Typ=13 Len=8: 216,7,4,20,0,0,0,0",
+      "Typ=13 Len=8: 216,7,3,31,0,0,0,0",
+      "Typ=13 Len=8: 216,7,3,24,0,0,0,0",
+      "Typ=12 Len=7: 120,108,3,20,1,1,1",
+      "Typ=2 Len=2: 193,2"
+    ]])
+    // VSIZE reads DUMP's length: 8 for TO_DATE's date, as Oracle reports it (dbasupport.com thread 16402 "Number Data Type")
+    expect(await rows("SELECT VSIZE(TO_DATE('10/08/2001', 'MM/DD/YYYY')), VSIZE(d) FROM dt_d")).toEqual([[8, 7]])
+  })
+
+  // TIMESTAMP + number dumps as Typ=13 SQLT_DATE in "Oracle Datetime (5) - SQL Arithmetic" (ksun-oracle.blogspot.com, 2017)
+  it("datetime arithmetic giving a DATE dumps as Typ=13 Len=8; a DATE difference, a number and a column do not (were Typ=12)", async () => {
+    expect(await rows("SELECT DUMP(d + 0), DUMP(d - 1/24), DUMP(1 + d), DUMP(ts + 1), DUMP(d + n) FROM dt_d")).toEqual([[
+      "Typ=13 Len=8: 216,7,3,20,0,0,0,0",
+      "Typ=13 Len=8: 216,7,3,19,23,0,0,0",
+      "Typ=13 Len=8: 216,7,3,21,0,0,0,0",
+      "Typ=13 Len=8: 216,7,3,21,10,11,12,0",
+      "Typ=13 Len=8: 216,7,3,21,12,0,0,0"
+    ]])
+    expect(await rows("SELECT DUMP(d - d), DUMP(n + 1), DUMP(d) FROM dt_d")).toEqual([["Typ=2 Len=1: 128", "Typ=2 Len=3: 193,3,51", "Typ=12 Len=7: 120,108,3,20,1,1,1"]])
+  })
+
+  // the same source: TO_TIMESTAMP(...) dumps as Typ=187 SQLT_TIMESTAMP, and so does that value + NUMTODSINTERVAL(...)
+  it("TO_TIMESTAMP and a TIMESTAMP ± an interval dump as a computed TIMESTAMP, Typ=187 Len=20, TO_TIMESTAMP_TZ as Typ=188 (were a column's Typ=180 / 181)", async () => {
+    expect(await rows("SELECT DUMP(TO_TIMESTAMP('2017-04-05 02:52:00', 'yyyy-mm-dd hh24:mi:ss')), DUMP(ts + INTERVAL '7' MINUTE), DUMP(ts - NUMTODSINTERVAL(1, 'HOUR')), DUMP(ts) FROM dt_d")).toEqual([[
+      "Typ=187 Len=20: 225,7,4,5,2,52,0,0,0,0,0,0,0,0,3,0,0,0,0,0",
+      "Typ=187 Len=20: 216,7,3,20,10,18,12,0,0,101,205,29,0,0,3,0,0,0,0,0",
+      "Typ=187 Len=20: 216,7,3,20,9,11,12,0,0,101,205,29,0,0,3,0,0,0,0,0",
+      "Typ=180 Len=11: 120,108,3,20,11,12,13,29,205,101,0"
+    ]])
+    // TO_TIMESTAMP_TZ: Typ=188 as ksun-oracle shows it, in the bytes of the zoned literal of the same instant above
+    expect(await rows("SELECT DUMP(TO_TIMESTAMP_TZ('2015-07-31 08:55:06.157047 +00:00', 'yyyy-mm-dd hh24:mi:ss.ff TZH:TZM')) FROM dual")).toEqual([["Typ=188 Len=20: 223,7,7,31,8,55,6,0,216,88,92,9,0,0,5,0,0,0,0,0"]])
   })
 
   it("a TIMESTAMP(9) column dumps as Typ=180, a LOCAL TIME ZONE column as Typ=231 (were Typ=1 text and ORA-00932)", async () => {

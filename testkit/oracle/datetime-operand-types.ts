@@ -103,6 +103,14 @@ export const nameLeaf = (toks: ReadonlyArray<Tok>, days: ReadonlySet<string>, ti
   if (isDateOnly(toks, from, to)) return "date"
   if (to === from + 1 && isKw(t, "SYSTIMESTAMP", "LOCALTIMESTAMP", "CURRENT_TIMESTAMP")) return isKw(t, "LOCALTIMESTAMP") ? "timestamp" : null
   if (to === from + 2 && isKw(t, "TIMESTAMP") && toks[from + 1]?.kind === "str") return "timestamp"
+  // a TO_TIMESTAMP call (SQL Language Reference, "TO_TIMESTAMP": a TIMESTAMP)
+  if (isKw(t, "TO_TIMESTAMP") && isOp(toks[from + 1], "(") && matchParen(toks, from + 1) === to - 1) return "timestamp"
+  // a CAST to TIMESTAMP or TIMESTAMP(0-6) (7-9 are kept as text)
+  if (isKw(t, "CAST") && isOp(toks[from + 1], "(") && matchParen(toks, from + 1) === to - 1) {
+    const precision = isOp(toks[to - 2], ")") ? Number(toks[to - 3]?.text) : undefined
+    const type = precision === undefined ? to - 2 : to - 5
+    if (isKw(toks[type], "TIMESTAMP") && isKw(toks[type - 1], "AS") && (precision === undefined || precision <= 6)) return "timestamp"
+  }
   const last = toks[to - 1]
   if (last === undefined || (last.kind !== "ident" && last.kind !== "qident")) return undefined
   for (let k = from; k < to - 1; k += 2) if (!(toks[k]?.kind === "ident" || toks[k]?.kind === "qident") || !isOp(toks[k + 1], ".")) return undefined

@@ -4,10 +4,10 @@
  * precision is type 2 with NUMBER's internal bytes (stored as its decimal text): SQL Language Reference, "DUMP", and
  * "Data Types" (the internal type codes). The columns it knows are session-translate.ts's `blankPaddedColumnsOf`. A
  * datetime computed rather than read from a column (SYSDATE, SYSTIMESTAMP, CURRENT_TIMESTAMP, a DATE or TIMESTAMP
- * literal) has a type of its own, 13, 187 or 188 (the Stack Overflow question "Meaning of Oracle's
+ * literal, a built-in date function's DATE) has a type of its own, 13, 187 or 188 (the Stack Overflow question "Meaning of Oracle's
  * dump(systimestamp) bytes", as copied at https://e-learn.cn/topic/492887); a TIMESTAMP(7-9) column (kept as text) is 180, a LOCAL TIME ZONE column 231.
  */
-import { isKw, isOp } from "./lexer.ts"
+import { findTopLevel, isKw, isOp, matchParen } from "./lexer.ts"
 import { asTextDatetime, datetimeArgument, inSessionZone } from "./translate-datetime-sql.ts"
 import { binaryKindOf, oracleName } from "./expression-names.ts"
 import type { TranslatorCore } from "./translate-core.ts"
@@ -20,6 +20,58 @@ export const isBlankPaddedColumn = (tr: TranslatorCore, from: number, to: number
   if (!(to === from + 1 || (to === from + 3 && isOp(toks[from + 1], ".")))) return false
   return tr.ctx.blankPaddedColumns?.has(oracleName(last)) === true
 }
+
+/**
+ * Whether tokens [from, to) are one call of a built-in date function returning a DATE (TO_DATE, ADD_MONTHS, LAST_DAY,
+ * NEXT_DAY, TRUNC / ROUND of a datetime): its result is a computed date, Typ=13 Len=8 as SYSDATE's, not a column's
+ * Typ=12 (TO_DATE: Tom Kyte, comp.databases.oracle.misc 1999-10-14 "Re: Date datatype",
+ * http://www.orafaq.com/usenet/comp.databases.oracle.misc/1999/10/14/2020.htm, and the Stack Overflow answer "How are
+ * dates stored in Oracle?" 13568348: "Type 13 - Date returned by internal date functions"; TRUNC(dt, 'DD'): "The
+ * dark side of the date: the type 13", https://what.thedailywtf.com/topic/4023).
+ */
+const isDateFunctionCall = (tr: TranslatorCore, from: number, to: number): boolean => {
+  const toks = tr.toks
+  if (!isOp(toks[from + 1], "(") || matchParen(toks, from + 1) !== to - 1) return false
+  if (isKw(toks[from], "TO_DATE", "ADD_MONTHS", "LAST_DAY", "NEXT_DAY")) return true
+  return isKw(toks[from], "TRUNC", "ROUND") && tr.datetimeOperandAt(from, to) === "date"
+}
+
+/**
+ * The computed datetime that arithmetic tokens [from, to) give, terms joined by top-level `+` / `-` with exactly one a
+ * DATE or zoneless TIMESTAMP: without an interval term a DATE (`d + 1`, `ts - 1/24`), with one a TIMESTAMP of a
+ * TIMESTAMP (`ts + INTERVAL '1' HOUR`). Such results are computed values, Typ=13 and Typ=187 as SYSDATE's and a
+ * TIMESTAMP literal's ("Oracle Datetime (5) - SQL Arithmetic",
+ * http://ksun-oracle.blogspot.com/2017/05/oracle-datetime-5-sql-arithmetic_2.html: `timestp_base + num` dumps as
+ * Typ=13 SQLT_DATE, `timestp_base + intv` as Typ=187 SQLT_TIMESTAMP; Tom Kyte, above: type 13 "is used for date
+ * calculations").
+ */
+const arithmeticResultAt = (tr: TranslatorCore, from: number, to: number): "date" | "timestamp" | undefined => {
+  const toks = tr.toks
+  const terms: Array<[number, number]> = []
+  for (let start = from; start < to; ) {
+    const op = findTopLevel(toks, start + 1, to, (t) => isOp(t, "+") || isOp(t, "-"))
+    const end = op < 0 ? to : op
+    terms.push([start, end])
+    start = end + 1
+  }
+  if (terms.length < 2) return undefined
+  const datetimes: Array<string> = []
+  let intervals = 0
+  for (const [a, b] of terms) {
+    if (tr.textDatetimeAt(a, b) !== undefined) return undefined
+    if (isKw(toks[a], "INTERVAL") || tr.intervalTypeAt(a, b) !== undefined) intervals++
+    else {
+      const kind = tr.datetimeOperandAt(a, b)
+      if (kind !== undefined) datetimes.push(kind)
+    }
+  }
+  if (datetimes.length !== 1) return undefined
+  return intervals === 0 ? "date" : datetimes[0] === "timestamp" ? "timestamp" : undefined
+}
+
+/** Whether tokens [from, to) are one call of `name`, TO_TIMESTAMP or TO_TIMESTAMP_TZ: a computed value, Typ=187 / 188 (ksun-oracle, above). */
+const isTimestampFunctionCall = (toks: TranslatorCore["toks"], from: number, to: number, name: "TO_TIMESTAMP" | "TO_TIMESTAMP_TZ"): boolean =>
+  isKw(toks[from], name) && isOp(toks[from + 1], "(") && matchParen(toks, from + 1) === to - 1
 
 /**
  * The `ora_dump(x, fmt, start, length, computed)` call (builtin-functions.ts) for a DUMP whose operand, tokens [from,
@@ -43,14 +95,15 @@ export const dumpOperandCall = (tr: TranslatorCore, from: number, to: number, ar
   const interval = tr.intervalTypeAt(from, to)?.kind
   if (interval !== undefined) return call(arg(0), interval === "intervalym" ? "TRUE" : "FALSE")
   if (isKw(toks[from], "INTERVAL")) return call(arg(0), toks.slice(from, to).some((t) => isKw(t, "YEAR", "MONTH")) ? "TRUE" : "FALSE")
-  if (isKw(one, "SYSTIMESTAMP")) return call(asTextDatetime(arg(0), "zoned"), "TRUE")
+  if (isKw(one, "SYSTIMESTAMP") || isTimestampFunctionCall(toks, from, to, "TO_TIMESTAMP_TZ")) return call(asTextDatetime(arg(0), "zoned"), "TRUE")
   if (isKw(one, "CURRENT_TIMESTAMP")) return call(inSessionZone(arg(0)), "TRUE")
-  if (isKw(one, "SYSDATE", "CURRENT_DATE") || isKw(literal, "DATE")) return call(`CAST(${arg(0)} AS TIMESTAMP_S)`, "TRUE")
+  if (isKw(one, "SYSDATE", "CURRENT_DATE") || isKw(literal, "DATE") || isDateFunctionCall(tr, from, to) || arithmeticResultAt(tr, from, to) === "date") return call(`CAST(${arg(0)} AS TIMESTAMP_S)`, "TRUE")
   const kind = tr.textDatetimeAt(from, to)
   // a LOCAL TIME ZONE column: flagged as one (Typ=231), as an instant where it is kept as text
   if (tr.isLocalZoneColumn(from, to)) return call(kind === undefined ? arg(0) : `ora_tstz_utc(${datetimeArgument(arg(0), kind)})`, "TRUE")
   // a zoned or TIMESTAMP(7-9) value kept as text (a column, a bind, a literal, a scalar subquery of one): its bytes, not its text
-  if (kind !== undefined) return call(asTextDatetime(arg(0), kind), isKw(literal, "TIMESTAMP") ? "TRUE" : "FALSE")
-  if (isKw(literal, "TIMESTAMP")) return call(`CAST(${arg(0)} AS TIMESTAMP)`, "TRUE")
+  const computed = isKw(literal, "TIMESTAMP") || isTimestampFunctionCall(toks, from, to, "TO_TIMESTAMP")
+  if (kind !== undefined) return call(asTextDatetime(arg(0), kind), computed ? "TRUE" : "FALSE")
+  if (computed || arithmeticResultAt(tr, from, to) === "timestamp") return call(`CAST(${arg(0)} AS TIMESTAMP)`, "TRUE")
   return undefined
 }
