@@ -18,7 +18,7 @@ export type DatetimeOperand = "date" | "timestamp"
 export type LeafKind = (from: number, to: number) => DatetimeOperand | null | undefined
 
 /** Top-level argument ranges of the call whose parenthesis opens at `open` and closes at `close`. */
-const argumentsOf = (toks: ReadonlyArray<Tok>, open: number, close: number): Array<[number, number]> => {
+export const argumentsOf = (toks: ReadonlyArray<Tok>, open: number, close: number): Array<[number, number]> => {
   const parts: Array<[number, number]> = []
   for (let start = open + 1; start < close; ) {
     const comma = findTopLevel(toks, start, close, (x) => isOp(x, ","))
@@ -60,6 +60,38 @@ const caseResults = (toks: ReadonlyArray<Tok>, from: number, to: number): Array<
   return out
 }
 
+/** `[from, op, to]` of `a + b` / `a - b` (the last additive operator at the top level of [from, to)), or undefined. */
+const additiveOperands = (toks: ReadonlyArray<Tok>, from: number, to: number): [number, number, number] | undefined => {
+  let op = -1
+  for (let k = from, depth = 0; k < to; k++) {
+    const t = toks[k]!
+    if (isOp(t, "(")) depth++
+    else if (isOp(t, ")")) depth--
+    else if (depth > 0) continue
+    else if (isKw(t, "CASE", "SELECT") || isOp(t, "||")) return undefined
+    // binary, not a sign (`d + -1`)
+    else if (k > from && (isOp(t, "+") || isOp(t, "-")) && (toks[k - 1]!.kind !== "op" || isOp(toks[k - 1], ")"))) op = k
+  }
+  return op < 0 ? undefined : [from, op, to]
+}
+
+/**
+ * The datetime `a ± b` gives: a datetime plus or minus a number is a DATE, a DATE plus or minus an interval a DATE, a
+ * TIMESTAMP plus or minus an interval a TIMESTAMP; the difference of two datetimes none (SQL Language Reference,
+ * "Datetime/Interval Arithmetic": "Oracle internally converts timestamp values to date values and interprets NUMBER
+ * constants in arithmetic datetime and interval expressions as numbers of days").
+ */
+const sumKind = (toks: ReadonlyArray<Tok>, [from, op, to]: [number, number, number], leaf: LeafKind, of: (r: [number, number]) => DatetimeOperand | undefined): DatetimeOperand | undefined => {
+  const number = (a: number, b: number) => (b === a + 1 && toks[a]!.kind === "num") || leaf(a, b) === null
+  const interval = (a: number) => isKw(toks[a], "INTERVAL") && toks[a + 1]?.kind === "str"
+  // (a DATE plus what is no datetime, for no datetime can be added to one, is a DATE whatever it is)
+  const shifted = (datetime: DatetimeOperand, a: number, b: number) => (interval(a) ? datetime : number(a, b) ? "date" : datetime === "date" && isOp(toks[op], "+") && of([a, b]) === undefined ? "date" : undefined)
+  const left = of([from, op])
+  if (left !== undefined) return shifted(left, op + 1, to)
+  const right = isOp(toks[op], "+") ? of([op + 1, to]) : undefined
+  return right === undefined ? undefined : shifted(right, from, op)
+}
+
 /**
  * The datetime tokens [from, to) give: `leaf` first, then the composite forms above by their operand that decides the
  * type (a CASE's first non-null result, DECODE's first result: "If the first result is null, then Oracle converts
@@ -72,6 +104,8 @@ export const datetimeOperandOf = (toks: ReadonlyArray<Tok>, from: number, to: nu
   if (known !== undefined) return known ?? undefined
   const t = toks[from]!
   const of = (r: [number, number] | undefined) => (r === undefined || isNull(toks, r) ? undefined : datetimeOperandOf(toks, r[0], r[1], leaf))
+  const sum = additiveOperands(toks, from, to)
+  if (sum !== undefined) return sumKind(toks, sum, leaf, of)
   if (isOp(t, "(") && matchParen(toks, from) === to - 1) {
     // a scalar subquery of one item
     if (isKw(toks[from + 1], "SELECT")) {

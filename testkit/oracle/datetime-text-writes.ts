@@ -6,7 +6,8 @@
  * datetime and the calls whose type their name tells; this module the expressions whose type their operands decide
  * (NVL / COALESCE / CASE / DECODE / GREATEST / MIN / MAX of datetimes, TRUNC / ROUND of one: datetime-operand-types.ts,
  * zoned-aliases.ts) and datetime binds, each put through TO_CHAR, which renders the value by its type in the session's
- * format (nls-formats.ts). A DATE bind is cast to DATE first: its DuckDB value is a TIMESTAMP.
+ * format (nls-formats.ts). A DATE bind is cast to DATE first: its DuckDB value is a TIMESTAMP; a TIMESTAMP WITH LOCAL TIME
+ * ZONE bind to its type, whose text is the session's wall clock.
  */
 import { characterColumns, columnsOfType } from "./character-writes.ts"
 import { type DatetimeOperand, datetimeOperandOf, type LeafKind, nameLeaf, withDatetimeAliases } from "./datetime-operand-types.ts"
@@ -18,6 +19,12 @@ import { isZonedValue } from "./zoned-aliases.ts"
 
 /** The TO_CHAR frame of a DATE (cast to DATE first: a DATE bind's, NVL(date, timestamp)'s DuckDB value is a TIMESTAMP). */
 const DATE_FRAME = ["TO_CHAR(CAST(", " AS DATE))"] as const
+
+/**
+ * The TO_CHAR frame of a TIMESTAMP WITH LOCAL TIME ZONE bind (cast to its type first: its DuckDB value is an instant),
+ * which prints the session time zone's wall clock in NLS_TIMESTAMP_FORMAT ("TIMESTAMP WITH LOCAL TIME ZONE Data Type").
+ */
+const LOCAL_ZONE_FRAME = ["TO_CHAR(CAST(", " AS TIMESTAMP WITH LOCAL TIME ZONE))"] as const
 
 /** The TO_CHAR frame of a TIMESTAMP [WITH TIME ZONE]. */
 const TIMESTAMP_FRAME = ["TO_CHAR(", ")"] as const
@@ -46,6 +53,8 @@ export const datetimeTextWrites = (all: ReadonlyArray<Tok>, lookup: TableLookup,
     const leaf: LeafKind = (a, b) => (b === a + 1 && sig[a]!.kind === "bind" ? kindOfBind(sig[a]!) : byName(a, b))
     return datetimeOperandOf(sig, from, to, leaf) ?? (isZonedValue(sig, from, to, names.zoned) ? "zoned" : undefined)
   }
-  const dates = frameWrites(all, lookup, characterColumns, ...DATE_FRAME, (sig, from, to) => kindOf(sig, from, to) === "date")
+  const localBind = (sig: ReadonlyArray<Tok>, from: number, to: number) => to === from + 1 && sig[from]!.kind === "bind" && specs?.[positions.indexOf(sig[from]!.pos)]?.dty === Dty.TIMESTAMP_LTZ
+  const locals = specs?.some((b) => b?.dty === Dty.TIMESTAMP_LTZ) === true ? frameWrites(all, lookup, characterColumns, ...LOCAL_ZONE_FRAME, localBind) : all
+  const dates = frameWrites(locals, lookup, characterColumns, ...DATE_FRAME, (sig, from, to) => kindOf(sig, from, to) === "date")
   return frameWrites(dates, lookup, characterColumns, ...TIMESTAMP_FRAME, (sig, from, to) => kindOf(sig, from, to) !== undefined)
 }

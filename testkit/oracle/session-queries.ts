@@ -26,6 +26,7 @@ import { rewriteQuantifiedLists } from "./quantified-lists.ts"
 import { rowidOf } from "./row-locks.ts"
 import { derivedLobRows, withDerivedLobRows } from "./derived-lob-rows.ts"
 import { intervalLiteralTargets } from "./interval-writes.ts"
+import { datetimeOperandCasts } from "./datetime-operand-casts.ts"
 import { intervalBindKind, isLocalZoneBind, localZoneArithmetic } from "./local-zone-arithmetic.ts"
 import { datetimeJoins } from "./datetime-joins.ts"
 import { rewriteNumericIntervals } from "./numeric-intervals.ts"
@@ -94,7 +95,7 @@ export class SessionQueries {
     const inlined = inlineFormatBindTokens(tokenize(rewriteSequenceRows(rewriteSampleClauses(stripTerminator(sql)), this.host.isTable)), bound, boundSpecs, describeOnly)
     const { params, specs } = inlined
     const tokens = (MAY_HAVE_FORMAT.test(sql) ? dynamicFormatModels(inlined.toks, sql, describeOnly)?.toks : undefined) ?? inlined.toks
-    const rewritten = datetimeJoins(intervalLiteralTargets(localZoneArithmetic(rewriteRowSubqueries(rewriteQuantifiedLists(rewriteNumericIntervals(tokens))), lookup, (n) => intervalBindKind(specs[n - 1]), (n) => isLocalZoneBind(specs[n - 1])), lookup), lookup)
+    const rewritten = datetimeJoins(intervalLiteralTargets(localZoneArithmetic(datetimeOperandCasts(rewriteRowSubqueries(rewriteQuantifiedLists(rewriteNumericIntervals(tokens))), lookup, (n) => specs[n - 1]?.dty), lookup, (n) => intervalBindKind(specs[n - 1]), (n) => isLocalZoneBind(specs[n - 1])), lookup), lookup)
     // LOB columns read through FROM subqueries or UNION ALL: hidden row id items for their locators
     const derived = derivedLobRows(rewritten, lookup)
     const source = derived?.toks ?? rewritten

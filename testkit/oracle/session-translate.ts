@@ -37,6 +37,7 @@ import { isKw, isOp, significant, tokenize, type Tok } from "./lexer.ts"
 import { rewriteDbmsLob } from "./lob-functions.ts"
 import { rewriteMergeDeleteWhere } from "./merge-delete-where.ts"
 import { rewriteMergeUpdateWhere } from "./merge-update-where.ts"
+import { datetimeOperandCasts } from "./datetime-operand-casts.ts"
 import { intervalBindKind, isLocalZoneBind, localZoneArithmetic } from "./local-zone-arithmetic.ts"
 import { namedTypesOf, objectColumnTypeOf } from "./named-types.ts"
 import { canonicalNumberWrites } from "./number-writes.ts"
@@ -84,7 +85,7 @@ export interface TranslationContext {
  */
 export const translateStatement = (ctx: TranslationContext, sql: string, specs: ReadonlyArray<BindSpec> | undefined, source: ReadonlyArray<Tok>): TranslatedStatement => {
   const lookup = ctx.lookupTable
-  const rewritten = localZoneArithmetic(unqualifySetTargets(rewriteRowSubqueries(rewriteQuantifiedLists(rewriteNumericIntervals([...rewriteMergeSequenceValues(rewriteMergeUpdateWhere(rewriteMergeDeleteWhere(expandObjectTableWrites(source, lookup))))])))), lookup, (n) => intervalBindKind(specs?.[n - 1]), (n) => isLocalZoneBind(specs?.[n - 1]))
+  const rewritten = localZoneArithmetic(datetimeOperandCasts(unqualifySetTargets(rewriteRowSubqueries(rewriteQuantifiedLists(rewriteNumericIntervals([...rewriteMergeSequenceValues(rewriteMergeUpdateWhere(rewriteMergeDeleteWhere(expandObjectTableWrites(source, lookup))))])))), lookup, (n) => specs?.[n - 1]?.dty), lookup, (n) => intervalBindKind(specs?.[n - 1]), (n) => isLocalZoneBind(specs?.[n - 1]))
   refuseLiteralObjectWrites(rewritten, lookup, (name) => namedTypesOf(ctx.db).lookup(ctx.schema, undefined, name), dbObjectBindTypes(rewritten, specs, () => namedTypesOf(ctx.db).all()))
   // USING / NATURAL joins over zoned columns as ON joins by instant (datetime-joins.ts), as in queries
   const written = blankPaddedWrites(intervalLiteralTargets(datetimeInsertSelects(sessionZoneWrites(datetimeTextWrites(numberTextWrites(canonicalNumberWrites(expandInsertSelectStar(datetimeJoins(rewritten, lookup), lookup), lookup), lookup), lookup, specs), lookup), lookup), lookup), lookup)

@@ -143,9 +143,10 @@ export class TranslatorOperands {
     for (let i = from; i < to; i++) {
       const t = toks[i]!
       // a parenthesised operand holding date arithmetic (`(d - DATE '2024-01-01') * 24`): its value is a number or
-      // an interval only expression() knows, so the whole range goes through it
+      // an interval only expression() knows, so the whole range goes through it; a scalar subquery holding it
+      // (`(SELECT d + 1 FROM t)`) is translated by range() too, which plain() would copy as it is
       const call = i > from && (toks[i - 1]!.kind === "ident" || toks[i - 1]!.kind === "qident")
-      if (depth === 0 && isOp(t, "(") && !call && !isKw(toks[i + 1], "SELECT", "WITH") && this.needsOperatorRewrite(i + 1, matchParen(toks, i))) return true
+      if (depth === 0 && isOp(t, "(") && !call && this.needsOperatorRewrite(i + 1, matchParen(toks, i))) return true
       if (isOp(t, "(")) depth++
       else if (isOp(t, ")")) depth--
       else if (depth === 0 && t.kind === "op" && (t.value === "||" || t.value === "/")) return true
