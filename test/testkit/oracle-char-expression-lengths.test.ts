@@ -90,4 +90,13 @@ describe("Oracle test server: CHAR expressions described as CHAR of the length O
     const info = await conn.getStatementInfo("SELECT cl_t.*, SUBSTR(f, 1, 2) FROM cl_t")
     expect(info.metaData?.map((m: Meta) => ({ type: m.dbType, size: m.byteSize })).at(-1)).toEqual(char(2))
   })
+
+  it("leaves the empty literal '' (NULL in Oracle) out: it and its concatenations fetch as NULL, never a CHAR(0)", async () => {
+    for (const sql of ["SELECT '' FROM dual", "SELECT '' || '' FROM dual", "SELECT c || '' FROM cl_t"]) {
+      const r = await conn.execute(sql)
+      expect(r.metaData?.some((m: Meta) => m.dbType === oracledb.DB_TYPE_CHAR && m.byteSize === 0)).toBe(false)
+      expect(r.rows?.length).toBe(1)
+    }
+    expect((await conn.execute("SELECT '' || '' FROM dual")).rows).toEqual([[null]])
+  })
 })

@@ -132,6 +132,8 @@ const declaredType = (sig: ReadonlyArray<Tok>, typeOf: (from: number, to: number
     if (type.kind === "column") return sizedOf(type.type)
     if (type.kind === "literal") {
       const characters = [...type.tok.value].length
+      // '' is NULL ("Nulls"), no CHAR of any length: the item keeps the type its value gives
+      if (characters === 0) return undefined
       const bytes = Buffer.byteLength(type.tok.value, "utf8")
       const national = /^[nN]'/.test(type.tok.text)
       return { national, inCharacters: national ? true : bytes === characters ? undefined : false, n: national ? characters : bytes }
