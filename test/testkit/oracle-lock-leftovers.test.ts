@@ -12,7 +12,7 @@ describe("Oracle test server: row locks of failed calls and of SKIP LOCKED REF C
   beforeAll(async () => {
     env = await withSessions(2)
     ;[a, b] = env.sessions
-    for (const t of ["ll_many", "ll_batch", "ll_plsql", "ll_ref", "ll_out"]) {
+    for (const t of ["ll_many", "ll_batch", "ll_plsql", "ll_ref", "ll_out", "ll_where", "ll_where_del"]) {
       await a.execute(`CREATE TABLE ${t} (id NUMBER PRIMARY KEY, v NUMBER CHECK (v < 100))`)
       await a.executeMany(`INSERT INTO ${t} VALUES (:1, 0)`, [[1], [2], [3], [4]], { autoCommit: true })
     }
@@ -47,6 +47,21 @@ describe("Oracle test server: row locks of failed calls and of SKIP LOCKED REF C
     expect((await updating.result).rowsAffected).toBe(1)
     await b.commit()
     expect((await a.execute("SELECT id, v FROM ll_many ORDER BY id")).rows).toEqual([[1, 5], [2, 16], [3, 0], [4, 0]])
+  })
+
+  // the failure in the WHERE of a bind row (not in the row written) stops there too, after the bind rows before it
+  // wrote their rows (node-oracledb "executeMany()": without batchErrors processing stops at the first error)
+  it("an executeMany UPDATE / DELETE whose WHERE fails at its second bind row keeps the first one's write and lock (was: undone)", async () => {
+    const e = await failure(() => a.executeMany("UPDATE ll_where SET v = 7 WHERE id = :1 AND 1 / :2 > 0", [[1, 1], [2, 0], [3, 1]]))
+    expect(oraCode(e)).toBe("ORA-01476")
+    expect((await a.execute("SELECT id, v FROM ll_where ORDER BY id")).rows).toEqual([[1, 7], [2, 0], [3, 0], [4, 0]])
+    expect(await nowaitCode("ll_where", 1)).toBe("ORA-00054")
+    expect(await nowaitCode("ll_where", 2)).toBeUndefined()
+    const d = await failure(() => a.executeMany("DELETE FROM ll_where_del WHERE id = :1 AND TO_NUMBER(:2) > 0", [[1, "1"], [2, "x"]]))
+    expect(oraCode(d)).toBe("ORA-01722")
+    expect((await a.execute("SELECT id FROM ll_where_del ORDER BY id")).rows).toEqual([[2], [3], [4]])
+    await a.rollback()
+    expect((await a.execute("SELECT COUNT(*) FROM ll_where_del")).rows).toEqual([[4]])
   })
 
   it("an executeMany with batchErrors keeps the rows that succeeded locked, not the failed one's", async () => {

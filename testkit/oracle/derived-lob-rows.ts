@@ -214,6 +214,8 @@ export const derivedLobRows = (all: ReadonlyArray<Tok>, lookup: TableLookup): De
           if (block !== undefined) {
             if (block.level === undefined) {
               const first = inserts.length
+              // a recursive WITH block reads itself: no LOB rows through that reference
+              block.level = null
               block.level = renamedLevel(query(block.open + 1, block.close, false), block.list, first)
               block.edits = [first, inserts.length]
             }

@@ -370,7 +370,9 @@ export class RowLockWaits {
       const rows = await this.rowsToWrite(meta, t, bindRows[0] ?? [])
       return rows === undefined ? undefined : [rows]
     }
-    const eachAlone = async (params: ReadonlyArray<DuckDBValue>) => (await this.rowsToWrite(meta, t, params)) ?? []
+    // a bind row whose WHERE fails finds none: the write fails at it after the bind rows before it wrote theirs,
+    // which stay as in Oracle (node-oracledb "executeMany()": without batchErrors, processing stops at the first error)
+    const eachAlone = async (params: ReadonlyArray<DuckDBValue>) => (await this.rowsToWrite(meta, t, params).catch((e: unknown) => (isLockFailure(e) ? Promise.reject(e) : []))) ?? []
     if (isKw(t.toks[0], "MERGE")) {
       if (meta === undefined || meta.kind !== "TABLE") return undefined
       const all: Array<ReadonlyArray<bigint>> = []

@@ -16,6 +16,7 @@ import { datetimeInsertSelects, sessionZoneWrites } from "./datetime-writes.ts"
 import { rewriteFloatConditions } from "./float-conditions.ts"
 import { padCharOperands } from "./char-operands.ts"
 import { rewriteHierarchical } from "./hierarchical.ts"
+import { markRecursiveWith } from "./recursive-with.ts"
 import { rewritePivotClauses } from "./pivot-clauses.ts"
 import { rewriteConversionErrors } from "./conversion-errors.ts"
 import { intervalColumnTypesOf } from "./interval-exprs.ts"
@@ -132,7 +133,7 @@ export const queryTokenRewrites = (ctx: TranslationContext, sql: string, source:
   const collections = columns.columnsOf(sql, (t) => t.named?.kind === "table" || t.named?.kind === "varray")
   let namedColumns: ReadonlyMap<string, NamedType> | undefined
   const named = () => (namedColumns ??= namedColumnsOf(tokenize(sql), lookup))
-  return rewriteAttributeAccess(rewriteFloatConditions(rewriteDbmsLob(rewriteBuiltinCalls(rewriteConversionErrors(rewriteJsonSql(rewriteXmlSql(rewriteJsonTables(rewriteCollectionColumns(rewriteHierarchical(rewriteOuterJoinPlus(rewriteApplyJoins(withoutListaggOverflow(rewriteNullTreatment(withAliasAs(withRowLimitPositions(withRowLimitBlocks(rewriteNestedTableEquality(rewriteMultisetConditions(padCharOperands(rewriteRownum(rewriteFunctionAliases(rewriteReusedAliases(rewriteGroupIds(rewritePivotClauses(objectKeyComparisons(ctx, rewriteObjectReferences(source, { lookup, tables: () => ctx.db.catalog.allTables() })), lookup)), lookup))), (schema, name) => lookup(schema, name), undefined, specs === undefined ? undefined : (n) => specs[n]?.dty === Dty.CHAR), collections, multisetElements(sql, columns, named), varrayColumns(named)), statementOperandTypes(source, lookup, (name) => namedTypesOf(ctx.db).lookup(ctx.schema, undefined, name))))))))), lookup), lookup), lookup)), columns.columnsOf(sql, (t) => t.named?.kind === "xmltype")), ctx.db.settings.version, columns.columnsOfKind(sql, "json"), columns.jsonCheckedColumnsOf(sql))), ctx.schema))), (schema, name) => lookup(schema, name), objectColumnTypeOf(ctx.db, ctx.schema))
+  return markRecursiveWith(rewriteAttributeAccess(rewriteFloatConditions(rewriteDbmsLob(rewriteBuiltinCalls(rewriteConversionErrors(rewriteJsonSql(rewriteXmlSql(rewriteJsonTables(rewriteCollectionColumns(rewriteHierarchical(rewriteOuterJoinPlus(rewriteApplyJoins(withoutListaggOverflow(rewriteNullTreatment(withAliasAs(withRowLimitPositions(withRowLimitBlocks(rewriteNestedTableEquality(rewriteMultisetConditions(padCharOperands(rewriteRownum(rewriteFunctionAliases(rewriteReusedAliases(rewriteGroupIds(rewritePivotClauses(objectKeyComparisons(ctx, rewriteObjectReferences(source, { lookup, tables: () => ctx.db.catalog.allTables() })), lookup)), lookup))), (schema, name) => lookup(schema, name), undefined, specs === undefined ? undefined : (n) => specs[n]?.dty === Dty.CHAR), collections, multisetElements(sql, columns, named), varrayColumns(named)), statementOperandTypes(source, lookup, (name) => namedTypesOf(ctx.db).lookup(ctx.schema, undefined, name))))))))), lookup), lookup), lookup)), columns.columnsOf(sql, (t) => t.named?.kind === "xmltype")), ctx.db.settings.version, columns.columnsOfKind(sql, "json"), columns.jsonCheckedColumnsOf(sql))), ctx.schema))), (schema, name) => lookup(schema, name), objectColumnTypeOf(ctx.db, ctx.schema)))
 }
 
 /**

@@ -76,6 +76,8 @@ const queryBlocks = (toks: ReadonlyArray<Tok>): ReadonlyMap<string, number> => {
 /** The select-list types of compound queries, checking each set operation's branches on the way. */
 class SetOperationTyper {
   private readonly blocks: ReadonlyMap<string, number>
+  /** The inline views and WITH blocks (by where their query opens) whose columns are being typed. */
+  private readonly typing = new Set<number>()
   /** The statement's leading WITH clause's blocks by name, with their column names (withBlockShapes). */
   private readonly blockShapes: ReadonlyMap<string, SubqueryShape>
   constructor(
@@ -206,9 +208,16 @@ class SetOperationTyper {
 
   /** The columns of the inline view or WITH block whose query opens at `open`: its first branch's names, its chain's types. */
   private inlineViewColumns(query: SubqueryShape, open: number): ReadonlyArray<TypedColumn> | undefined {
-    if (query.items.some((i) => i.kind === "star")) return undefined
+    // a recursive WITH block reads itself: not typed through that reference
+    if (query.items.some((i) => i.kind === "star") || this.typing.has(open)) return undefined
     const close = matchParen(this.toks, open)
-    const slots = close < 0 ? undefined : this.chainSlots(open + 1, close)
+    this.typing.add(open)
+    let slots: ReadonlyArray<ExprType | undefined> | undefined
+    try {
+      slots = close < 0 ? undefined : this.chainSlots(open + 1, close)
+    } finally {
+      this.typing.delete(open)
+    }
     return slots === undefined || slots.length !== query.names.length ? undefined : slots.map((type, k) => ({ name: query.names[k], type }))
   }
 }

@@ -61,8 +61,12 @@ export class Translator extends TranslatorOperands implements TranslatorCore {
       }
       const caseEnd = caseUnits && !(wholeCase && segStart === from) ? this.caseEnd(segStart, end) : -1
       const alias = this.toks[end - 1]
-      const text =
-        isOp(toks[segStart], "(") && matchParen(toks, segStart) === end - 1
+      // the head `CASE operand` of the whole CASE: its operand rendered on its own (as a unit of an expression the head
+      // would be this CASE again, rendered by this range without end)
+      const caseHead = wholeCase && segStart === from && isKw(toks[from], "CASE")
+      const text = caseHead
+        ? end > from + 1 ? `CASE ${this.range(from + 1, end)}` : "CASE"
+        : isOp(toks[segStart], "(") && matchParen(toks, segStart) === end - 1
           ? (subquerySetOperationByInstant(this, segStart)?.[0] ?? `(${this.parenthesisedColumn(segStart + 1, end - 1) ?? this.range(segStart + 1, end - 1)})`)
           : isOp(toks[segStart], "(") && isKw(toks[segStart + 1], "SELECT", "WITH") && matchParen(toks, segStart) === end - 2 && (alias?.kind === "ident" || alias?.kind === "qident") && !NOT_ALIAS.has(alias.value)
             ? `${subquerySetOperationByInstant(this, segStart)?.[0] ?? `(${this.range(segStart + 1, end - 2)})`} ${identOut(alias)}`

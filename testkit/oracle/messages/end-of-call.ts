@@ -80,11 +80,16 @@ export const writeEndOfCall = (
 export const writeError = (s: SessionState, w: WriteBuffer, error: OraError, cursorId: number, rowOffset: number): void =>
   writeEndOfCall(s, w, cursorId, rowOffset, [], error, error.position)
 
-/** Any failure as the ORA- error the client sees. */
+/**
+ * Any failure as the ORA- error the client sees. A failure of the server's own code (a bug, a statement nested past
+ * the translator's stack) is ORA-03001, never ORA-00600: node-oracledb takes ORA-00600 for a dead session (lib/errors.js
+ * maps it to NJS-500 "connection to Oracle Database was closed or broken" and the connection is unusable afterwards),
+ * and one statement the server cannot handle must not end the session.
+ */
 export const toOra = (e: unknown): OraError => {
   if (process.env.ORACLE_TESTKIT_DEBUG !== undefined) console.error("oracle testkit error:", e)
   if (e instanceof OraError) return e
   const message = e instanceof Error ? e.message : String(e)
   if (/Interrupt/i.test(message)) return ora.cancelled()
-  return ora.internal()
+  return ora.engineLimitation()
 }
