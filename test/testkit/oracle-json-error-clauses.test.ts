@@ -64,6 +64,16 @@ describe("Oracle test server: SQL/JSON ON ERROR and ON EMPTY clauses", () => {
     expect(oraCode(await failure(() => conn.execute(`SELECT JSON_VALUE(doc, '$.a' NULL ON MISMATCH) FROM jec`)))).toBe("ORA-03001")
   })
 
+  it("JSON_VALUE RETURNING NUMBER(p,s): a value too large is NULL by default, ORA-01438 under ERROR ON ERROR", async () => {
+    // NULL ON ERROR is the default (SQL Language Reference, JSON_VALUE, "JSON_value_on_error_clause")
+    expect(await value(`JSON_VALUE('{"a":123}', '$.a' RETURNING NUMBER(2))`)).toBe(null)
+    expect(await value(`JSON_VALUE('{"a":123}', '$.a' RETURNING NUMBER(2) DEFAULT 7 ON ERROR)`)).toBe(7)
+    expect(await error(`JSON_VALUE('{"a":123}', '$.a' RETURNING NUMBER(2) ERROR ON ERROR)`)).toBe("ORA-01438 value larger than specified precision allowed for this column")
+    // a value that fits once rounded to the scale is returned rounded
+    expect(await value(`JSON_VALUE('{"a":12.46}', '$.a' RETURNING NUMBER(3,1))`)).toBe(12.5)
+    expect(await value(`JSON_VALUE('{"a":99.96}', '$.a' RETURNING NUMBER(3,1))`)).toBe(null)
+  })
+
   it("JSON_QUERY ... ERROR / EMPTY ARRAY / EMPTY OBJECT ON ERROR and ON EMPTY", async () => {
     expect(await error(`JSON_QUERY(doc, '$.missing' ERROR ON ERROR)`)).toBe("ORA-40462 JSON_VALUE evaluated to no value")
     // several values, or a scalar on 19c, need the array wrapper

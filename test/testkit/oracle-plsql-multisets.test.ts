@@ -97,4 +97,22 @@ describe("Oracle test server: PL/SQL multiset operators and collection compariso
       END;`)
     expect(s).toBe("3,3,2,10,empty")
   })
+
+  it("takes an object constructor or a function call as MEMBER OF's element, in IF and in CASE WHEN", async () => {
+    // MEMBER OF's element is any expression of the element type (SQL Language Reference, "Multiset Conditions", "MEMBER Condition")
+    await conn.execute("CREATE TYPE ms_pt AS OBJECT (x NUMBER, y NUMBER)")
+    await conn.execute("CREATE TYPE ms_pts AS TABLE OF ms_pt")
+    const s = await run(`DECLARE
+        a ms_pts := ms_pts(ms_pt(21, 5), ms_pt(1, 2));
+        s VARCHAR2(400);
+        FUNCTION twice(n NUMBER) RETURN NUMBER IS BEGIN RETURN 2 * n; END;
+      BEGIN
+        IF ms_pt(21, 5) MEMBER OF a THEN s := 'in'; END IF;
+        IF ms_pt(21, 6) NOT MEMBER OF a THEN s := s || ',out'; END IF;
+        s := s || ',' || CASE WHEN ms_pt(1, 2) MEMBER OF a THEN 'case' ELSE 'no' END;
+        IF ms_pt(1, 2) MEMBER OF a AND twice(2) MEMBER OF ms_pn(4) THEN s := s || ',call'; END IF;
+        :s := s;
+      END;`)
+    expect(s).toBe("in,out,case,call")
+  })
 })

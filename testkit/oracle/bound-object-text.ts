@@ -7,6 +7,7 @@
  * BINARY_DOUBLE / BINARY_FLOAT as a JSON number.
  */
 import { datetimeOfOracle, datetimeText } from "./datetime.ts"
+import { decimalOf, numberText } from "./decimal.ts"
 import { toExtendedJson } from "./extended-json.ts"
 import type { JsonNode } from "./oson.ts"
 import { type Member, type NamedType, unpackImage } from "./pickle.ts"
@@ -37,6 +38,10 @@ const scalarForm = (t: OraType, v: JsonNode, dbTzOffsetMinutes: number): JsonNod
       return { kind: "string", value: datetimeText(datetimeOfOracle(v.bytes)) }
     case "binary":
       return { kind: "string", value: Buffer.from(v.bytes).toString("hex").toUpperCase() }
+    case "number":
+      // as a constructor's ora_number stores it (JSON text of its TO_CHAR form), so that a bound object and a
+      // constructed one with the same attributes have the same text and compare equal
+      return t.kind === "number" ? { kind: "string", value: numberText(decimalOf(v.text)) } : v
     case "double":
     case "float":
       return Number.isFinite(v.value) ? { kind: "number", text: String(v.value) } : v

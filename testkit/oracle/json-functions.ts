@@ -21,6 +21,7 @@
 import { BLOB, BOOLEAN, DuckDBBlobValue, VARCHAR } from "@duckdb/node-api"
 import type { DuckDBConnection, DuckDBScalarFunction, DuckDBValue } from "@duckdb/node-api"
 import { rowwiseFunction as fn } from "../common/scalar-functions.ts"
+import { decimalOf, fitToPrecision } from "./decimal.ts"
 import { OraError } from "./errors.ts"
 import { fromExtendedJson, toExtendedJson } from "./extended-json.ts"
 import type { JsonNode } from "./oson.ts"
@@ -358,9 +359,22 @@ export const jsonValue = (doc: string, path: string, returning: string, h: Handl
   if (!isScalar(found[0]!)) return handled(h, new OraError(40456, h.texts23ai === true ? `JSON path '${path}' evaluated to non-scalar value.` : "JSON_VALUE evaluated to non-scalar value"), false)
   const text = scalarText(found[0]!)
   if (text === undefined) return null
-  switch (returning) {
-    case "NUMBER":
-      return found[0]!.kind === "number" || found[0]!.kind === "double" || found[0]!.kind === "float" || NUMBER_TEXT.test(text) ? text.trim() : handled(h, new OraError(1722, "invalid number"), false)
+  const sized = /^NUMBER\((\d+)(?:,(-?\d+))?\)$/.exec(returning)
+  switch (sized === null ? returning : "NUMBER") {
+    case "NUMBER": {
+      const numeric = found[0]!.kind === "number" || found[0]!.kind === "double" || found[0]!.kind === "float" || NUMBER_TEXT.test(text)
+      if (!numeric) return handled(h, new OraError(1722, "invalid number"), false)
+      if (sized === null) return text.trim()
+      // a value too large for RETURNING NUMBER(p,s) is an error of the function, so NULL ON ERROR (the default) makes
+      // it NULL (SQL Language Reference, JSON_VALUE, "JSON_value_on_error_clause"); ERROR ON ERROR raises ORA-01438
+      // as a NUMBER(p,s) column does (the code there is unconfirmed)
+      try {
+        fitToPrecision(decimalOf(text.trim()), Number(sized[1]), Number(sized[2] ?? 0))
+      } catch (e) {
+        return handled(h, e as OraError, false)
+      }
+      return text.trim()
+    }
     case "DATE":
     case "TIMESTAMP": {
       const m = DATE_TEXT.exec(text)

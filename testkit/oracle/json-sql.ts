@@ -376,9 +376,12 @@ const callSql = (name: string, args: Array<Array<Tok>>, inner: Array<Tok>, pos: 
   const kind = returning === undefined ? "VARCHAR2" : NUMBER_RETURNS.has(returning) ? "NUMBER" : returning === "DATE" || returning === "TIMESTAMP" ? returning : returning === "BINARY_DOUBLE" || returning === "BINARY_FLOAT" ? "NUMBER" : sizedText(words)
   const defaultOf = (clause: OnClause | undefined) =>
     clause?.handling === "DEFAULT" ? [...generated("CAST(", pos), ...rw([...clause.value]), ...generated(" AS VARCHAR)", pos)] : generated("'-'", pos)
+  // RETURNING NUMBER(p[,s]): the function checks the value fits (its ON ERROR clause handles one that does not)
+  const sized = returning === "NUMBER" ? /\bRETURNING (NUMBER \( \d+(?: , \d+)? \))/.exec(words)?.[1]?.replace(/ /g, "") : undefined
+  const checked = sized ?? kind
   const value = plain
-    ? call("ora_json_value", generated(`, '${kind}'`, pos))
-    : call("ora_json_value", [...generated(`, '${kind}', ${handling}, `, pos), ...defaultOf(onError), ...generated(", ", pos), ...defaultOf(onEmpty), ...generated(", ", pos), ...vars])
+    ? call("ora_json_value", generated(`, '${checked}'`, pos))
+    : call("ora_json_value", [...generated(`, '${checked}', ${handling}, `, pos), ...defaultOf(onError), ...generated(", ", pos), ...defaultOf(onEmpty), ...generated(", ", pos), ...vars])
   if (returning === undefined || kind.startsWith("VARCHAR2")) return value
   const target = /\bRETURNING (\w+(?: \( \d+(?: , \d+)? \))?)/.exec(words)?.[1]?.replace(/ /g, "") ?? returning
   return [...generated("CAST(", pos), ...value, ...generated(` AS ${target})`, pos)]

@@ -24,12 +24,44 @@ const COMPARISONS = ["=", "<>", "!=", "^=", "~=", "<", ">", "<=", ">="]
 const EQUALITY = ["=", "<>", "!=", "^=", "~="]
 
 /** An object operand: significant tokens `start` to `end` (exclusive) and its type. */
-interface Operand {
+export interface ObjectOperand {
   readonly start: number
   readonly end: number
   readonly type: NamedType
   /** The table and column of a column operand. */
   readonly column?: { readonly table: StatementTable; readonly name: string; readonly qualified: string }
+}
+
+/**
+ * The object operand (an object column, `alias.col` or unqualified, or a constructor call) starting at significant
+ * token `n` of `toks` (`sig` the indexes of its significant tokens); undefined for another operand.
+ */
+export const objectOperandAt = (
+  toks: ReadonlyArray<Tok>,
+  sig: ReadonlyArray<number>,
+  n: number,
+  tables: () => StatementTables,
+  lookupType: (name: string) => NamedType | undefined
+): ObjectOperand | undefined => {
+  const at = (m: number) => toks[sig[m] ?? -1]
+  const first = at(n)
+  if (!isName(first) || isOp(at(n - 1), ".")) return undefined
+  if (isOp(at(n + 1), "(")) {
+    const type = lookupType(oracleName(first))
+    if (type?.kind !== "object") return undefined
+    const close = matchParen(toks, sig[n + 1]!)
+    const end = sig.findIndex((k) => k > close)
+    const next = end < 0 ? sig.length : end
+    return close < 0 || isOp(at(next), ".") ? undefined : { start: n, end: next, type }
+  }
+  const qualified = isOp(at(n + 1), ".") && isName(at(n + 2))
+  const end = qualified ? n + 3 : n + 1
+  if (isOp(at(end), ".") || isOp(at(end), "(")) return undefined
+  const name = oracleName(at(end - 1)!)
+  const owners = qualified ? [[oracleName(first), tables().get(oracleName(first))] as const] : [...tables()].filter(([, t]) => t.columns.some((c) => c.name === name))
+  const [qualifier, table] = owners.length === 1 ? owners[0]! : []
+  const type = table?.columns.find((c) => c.name === name)?.type.named
+  return table !== undefined && type?.kind === "object" ? { start: n, end, type, column: { table, name, qualified: `"${qualifier}"."${name}"` } } : undefined
 }
 
 const noOrder = () => new OraError(22950, "cannot ORDER objects without MAP or ORDER method")
@@ -49,35 +81,15 @@ export const rewriteObjectComparisons = (toks: ReadonlyArray<Tok>, tables: () =>
   const sig = toks.flatMap((t, k) => (t.kind === "ws" ? [] : [k]))
   const at = (n: number) => toks[sig[n] ?? -1]
   if (!sig.some((k) => COMPARISONS.some((op) => isOp(toks[k], op)) || isKw(toks[k], "BY", "DISTINCT", "UNIQUE", "IN"))) return toks
-  /** The object operand starting at significant token `n`. */
-  const operandAt = (n: number): Operand | undefined => {
-    const first = at(n)
-    if (!isName(first) || isOp(at(n - 1), ".")) return undefined
-    if (isOp(at(n + 1), "(")) {
-      const type = lookupType(oracleName(first))
-      if (type?.kind !== "object") return undefined
-      const close = matchParen(toks, sig[n + 1]!)
-      const end = sig.findIndex((k) => k > close)
-      const next = end < 0 ? sig.length : end
-      return close < 0 || isOp(at(next), ".") ? undefined : { start: n, end: next, type }
-    }
-    const qualified = isOp(at(n + 1), ".") && isName(at(n + 2))
-    const end = qualified ? n + 3 : n + 1
-    if (isOp(at(end), ".") || isOp(at(end), "(")) return undefined
-    const name = oracleName(at(end - 1)!)
-    const owners = qualified ? [[oracleName(first), tables().get(oracleName(first))] as const] : [...tables()].filter(([, t]) => t.columns.some((c) => c.name === name))
-    const [qualifier, table] = owners.length === 1 ? owners[0]! : []
-    const type = table?.columns.find((c) => c.name === name)?.type.named
-    return table !== undefined && type?.kind === "object" ? { start: n, end, type, column: { table, name, qualified: `"${qualifier}"."${name}"` } } : undefined
-  }
-  const textOf = (o: Operand) => toks.slice(sig[o.start], sig[o.end - 1]! + 1).map((t) => t.text).join("")
+  const operandAt = (n: number): ObjectOperand | undefined => objectOperandAt(toks, sig, n, tables, lookupType)
+  const textOf = (o: ObjectOperand) => toks.slice(sig[o.start], sig[o.end - 1]! + 1).map((t) => t.text).join("")
   /** The comparison method of `o`'s type as a packaged function of its declaring type's (plsql/object-methods.ts). */
-  const methodCall = (o: Operand) => {
+  const methodCall = (o: ObjectOperand) => {
     const compared = comparisonOf(o.type)
     return compared === undefined ? undefined : { call: `"${compared.owner.name}"."${compared.method.name}"`, map: compared.method.comparison === "MAP" }
   }
   /** What `o` is compared by: its MAP value, or its key (object-keys.ts) without a MAP or ORDER method; undefined for an ORDER method or when its stored text does. */
-  const keyOf = (o: Operand): string | undefined => {
+  const keyOf = (o: ObjectOperand): string | undefined => {
     const method = methodCall(o)
     if (method === undefined) return by === "key" ? objectKey(o.type, `CAST(${textOf(o)} AS VARCHAR)`) : undefined
     return by === "method" && method.map ? `${method.call}(${textOf(o)})` : undefined
@@ -86,9 +98,9 @@ export const rewriteObjectComparisons = (toks: ReadonlyArray<Tok>, tables: () =>
    * The object operands of type `type` a subquery opening at `n` selects, its only item, one for each query of a chain
    * of set operations (whose rows are then compared as those keys); undefined for another subquery.
    */
-  const subqueryItems = (n: number, type: NamedType): Array<Operand> | undefined => {
+  const subqueryItems = (n: number, type: NamedType): Array<ObjectOperand> | undefined => {
     if (!isOp(at(n), "(")) return undefined
-    const items: Array<Operand> = []
+    const items: Array<ObjectOperand> = []
     for (let m = n + 1; ; ) {
       if (!isKw(at(m), "SELECT")) return undefined
       const first = listItems(toks, sig, m + 1)
@@ -106,11 +118,13 @@ export const rewriteObjectComparisons = (toks: ReadonlyArray<Tok>, tables: () =>
     }
   }
   /** The object operands of type `type` of the parenthesised list opening at `n`, and where it ends; undefined for another list. */
-  const objectList = (n: number, type: NamedType): { items: Array<Operand>; end: number } | undefined => {
+  const objectList = (n: number, type: NamedType): { items: Array<ObjectOperand>; end: number } | undefined => {
     if (!isOp(at(n), "(")) return undefined
-    const items: Array<Operand> = []
+    const items: Array<ObjectOperand> = []
     for (let m = n + 1; ; ) {
-      const o = operandAt(m)
+      // a bind item is a DbObject of the list's type (another bind's type is refused before: object-operand-checks.ts)
+      const bound = at(m)?.kind === "bind" && (isOp(at(m + 1), ",") || isOp(at(m + 1), ")"))
+      const o = bound ? { start: m, end: m + 1, type } : operandAt(m)
       if (o === undefined || o.type !== type) return undefined
       items.push(o)
       if (isOp(at(o.end), ")")) return { items, end: o.end + 1 }
@@ -118,7 +132,7 @@ export const rewriteObjectComparisons = (toks: ReadonlyArray<Tok>, tables: () =>
       m = o.end + 1
     }
   }
-  const byEnd = new Map<number, Operand>()
+  const byEnd = new Map<number, ObjectOperand>()
   for (let n = 0; n < sig.length; n++) {
     const o = operandAt(n)
     if (o !== undefined) byEnd.set(o.end, o)
@@ -215,7 +229,7 @@ interface Edit {
 }
 
 /** `ANY_VALUE(o)` for select item `o`: one of its group's objects, headed and described as the column. */
-const anyValue = (o: Operand, text: string, toks: ReadonlyArray<Tok>, sig: ReadonlyArray<number>): Edit => ({
+const anyValue = (o: ObjectOperand, text: string, toks: ReadonlyArray<Tok>, sig: ReadonlyArray<number>): Edit => ({
   from: o.start,
   to: o.end,
   text: `ANY_VALUE(${text})`,
@@ -235,7 +249,7 @@ const selectOf = (toks: ReadonlyArray<Tok>, sig: ReadonlyArray<number>, n: numbe
 }
 
 /** The select items of the GROUP BY's block (BY at `n`) that are the grouped object `text`: as ANY_VALUE of it. */
-const groupedSelections = (toks: ReadonlyArray<Tok>, sig: ReadonlyArray<number>, n: number, operandAt: (m: number) => Operand | undefined, text: string, textOf: (o: Operand) => string): Array<Edit> => {
+const groupedSelections = (toks: ReadonlyArray<Tok>, sig: ReadonlyArray<number>, n: number, operandAt: (m: number) => ObjectOperand | undefined, text: string, textOf: (o: ObjectOperand) => string): Array<Edit> => {
   const select = selectOf(toks, sig, n)
   if (select === undefined) return []
   const first = isKw(toks[sig[select + 1] ?? -1], "DISTINCT", "UNIQUE", "ALL") ? select + 2 : select + 1
@@ -255,9 +269,9 @@ const distinctByKey = (
   toks: ReadonlyArray<Tok>,
   sig: ReadonlyArray<number>,
   n: number,
-  operandAt: (m: number) => Operand | undefined,
-  keyOf: (o: Operand) => string | undefined,
-  textOf: (o: Operand) => string
+  operandAt: (m: number) => ObjectOperand | undefined,
+  keyOf: (o: ObjectOperand) => string | undefined,
+  textOf: (o: ObjectOperand) => string
 ): Array<Edit> => {
   let end = n + 1
   for (let depth = 0; end < sig.length; end++) {
@@ -294,7 +308,7 @@ const distinctByKey = (
  * superset of the rows sorted grows with the value); NULL for a NULL object, which sorts as NULL. Undefined for a
  * column of a table that is not named (an inline view's).
  */
-const rankedByOrder = (o: Operand, call: string): string | undefined => {
+const rankedByOrder = (o: ObjectOperand, call: string): string | undefined => {
   const table = o.column?.table
   if (!table?.owner || !table.name) return undefined
   const text = o.column!.qualified

@@ -115,10 +115,18 @@ export const refuseLiteralObjectWrites = (
  * client sends them), among `types`.
  */
 export const dbObjectBindTypes = (toks: ReadonlyArray<Tok>, specs: ReadonlyArray<{ readonly oid?: Buffer }> | undefined, types: () => ReadonlyArray<NamedType>) => {
-  let ordinals: ReadonlyMap<Tok, number> | undefined
+  const specOf = bindSpecsByToken(toks, specs)
   return (bind: Tok): NamedType | undefined => {
-    ordinals ??= new Map(toks.filter((t) => t.kind === "bind").sort((a, b) => a.pos - b.pos).map((t, n) => [t, n] as const))
-    const oid = specs?.[ordinals.get(bind) ?? -1]?.oid
+    const oid = specOf(bind)?.oid
     return oid === undefined ? undefined : types().find((t) => t.kind === "object" && t.oid.equals(oid))
+  }
+}
+
+/** The spec in `specs` of each bind token of `toks` (binds in the order they appear, as the client sends them). */
+export const bindSpecsByToken = <S>(toks: ReadonlyArray<Tok>, specs: ReadonlyArray<S> | undefined) => {
+  let ordinals: ReadonlyMap<Tok, number> | undefined
+  return (bind: Tok): S | undefined => {
+    ordinals ??= new Map(toks.filter((t) => t.kind === "bind").sort((a, b) => a.pos - b.pos).map((t, n) => [t, n] as const))
+    return specs?.[ordinals.get(bind) ?? -1]
   }
 }

@@ -55,6 +55,7 @@ import { dbObjectBindTypes, refuseLiteralObjectWrites } from "./object-writes.ts
 import { expandObjectTableWrites } from "./object-tables.ts"
 import { rewriteObjectReferences } from "./object-references.ts"
 import { rewriteObjectKeyComparisons } from "./object-key-comparisons.ts"
+import { refuseScalarObjectComparisons } from "./object-operand-checks.ts"
 import { rewriteOuterJoinPlus } from "./outer-join-plus.ts"
 import { bindSpecType } from "./results.ts"
 import { rewriteRowSubqueries } from "./row-subqueries.ts"
@@ -131,6 +132,7 @@ export const queryTokenRewrites = (ctx: TranslationContext, sql: string, source:
   const lookup = ctx.lookupTable
   const columns = ctx.columns
   const collections = columns.columnsOf(sql, (t) => t.named?.kind === "table" || t.named?.kind === "varray")
+  if (columns.columnsOf(sql, (t) => t.named?.kind === "object").size > 0) refuseScalarObjectComparisons(source, lookup, (name) => namedTypesOf(ctx.db).lookup(ctx.schema, undefined, name), specs)
   let namedColumns: ReadonlyMap<string, NamedType> | undefined
   const named = () => (namedColumns ??= namedColumnsOf(tokenize(sql), lookup))
   return markRecursiveWith(rewriteAttributeAccess(rewriteFloatConditions(rewriteDbmsLob(rewriteBuiltinCalls(rewriteConversionErrors(rewriteJsonSql(rewriteXmlSql(rewriteJsonTables(rewriteCollectionColumns(rewriteHierarchical(rewriteOuterJoinPlus(rewriteApplyJoins(withoutListaggOverflow(rewriteNullTreatment(withAliasAs(withRowLimitPositions(withRowLimitBlocks(rewriteNestedTableEquality(rewriteMultisetConditions(padCharOperands(rewriteRownum(rewriteFunctionAliases(rewriteReusedAliases(rewriteGroupIds(rewritePivotClauses(objectKeyComparisons(ctx, rewriteObjectReferences(source, { lookup, tables: () => ctx.db.catalog.allTables() })), lookup)), lookup))), (schema, name) => lookup(schema, name), undefined, specs === undefined ? undefined : (n) => specs[n]?.dty === Dty.CHAR), collections, multisetElements(sql, columns, named), varrayColumns(named)), statementOperandTypes(source, lookup, (name) => namedTypesOf(ctx.db).lookup(ctx.schema, undefined, name))))))))), lookup), lookup), lookup)), columns.columnsOf(sql, (t) => t.named?.kind === "xmltype")), ctx.db.settings.version, columns.columnsOfKind(sql, "json"), columns.jsonCheckedColumnsOf(sql))), ctx.schema))), (schema, name) => lookup(schema, name), objectColumnTypeOf(ctx.db, ctx.schema)))

@@ -11,6 +11,7 @@ import { isKw, isOp, matchParen, tokenize, type Tok } from "../lexer.ts"
 import { namedTypeOfOid, namedTypesOf } from "../named-types.ts"
 import type { BindSpec } from "../statement.ts"
 import { oracleName } from "../translate.ts"
+import type { Member } from "../type-shapes.ts"
 import { PlsqlCollection } from "./collections.ts"
 import type { PlsqlHost } from "./host.ts"
 import { callFromSql } from "./interpreter.ts"
@@ -136,9 +137,13 @@ export const inlineClientTables = async (
       const oid = specs[n]?.oid
       const element = oid === undefined ? undefined : namedTypeOfOid(oid)?.element
       if (element !== undefined && "scalar" in element && element.scalar.kind === "date") scalar = (e) => `TO_DATE(${value(plain(e))}, 'YYYY-MM-DD HH24:MI:SS')`
+      // a NUMBER is stored as its text (bound-object-text.ts), bound here as a number
+      const numeric = (m: Member | undefined, v: unknown) => (m !== undefined && "scalar" in m && m.scalar.kind === "number" && typeof v === "string" ? Number(v) : v)
       // a collection of objects: each element an array of attribute values, named by the element type
-      const attributes = element !== undefined && "named" in element ? element.named.attributes.map((a) => a.name) : undefined
-      elements = jsonElements(params[n] ?? null)?.map((e) => (attributes !== undefined && Array.isArray(e) ? Object.fromEntries(attributes.map((a, i) => [a, e[i] ?? null])) : e))
+      const attributes = element !== undefined && "named" in element ? element.named.attributes : undefined
+      elements = jsonElements(params[n] ?? null)?.map((e) =>
+        attributes !== undefined && Array.isArray(e) ? Object.fromEntries(attributes.map((a, i) => [a.name, numeric(a.member, e[i] ?? null)])) : numeric(element, e)
+      )
       if (elements === undefined && (params[n] ?? null) === null) elements = []
     } else {
       const constructed = constructorArguments(host, s, k + 2, close)

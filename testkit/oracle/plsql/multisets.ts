@@ -22,6 +22,7 @@ import { PlsCompileError } from "./errors.ts"
 import { closingParen, nameValue } from "./names.ts"
 import { callMemberFunction } from "./object-methods.ts"
 import { objectTypeOf } from "./object-values.ts"
+import { isSyntaxWord } from "./plain-names.ts"
 import { PlsqlRecord } from "./records.ts"
 import { schemaCollectionType } from "./schema-collections.ts"
 import { lookup, packageVariable } from "./scope.ts"
@@ -252,11 +253,13 @@ export async function inlineMultisets(ctx: Frame, expr: Expr, evaluate: (toks: E
     const dotted = isOp(toks[k + 1], ".") && toks[k + 2] !== undefined && isOp(toks[k + 3], "(")
     const open = dotted ? k + 3 : k + 1
     if (!isOp(toks[open], "(")) continue
+    const close = closingParen(toks, open)
+    // an object constructor or function call as MEMBER OF's element (`t(21, 5) MEMBER OF a`), computed like the rest
+    const memberOperand = !isSyntaxWord(oracleName(t)) && (isKw(toks[close + 1], "MEMBER") || (isKw(toks[close + 1], "NOT") && isKw(toks[close + 2], "MEMBER")))
     const slot = dotted ? packageVariable(ctx, oracleName(t), oracleName(toks[k + 2]!)) : lookup(ctx, oracleName(t))
     // a local or package type's, or a schema collection type's (CREATE TYPE ... AS TABLE OF | VARRAY OF)
     const schemaType = slot === undefined && !dotted ? schemaCollectionType(ctx, oracleName(t)) : undefined
-    if ((slot?.k !== "type" || slot.type.kind === "assoc") && schemaType === undefined) continue
-    const close = closingParen(toks, open)
+    if (!memberOperand && (slot?.k !== "type" || slot.type.kind === "assoc") && schemaType === undefined) continue
     let value: Value
     try {
       value = await evaluate(toks.slice(k, close + 1))
