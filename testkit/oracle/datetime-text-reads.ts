@@ -32,13 +32,13 @@ const COMPARISONS: ReadonlySet<string> = new Set(["=", "<>", "!=", "^=", "<", ">
 const CONTINUING: ReadonlySet<string> = new Set(["||", "+", "-", "*", "/", "(", ".", "@"])
 
 /**
- * `all` with the string literals and character binds (`characterBind(n)`: the n-th bind, 1-based in source order, is
- * bound as character data) Oracle reads as datetimes put inside TO_DATE / TO_TIMESTAMP / TO_TIMESTAMP_TZ.
+ * `all` with the string literals and character binds (`characterBind(n, bind)`: the n-th bind, 1-based in source
+ * order, is bound as character data) Oracle reads as datetimes put inside TO_DATE / TO_TIMESTAMP / TO_TIMESTAMP_TZ.
  */
-export const datetimeTextReads = (all: ReadonlyArray<Tok>, lookup: TableLookup, characterBind: (n: number) => boolean): ReadonlyArray<Tok> => {
+export const datetimeTextReads = (all: ReadonlyArray<Tok>, lookup: TableLookup, characterBind: (n: number, bind: Tok) => boolean): ReadonlyArray<Tok> => {
   if (!all.some((t) => t.kind === "str" || t.kind === "bind")) return all
   const binds = new Map(all.filter((t) => t.kind === "bind").sort((a, b) => a.pos - b.pos).map((t, i) => [t, i + 1]))
-  const isText = (t: Tok | undefined): boolean => t !== undefined && (t.kind === "str" || (t.kind === "bind" && characterBind(binds.get(t) ?? 0)))
+  const isText = (t: Tok | undefined): boolean => t !== undefined && (t.kind === "str" || (t.kind === "bind" && characterBind(binds.get(t) ?? 0, t)))
   const single = (sig: ReadonlyArray<Tok>, from: number, to: number) => to === from + 1 && isText(sig[from])
   let out = all
   for (const reader of READERS)
