@@ -51,6 +51,8 @@ describe("Oracle test server: text read as a datetime where one is expected (raw
     expect(await ids(`d BETWEEN '01-FEB-24' AND '31-MAR-24'`)).toEqual([2])
     expect(await ids(`d NOT IN ('15-MAR-24', '20-APR-24')`)).toEqual([1])
     expect(await ids(`t >= '15-MAR-24 11.00.00.000000 PM'`)).toEqual([2])
+    expect(await ids(`TRUNC(d, 'MM') = '01-MAR-24' OR ADD_MONTHS(d, 1) <= '01-FEB-24'`)).toEqual([1, 2])
+    expect(await ids(`SYSDATE > '01-JAN-24' AND '01-JAN-24' = TRUNC(d)`)).toEqual([1])
     expect(await ids(`z = '01-JAN-24 01.02.03.500000 PM +02:00'`)).toEqual([1])
     const cast = await conn.execute(`SELECT TO_CHAR(CAST('01-JAN-24' AS DATE), 'YYYY-MM-DD'), TO_CHAR(CAST('01-JAN-24 01.02.03.5 PM' AS TIMESTAMP(1)), 'HH24:MI:SS.FF1') FROM dual`)
     expect(cast.rows).toEqual([["2024-01-01", "13:02:03.5"]])
