@@ -5,6 +5,7 @@
  * it; the DML that reads through it is session-dml.ts.
  */
 import { describeCharItems } from "./char-item-types.ts"
+import { datetimeTextReads, isCharacterBind } from "./datetime-text-reads.ts"
 import type { DuckDBValue } from "@duckdb/node-api"
 import type { ColumnInfo, Cursor, Session as EngineSession } from "../engine/index.ts"
 import { dynamicFormatModels, MAY_HAVE_FORMAT, peekingSql, probeFormatValuesOnce, type SequenceStates, settleFormatSites } from "./format-model-sites.ts"
@@ -95,7 +96,7 @@ export class SessionQueries {
     const inlined = inlineFormatBindTokens(tokenize(rewriteSequenceRows(rewriteSampleClauses(stripTerminator(sql)), this.host.isTable)), bound, boundSpecs, describeOnly)
     const { params, specs } = inlined
     const tokens = (MAY_HAVE_FORMAT.test(sql) ? dynamicFormatModels(inlined.toks, sql, describeOnly)?.toks : undefined) ?? inlined.toks
-    const rewritten = datetimeJoins(intervalLiteralTargets(localZoneArithmetic(datetimeOperandCasts(rewriteRowSubqueries(rewriteQuantifiedLists(rewriteNumericIntervals(tokens))), lookup, (n) => specs[n - 1]?.dty), lookup, (n) => intervalBindKind(specs[n - 1]), (n) => isLocalZoneBind(specs[n - 1])), lookup), lookup)
+    const rewritten = datetimeJoins(intervalLiteralTargets(localZoneArithmetic(datetimeOperandCasts(rewriteRowSubqueries(rewriteQuantifiedLists(rewriteNumericIntervals(datetimeTextReads(tokens, lookup, (n) => isCharacterBind(specs[n - 1]))))), lookup, (n) => specs[n - 1]?.dty), lookup, (n) => intervalBindKind(specs[n - 1]), (n) => isLocalZoneBind(specs[n - 1])), lookup), lookup)
     // LOB columns read through FROM subqueries or UNION ALL: hidden row id items for their locators
     const derived = derivedLobRows(rewritten, lookup)
     const source = derived?.toks ?? rewritten

@@ -44,6 +44,7 @@ import { namedTypesOf, objectColumnTypeOf } from "./named-types.ts"
 import { canonicalNumberWrites } from "./number-writes.ts"
 import { numberTextWrites } from "./character-writes.ts"
 import { datetimeTextWrites } from "./datetime-text-writes.ts"
+import { datetimeTextReads, isCharacterBind } from "./datetime-text-reads.ts"
 import { expandInsertSelectStar } from "./insert-select-star.ts"
 import { datetimeJoins } from "./datetime-joins.ts"
 import { blankPaddedWrites, isBlankPadded } from "./char-writes.ts"
@@ -90,7 +91,7 @@ export const translateStatement = (ctx: TranslationContext, sql: string, specs: 
   const rewritten = localZoneArithmetic(datetimeOperandCasts(unqualifySetTargets(rewriteRowSubqueries(rewriteQuantifiedLists(rewriteNumericIntervals([...rewriteMergeSequenceValues(rewriteMergeUpdateWhere(rewriteMergeDeleteWhere(expandObjectTableWrites(source, lookup))))])))), lookup, (n) => specs?.[n - 1]?.dty), lookup, (n) => intervalBindKind(specs?.[n - 1]), (n) => isLocalZoneBind(specs?.[n - 1]))
   refuseLiteralObjectWrites(rewritten, lookup, (name) => namedTypesOf(ctx.db).lookup(ctx.schema, undefined, name), dbObjectBindTypes(rewritten, specs, () => namedTypesOf(ctx.db).all()))
   // USING / NATURAL joins over zoned columns as ON joins by instant (datetime-joins.ts), as in queries
-  const written = blankPaddedWrites(intervalLiteralTargets(datetimeInsertSelects(sessionZoneWrites(datetimeTextWrites(numberTextWrites(canonicalNumberWrites(expandInsertSelectStar(datetimeJoins(rewritten, lookup), lookup), lookup), lookup), lookup, specs), lookup), lookup), lookup), lookup)
+  const written = blankPaddedWrites(intervalLiteralTargets(datetimeInsertSelects(sessionZoneWrites(datetimeTextWrites(numberTextWrites(canonicalNumberWrites(expandInsertSelectStar(datetimeJoins(datetimeTextReads(rewritten, lookup, (n) => isCharacterBind(specs?.[n - 1])), lookup), lookup), lookup), lookup), lookup, specs), lookup), lookup), lookup), lookup)
   const { toks, tr, binds } = bindNumberingTranslator(ctx, written, sql, specs)
   // NEXTVAL / CURRVAL of one sequence in a block sequence-rows.ts left as it is: one value per row
   return { toks, text: (a, b) => perRowSequenceValues(tr.range(a, b)), binds }

@@ -5,6 +5,7 @@
  * (https://docs.oracle.com/en/database/oracle/oracle-database/23/lnpls/plsql-name-resolution.html).
  */
 import { DuckDBBlobValue, DuckDBTimestampValue, type DuckDBValue } from "@duckdb/node-api"
+import { datetimeTextReads, isCharacterBind } from "../datetime-text-reads.ts"
 import { rewriteBuiltinCalls } from "../builtin-functions.ts"
 import { zonedBinds } from "../datetime-binds.ts"
 import { timestampPrecisionsOf } from "../timestamp-precisions.ts"
@@ -344,7 +345,7 @@ export function render(
   const namedTypes = namedTypesOf(ctx.host.db)
   const lookupType = (name: string) => namedTypes.lookup(ctx.host.schema, undefined, name)
   const compared = (t: Expr) => (sql ? rewriteJsonTables(rewriteCollectionColumns(rewriteNestedTableEquality(rewriteObjectKeyComparisons(t, tables, lookupType, () => namedTypes.all()), statementOperandTypes(t, tables, lookupType)), tables)) : t)
-  const source = rewriteAttributeAccess(rewriteFloatConditions(rewriteDbmsLob(rewriteBuiltinCalls(rewriteJsonSql(hierarchyAndOuterJoins(ctx, withAliasAs(namedTypesOf(ctx.host.db).rewriteConstructors(ctx.host.schema, compared(padCharOperands(rewriteNumericIntervals(rewriteGroupIds(sql ? objectTableRewrites(ctx, toks) : toks)), (schema, name) => (sql ? ctx.host.lookupTable(schema, name) : undefined), (name) => charVariableType(ctx, name), (_, bind) => isCharBind(ctx, bind)))))), ctx.host.db.settings.version), ctx.host.schema))), (schema, name) => ctx.host.lookupTable(schema, name), objectColumnTypeOf(ctx.host.db, ctx.host.schema))
+  const source = rewriteAttributeAccess(rewriteFloatConditions(rewriteDbmsLob(rewriteBuiltinCalls(rewriteJsonSql(hierarchyAndOuterJoins(ctx, withAliasAs(namedTypesOf(ctx.host.db).rewriteConstructors(ctx.host.schema, compared(padCharOperands(rewriteNumericIntervals(rewriteGroupIds(sql ? objectTableRewrites(ctx, datetimeTextReads(toks, tables, (_, bind) => isCharacterBind(ctx.binds.specs?.[ctx.binds.binds.get(bind.value) ?? -1]))) : toks)), (schema, name) => (sql ? ctx.host.lookupTable(schema, name) : undefined), (name) => charVariableType(ctx, name), (_, bind) => isCharBind(ctx, bind)))))), ctx.host.db.settings.version), ctx.host.schema))), (schema, name) => ctx.host.lookupTable(schema, name), objectColumnTypeOf(ctx.host.db, ctx.host.schema))
   const { rewritten: bound, values, specs, kinds, types } = bindNames(ctx, source, sql)
   const named = intervalTextOperands(localZoneOperands(ctx, bound, specs, types), boundKinds(kinds, types))
   // a format model from a bind or variable is known now: the translator takes it as the literal it is for this run
