@@ -81,7 +81,7 @@ const CHAR_PRESERVING = new Set(["UPPER", "LOWER", "INITCAP", "NLS_UPPER", "NLS_
  * equal, then the function returns expr1"; "logically equivalent to" `CASE WHEN expr1 = expr2 THEN NULL ELSE expr1
  * END`, SQL Language Reference, NULLIF).
  */
-const VALUE_OF_ARGUMENT = new Set(["MAX", "MIN", "FIRST_VALUE", "LAST_VALUE", "NTH_VALUE", "LAG", "LEAD", "ANY_VALUE", "NULLIF"])
+export const VALUE_OF_ARGUMENT = new Set(["MAX", "MIN", "FIRST_VALUE", "LAST_VALUE", "NTH_VALUE", "LAG", "LEAD", "ANY_VALUE", "NULLIF"])
 /** The carrier of a stored function's CHAR / NCHAR result in SQL (plsql/sql-functions.ts). */
 const CHAR_FUNCTION_CALL = "ORA_PLSQL_CALL_CHAR"
 const CHAINING = ["||", "+", "-", "*", "/"]
@@ -99,7 +99,7 @@ const caseBefore = (sig: ReadonlyArray<Tok>, end: number): number => {
 }
 
 /** The index of the END closing the CASE at `at` (-1 when unmatched). */
-const endAfter = (sig: ReadonlyArray<Tok>, at: number): number => {
+export const endAfter = (sig: ReadonlyArray<Tok>, at: number): number => {
   for (let k = at + 1, depth = 0; k < sig.length; k++) {
     if (isKw(sig[k], "CASE")) depth++
     else if (isKw(sig[k], "END")) {
@@ -108,6 +108,22 @@ const endAfter = (sig: ReadonlyArray<Tok>, at: number): number => {
     }
   }
   return -1
+}
+
+/** The result expressions (each THEN's and the ELSE's) of the CASE [from, to] (`to` its END). */
+export const caseResultRanges = (sig: ReadonlyArray<Tok>, from: number, to: number): Array<readonly [number, number]> => {
+  const results: Array<readonly [number, number]> = []
+  for (let k = from + 1, depth = 0, start = -1; k <= to; k++) {
+    const x = sig[k]
+    if (depth === 0 && (isKw(x, "WHEN", "ELSE", "END") && start >= 0)) {
+      results.push([start, k - 1])
+      start = -1
+    }
+    if (depth === 0 && isKw(x, "THEN", "ELSE")) start = k + 1
+    if (isOp(x, "(") || (isKw(x, "CASE") && k > from)) depth++
+    else if (isOp(x, ")") || (isKw(x, "END") && k < to)) depth--
+  }
+  return results
 }
 
 /** The index of the `(` matching the `)` at `close` (-1 when unmatched). */
@@ -158,7 +174,7 @@ const primaryEnd = (sig: ReadonlyArray<Tok>, start: number): number => {
 }
 
 /** The end of the call whose argument list opens at `open`, with its KEEP (...) and OVER (...) clauses. */
-const callEnd = (sig: ReadonlyArray<Tok>, open: number): number => {
+export const callEnd = (sig: ReadonlyArray<Tok>, open: number): number => {
   let close = matchParen(sig, open)
   if (isKw(sig[close + 1], "KEEP") && isOp(sig[close + 2], "(")) close = matchParen(sig, close + 2)
   return isKw(sig[close + 1], "OVER") && isOp(sig[close + 2], "(") ? matchParen(sig, close + 2) : close
@@ -229,7 +245,7 @@ export const charTypes = (
       blocks.push({ start: k, end, from: fromAt < end ? [[fromAt + 1, Math.min(fromEnd, end)]] : [] })
     }
     // `name AS (query)` of a WITH clause
-    if (isName(t) && isKw(sig[k + 1], "AS") && isOp(sig[k + 2], "(") && (isKw(sig[k - 1], "WITH") || isOp(sig[k - 1], ",")) && isKw(sig[k + 3], "SELECT", "WITH"))
+    if (isName(t) && isKw(sig[k + 1], "AS") && isOp(sig[k + 2], "(") && (isKw(sig[k - 1], "WITH", "RECURSIVE") || isOp(sig[k - 1], ",")) && isKw(sig[k + 3], "SELECT", "WITH"))
       withNames.set(oracleName(t), [k + 3, matchParen(sig, k + 2) - 1])
   }
   // DML: the target table (and MERGE's source) are the statement's FROM items
@@ -516,18 +532,7 @@ export const charTypes = (
     }
     if (isKw(t, "CASE") && endAfter(sig, from) === to) {
       // CASE with CHAR results only (each THEN and the ELSE)
-      const results: Array<readonly [number, number]> = []
-      for (let k = from + 1, depth = 0, start = -1; k <= to; k++) {
-        const x = sig[k]
-        if (depth === 0 && (isKw(x, "WHEN", "ELSE", "END") && start >= 0)) {
-          results.push([start, k - 1])
-          start = -1
-        }
-        if (depth === 0 && isKw(x, "THEN", "ELSE")) start = k + 1
-        if (isOp(x, "(") || (isKw(x, "CASE") && k > from)) depth++
-        else if (isOp(x, ")") || (isKw(x, "END") && k < to)) depth--
-      }
-      return commonType(results)
+      return commonType(caseResultRanges(sig, from, to))
     }
     // a column reference
     const names: Array<string> = []
@@ -540,7 +545,7 @@ export const charTypes = (
     return info === "other" ? undefined : info
   }
 
-  return { typeOf, queryColumns, itemExpressions }
+  return { typeOf, queryColumns, itemExpressions, branchesOf }
 }
 
 /** The columns of a view's query `text`, with their CHAR types. */

@@ -101,7 +101,7 @@ export class SessionQueries {
     const calls = this.callsOf(source, sql)
     const { toks, tr, binds } = bindNumberingTranslator(this.host.translation(), calls?.toks ?? source, sql, specs)
     let { sql: duckSql, shape } = translateQuery(toks, tr)
-    shape = describeCharItems(toks, shape, lookup)
+    shape = describeCharItems(toks, shape, lookup, specs)
     checkAccess(this.host.access(), toks, shape.from)
     // LOB columns read from tables: each one's row id selected last, for locators that write back
     const lobTables = derived === undefined ? this.host.columns.lobTablesOf(toks, shape) : []
