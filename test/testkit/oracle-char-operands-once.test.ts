@@ -56,9 +56,10 @@ describe("Oracle test server: CHAR comparison operands computed once", () => {
   })
 
   it("orders a CHAR of run-time length against a subquery's whatever the trailing blanks of either", async () => {
-    // a value with trailing blanks past 4000 characters (Oracle's longest literal, ORA-01704, which the test server does
-    // not refuse): blank-padded, 'ab' followed by blanks equals 'ab   '
-    const long = `'ab${" ".repeat(4100)}'`
+    // a value with trailing blanks up to 4000 characters (Oracle's longest literal: a longer one is ORA-01704):
+    // blank-padded, 'ab' followed by blanks equals 'ab   '
+    const long = `'ab${" ".repeat(3998)}'`
+    await expect(rows(`SELECT COUNT(*) FROM co_t WHERE LOWER(c) < ALL (SELECT 'ab${" ".repeat(4100)}' FROM dual)`)).rejects.toThrow(/ORA-01704/)
     expect(await rows(`SELECT COUNT(*) FROM co_t WHERE id = 1 AND LOWER(c) < ALL (SELECT ${long} FROM dual)`)).toEqual([[0]])
     expect(await rows(`SELECT COUNT(*) FROM co_t WHERE id = 1 AND LOWER(c) >= ANY (SELECT ${long} FROM dual)`)).toEqual([[1]])
     expect(await rows(`SELECT COUNT(*) FROM co_t WHERE id = 1 AND ${long} <= ALL (SELECT LOWER(c) FROM dual UNION ALL SELECT UPPER(c7) FROM dual)`)).toEqual([[0]])

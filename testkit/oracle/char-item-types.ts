@@ -30,7 +30,7 @@
 import { callEnd, caseResultRanges, charTypes, endAfter, splitAt, type CharType, type TableLookup, VALUE_OF_ARGUMENT } from "./char-expressions.ts"
 import { isKw, isName, isOp, matchParen, type Tok } from "./lexer.ts"
 import type { BindSpec } from "./statement.ts"
-import { charType, Dty, type OraType } from "./types.ts"
+import { charType, Dty, graduatedBindLength, type OraType } from "./types.ts"
 import type { QueryShape, SelectItem } from "./translate-types.ts"
 
 /** Functions returning their CHAR argument's data type, length included. */
@@ -61,7 +61,7 @@ const sharedUnits = (sizes: ReadonlyArray<Sized>): Omit<Sized, "n"> | undefined 
 }
 
 /** The length Oracle keeps a CHAR bind of `bytes` at (bind variable graduation), undefined past CHAR's limit. */
-const graduatedBindLength = (bytes: number): number | undefined => (bytes <= 32 ? 32 : bytes <= 128 ? 128 : bytes <= CHAR_LIMIT ? CHAR_LIMIT : undefined)
+const graduatedCharBindLength = (bytes: number): number | undefined => (bytes <= CHAR_LIMIT ? graduatedBindLength(bytes) : undefined)
 
 /**
  * `shape` with its expression items that are CHAR / NCHAR of a length known at parse time described as such (`toks`:
@@ -140,7 +140,7 @@ const declaredType = (sig: ReadonlyArray<Tok>, typeOf: (from: number, to: number
     }
     const t = sig[from]!
     if (from === to && t.kind === "bind") {
-      const n = graduatedBindLength(charBind(from)?.maxSize ?? Infinity)
+      const n = graduatedCharBindLength(charBind(from)?.maxSize ?? Infinity)
       return n === undefined ? undefined : { national: false, inCharacters: false, n }
     }
     if (isOp(t, "(") && matchParen(sig, from) === to) return isKw(sig[from + 1], "SELECT", "WITH") ? undefined : sized(from + 1, to - 1)

@@ -16,7 +16,7 @@ import type { TableMeta } from "./catalog.ts"
 import { isKw, isName, isOp, matchParen, type Tok, tokenize } from "./lexer.ts"
 import type { LobSource, QueryResult, ResultColumn } from "./statement.ts"
 import { oracleName } from "./translate.ts"
-import { headingOf } from "./expression-names.ts"
+import { itemHeading } from "./expression-names.ts"
 import { quoteDuck } from "./names.ts"
 
 /** Resolves a table name as the session sees it. */
@@ -290,7 +290,7 @@ export const derivedLobRows = (all: ReadonlyArray<Tok>, lookup: TableLookup): De
       const [before, last] = part.slice(-2)
       const caseEnd = isKw(last, "END") && part.filter((t) => isKw(t, "CASE")).length === part.filter((t) => isKw(t, "END")).length
       const ambiguous = part.length >= 2 && isName(last) && !caseEnd && !isIntervalLiteral(part) && !isOp(before, ".") && (before!.kind !== "op" || isOp(before, ")"))
-      const heading = alias === undefined && column === undefined && !top && !ambiguous ? headingOf(part) : undefined
+      const heading = alias === undefined && column === undefined && !top && !ambiguous ? itemHeading(part) : undefined
       if (heading !== undefined) inserts.push({ at: at[itemStarts[n]! + part.length]!, text: ` AS ${quoteDuck(heading)} ` })
       names.push(alias ?? column ?? heading)
       const source = column === undefined || grouped || distinct ? undefined : named(body.length === 3 ? oracleName(body[0]!) : undefined).find((f) => f.names.includes(column))

@@ -1,9 +1,12 @@
 /**
  * Names and kinds read off Oracle tokens without the translator: an identifier's name, an unaliased select item's
  * column heading, and whether an expression is BINARY_DOUBLE / BINARY_FLOAT. translate.ts and the modules it uses
- * (subquery-shapes.ts) both need them, so they live apart from translate.ts.
+ * (subquery-shapes.ts) both need them, so they live apart from translate.ts. A heading is the item's text as written:
+ * rewrites that change an item's tokens (a literal padded for a CHAR comparison, `x > ANY (1, 2)` expanded) leave
+ * the heading of the text they started from (withWrittenHeadings, itemHeading).
  */
-import { isKw, isOp, matchParen, type Tok } from "./lexer.ts"
+import { isKw, isName, isOp, matchParen, type Tok, type WrittenHeading } from "./lexer.ts"
+import { visitAliasedItems } from "./select-aliases.ts"
 
 /** Oracle name of an identifier token (upper-cased unless quoted). */
 export const oracleName = (t: Tok): string => (t.kind === "qident" ? t.value : t.value)
@@ -50,3 +53,49 @@ export const headingOf = (toks: ReadonlyArray<Tok>): string =>
   toks
     .map((t) => t.heading ?? (t.kind === "str" ? `'${t.value.toUpperCase()}'` : t.kind === "qident" ? t.value : t.text.toUpperCase()))
     .join("")
+
+/**
+ * `toks` (a query's tokens, before the rewrites that change select items) with each token of an unaliased select
+ * item of two or more tokens, other than a qualified column or star, carrying the item's heading as written
+ * (Tok.written), for {@link itemHeading} to find after the rewrites.
+ */
+export const withWrittenHeadings = (toks: ReadonlyArray<Tok>): ReadonlyArray<Tok> => {
+  const at = toks.flatMap((t, k) => (t.kind === "ws" ? [] : [k]))
+  const sig = at.map((k) => toks[k]!)
+  const depths: Array<number> = []
+  let depth = 0
+  for (const t of sig) {
+    if (isOp(t, ")")) depth--
+    depths.push(depth)
+    if (isOp(t, "(")) depth++
+  }
+  const out = [...toks]
+  visitAliasedItems(sig, () => false, (from, to) => {
+    const item = sig.slice(from, to)
+    const column = item.every((t, n) => (n % 2 === 0 ? isName(t) || (n === item.length - 1 && isOp(t, "*")) : isOp(t, ".")))
+    const heading = headingOf(item)
+    if (column || heading === "") return false
+    const written: WrittenHeading = { heading, depth: depths[from]! }
+    for (let k = at[from]!; k <= at[to - 1]!; k++) if (out[k]!.written === undefined || out[k]!.written!.depth < written.depth) out[k] = { ...out[k]!, written }
+    return false
+  })
+  return out
+}
+
+/**
+ * The heading of the unaliased select item `part` (its significant tokens, after rewrites): the heading its tokens
+ * carry from the item as written when they carry one of the shallowest select list (withWrittenHeadings), else
+ * {@link headingOf} its tokens; "" when none of its tokens has a heading (an item a rewrite made).
+ */
+export const itemHeading = (part: ReadonlyArray<Tok>): string => {
+  const own = headingOf(part)
+  let written: WrittenHeading | undefined
+  let several = false
+  for (const t of part) {
+    const w = t.written
+    if (w === undefined || w === written) continue
+    if (written === undefined || w.depth < written.depth) [written, several] = [w, false]
+    else if (w.depth === written.depth) several = true
+  }
+  return own === "" || written === undefined || several ? own : written.heading
+}

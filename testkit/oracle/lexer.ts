@@ -16,6 +16,17 @@ export interface Tok {
   readonly pos: number
   /** What the token stands for in a column heading, when a rewrite made it from other source text. */
   readonly heading?: string
+  /**
+   * The heading of the unaliased select item the token was written in (expression-names.ts withWrittenHeadings),
+   * which rewrites copying the token carry along, so the item keeps the heading of its text as written.
+   */
+  readonly written?: WrittenHeading
+}
+
+/** An unaliased select item's heading as the statement wrote it, and the parenthesis depth of its select list. */
+export interface WrittenHeading {
+  readonly heading: string
+  readonly depth: number
 }
 
 const isIdentStart = (c: string) => /[\p{L}_]/u.test(c)

@@ -9,7 +9,7 @@ import type { OracleVersion } from "./errors.ts"
 import { decodeName } from "./names.ts"
 import type { BindSpec, ResultColumn } from "./statement.ts"
 import type { BinaryKind, FromRef, QueryShape } from "./translate.ts"
-import { binaryDoubleType, binaryFloatType, booleanType, charType, dateType, Dty, inferFromDuck, jsonType, numberType, rowidType, timestampType, type OraType } from "./types.ts"
+import { binaryDoubleType, binaryFloatType, booleanType, charType, dateType, Dty, graduatedBindLength, inferFromDuck, jsonType, numberType, rowidType, timestampType, type OraType } from "./types.ts"
 
 /** Maps result columns to declared types where the select list makes that possible. */
 export const describeColumns = (
@@ -228,7 +228,7 @@ export const bindSpecType = (spec: BindSpec | undefined): OraType | undefined =>
       return binaryFloatType
     case Dty.VARCHAR:
     case Dty.CHAR:
-      return spec.csfrm === 2 ? charType("NVARCHAR2", 2000) : charType("VARCHAR2", 4000)
+      return spec.csfrm === 2 ? charType("NVARCHAR2", 2000) : charType("VARCHAR2", graduatedBindLength(spec.maxSize))
     case Dty.DATE:
       return dateType
     case Dty.TIMESTAMP:

@@ -26,6 +26,7 @@ import { rewriteRowSubqueries } from "./row-subqueries.ts"
 import { rewriteQuantifiedLists } from "./quantified-lists.ts"
 import { rowidOf } from "./row-locks.ts"
 import { derivedLobRows, withDerivedLobRows } from "./derived-lob-rows.ts"
+import { withWrittenHeadings } from "./expression-names.ts"
 import { intervalLiteralTargets } from "./interval-writes.ts"
 import { datetimeOperandCasts } from "./datetime-operand-casts.ts"
 import { intervalBindKind, isLocalZoneBind, localZoneArithmetic } from "./local-zone-arithmetic.ts"
@@ -95,7 +96,9 @@ export class SessionQueries {
     // a bound format model (TO_CHAR(x, :fmt)) as the literal it is, its column heading the bind's (format-model-binds.ts)
     const inlined = inlineFormatBindTokens(tokenize(rewriteSequenceRows(rewriteSampleClauses(stripTerminator(sql)), this.host.isTable)), bound, boundSpecs, describeOnly)
     const { params, specs } = inlined
-    const tokens = (MAY_HAVE_FORMAT.test(sql) ? dynamicFormatModels(inlined.toks, sql, describeOnly)?.toks : undefined) ?? inlined.toks
+    // unaliased items keep the headings of their text as written through the rewrites below (expression-names.ts)
+    const written = withWrittenHeadings(inlined.toks)
+    const tokens = (MAY_HAVE_FORMAT.test(sql) ? dynamicFormatModels(written, sql, describeOnly)?.toks : undefined) ?? written
     const rewritten = datetimeJoins(intervalLiteralTargets(localZoneArithmetic(datetimeOperandCasts(rewriteRowSubqueries(rewriteQuantifiedLists(rewriteNumericIntervals(datetimeTextReads(tokens, lookup, (n) => isCharacterBind(specs[n - 1]))))), lookup, (n) => specs[n - 1]?.dty), lookup, (n) => intervalBindKind(specs[n - 1]), (n) => isLocalZoneBind(specs[n - 1])), lookup), lookup)
     // LOB columns read through FROM subqueries or UNION ALL: hidden row id items for their locators
     const derived = derivedLobRows(rewritten, lookup)

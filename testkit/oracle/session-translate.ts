@@ -15,6 +15,7 @@ import { checkDatetimeLiterals } from "./datetime-literal-checks.ts"
 import { datetimeInsertSelects, sessionZoneWrites } from "./datetime-writes.ts"
 import { rewriteFloatConditions } from "./float-conditions.ts"
 import { padCharOperands } from "./char-operands.ts"
+import { checkTextLiterals } from "./text-literal-checks.ts"
 import { rewriteHierarchical } from "./hierarchical.ts"
 import { markRecursiveWith } from "./recursive-with.ts"
 import { rewritePivotClauses } from "./pivot-clauses.ts"
@@ -148,6 +149,7 @@ export const bindNumberingTranslator = (ctx: TranslationContext, source: Readonl
   const columns = ctx.columns
   const attributes = queryTokenRewrites(ctx, sql, source, specs)
   checkDatetimeLiterals(source)
+  checkTextLiterals(source)
   const tokens = namedTypesOf(ctx.db).rewriteConstructors(ctx.schema, attributes)
   const textDatetimeColumns = columns.textDatetimeColumnsOf(sql)
   // references to columns named like a text datetime column of another table resolved per query block

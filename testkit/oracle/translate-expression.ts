@@ -124,7 +124,7 @@ export function expression(tr: TranslatorCore, from: number, to: number): string
     const rendered = isOp(t, "(") ? `(${tr.range(i + 1, end - 1)})` : isKw(t, "CASE") ? tr.range(i, end) : tr.plain(i, end)
     // a PL/SQL DATE / TIMESTAMP value may be held as its text
     const text = dateBind ? `CAST(${rendered} AS TIMESTAMP)` : rendered
-    const exact = tr.exactColumnAt(i, end) !== undefined || EXACT_RESULT.test(text) || tr.bindIs(tr.ctx.exactBind, i, end)
+    const exact = tr.isExactColumnWithin(i, end) || EXACT_RESULT.test(text) || tr.bindIs(tr.ctx.exactBind, i, end)
     const datetime = tr.textDatetimeAt(i, end) ?? textDatetimeOfText(text)
     const exactInterval = tr.exactIntervalAt(i, end, text) ?? (tr.bindIs(tr.ctx.exactSecondsBind, i, end) ? "dayToSecond" : undefined)
     const column = tr.columnNameAt(i, end)

@@ -45,7 +45,7 @@ export function exactNumberParts(tr: TranslatorCore, parts: Array<Part>): void {
     else if (inOrder && exactIntervalOfText(p.text) !== undefined) p.text = exactIntervalOrderKey(p.text)
     else if (inOrder && p.to === p.from + 1 && tr.exactOrderItems.has(tr.toks[p.from]!.value))
       p.text = `ora_number_key(CAST(${tr.exactOrderItems.get(tr.toks[p.from]!.value)} AS VARCHAR))`
-    else if (p.text.length > 0 && tr.isExactPart(p)) exactOperand(tr, parts, j)
+    else if (p.text.length > 0 && (tr.isExactPart(p) || hasExactBound(tr, parts, j))) exactOperand(tr, parts, j)
   }
   exactCaseParts(tr, parts)
 }
@@ -74,6 +74,18 @@ export function exactCaseParts(tr: TranslatorCore, parts: Array<Part>): void {
     head.text = `ora_number(CAST(${head.text}`
     parts[end]!.text = `${parts[end]!.text} AS VARCHAR))`
   }
+}
+
+/**
+ * True when `parts[j]` is the subject of `[NOT] BETWEEN lo AND hi` with an exact NUMBER bound: the subject is then
+ * compared as a number with both (`f BETWEEN n AND 3` of a BINARY_DOUBLE f, which DuckDB would not compare with the
+ * NUMBER's text; Oracle converts to the higher numeric type: SQL Language Reference, "Numeric Precedence").
+ */
+const hasExactBound = (tr: TranslatorCore, parts: ReadonlyArray<Part>, j: number): boolean => {
+  const negated = isKw(tr.toks[parts[j + 1]?.from ?? -1], "NOT") && parts[j + 1]!.separator ? 1 : 0
+  const between = parts[j + 1 + negated]
+  if (between?.separator !== true || !isKw(tr.toks[between.from], "BETWEEN")) return false
+  return [parts[j + 2 + negated], parts[j + 4 + negated]].some((q) => q !== undefined && !q.separator && tr.isExactPart(q))
 }
 
 /**

@@ -68,8 +68,18 @@ export class TranslatorOperands {
     return false
   }
 
+  /**
+   * True when segment `p` is an exact NUMBER: a column (also in parentheses, `(n)`, which is the same value) or a
+   * result held as one.
+   */
   isExactPart(p: Part): boolean {
-    return this.exactColumnAt(p.from, p.to) !== undefined || EXACT_RESULT.test(p.text)
+    return this.isExactColumnWithin(p.from, p.to) || EXACT_RESULT.test(p.text)
+  }
+
+  /** True when tokens [from, to) are an exact NUMBER column reference, also in parentheses (`(n)`, `((t.n))`). */
+  isExactColumnWithin(from: number, to: number): boolean {
+    while (isOp(this.toks[from], "(") && matchParen(this.toks, from) === to - 1) [from, to] = [from + 1, to - 1]
+    return this.exactColumnAt(from, to) !== undefined
   }
 
   /** The column when tokens [from, to) are one (possibly qualified) exact NUMBER column reference. */

@@ -13,7 +13,7 @@ import { stringLiteralType } from "./literal-types.ts"
 import { negativeScaleCast, negativeScaleExtreme, numberDescription } from "./number-describe.ts"
 import { fromRefs, withBlockShapes } from "./subquery-shapes.ts"
 import { timestampPrecisionAt } from "./fraction-precision.ts"
-import { binaryKindOf, headingOf, oracleName } from "./expression-names.ts"
+import { binaryKindOf, itemHeading, oracleName } from "./expression-names.ts"
 import { binaryDoubleType, intervalDsType, intervalYmType, numberType, timestampType, type OraType } from "./types.ts"
 import { identOut, NOT_ALIAS } from "./translate-literals.ts"
 import { datetimeArgument, textDatetimeOfText } from "./translate-datetime-sql.ts"
@@ -327,10 +327,11 @@ export const translateQuery = (
     } else {
       items.push(exprItem(part, ym, text))
       // no heading: an item of a subquery inside a rewritten call, whose tokens give their heading to the call's
-      pieces.push(headingOf(part) === "" ? text : `${text} AS ${quoteDuck(encodeName(headingOf(part)))}`)
+      const heading = itemHeading(part)
+      pieces.push(heading === "" ? text : `${text} AS ${quoteDuck(encodeName(heading))}`)
       if (EXACT_RESULT.test(text)) {
         exactOrder.set(String(items.length), text)
-        exactOutputs.set(String(items.length), quoteDuck(encodeName(headingOf(part))))
+        exactOutputs.set(String(items.length), quoteDuck(encodeName(heading)))
       }
     }
   }

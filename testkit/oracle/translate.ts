@@ -14,7 +14,7 @@ import { isKw, isOp, matchParen, sqlString, type Tok } from "./lexer.ts"
 import { ora } from "./errors.ts"
 import { encodeName, quoteDuck } from "./names.ts"
 import type { InstantGrouping } from "./datetime-groups.ts"
-import { type BinaryKind, binaryKindOf, headingOf, oracleName } from "./expression-names.ts"
+import { type BinaryKind, binaryKindOf, headingOf, itemHeading, oracleName } from "./expression-names.ts"
 import { identOut, isDuckOnlyReservedName, isSeparator, NOT_ALIAS, numberLiteral } from "./translate-literals.ts"
 import { TranslatorOperands } from "./translate-operands.ts"
 import { exactNumberParts } from "./translate-numbers.ts"
@@ -133,7 +133,8 @@ export class Translator extends TranslatorOperands implements TranslatorCore {
       const before = toks[p.to - 2]
       const aliased = p.to - p.from >= 2 && (last.kind === "ident" || last.kind === "qident") && !NOT_ALIAS.has(last.value) && !isOp(before, ".") && (before?.kind !== "op" || isOp(before, ")"))
       if (p.text.length === 0 || aliased || this.columnNameAt(p.from, p.to) !== undefined || isOp(last, "*") || / AS (?:"(?:[^"]|"")*"|[A-Za-z_][\w$#]*)$/.test(p.text)) continue
-      if (headingOf(toks.slice(p.from, p.to)) !== "") p.text = `${p.text} AS ${quoteDuck(encodeName(headingOf(toks.slice(p.from, p.to))))}`
+      const heading = itemHeading(toks.slice(p.from, p.to))
+      if (heading !== "") p.text = `${p.text} AS ${quoteDuck(encodeName(heading))}`
     }
   }
 

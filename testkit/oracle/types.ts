@@ -278,3 +278,11 @@ export const inferFromDuck = (type: DuckDBType, version: "19c" | "23ai"): OraTyp
       return charType("VARCHAR2", 4000)
   }
 }
+
+/**
+ * The length Oracle keeps a character bind of `bytes` at, and describes it by as a select item (results.ts,
+ * char-item-types.ts): 32, 128, 2000 or 4000 ("bind variable graduation": C. Antognini, Troubleshooting Oracle
+ * Performance; V$SQL_BIND_METADATA.MAX_LENGTH 32 for a VARCHAR2(32) bind, and SQL*Plus sizing `SELECT :s s FROM DUAL`
+ * by it: http://huang.freeshell.org/oranotes/BindLength.txt).
+ */
+export const graduatedBindLength = (bytes: number): number => (bytes <= 32 ? 32 : bytes <= 128 ? 128 : bytes <= 2000 ? 2000 : 4000)
