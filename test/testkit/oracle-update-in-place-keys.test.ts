@@ -129,4 +129,83 @@ describe("Oracle test server: UPDATE ... RETURNING, key columns set to their own
     await conn.execute("UPDATE ip_parent SET name = 'again' WHERE id = 2 RETURNING name INTO :o", { o: outString })
     expect((await parents())[1]).toEqual([before[1][0], 2, "again"])
   })
+
+  describe("a column another index covers", () => {
+    const tagged = () => rows("SELECT ROWID, id, name, tag FROM ip_tagged ORDER BY id")
+    const outNumber = { dir: oracledb.BIND_OUT, type: oracledb.NUMBER }
+    beforeAll(async () => {
+      for (const sql of [
+        "CREATE TABLE ip_tagged (id NUMBER PRIMARY KEY, name VARCHAR2(20), tag VARCHAR2(10), changed DATE)",
+        "CREATE INDEX ip_tagged_tag ON ip_tagged (tag)",
+        "CREATE TABLE ip_tag_child (id NUMBER PRIMARY KEY, tagged_id NUMBER REFERENCES ip_tagged (id))",
+        "CREATE TABLE ip_plain (id NUMBER, name VARCHAR2(20), tag VARCHAR2(10), changed DATE)",
+        "CREATE INDEX ip_plain_tag ON ip_plain (tag)",
+        "CREATE TABLE ip_many (id NUMBER PRIMARY KEY, name VARCHAR2(20))",
+        "INSERT INTO ip_tagged VALUES (1, 'a', 'x', NULL)",
+        "INSERT INTO ip_tagged VALUES (2, 'b', 'y', NULL)",
+        "INSERT INTO ip_tagged VALUES (3, 'c', 'z', NULL)",
+        "INSERT INTO ip_tag_child VALUES (10, 1)",
+        "INSERT INTO ip_plain VALUES (1, 'a', 'x', NULL)",
+        "INSERT INTO ip_plain VALUES (2, 'b', 'y', NULL)",
+        "INSERT INTO ip_many SELECT LEVEL, 'm' FROM dual CONNECT BY LEVEL <= 300"
+      ]) await conn.execute(sql)
+      await conn.commit()
+    })
+
+    it("UPDATE ... RETURNING INTO assigning an indexed column returns its rows, also with SYSDATE, without a key and in PL/SQL", async () => {
+      const before = await tagged()
+      const changed = await conn.execute("UPDATE ip_tagged SET tag = 'q' WHERE id = 2 RETURNING name INTO :o", { o: outString })
+      expect([changed.rowsAffected, changed.outBinds]).toEqual([1, { o: ["b"] }])
+      const volatile = await conn.execute("UPDATE ip_tagged SET tag = 'w', changed = SYSDATE WHERE id = 3 RETURNING name INTO :o", { o: outString })
+      expect([volatile.rowsAffected, volatile.outBinds]).toEqual([1, { o: ["c"] }])
+      const plain = await conn.execute("UPDATE ip_plain SET tag = 'v', changed = SYSDATE WHERE id = 2 RETURNING name INTO :o", { o: outString })
+      expect([plain.rowsAffected, plain.outBinds]).toEqual([1, { o: ["b"] }])
+      const block = await conn.execute("DECLARE n VARCHAR2(20); BEGIN UPDATE ip_tagged SET tag = 'p' WHERE id = 2 RETURNING name INTO n; :v := n; END;", { v: outString })
+      expect(block.outBinds).toEqual({ v: "b" })
+      const after = await tagged()
+      expect(after.map((row: Array<unknown>) => row.slice(1))).toEqual([[1, "a", "x"], [2, "b", "p"], [3, "c", "w"]])
+      expect(after[0]).toEqual(before[0])
+    })
+
+    it("an indexed column assigned its own value is left out: the row keeps its ROWID, a parent with children too", async () => {
+      const before = await tagged()
+      const result = await conn.execute("UPDATE ip_tagged SET id = 1, tag = tag, name = 'same' WHERE id = 1 RETURNING name INTO :o", { o: outString })
+      expect(result.outBinds).toEqual({ o: ["same"] })
+      expect(await tagged()).toEqual([[before[0][0], 1, "same", "x"], before[1], before[2]])
+      // a foreign key's column is indexed too
+      const childRowid = await rows("SELECT ROWID FROM ip_tag_child")
+      const child = await conn.execute("UPDATE ip_tag_child SET tagged_id = 1 WHERE id = 10 RETURNING id INTO :o", { o: { dir: oracledb.BIND_OUT, type: oracledb.NUMBER } })
+      expect([child.rowsAffected, child.outBinds]).toEqual([1, { o: [10] }])
+      expect(await rows("SELECT ROWID FROM ip_tag_child")).toEqual(childRowid)
+      const plainRowids = await rows("SELECT ROWID FROM ip_plain ORDER BY id")
+      await conn.execute("UPDATE ip_plain SET name = 'r' WHERE id = 1 RETURNING name INTO :o", { o: outString })
+      expect(await rows("SELECT ROWID FROM ip_plain ORDER BY id")).toEqual(plainRowids)
+    })
+
+    it("RETURNING an aggregate gives one value and the rows written as rowsAffected, also in PL/SQL", async () => {
+      const sum = await conn.execute("UPDATE ip_tagged SET name = 'x' WHERE id < 3 RETURNING SUM(id) INTO :s", { s: outNumber })
+      expect([sum.rowsAffected, sum.outBinds]).toEqual([2, { s: [3] }])
+      const many = await conn.execute("UPDATE ip_many SET name = 'y' RETURNING COUNT(*), SUM(id) INTO :c, :s", { c: outNumber, s: outNumber })
+      expect([many.rowsAffected, many.outBinds]).toEqual([300, { c: [300], s: [45150] }])
+      const volatile = await conn.execute("UPDATE ip_tagged SET changed = SYSDATE WHERE id > 1 RETURNING MAX(name) INTO :m", { m: outString })
+      expect([volatile.rowsAffected, volatile.outBinds]).toEqual([2, { m: ["x"] }])
+      const block = await conn.execute(
+        "DECLARE TYPE nums IS TABLE OF NUMBER; s NUMBER; all_s nums; BEGIN UPDATE ip_tagged SET name = 'z' WHERE id < 3 RETURNING SUM(id) INTO s; " +
+          "UPDATE ip_tagged SET name = 'w' RETURNING SUM(id) BULK COLLECT INTO all_s; :v := s || '/' || all_s.COUNT || '/' || all_s(1) || '/' || SQL%ROWCOUNT; END;",
+        { v: outString }
+      )
+      expect(block.outBinds).toEqual({ v: "3/1/6/3" })
+    })
+
+    it("hundreds of rows keeping their key beside one whose key changes are all written and returned", async () => {
+      const before = await rows("SELECT ROWID, id FROM ip_many ORDER BY id")
+      const sql = "UPDATE ip_many SET id = CASE WHEN id = 300 THEN 301 ELSE id END, name = 'k' RETURNING id INTO :ids"
+      const result = await conn.execute(sql, { ids: { dir: oracledb.BIND_OUT, type: oracledb.NUMBER } })
+      expect(result.rowsAffected).toBe(300)
+      expect([...result.outBinds.ids].sort((x: number, y: number) => x - y)).toEqual([...Array.from({ length: 299 }, (_, i) => i + 1), 301])
+      const after = await rows("SELECT ROWID, id, name FROM ip_many ORDER BY id")
+      expect(after.slice(0, 299)).toEqual(before.slice(0, 299).map((row: Array<unknown>) => [...row, "k"]))
+      expect(after[299].slice(1)).toEqual([301, "k"])
+    })
+  })
 })

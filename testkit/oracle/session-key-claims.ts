@@ -5,7 +5,8 @@
 import type { DuckDBValue } from "@duckdb/node-api"
 import type { BulkRows } from "../engine/index.ts"
 import { ora } from "./errors.ts"
-import type { TableMeta } from "./catalog.ts"
+import type { Catalog, TableMeta } from "./catalog.ts"
+import { indexedColumns } from "./indexed-columns.ts"
 import { type KeyedTable, keysOfBulk, keysOfDuplicate, keysOfRowIdsSql, keysOfRows, returningKeys } from "./key-locks.ts"
 import { decodeName } from "./names.ts"
 import { duplicateKeyMessage } from "./session-errors.ts"
@@ -14,7 +15,7 @@ import { AwaitedTransactions } from "./transaction-waits.ts"
 
 /** What claiming keys needs from its session. */
 export interface KeyClaimHost {
-  readonly db: { readonly keyLocks: RowLocks<string>; readonly settings: { readonly lockWaitMs: number }; transactionsEnded(sid: number): number }
+  readonly db: { readonly keyLocks: RowLocks<string>; readonly settings: { readonly lockWaitMs: number }; readonly catalog: Catalog; transactionsEnded(sid: number): number }
   readonly info: { readonly sid: number }
   /** The session's transaction (session-transaction.ts). */
   readonly txn: {
@@ -22,7 +23,7 @@ export interface KeyClaimHost {
     readonly length: number
     undoTo(mark: number): Promise<void>
     run(sql: string, params?: ReadonlyArray<DuckDBValue>): Promise<number>
-    runWritingKeys(sql: string, params: ReadonlyArray<DuckDBValue>, keyColumns: ReadonlyArray<string>, returning: string): Promise<{ readonly count: number; readonly keys: ReadonlyArray<ReadonlyArray<unknown>> }>
+    runWritingKeys(sql: string, params: ReadonlyArray<DuckDBValue>, keyColumns: ReadonlyArray<string>, returning: string, indexed: ReadonlyArray<string>): Promise<{ readonly count: number; readonly keys: ReadonlyArray<ReadonlyArray<unknown>> }>
   }
   /** Reads rows inside the session's transaction (engine SQL). */
   readRows(sql: string, params: ReadonlyArray<DuckDBValue>): Promise<ReadonlyArray<ReadonlyArray<unknown>>>
@@ -33,7 +34,7 @@ export interface KeyClaimHost {
 /** The keys of one session's running INSERT and the waits for other transactions' keys. */
 export class KeyClaims {
   /** Keys the running INSERT wrote into a table with primary-key or unique constraints (key-locks.ts). */
-  private insertKeys: { readonly keyed: KeyedTable; readonly keys: Array<string> } | undefined
+  private insertKeys: { readonly keyed: KeyedTable; readonly keys: Array<string>; readonly indexed: ReadonlyArray<string> | undefined } | undefined
 
   constructor(private readonly host: KeyClaimHost) {}
 
@@ -43,16 +44,17 @@ export class KeyClaims {
    * transaction ends (then DuckDB raises the duplicate key if that transaction committed), until the lock wait
    * bound (ORA-30006) or a break (ORA-01013); without `wait` undefined is returned (the general path then waits). A
    * holder that releases the key by a rollback to a savepoint is still waited for until its transaction ends
-   * (transaction-waits.ts).
+   * (transaction-waits.ts). `indexed`: the columns of the table an index covers, which an UPDATE's write in place
+   * leaves out where they keep their values (in-place-updates.ts; the key columns when not given).
    */
-  async claiming<T>(keyed: KeyedTable, write: () => Promise<T>, wait: boolean): Promise<T | undefined> {
+  async claiming<T>(keyed: KeyedTable, write: () => Promise<T>, wait: boolean, indexed?: ReadonlyArray<string>): Promise<T | undefined> {
     const host = this.host
     if (this.insertKeys !== undefined) return write()
     const deadline = Date.now() + host.db.settings.lockWaitMs
     const awaited = new AwaitedTransactions(host.db)
     for (;;) {
       const mark = host.txn.length
-      const claim = { keyed, keys: new Array<string>() }
+      const claim = { keyed, keys: new Array<string>(), indexed }
       this.insertKeys = claim
       // A holder whose COMMIT finishes while the write runs releases its keys before this check, although DuckDB
       // accepted the write against its uncommitted key (and would fail only this transaction's COMMIT): a release
@@ -113,7 +115,7 @@ export class KeyClaims {
    */
   async claimingWithOldKeys<T>(keyed: KeyedTable, meta: TableMeta, rowids: ReadonlyArray<bigint> | undefined, write: () => Promise<T>): Promise<T> {
     const old = rowids === undefined || rowids.length === 0 ? [] : keysOfRows(keyed, await this.host.readRows(keysOfRowIdsSql(keyed, meta, rowids.length), [...rowids]))
-    const out = (await this.claiming(keyed, write, true))!
+    const out = (await this.claiming(keyed, write, true, this.indexedColumnsOf(meta)))!
     this.takeKeys(keyed, old)
     return out
   }
@@ -126,9 +128,14 @@ export class KeyClaims {
   async runInsert(sql: string, params: ReadonlyArray<DuckDBValue>): Promise<number> {
     const claim = this.insertKeys
     if (claim === undefined) return this.host.txn.run(sql, params)
-    const written = await this.host.txn.runWritingKeys(sql, params, claim.keyed.columns, returningKeys(claim.keyed))
+    const written = await this.host.txn.runWritingKeys(sql, params, claim.keyed.columns, returningKeys(claim.keyed), claim.indexed ?? claim.keyed.columns)
     claim.keys.push(...keysOfRows(claim.keyed, written.keys))
     return written.count
+  }
+
+  /** The columns of `meta` a DuckDB index covers (indexed-columns.ts): an UPDATE writes a row in place only without them. */
+  indexedColumnsOf(meta: TableMeta | undefined): ReadonlyArray<string> {
+    return indexedColumns(this.host.db.catalog, meta)
   }
 
   /** The key columns the running claim needs a statement with its own RETURNING clause to return too (none: undefined). */

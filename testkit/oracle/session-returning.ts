@@ -6,7 +6,6 @@ import type { DuckDBValue } from "@duckdb/node-api"
 import type { Session as EngineSession } from "../engine/index.ts"
 import type { TableMeta } from "./catalog.ts"
 import { inPlaceUpdate, runInPlaceUpdate } from "./in-place-updates.ts"
-import { keyedTable } from "./key-locks.ts"
 import { splitTopLevel } from "./lexer.ts"
 import { duckIdent } from "./names.ts"
 import type { OraError } from "./errors.ts"
@@ -22,7 +21,12 @@ export interface ReturningHost {
   readonly engine: EngineSession
   readonly txn: SessionTransaction
   /** The keys the statement claims (session-key-claims.ts): their columns are returned too. */
-  readonly keys: { readonly returnedColumns: ReadonlyArray<string> | undefined; noteReturned(rows: ReadonlyArray<ReadonlyArray<unknown>>): void }
+  readonly keys: {
+    readonly returnedColumns: ReadonlyArray<string> | undefined
+    noteReturned(rows: ReadonlyArray<ReadonlyArray<unknown>>): void
+    /** The columns of a table some DuckDB index covers (indexed-columns.ts). */
+    indexedColumnsOf(meta: TableMeta | undefined): ReadonlyArray<string>
+  }
   mapError(e: unknown): OraError
 }
 
@@ -46,9 +50,10 @@ export const dmlReturning = async (
   const volatileUpdate = write?.kind === "update" ? write : undefined
   const returningList = `${t.text(ret.at + 1, ret.into)}${plan?.extraReturning ?? ""}${keyColumns.map((c) => `, ${duckIdent(c)}`).join("")}`
   const sql = `${t.text(0, ret.at)} RETURNING ${returningList}${volatileTarget === undefined ? "" : ", *"}`
-  // an UPDATE of a table with a key writes in place, returning values read by row id (in-place-updates.ts)
-  const keyed = keyedTable(target)
-  const inPlace = keyed === undefined || volatileTarget !== undefined ? undefined : inPlaceUpdate(sql, keyed.columns)
+  // an UPDATE of a table with an index (a key's too) writes in place, returning values read by row id, every
+  // indexed column left out where it keeps its value (in-place-updates.ts); without any, the engine writes in place
+  const indexed = host.keys.indexedColumnsOf(target)
+  const inPlace = indexed.length === 0 || volatileTarget !== undefined ? undefined : inPlaceUpdate(sql, indexed)
   const wholeAt = keyAt + keyColumns.length
   const returned: Array<Array<unknown>> = Array.from({ length: ret.outs }, () => [])
   const lobs = plan?.columns.map((source) => (source === undefined ? undefined : { source, rowids: new Array<bigint>() }))
@@ -66,7 +71,7 @@ export const dmlReturning = async (
         if (keyColumns.length > 0) keys.push(keyColumns.map((_, k) => value(keyAt + k) ?? null))
       }
       const written =
-        volatileUpdate !== undefined ? await runVolatileWrite(engine, volatileUpdate, params, undefined, returningList, keyed?.columns) : inPlace !== undefined ? await runInPlaceUpdate(engine, inPlace, params) : undefined
+        volatileUpdate !== undefined ? await runVolatileWrite(engine, volatileUpdate, params, undefined, returningList, indexed) : inPlace !== undefined ? await runInPlaceUpdate(engine, inPlace, params) : undefined
       if (written !== undefined) {
         for (const row of written.rows) take((k) => row[k])
         for (const entry of written.replay) txn.push(entry)
@@ -82,7 +87,8 @@ export const dmlReturning = async (
         if (volatileTarget === undefined) txn.push({ sql, params, types: undefined })
         else for (const entry of replayInserts(volatileTarget, cursor.columns.slice(wholeAt), whole)) txn.push(entry)
       }
-      total += extras.length
+      // the rows written: one returned row each, but one row for them all when RETURNING aggregates them
+      total += written?.count ?? extras.length
       perRow.push(extras.length)
       host.keys.noteReturned(keys)
       if (plan !== undefined && extras.length > 0) {

@@ -152,8 +152,9 @@ export class SessionTransaction {
   }
 
   /**
-   * {@link run} for a statement whose RETURNING rows are read (e.g. the keys an INSERT wrote); `keyColumns` are the key
-   * columns of the table it writes, which a volatile UPDATE leaves out of a row's write when they keep their values.
+   * {@link run} for a statement whose RETURNING rows are read (e.g. the keys an INSERT wrote); `keyColumns` are the
+   * columns an index covers (keys included) of the table it writes, which a volatile UPDATE leaves out of a row's write
+   * when they keep their values.
    */
   runReturning(sql: string, params: ReadonlyArray<DuckDBValue> | undefined, keyColumns: ReadonlyArray<string> = []): Promise<ReadonlyArray<ReadonlyArray<unknown>>> {
     const volatile = volatileInsertReturning(sql)
@@ -182,16 +183,23 @@ export class SessionTransaction {
   /**
    * {@link runReturning} of `sql` (an INSERT / UPDATE / DELETE / MERGE of a table whose key columns are `keyColumns`)
    * with `returning` (the RETURNING clause of those columns) appended: the rows it wrote and the keys they hold. An
-   * UPDATE or MERGE the engine would rewrite for its RETURNING clause runs in place instead (in-place-updates.ts).
+   * UPDATE or MERGE the engine would rewrite for its RETURNING clause runs in place instead (in-place-updates.ts),
+   * leaving out the columns of `indexed` (those an index covers) where they keep their values.
    */
-  async runWritingKeys(sql: string, params: ReadonlyArray<DuckDBValue>, keyColumns: ReadonlyArray<string>, returning: string): Promise<{ readonly count: number; readonly keys: ReadonlyArray<ReadonlyArray<unknown>> }> {
+  async runWritingKeys(
+    sql: string,
+    params: ReadonlyArray<DuckDBValue>,
+    keyColumns: ReadonlyArray<string>,
+    returning: string,
+    indexed: ReadonlyArray<string> = keyColumns
+  ): Promise<{ readonly count: number; readonly keys: ReadonlyArray<ReadonlyArray<unknown>> }> {
     // an INSERT or DELETE is not taken apart (a keyed table's every INSERT comes here)
-    const update = /^\s*UPDATE\b/i.test(sql) ? inPlaceUpdate(sql + returning, keyColumns) : undefined
+    const update = /^\s*UPDATE\b/i.test(sql) ? inPlaceUpdate(sql + returning, indexed) : undefined
     const mergeParts = /^\s*MERGE\b/i.test(sql) ? mergeWritingKeys(sql) : undefined
     // a MERGE from a view computing DBMS_RANDOM or SYS_GUID reads it once (runReturning)
     const merge = mergeParts !== undefined && (await volatileViewMerge(this.host.engine, sql)) === undefined ? mergeParts : undefined
     if (update === undefined && merge === undefined) {
-      const keys = await this.runReturning(sql + returning, params, keyColumns)
+      const keys = await this.runReturning(sql + returning, params, indexed)
       return { count: keys.length, keys }
     }
     const check = merge === undefined ? undefined : stableMergeRowsCheck(sql)

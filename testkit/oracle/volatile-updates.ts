@@ -12,8 +12,8 @@
  * inserted rows (`RETURNING *`) are logged as INSERTs; a source query calling such a function (or a view whose query
  * calls one) is read once first and the MERGE runs over its rows as literals. A DELETE WHERE is checked over the
  * values computed for the UPDATE (merge-delete-where.ts), and its rows are deleted by row id instead of updated. Rows
- * are updated in place, their RETURNING values read by row id after (in-place-updates.ts); only rows whose key
- * changes are updated with RETURNING. The statements are logged as they ran, RETURNING clause included: with one the
+ * are updated in place, their RETURNING values read by row id after (in-place-updates.ts); only rows whose key or
+ * other indexed column changes are updated with RETURNING. The statements are logged as they ran, RETURNING clause included: with one the
  * engine gives the rows it updates other row ids than without, and the next statement's row ids must meet the
  * replay's rows.
  */
@@ -281,7 +281,31 @@ export const matchedBranch = (write: Extract<VolatileWrite, { kind: "merge" }>):
   `CASE ${write.matched.map((b, k) => `WHEN ${b.condition === undefined ? "TRUE" : `(${b.condition})`} THEN ${k + 1}`).join(" ")} ELSE 0 END`
 
 /** Rows per logged UPDATE (DuckDB's prepared statements take a bounded number of parameters). */
-const ROWS_PER_STATEMENT = 256
+export const ROWS_PER_STATEMENT = 256
+
+/** `ids` (row ids as text) in lists of at most {@link ROWS_PER_STATEMENT}, for `rowid IN (...)` conditions. */
+export const rowIdLists = (ids: ReadonlyArray<string>): Array<string> => {
+  const out: Array<string> = []
+  for (let at = 0; at < ids.length; at += ROWS_PER_STATEMENT) out.push(ids.slice(at, at + ROWS_PER_STATEMENT).join(", "))
+  return out
+}
+
+/**
+ * The select list `returned` read from the rows of `table` whose row ids (as text) are `ids`, after an UPDATE wrote
+ * them in place: one row each, or one for them all when the list aggregates them (`RETURNING SUM(x) INTO`, which
+ * Oracle's returning_clause allows: SQL Language Reference, "UPDATE", returning_clause). A row the engine wrote as a
+ * delete and an insert (an indexed column assigned, indexed-columns.ts) has a new row id: that fails the statement
+ * rather than lose its row.
+ */
+export const readByRowIds = async (engine: EngineSession, table: string, returned: string, ids: ReadonlyArray<string>): Promise<Array<Array<DuckDBValue>>> => {
+  const rows: Array<Array<DuckDBValue>> = []
+  for (const list of rowIdLists(ids)) rows.push(...(await readAll(engine, `SELECT ${returned} FROM ${table} WHERE rowid IN (${list})`, [])).rows)
+  if (rows.length >= ids.length) return rows
+  const all = `rowid IN (${ids.join(", ")})`
+  const present = Number((await engine.queryAll(`SELECT count(*) FROM ${table} WHERE ${all}`))[0]![0])
+  if (present < ids.length) throw new Error(`${ids.length - present} of the rows an UPDATE wrote in place have new row ids (an indexed column assigned): their RETURNING values cannot be read`)
+  return (await readAll(engine, `SELECT ${returned} FROM ${table} WHERE ${all}`, [])).rows
+}
 
 /**
  * `UPDATE target SET ... FROM (VALUES ...)` statements writing `rows` (a row id, then one value per assignment, typed
@@ -329,10 +353,7 @@ const writeInPlace = async (
 ): Promise<Array<ReplayInsert>> => {
   const writes = set.length === 0 ? [] : updatesByRowId(table, set, columns, rows)
   for (const w of writes) await engine.execute(w.sql, w.params)
-  for (let at = 0; returned !== undefined && at < rows.length; at += ROWS_PER_STATEMENT) {
-    const ids = rows.slice(at, at + ROWS_PER_STATEMENT).map((row) => String(row[0]))
-    into.push(...(await readAll(engine, `SELECT ${returned} FROM ${table} WHERE rowid IN (${ids.join(", ")})`, [])).rows)
-  }
+  if (returned !== undefined) into.push(...(await readByRowIds(engine, table, returned, rows.map((row) => String(row[0])))))
   return writes
 }
 
@@ -353,9 +374,9 @@ const runWrites = async (engine: EngineSession, writes: ReadonlyArray<ReplayInse
  * Runs the volatile `write` (from {@link volatileWrite}) with `params`: computes the changed rows' new values, writes
  * them by row id, and gives the statements that write them again for the replay log. An UPDATE returns the
  * expressions `returningList` (engine text) when given, else its own RETURNING columns. A MERGE that would act on a
- * target row more than once fails with ORA-30926 (merge-stable-rows.ts). Rows are written in place: a key column of
- * `keyColumns` (the table's, Oracle names) assigned its own value is left out of a row's write, and only a row whose
- * key really changes is written with RETURNING (in-place-updates.ts).
+ * target row more than once fails with ORA-30926 (merge-stable-rows.ts). Rows are written in place: a column of
+ * `keyColumns` (those an index covers, keys included, Oracle names: indexed-columns.ts) assigned its own value is left
+ * out of a row's write, and only a row where one really changes is written with RETURNING (in-place-updates.ts).
  */
 export const runVolatileWrite = async (
   engine: EngineSession,

@@ -223,6 +223,7 @@ export function notNullTarget(ctx: Frame, target: Expr): boolean {
 
 /** RETURNING ... BULK COLLECT INTO: the returned columns (one array per expression) as rows into the collections. */
 export function assignReturnedBulk(ctx: Frame, targets: ReadonlyArray<Expr>, columns: ReadonlyArray<ReadonlyArray<unknown>>, count: number): void {
-  const rows = Array.from({ length: count }, (_, r) => targets.map((_, i) => (columns[i]?.[r] ?? null) as DuckDBValue))
+  // one row per row written, or one for them all when RETURNING aggregates them (`RETURNING SUM(x) BULK COLLECT INTO`)
+  const rows = Array.from({ length: columns[0]?.length ?? count }, (_, r) => targets.map((_, i) => (columns[i]?.[r] ?? null) as DuckDBValue))
   assignBulk(ctx, targets, targets.map((t) => t.map((x) => x.text).join("")), rows)
 }

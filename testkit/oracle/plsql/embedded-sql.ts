@@ -508,7 +508,8 @@ export async function singleRowDml(ctx: Frame, sql: string, row: ReadonlyArray<D
   await ctx.host.execute(`SAVEPOINT ${RETURNING_SAVEPOINT}`, [[]], [], once)
   const result = await ctx.host.execute(sql, [row], [], once)
   if (result.kind !== "dml") throw ora.invalidSql()
-  if (result.rowCount > 1) {
+  // the rows it returned: one for all those it wrote when RETURNING aggregates them (`RETURNING SUM(x) INTO v`)
+  if ((result.returning?.[0]?.length ?? result.rowCount) > 1) {
     await ctx.host.execute(`ROLLBACK TO SAVEPOINT ${RETURNING_SAVEPOINT}`, [[]], [], once)
     throw new OraError(1422, "exact fetch returns more than requested number of rows")
   }
