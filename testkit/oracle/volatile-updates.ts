@@ -293,7 +293,7 @@ export const rowIdLists = (ids: ReadonlyArray<string>): Array<string> => {
 /**
  * The select list `returned` read from the rows of `table` whose row ids (as text) are `ids`, after an UPDATE wrote
  * them in place: one row each, or one for them all when the list aggregates them (`RETURNING SUM(x) INTO`, which
- * Oracle's returning_clause allows: SQL Language Reference, "UPDATE", returning_clause). A row the engine wrote as a
+ * Oracle allows: S. Feuerstein, "Use RETURNING Clause to Avoid Unnecessary SQL Statements", DZone). A row the engine wrote as a
  * delete and an insert (an indexed column assigned, indexed-columns.ts) has a new row id: that fails the statement
  * rather than lose its row.
  */
