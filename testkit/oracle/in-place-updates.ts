@@ -59,8 +59,11 @@ export const inPlaceUpdate = (sql: string, keyColumns: ReadonlyArray<string>): I
 /** `c = e, ...` of `assignments`. */
 const setList = (assignments: ReadonlyArray<Assignment>): string => assignments.map((a) => `${a.column} = ${a.expr}`).join(", ")
 
-/** Runs the UPDATE `plan` (from {@link inPlaceUpdate}) with `params`, writing in place every row whose keys stay. */
-export const runInPlaceUpdate = async (engine: EngineSession, plan: InPlaceUpdate, params: ReadonlyArray<DuckDBValue> | undefined): Promise<InPlaceOutcome> => {
+/**
+ * Runs the UPDATE `plan` (from {@link inPlaceUpdate}) with `params`, writing in place every row whose indexed values
+ * stay; `readKept` false leaves out the RETURNING rows of those (a caller that knows them: the keys they kept).
+ */
+export const runInPlaceUpdate = async (engine: EngineSession, plan: InPlaceUpdate, params: ReadonlyArray<DuckDBValue> | undefined, readKept = true): Promise<InPlaceOutcome> => {
   const where = plan.where === undefined ? "" : ` WHERE ${plan.where}`
   const stays = plan.keys.length === 0 ? "TRUE" : plan.keys.map((a) => `(${a.expr}) IS NOT DISTINCT FROM ${a.column}`).join(" AND ")
   const find = renumbered(`SELECT rowid, ${stays} FROM ${plan.target}${where}`, params, undefined)
@@ -79,7 +82,7 @@ export const runInPlaceUpdate = async (engine: EngineSession, plan: InPlaceUpdat
   }
   const others = plan.assignments.filter((a) => !plan.keys.includes(a))
   if (kept.length > 0 && others.length > 0) for (const condition of matching(kept)) await run(`UPDATE ${plan.target} SET ${setList(others)}${condition}`, false)
-  if (plan.returning !== undefined && kept.length > 0) rows.push(...(await readByRowIds(engine, plan.target, plan.returning, kept)))
+  if (plan.returning !== undefined && kept.length > 0 && readKept) rows.push(...(await readByRowIds(engine, plan.target, plan.returning, kept)))
   const returning = plan.returning === undefined ? "" : ` RETURNING ${plan.returning}`
   if (moved.length > 0) for (const condition of matching(moved)) await run(`UPDATE ${plan.target} SET ${setList(plan.assignments)}${condition}${returning}`, plan.returning !== undefined)
   return { count: found.length, rows, replay }

@@ -23,7 +23,7 @@ export interface KeyClaimHost {
     readonly length: number
     undoTo(mark: number): Promise<void>
     run(sql: string, params?: ReadonlyArray<DuckDBValue>): Promise<number>
-    runWritingKeys(sql: string, params: ReadonlyArray<DuckDBValue>, keyColumns: ReadonlyArray<string>, returning: string, indexed: ReadonlyArray<string>): Promise<{ readonly count: number; readonly keys: ReadonlyArray<ReadonlyArray<unknown>> }>
+    runWritingKeys(sql: string, params: ReadonlyArray<DuckDBValue>, keyColumns: ReadonlyArray<string>, returning: string, update?: UpdateClaim): Promise<{ readonly count: number; readonly keys: ReadonlyArray<ReadonlyArray<unknown>> }>
   }
   /** Reads rows inside the session's transaction (engine SQL). */
   readRows(sql: string, params: ReadonlyArray<DuckDBValue>): Promise<ReadonlyArray<ReadonlyArray<unknown>>>
@@ -31,10 +31,18 @@ export interface KeyClaimHost {
   readonly locks: { readonly interrupted: boolean; waitForRowLock(deadline: number, holders?: ReadonlySet<number>): Promise<void> }
 }
 
+/** What an UPDATE claiming keys tells its write in place (in-place-updates.ts). */
+export interface UpdateClaim {
+  /** The columns of the table an index covers, which a row's write leaves out where they keep their values. */
+  readonly indexed: ReadonlyArray<string>
+  /** True when the keys the rows held before are claimed anyway: those of rows keeping them need not be read back. */
+  readonly oldKeysClaimed: boolean
+}
+
 /** The keys of one session's running INSERT and the waits for other transactions' keys. */
 export class KeyClaims {
   /** Keys the running INSERT wrote into a table with primary-key or unique constraints (key-locks.ts). */
-  private insertKeys: { readonly keyed: KeyedTable; readonly keys: Array<string>; readonly indexed: ReadonlyArray<string> | undefined } | undefined
+  private insertKeys: { readonly keyed: KeyedTable; readonly keys: Array<string>; readonly update: UpdateClaim | undefined } | undefined
 
   constructor(private readonly host: KeyClaimHost) {}
 
@@ -44,17 +52,16 @@ export class KeyClaims {
    * transaction ends (then DuckDB raises the duplicate key if that transaction committed), until the lock wait
    * bound (ORA-30006) or a break (ORA-01013); without `wait` undefined is returned (the general path then waits). A
    * holder that releases the key by a rollback to a savepoint is still waited for until its transaction ends
-   * (transaction-waits.ts). `indexed`: the columns of the table an index covers, which an UPDATE's write in place
-   * leaves out where they keep their values (in-place-updates.ts; the key columns when not given).
+   * (transaction-waits.ts). `update`: what an UPDATE's write in place needs (in-place-updates.ts).
    */
-  async claiming<T>(keyed: KeyedTable, write: () => Promise<T>, wait: boolean, indexed?: ReadonlyArray<string>): Promise<T | undefined> {
+  async claiming<T>(keyed: KeyedTable, write: () => Promise<T>, wait: boolean, update?: UpdateClaim): Promise<T | undefined> {
     const host = this.host
     if (this.insertKeys !== undefined) return write()
     const deadline = Date.now() + host.db.settings.lockWaitMs
     const awaited = new AwaitedTransactions(host.db)
     for (;;) {
       const mark = host.txn.length
-      const claim = { keyed, keys: new Array<string>(), indexed }
+      const claim = { keyed, keys: new Array<string>(), update }
       this.insertKeys = claim
       // A holder whose COMMIT finishes while the write runs releases its keys before this check, although DuckDB
       // accepted the write against its uncommitted key (and would fail only this transaction's COMMIT): a release
@@ -115,7 +122,8 @@ export class KeyClaims {
    */
   async claimingWithOldKeys<T>(keyed: KeyedTable, meta: TableMeta, rowids: ReadonlyArray<bigint> | undefined, write: () => Promise<T>): Promise<T> {
     const old = rowids === undefined || rowids.length === 0 ? [] : keysOfRows(keyed, await this.host.readRows(keysOfRowIdsSql(keyed, meta, rowids.length), [...rowids]))
-    const out = (await this.claiming(keyed, write, true, this.indexedColumnsOf(meta)))!
+    // a row the write keeps in place keeps its keys: claimed here with the old keys, not read back after it
+    const out = (await this.claiming(keyed, write, true, { indexed: this.indexedColumnsOf(meta), oldKeysClaimed: rowids !== undefined }))!
     this.takeKeys(keyed, old)
     return out
   }
@@ -128,7 +136,7 @@ export class KeyClaims {
   async runInsert(sql: string, params: ReadonlyArray<DuckDBValue>): Promise<number> {
     const claim = this.insertKeys
     if (claim === undefined) return this.host.txn.run(sql, params)
-    const written = await this.host.txn.runWritingKeys(sql, params, claim.keyed.columns, returningKeys(claim.keyed), claim.indexed ?? claim.keyed.columns)
+    const written = await this.host.txn.runWritingKeys(sql, params, claim.keyed.columns, returningKeys(claim.keyed), claim.update)
     claim.keys.push(...keysOfRows(claim.keyed, written.keys))
     return written.count
   }

@@ -184,21 +184,23 @@ export class SessionTransaction {
    * {@link runReturning} of `sql` (an INSERT / UPDATE / DELETE / MERGE of a table whose key columns are `keyColumns`)
    * with `returning` (the RETURNING clause of those columns) appended: the rows it wrote and the keys they hold. An
    * UPDATE or MERGE the engine would rewrite for its RETURNING clause runs in place instead (in-place-updates.ts),
-   * leaving out the columns of `indexed` (those an index covers) where they keep their values.
+   * leaving out the columns `update.indexed` (those an index covers; the keys when not given) where they keep their
+   * values.
    */
   async runWritingKeys(
     sql: string,
     params: ReadonlyArray<DuckDBValue>,
     keyColumns: ReadonlyArray<string>,
     returning: string,
-    indexed: ReadonlyArray<string> = keyColumns
+    update?: { readonly indexed: ReadonlyArray<string>; readonly oldKeysClaimed: boolean }
   ): Promise<{ readonly count: number; readonly keys: ReadonlyArray<ReadonlyArray<unknown>> }> {
     // an INSERT or DELETE is not taken apart (a keyed table's every INSERT comes here)
-    const update = /^\s*UPDATE\b/i.test(sql) ? inPlaceUpdate(sql + returning, indexed) : undefined
+    const indexed = update?.indexed ?? keyColumns
+    const plan = /^\s*UPDATE\b/i.test(sql) ? inPlaceUpdate(sql + returning, indexed) : undefined
     const mergeParts = /^\s*MERGE\b/i.test(sql) ? mergeWritingKeys(sql) : undefined
     // a MERGE from a view computing DBMS_RANDOM or SYS_GUID reads it once (runReturning)
     const merge = mergeParts !== undefined && (await volatileViewMerge(this.host.engine, sql)) === undefined ? mergeParts : undefined
-    if (update === undefined && merge === undefined) {
+    if (plan === undefined && merge === undefined) {
       const keys = await this.runReturning(sql + returning, params, indexed)
       return { count: keys.length, keys }
     }
@@ -206,7 +208,7 @@ export class SessionTransaction {
     let written: ReadonlyArray<LogEntry> = []
     const out = await this.logged(sql, params, undefined, this.host.db.settings.lockWaitMs, async (p) => {
       await check?.(this.host.engine, p, undefined)
-      const done = update !== undefined ? await runInPlaceUpdate(this.host.engine, update, p) : await runMergeWritingKeys(this.host.engine, merge!, keyColumns, p)
+      const done = plan !== undefined ? await runInPlaceUpdate(this.host.engine, plan, p, update?.oldKeysClaimed !== true) : await runMergeWritingKeys(this.host.engine, merge!, keyColumns, p)
       written = done.replay
       return done
     }, () => written)
