@@ -55,14 +55,18 @@ export const numberExpressionText = (toks: ReadonlyArray<Tok>, from: number, to:
 type ColumnType = TableMeta["columns"][number]["type"]
 
 /**
- * The names of the columns of type `wanted` of the tables `all` mentions; with `exclusive`, but for a name one of them
- * gives another type.
+ * The names of the columns of type `wanted` of the tables `all` mentions where its expressions can name them (not an
+ * INSERT's target tables: SQL Language Reference, "INSERT", the subquery and VALUES name no column of the table
+ * inserted into); with `exclusive`, but for a name one of them gives another type.
  */
 export const columnsOfType = (all: ReadonlyArray<Tok>, lookup: TableLookup, wanted: (t: ColumnType) => boolean, exclusive: boolean): ReadonlySet<string> => {
   const found = new Set<string>()
   const others = new Set<string>()
-  for (const t of all) {
+  const sig = all.filter((t) => t.kind !== "ws")
+  const insert = isKw(sig[0], "INSERT")
+  for (const [k, t] of sig.entries()) {
     if (t.kind !== "ident" && t.kind !== "qident") continue
+    if (insert && (isKw(sig[k - 1], "INTO") || (isOp(sig[k - 1], ".") && isKw(sig[k - 3], "INTO")))) continue
     for (const c of lookup(undefined, t.value)?.columns ?? []) (wanted(c.type) ? found : others).add(c.name)
   }
   if (exclusive) for (const name of others) found.delete(name)
