@@ -115,6 +115,27 @@ describe("Oracle test server: datetime expressions and binds written into VARCHA
     await conn.rollback()
   })
 
+  it("a request's remembered texts of repeated values follow the format of its own time", async () => {
+    // each request formats a value once and reuses its text for the rows repeating it (datetime-bind-texts.ts)
+    const bindDefs = [{ type: oracledb.NUMBER }, { type: oracledb.DB_TYPE_DATE }, { type: oracledb.DB_TYPE_TIMESTAMP }]
+    const insert = `INSERT INTO dvw_s VALUES (:1, :2, :3)`
+    await conn.executeMany(insert, [[1, at, at], [2, at, at]], { bindDefs })
+    await conn.execute(`ALTER SESSION SET NLS_DATE_FORMAT = 'YYYY-MM-DD'`)
+    try {
+      await conn.executeMany(insert, [[3, at, at], [4, at, at]], { bindDefs })
+    } finally {
+      await conn.execute(`ALTER SESSION SET NLS_DATE_FORMAT = 'DD-MON-RR'`)
+    }
+    const timestamp = "04-JAN-20 01.05.06.500000 PM"
+    expect(await texts()).toEqual([
+      [1, "04-JAN-20", timestamp],
+      [2, "04-JAN-20", timestamp],
+      [3, "2020-01-04", timestamp],
+      [4, "2020-01-04", timestamp]
+    ])
+    await clear()
+  })
+
   it("after ALTER SESSION SET NLS_DATE_FORMAT / NLS_TIMESTAMP_FORMAT the new format is used", async () => {
     await conn.execute(`ALTER SESSION SET NLS_DATE_FORMAT = 'YYYY-MM-DD HH24:MI:SS'`)
     await conn.execute(`ALTER SESSION SET NLS_TIMESTAMP_FORMAT = 'YYYY-MM-DD"T"HH24:MI:SS.FF3'`)
