@@ -115,6 +115,23 @@ describe("Oracle test server: datetime expressions and binds written into VARCHA
     await conn.rollback()
   })
 
+  it("datetimes and numbers written into CLOB / NCLOB columns are stored as into VARCHAR2, also by executeMany", async () => {
+    // Oracle converts them to the character form ("Implicit Data Conversion"); before, DuckDB's text was stored
+    await conn.execute(`CREATE TABLE dvw_c (id NUMBER(6), c CLOB, n NCLOB)`)
+    await conn.execute(`INSERT INTO dvw_c VALUES (1, DATE '2020-01-04', 1.50)`)
+    await conn.execute(`INSERT INTO dvw_c SELECT 2, NVL(e, d), t FROM dvw_d`)
+    await conn.execute(`INSERT INTO dvw_c VALUES (3, :1, :2)`, [as(oracledb.DB_TYPE_DATE), at])
+    const bindDefs = [{ type: oracledb.NUMBER }, { type: oracledb.DB_TYPE_DATE }, { type: oracledb.DB_TYPE_TIMESTAMP }]
+    await conn.executeMany(`INSERT INTO dvw_c VALUES (:1, :2, :3)`, [[4, at, at]], { bindDefs })
+    expect((await conn.execute(`SELECT id, TO_CHAR(c), TO_CHAR(n) FROM dvw_c ORDER BY id`)).rows).toEqual([
+      [1, "04-JAN-20", "1.5"],
+      [2, "04-JAN-20", "04-JAN-20 01.05.06.500 PM"],
+      [3, "04-JAN-20", "04-JAN-20 01.05.06.500000 PM"],
+      [4, "04-JAN-20", "04-JAN-20 01.05.06.500000 PM"]
+    ])
+    await conn.rollback()
+  })
+
   it("a request's remembered texts of repeated values follow the format of its own time", async () => {
     // each request formats a value once and reuses its text for the rows repeating it (datetime-bind-texts.ts)
     const bindDefs = [{ type: oracledb.NUMBER }, { type: oracledb.DB_TYPE_DATE }, { type: oracledb.DB_TYPE_TIMESTAMP }]

@@ -14,8 +14,15 @@ import { decimalOf, numberText } from "./decimal.ts"
 import { findTopLevel, isKw, isName, isOp, matchParen, sqlString, type Tok } from "./lexer.ts"
 import { castWrites, frameWrites, type TableLookup } from "./number-writes.ts"
 
-/** The VARCHAR2 / NVARCHAR2 columns of a table, by name. */
-export const characterColumns = (meta: TableMeta): ReadonlySet<string> => new Set(meta.columns.filter((c) => c.type.kind === "varchar" || c.type.kind === "nvarchar").map((c) => c.name))
+/**
+ * The kinds of column a value is converted to text for: VARCHAR2 / NVARCHAR2, and CLOB / NCLOB, into which Oracle
+ * converts a datetime or number as into VARCHAR2 ("Implicit Data Conversion": DATE, NUMBER, ... to CLOB is implicit,
+ * through the character form).
+ */
+const CHARACTER_KINDS: ReadonlySet<string> = new Set(["varchar", "nvarchar", "clob", "nclob"])
+
+/** The VARCHAR2 / NVARCHAR2 / CLOB / NCLOB columns of a table, by name. */
+export const characterColumns = (meta: TableMeta): ReadonlySet<string> => new Set(meta.columns.filter((c) => CHARACTER_KINDS.has(c.type.kind)).map((c) => c.name))
 
 /** A number literal, or an expression with `+ - * /` and no `||` at its top level (a number or datetime result). */
 export const isNumberExpression = (sig: ReadonlyArray<Tok>, from: number, to: number): boolean => {
