@@ -132,6 +132,21 @@ describe("Oracle test server: datetime expressions and binds written into VARCHA
     await conn.rollback()
   })
 
+  it("PL/SQL DATE / TIMESTAMP variables a block writes into VARCHAR2 / CLOB columns are stored in the session's format", async () => {
+    // a variable's declared type is known to the block (plsql/render.ts); before, DuckDB's `2020-01-04 00:00:00`
+    await conn.execute(`CREATE TABLE dvw_p (id NUMBER(6), v VARCHAR2(60), c CLOB)`)
+    await conn.execute(`DECLARE d DATE := DATE '2020-01-04'; BEGIN INSERT INTO dvw_p (id, v) VALUES (1, d); INSERT INTO dvw_p (id, v) VALUES (2, NVL(d, d)); END;`)
+    await conn.execute(`DECLARE t TIMESTAMP := TIMESTAMP '2020-01-04 01:02:03.5'; BEGIN INSERT INTO dvw_p (id, v) VALUES (3, t); UPDATE dvw_p SET c = t WHERE id = 3; END;`)
+    await conn.execute(`DECLARE d DATE := DATE '2020-01-04'; BEGIN INSERT INTO dvw_p (id, v, c) SELECT 4, d, d FROM dual; END;`)
+    expect((await conn.execute(`SELECT id, v, TO_CHAR(c) FROM dvw_p ORDER BY id`)).rows).toEqual([
+      [1, "04-JAN-20", null],
+      [2, "04-JAN-20", null],
+      [3, "04-JAN-20 01.02.03.500000 AM", "04-JAN-20 01.02.03.500000 AM"],
+      [4, "04-JAN-20", "04-JAN-20"]
+    ])
+    await conn.rollback()
+  })
+
   it("a request's remembered texts of repeated values follow the format of its own time", async () => {
     // each request formats a value once and reuses its text for the rows repeating it (datetime-bind-texts.ts)
     const bindDefs = [{ type: oracledb.NUMBER }, { type: oracledb.DB_TYPE_DATE }, { type: oracledb.DB_TYPE_TIMESTAMP }]
