@@ -115,6 +115,59 @@ describe("Oracle test server: datetime expressions and binds written into VARCHA
     await conn.rollback()
   })
 
+  it("datetimes and numbers written into CLOB / NCLOB columns are stored as into VARCHAR2, also by executeMany", async () => {
+    // Oracle converts them to the character form ("Implicit Data Conversion"); before, DuckDB's text was stored
+    await conn.execute(`CREATE TABLE dvw_c (id NUMBER(6), c CLOB, n NCLOB)`)
+    await conn.execute(`INSERT INTO dvw_c VALUES (1, DATE '2020-01-04', 1.50)`)
+    await conn.execute(`INSERT INTO dvw_c SELECT 2, NVL(e, d), t FROM dvw_d`)
+    await conn.execute(`INSERT INTO dvw_c VALUES (3, :1, :2)`, [as(oracledb.DB_TYPE_DATE), at])
+    const bindDefs = [{ type: oracledb.NUMBER }, { type: oracledb.DB_TYPE_DATE }, { type: oracledb.DB_TYPE_TIMESTAMP }]
+    await conn.executeMany(`INSERT INTO dvw_c VALUES (:1, :2, :3)`, [[4, at, at]], { bindDefs })
+    expect((await conn.execute(`SELECT id, TO_CHAR(c), TO_CHAR(n) FROM dvw_c ORDER BY id`)).rows).toEqual([
+      [1, "04-JAN-20", "1.5"],
+      [2, "04-JAN-20", "04-JAN-20 01.05.06.500 PM"],
+      [3, "04-JAN-20", "04-JAN-20 01.05.06.500000 PM"],
+      [4, "04-JAN-20", "04-JAN-20 01.05.06.500000 PM"]
+    ])
+    await conn.rollback()
+  })
+
+  it("PL/SQL DATE / TIMESTAMP variables a block writes into VARCHAR2 / CLOB columns are stored in the session's format", async () => {
+    // a variable's declared type is known to the block (plsql/render.ts); before, DuckDB's `2020-01-04 00:00:00`
+    await conn.execute(`CREATE TABLE dvw_p (id NUMBER(6), v VARCHAR2(60), c CLOB)`)
+    await conn.execute(`DECLARE d DATE := DATE '2020-01-04'; BEGIN INSERT INTO dvw_p (id, v) VALUES (1, d); INSERT INTO dvw_p (id, v) VALUES (2, NVL(d, d)); END;`)
+    await conn.execute(`DECLARE t TIMESTAMP := TIMESTAMP '2020-01-04 01:02:03.5'; BEGIN INSERT INTO dvw_p (id, v) VALUES (3, t); UPDATE dvw_p SET c = t WHERE id = 3; END;`)
+    await conn.execute(`DECLARE d DATE := DATE '2020-01-04'; BEGIN INSERT INTO dvw_p (id, v, c) SELECT 4, d, d FROM dual; END;`)
+    expect((await conn.execute(`SELECT id, v, TO_CHAR(c) FROM dvw_p ORDER BY id`)).rows).toEqual([
+      [1, "04-JAN-20", null],
+      [2, "04-JAN-20", null],
+      [3, "04-JAN-20 01.02.03.500000 AM", "04-JAN-20 01.02.03.500000 AM"],
+      [4, "04-JAN-20", "04-JAN-20"]
+    ])
+    await conn.rollback()
+  })
+
+  it("a request's remembered texts of repeated values follow the format of its own time", async () => {
+    // each request formats a value once and reuses its text for the rows repeating it (datetime-bind-texts.ts)
+    const bindDefs = [{ type: oracledb.NUMBER }, { type: oracledb.DB_TYPE_DATE }, { type: oracledb.DB_TYPE_TIMESTAMP }]
+    const insert = `INSERT INTO dvw_s VALUES (:1, :2, :3)`
+    await conn.executeMany(insert, [[1, at, at], [2, at, at]], { bindDefs })
+    await conn.execute(`ALTER SESSION SET NLS_DATE_FORMAT = 'YYYY-MM-DD'`)
+    try {
+      await conn.executeMany(insert, [[3, at, at], [4, at, at]], { bindDefs })
+    } finally {
+      await conn.execute(`ALTER SESSION SET NLS_DATE_FORMAT = 'DD-MON-RR'`)
+    }
+    const timestamp = "04-JAN-20 01.05.06.500000 PM"
+    expect(await texts()).toEqual([
+      [1, "04-JAN-20", timestamp],
+      [2, "04-JAN-20", timestamp],
+      [3, "2020-01-04", timestamp],
+      [4, "2020-01-04", timestamp]
+    ])
+    await clear()
+  })
+
   it("after ALTER SESSION SET NLS_DATE_FORMAT / NLS_TIMESTAMP_FORMAT the new format is used", async () => {
     await conn.execute(`ALTER SESSION SET NLS_DATE_FORMAT = 'YYYY-MM-DD HH24:MI:SS'`)
     await conn.execute(`ALTER SESSION SET NLS_TIMESTAMP_FORMAT = 'YYYY-MM-DD"T"HH24:MI:SS.FF3'`)

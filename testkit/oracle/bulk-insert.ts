@@ -11,6 +11,7 @@ import { DuckDBBlobValue, DuckDBTimestampTZValue, DuckDBTimestampValue, VARCHAR 
 import type { DuckDBValue } from "@duckdb/node-api"
 import { BulkInsertError, BulkRows, columnInfo } from "../engine/index.ts"
 import type { AppendTarget, BulkColumn, ColumnLayout, Session } from "../engine/index.ts"
+import { characterColumns } from "./character-writes.ts"
 import { type DatetimeBindTexts, datetimeOfBindValue, type DatetimeText } from "./datetime-bind-texts.ts"
 import { hasEnforcedJsonCheck } from "./json-checks.ts"
 import type { TableMeta } from "./catalog.ts"
@@ -358,7 +359,8 @@ export class BatchTargets {
       // would wait on forever: such tables go through the staged INSERT too
       const whole = !constrained && !hasEnforcedJsonCheck(meta) && names.length === meta.columns.length && names.every((name, i) => name === meta.columns[i]!.name)
       if (forms.some((f, i) => (f === "zoned" || f === "text" || padded[i] !== undefined) && columnInfo(columns[i]!.name, columns[i]!.type).layout !== "varchar")) return undefined
-      const character = names.map((name) => ["varchar", "nvarchar"].includes(meta.columns.find((c) => c.name === name)?.type.kind ?? ""))
+      const textual = characterColumns(meta)
+      const character = names.map((name) => textual.has(name))
       const target = { table: whole ? { schema: encodeName(meta.owner), table: encodeName(meta.name) } : t.text(2, after), columns, zoned, fractions, padded, character }
       const keys = keyedTable(meta)
       if (keys !== undefined && typeof target.table === "string") this.keyedByTable.set(`${this.host.schema}\u0000${target.table}`, keys)

@@ -14,8 +14,15 @@ import { decimalOf, numberText } from "./decimal.ts"
 import { findTopLevel, isKw, isName, isOp, matchParen, sqlString, type Tok } from "./lexer.ts"
 import { castWrites, frameWrites, type TableLookup } from "./number-writes.ts"
 
-/** The VARCHAR2 / NVARCHAR2 columns of a table, by name. */
-export const characterColumns = (meta: TableMeta): ReadonlySet<string> => new Set(meta.columns.filter((c) => c.type.kind === "varchar" || c.type.kind === "nvarchar").map((c) => c.name))
+/**
+ * The kinds of column a value is converted to text for: VARCHAR2 / NVARCHAR2, and CLOB / NCLOB, into which Oracle
+ * converts a datetime or number as into VARCHAR2 ("Implicit Data Conversion": DATE, NUMBER, ... to CLOB is implicit,
+ * through the character form).
+ */
+const CHARACTER_KINDS: ReadonlySet<string> = new Set(["varchar", "nvarchar", "clob", "nclob"])
+
+/** The VARCHAR2 / NVARCHAR2 / CLOB / NCLOB columns of a table, by name. */
+export const characterColumns = (meta: TableMeta): ReadonlySet<string> => new Set(meta.columns.filter((c) => CHARACTER_KINDS.has(c.type.kind)).map((c) => c.name))
 
 /** A number literal, or an expression with `+ - * /` and no `||` at its top level (a number or datetime result). */
 export const isNumberExpression = (sig: ReadonlyArray<Tok>, from: number, to: number): boolean => {
@@ -55,14 +62,18 @@ export const numberExpressionText = (toks: ReadonlyArray<Tok>, from: number, to:
 type ColumnType = TableMeta["columns"][number]["type"]
 
 /**
- * The names of the columns of type `wanted` of the tables `all` mentions; with `exclusive`, but for a name one of them
- * gives another type.
+ * The names of the columns of type `wanted` of the tables `all` mentions where its expressions can name them (not an
+ * INSERT's target tables: SQL Language Reference, "INSERT", the subquery and VALUES name no column of the table
+ * inserted into); with `exclusive`, but for a name one of them gives another type.
  */
 export const columnsOfType = (all: ReadonlyArray<Tok>, lookup: TableLookup, wanted: (t: ColumnType) => boolean, exclusive: boolean): ReadonlySet<string> => {
   const found = new Set<string>()
   const others = new Set<string>()
-  for (const t of all) {
+  const sig = all.filter((t) => t.kind !== "ws")
+  const insert = isKw(sig[0], "INSERT")
+  for (const [k, t] of sig.entries()) {
     if (t.kind !== "ident" && t.kind !== "qident") continue
+    if (insert && (isKw(sig[k - 1], "INTO") || (isOp(sig[k - 1], ".") && isKw(sig[k - 3], "INTO")))) continue
     for (const c of lookup(undefined, t.value)?.columns ?? []) (wanted(c.type) ? found : others).add(c.name)
   }
   if (exclusive) for (const name of others) found.delete(name)

@@ -18,13 +18,33 @@ export type DatetimeText = (v: DatetimeValue) => string
 /** The text of a bind of type `dty` written into a character column; undefined for other binds. */
 export type DatetimeBindTexts = (dty: number) => DatetimeText | undefined
 
-/** The session's {@link DatetimeBindTexts} for its `formats` and NLS_DATE_LANGUAGE `language`. */
+/** The texts a request remembers per type: rows often repeat a date, and a request's values are bounded in number. */
+const REMEMBERED = 65_536
+
+/** `text` remembering its texts by value (the wall clock, with the zone for a zoned value). */
+const remembering = (text: DatetimeText): DatetimeText => {
+  const texts = new Map<bigint | string, string>()
+  return (v) => {
+    const key = v.offsetMinutes === undefined ? v.wall : `${v.wall} ${v.offsetMinutes} ${v.region ?? ""}`
+    let found = texts.get(key)
+    if (found === undefined) {
+      found = text(v)
+      if (texts.size < REMEMBERED) texts.set(key, found)
+    }
+    return found
+  }
+}
+
+/**
+ * The session's {@link DatetimeBindTexts} for its `formats` and NLS_DATE_LANGUAGE `language`; taken once per request,
+ * it remembers the texts of the values it formatted.
+ */
 export const datetimeBindTexts = (formats: NlsFormats, language: string): DatetimeBindTexts => {
-  const date = formatterOfModel(formats.date, 0, language)
+  const date = remembering(formatterOfModel(formats.date, 0, language))
   const micros = formatterOfModel(formats.timestamp, 6, language)
   const nanos = formatterOfModel(formats.timestamp, 9, language)
-  const timestamp: DatetimeText = (v) => (v.wall % 1000n === 0n ? micros(v) : nanos(v))
-  const zoned = formatterOfModel(formats.timestampTz, 6, language)
+  const timestamp: DatetimeText = remembering((v) => (v.wall % 1000n === 0n ? micros(v) : nanos(v)))
+  const zoned = remembering(formatterOfModel(formats.timestampTz, 6, language))
   return (dty) => (dty === Dty.DATE ? date : dty === Dty.TIMESTAMP ? timestamp : dty === Dty.TIMESTAMP_TZ ? zoned : undefined)
 }
 

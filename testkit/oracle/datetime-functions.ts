@@ -119,13 +119,6 @@ const calendarText = (written: string, fm: boolean, y: number, m: number, d: num
     const digits = calendarText(NUMBER_ELEMENT_TEXT[upper] ?? upper, fm, y, m, d, hh, mi, ss)
     return withSuffix(number, digits, suffix.toUpperCase(), element + suffix)
   }
-  const days = daysFromCivil(y, m, d)
-  const dayOfYear = days - daysFromCivil(y, 1, 1) + 1
-  // ISO 8601: the week holding the year's first Thursday is week 1 (Monday first)
-  const isoWeekday = ((((days + 3) % 7) + 7) % 7) + 1
-  const thursday = days - isoWeekday + 4
-  const isoYear = civilFromDays(thursday).year
-  const isoWeek = Math.floor((thursday - daysFromCivil(isoYear, 1, 1)) / 7) + 1
   const pad = (n: number, width: number) => (fm ? String(n) : String(n).padStart(width, "0"))
   // as written: upper-case, initial capital or lower-case like the element ("Datetime Format Elements": "Capitalization
   // in a spelled-out word, abbreviation, or Roman numeral follows capitalization in the corresponding format element")
@@ -143,7 +136,7 @@ const calendarText = (written: string, fm: boolean, y: number, m: number, d: num
     case "YY": case "RR": return pad(Math.abs(y) % 100, 2)
     case "MM": return pad(m, 2)
     case "DD": return pad(d, 2)
-    case "DDD": return pad(dayOfYear, 3)
+    case "DDD": return pad(daysFromCivil(y, m, d) - daysFromCivil(y, 1, 1) + 1, 3)
     case "HH": case "HH12": return pad(hh % 12 === 0 ? 12 : hh % 12, 2)
     case "HH24": return pad(hh, 2)
     case "MI": return pad(mi, 2)
@@ -154,6 +147,14 @@ const calendarText = (written: string, fm: boolean, y: number, m: number, d: num
     case "AM": case "PM": case "A.M.": case "P.M.": return cased(dotted(hh < 12 ? "AM" : "PM"))
     case "AD": case "BC": case "A.D.": case "B.C.": return cased(dotted(y > 0 ? "AD" : "BC"))
   }
+  // the day counts only the elements below print
+  const days = daysFromCivil(y, m, d)
+  const dayOfYear = days - daysFromCivil(y, 1, 1) + 1
+  // ISO 8601: the week holding the year's first Thursday is week 1 (Monday first)
+  const isoWeekday = ((((days + 3) % 7) + 7) % 7) + 1
+  const thursday = days - isoWeekday + 4
+  const isoYear = civilFromDays(thursday).year
+  const isoWeek = Math.floor((thursday - daysFromCivil(isoYear, 1, 1)) / 7) + 1
   switch (element) {
     case "Q": return String(Math.floor((m - 1) / 3) + 1)
     case "WW": return pad(Math.floor((dayOfYear - 1) / 7) + 1, 2)

@@ -50,8 +50,8 @@ const resultArguments = (name: string, args: ReadonlyArray<[number, number]>): R
 /** NVL / COALESCE / NVL2 / DECODE results of another datetime type than the deciding result's, cast to that type. */
 const resultCasts = (all: ReadonlyArray<Tok>, sig: ReadonlyArray<Tok>, lookup: TableLookup, casts: Casts): void => {
   if (!sig.some((t, k) => isKw(t, "NVL", "COALESCE", "NVL2", "DECODE") && isOp(sig[k + 1], "("))) return
-  const { days, timestamps } = withDatetimeAliases(sig, columnsOfType(all, lookup, (t) => t.kind === "date", false), columnsOfType(all, lookup, (t) => t.kind === "timestamp" && t.duck !== "VARCHAR", false))
-  const zoned = new Map([...columnsOfType(all, lookup, (t) => t.kind === "timestamptz", false)].map((n) => [n, "zoned"] as const))
+  const { days, timestamps } = withDatetimeAliases(sig, columnsOfType(all, lookup, (t) => t.kind === "date", true), columnsOfType(all, lookup, (t) => t.kind === "timestamp" && t.duck !== "VARCHAR", true))
+  const zoned = new Map([...columnsOfType(all, lookup, (t) => t.kind === "timestamptz", true)].map((n) => [n, "zoned"] as const))
   const leaf = nameLeaf(sig, days, timestamps)
   const kindOf = (a: number, b: number): DatetimeOperand | "zoned" | undefined =>
     (b === a + 1 && isKw(sig[a], "SYSTIMESTAMP", "CURRENT_TIMESTAMP")) || isZonedValue(sig, a, b, zoned) ? "zoned" : datetimeOperandOf(sig, a, b, leaf)

@@ -46,8 +46,8 @@ export const datetimeTextWrites = (all: ReadonlyArray<Tok>, lookup: TableLookup,
   let names: { readonly days: ReadonlySet<string>; readonly timestamps: ReadonlySet<string>; readonly zoned: ReadonlyMap<string, "zoned"> } | undefined
   const kindOf = (sig: ReadonlyArray<Tok>, from: number, to: number): DatetimeOperand | "zoned" | undefined => {
     if (names === undefined) {
-      const aliased = withDatetimeAliases(sig, columnsOfType(all, lookup, (t) => t.kind === "date", false), columnsOfType(all, lookup, (t) => t.kind === "timestamp" && t.duck !== "VARCHAR", false))
-      names = { ...aliased, zoned: new Map([...columnsOfType(all, lookup, (t) => t.kind === "timestamptz", false)].map((n) => [n, "zoned"] as const)) }
+      const aliased = withDatetimeAliases(sig, columnsOfType(all, lookup, (t) => t.kind === "date", true), columnsOfType(all, lookup, (t) => t.kind === "timestamp" && t.duck !== "VARCHAR", true))
+      names = { ...aliased, zoned: new Map([...columnsOfType(all, lookup, (t) => t.kind === "timestamptz", true)].map((n) => [n, "zoned"] as const)) }
     }
     const byName = nameLeaf(sig, names.days, names.timestamps)
     const leaf: LeafKind = (a, b) => (b === a + 1 && sig[a]!.kind === "bind" ? kindOfBind(sig[a]!) : byName(a, b))

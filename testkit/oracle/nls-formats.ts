@@ -19,7 +19,7 @@ import { rowwiseFunction as fn } from "../common/scalar-functions.ts"
 import { SESSION_DATE_LANGUAGE } from "./date-language.ts"
 import { formatElement, yearText } from "./datetime-functions.ts"
 import { datetimeTextOfFormat } from "./datetime-parse.ts"
-import { civilOfNanos, parseDatetimeText, type DatetimeValue } from "./datetime.ts"
+import { type Civil, civilOfNanos, parseDatetimeText, type DatetimeValue } from "./datetime.ts"
 import { daysFromCivil } from "../common/civil.ts"
 import { OraError } from "./errors.ts"
 import { convertDateFormat, fillModeBefore, TEXT_DATETIME_ELEMENT } from "./translate-datetime-sql.ts"
@@ -55,59 +55,84 @@ const pad = (n: number, width: number) => String(n).padStart(width, "0")
 const MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"]
 const DAYS = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]
 
-/** strftime of the directives convertDateFormat writes, over a value's wall clock (names in English, as DuckDB's). */
-const strftime = (fmt: string, v: DatetimeValue): string => {
-  const c = civilOfNanos(v.wall)
-  const weekday = ((daysFromCivil(c.year, c.month, c.day) % 7) + 11) % 7
-  const hour12 = c.hour % 12 === 0 ? 12 : c.hour % 12
-  const fields: Record<string, [number, number] | string> = {
-    Y: `${c.year < 0 ? "-" : ""}${pad(Math.abs(c.year), 4)}`,
-    y: [Math.abs(c.year) % 100, 2],
-    m: [c.month, 2],
-    d: [c.day, 2],
-    j: [daysFromCivil(c.year, c.month, c.day) - daysFromCivil(c.year, 1, 1) + 1, 3],
-    H: [c.hour, 2],
-    I: [hour12, 2],
-    M: [c.minute, 2],
-    S: [c.second, 2],
-    g: pad(Math.floor(c.nanos / 1_000_000), 3),
-    f: pad(Math.floor(c.nanos / 1000), 6),
-    n: pad(c.nanos, 9),
-    p: c.hour < 12 ? "AM" : "PM",
-    b: MONTHS[c.month - 1]!.slice(0, 3),
-    B: MONTHS[c.month - 1]!,
-    a: DAYS[weekday]!.slice(0, 3),
-    A: DAYS[weekday]!
-  }
-  return fmt.replace(/%(-?)([A-Za-z%])/g, (all, bare: string, d: string) => {
-    if (d === "%") return "%"
-    const f = fields[d]
-    if (f === undefined) return all
-    return typeof f === "string" ? f : bare === "-" ? String(f[0]) : pad(f[0], f[1])
-  })
+/** A strftime directive's text of a wall clock; `bare` (`%-d`) drops a number's leading zeros. */
+type Directive = (c: Civil, bare: boolean) => string
+
+const number = (of: (c: Civil) => number, width: number): Directive => (c, bare) => (bare ? String(of(c)) : pad(of(c), width))
+const weekday = (c: Civil) => ((daysFromCivil(c.year, c.month, c.day) % 7) + 11) % 7
+
+/** The directives convertDateFormat writes, over a value's wall clock (names in English, as DuckDB's). */
+const DIRECTIVES: Readonly<Record<string, Directive>> = {
+  Y: (c) => `${c.year < 0 ? "-" : ""}${pad(Math.abs(c.year), 4)}`,
+  y: number((c) => Math.abs(c.year) % 100, 2),
+  m: number((c) => c.month, 2),
+  d: number((c) => c.day, 2),
+  j: number((c) => daysFromCivil(c.year, c.month, c.day) - daysFromCivil(c.year, 1, 1) + 1, 3),
+  H: number((c) => c.hour, 2),
+  I: number((c) => (c.hour % 12 === 0 ? 12 : c.hour % 12), 2),
+  M: number((c) => c.minute, 2),
+  S: number((c) => c.second, 2),
+  g: (c) => pad(Math.floor(c.nanos / 1_000_000), 3),
+  f: (c) => pad(Math.floor(c.nanos / 1000), 6),
+  n: (c) => pad(c.nanos, 9),
+  p: (c) => (c.hour < 12 ? "AM" : "PM"),
+  b: (c) => MONTHS[c.month - 1]!.slice(0, 3),
+  B: (c) => MONTHS[c.month - 1]!,
+  a: (c) => DAYS[weekday(c)]!.slice(0, 3),
+  A: (c) => DAYS[weekday(c)]!
 }
+
+/** strftime of `fmt` (convertDateFormat's directives), read once: the text of a wall clock. */
+const strftimeOf = (fmt: string): ((c: Civil) => string) => {
+  const parts: Array<string | { readonly directive: Directive; readonly bare: boolean }> = []
+  let last = 0
+  for (const m of fmt.matchAll(/%(-?)([A-Za-z%])/g)) {
+    parts.push(fmt.slice(last, m.index))
+    const directive = DIRECTIVES[m[2]!]
+    parts.push(m[2] === "%" ? "%" : directive === undefined ? m[0] : { directive, bare: m[1] === "-" })
+    last = m.index + m[0].length
+  }
+  parts.push(fmt.slice(last))
+  return (c) => {
+    let text = ""
+    for (const part of parts) text += typeof part === "string" ? part : part.directive(c, part.bare)
+    return text
+  }
+}
+
+/** Marks convertDateFormat leaves for yearText (years, names, calendar elements, fractions): none, no yearText. */
+const YEAR_TEXT_MARKS = /[\u0001-\u0008]/
 
 /**
  * The text of a value in the Oracle datetime format model `format`, the model read once: the wall clock by
  * convertDateFormat's directives (year, name and calendar marks resolved by datetime-functions.ts yearText in
  * `language`), zone elements and fractions by formatElement; FF alone gives `digits` digits (the value's precision).
+ * The wall clock's fields are worked out once per value for all the pieces.
  */
 export const formatterOfModel = (format: string, digits: number, language: string): ((v: DatetimeValue) => string) => {
-  const pieces: Array<(v: DatetimeValue) => string> = []
+  const pieces: Array<(v: DatetimeValue, c: Civil) => string> = []
   let rest = format
   const local = (fmt: string) => {
     const directives = convertDateFormat(fmt, true)
-    return (v: DatetimeValue) => yearText(strftime(directives, v), language)
+    const text = strftimeOf(directives)
+    return YEAR_TEXT_MARKS.test(directives) ? (_: DatetimeValue, c: Civil) => yearText(text(c), language) : (_: DatetimeValue, c: Civil) => text(c)
   }
   for (let m = TEXT_DATETIME_ELEMENT.exec(rest); m !== null; m = TEXT_DATETIME_ELEMENT.exec(rest)) {
     if (m.index > 0) pieces.push(local(fillModeBefore(format, rest, m.index)))
     const upper = m[0].toUpperCase()
     const element = upper === "FF" ? `FF${digits}` : upper
-    pieces.push((v) => formatElement(v, element))
+    // a fraction's digits from the wall clock worked out (as formatElement gives them), a zone element by formatElement
+    const fraction = element.startsWith("FF") ? Number(element.slice(2)) : undefined
+    pieces.push(fraction === undefined ? (v) => formatElement(v, element) : (_, c) => String(c.nanos).padStart(9, "0").slice(0, fraction))
     rest = rest.slice(m.index + m[0].length)
   }
   if (rest !== "" || pieces.length === 0) pieces.push(local(fillModeBefore(format, rest, rest.length)))
-  return (v) => pieces.map((piece) => piece(v)).join("")
+  return (v) => {
+    const c = civilOfNanos(v.wall)
+    let text = ""
+    for (const piece of pieces) text += piece(v, c)
+    return text
+  }
 }
 
 /** `v` in the Oracle datetime format model `format` ({@link formatterOfModel}). */

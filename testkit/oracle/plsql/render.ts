@@ -6,6 +6,7 @@
  */
 import { DuckDBBlobValue, DuckDBTimestampValue, type DuckDBValue } from "@duckdb/node-api"
 import { datetimeTextReads, isCharacterBind } from "../datetime-text-reads.ts"
+import { datetimeTextWrites } from "../datetime-text-writes.ts"
 import { rewriteBuiltinCalls } from "../builtin-functions.ts"
 import { zonedBinds } from "../datetime-binds.ts"
 import { timestampPrecisionsOf } from "../timestamp-precisions.ts"
@@ -190,6 +191,13 @@ export function bindNames(ctx: Frame, source: Expr, sql: boolean): { rewritten: 
   return { rewritten, values, specs, kinds, types }
 }
 
+/** A bound name's spec for datetime-text-writes.ts: a bind's own, a DATE / TIMESTAMP variable's by its declared type. */
+const variableSpec = (kind: ValueKind, type: TypeSpec | undefined, spec: BindSpec | undefined): BindSpec | undefined => {
+  if (spec !== undefined || kind !== "datetime" || type?.kind !== "named") return spec
+  const dty = type.name === "DATE" ? Dty.DATE : type.name === "TIMESTAMP" ? Dty.TIMESTAMP : undefined
+  return dty === undefined ? undefined : ({ dty } as BindSpec)
+}
+
 const LOCAL_ZONE_TYPE = /^TIMESTAMP WITH LOCAL TIME ZONE$/
 const ZONED_TYPE: TypeSpec = { kind: "named", name: "TIMESTAMP WITH TIME ZONE" }
 const TIMESTAMP_TYPE: TypeSpec = { kind: "named", name: "TIMESTAMP" }
@@ -346,7 +354,9 @@ export function render(
   const lookupType = (name: string) => namedTypes.lookup(ctx.host.schema, undefined, name)
   const compared = (t: Expr) => (sql ? rewriteJsonTables(rewriteCollectionColumns(rewriteNestedTableEquality(rewriteObjectKeyComparisons(t, tables, lookupType, () => namedTypes.all()), statementOperandTypes(t, tables, lookupType)), tables)) : t)
   const source = rewriteAttributeAccess(rewriteFloatConditions(rewriteDbmsLob(rewriteBuiltinCalls(rewriteJsonSql(hierarchyAndOuterJoins(ctx, withAliasAs(namedTypesOf(ctx.host.db).rewriteConstructors(ctx.host.schema, compared(padCharOperands(rewriteNumericIntervals(rewriteGroupIds(sql ? objectTableRewrites(ctx, datetimeTextReads(toks, tables, (_, bind) => isCharacterBind(ctx.binds.specs?.[ctx.binds.binds.get(bind.value) ?? -1]))) : toks)), (schema, name) => (sql ? ctx.host.lookupTable(schema, name) : undefined), (name) => charVariableType(ctx, name), (_, bind) => isCharBind(ctx, bind)))))), ctx.host.db.settings.version), ctx.host.schema))), (schema, name) => ctx.host.lookupTable(schema, name), objectColumnTypeOf(ctx.host.db, ctx.host.schema))
-  const { rewritten: bound, values, specs, kinds, types } = bindNames(ctx, source, sql)
+  const { rewritten: names, values, specs, kinds, types } = bindNames(ctx, source, sql)
+  // DATE / TIMESTAMP variables a statement writes into character columns: in the session's format, as such binds
+  const bound = sql && kinds.includes("datetime") ? [...datetimeTextWrites(names, tables, kinds.map((kind, i) => variableSpec(kind, types[i], specs[i])) as ReadonlyArray<BindSpec>)] : names
   const named = intervalTextOperands(localZoneOperands(ctx, bound, specs, types), boundKinds(kinds, types))
   // a format model from a bind or variable is known now: the translator takes it as the literal it is for this run
   const rewritten = formatModelsAsLiterals(named, (t) => (t.value.startsWith("\u0000V") ? values[Number(t.value.slice(2))] : undefined))
