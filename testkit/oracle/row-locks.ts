@@ -371,8 +371,10 @@ export class RowLockWaits {
       return rows === undefined ? undefined : [rows]
     }
     // a bind row whose WHERE fails finds none: the write fails at it after the bind rows before it wrote theirs,
-    // which stay as in Oracle (node-oracledb "executeMany()": without batchErrors, processing stops at the first error)
-    const eachAlone = async (params: ReadonlyArray<DuckDBValue>) => (await this.rowsToWrite(meta, t, params).catch((e: unknown) => (isLockFailure(e) ? Promise.reject(e) : []))) ?? []
+    // which stay as in Oracle (node-oracledb "executeMany()": without batchErrors, processing stops at the first error);
+    // only a statement error (an OraError) is the write's own: anything else is a fault of the server, rethrown
+    const eachAlone = async (params: ReadonlyArray<DuckDBValue>) =>
+      (await this.rowsToWrite(meta, t, params).catch((e: unknown) => (e instanceof OraError && !isLockFailure(e) ? [] : Promise.reject(e)))) ?? []
     if (isKw(t.toks[0], "MERGE")) {
       if (meta === undefined || meta.kind !== "TABLE") return undefined
       const all: Array<ReadonlyArray<bigint>> = []
