@@ -95,6 +95,36 @@ describe("Oracle test server: text read as a datetime where one is expected (raw
     expect(out.outBinds.o).toBe(1)
   })
 
+  // a date difference is a NUMBER of days and a date joined by || text ("Datetime/Interval Arithmetic",
+  // "Concatenation Operator"): text compared with either is read as that, not as a date; a date minus a number is a DATE
+  it("a datetime inside a larger operand is compared by that operand's type", async () => {
+    await conn.execute(`CREATE TABLE dts (id NUMBER(6), start_d DATE, end_d DATE)`)
+    await conn.execute(`INSERT INTO dts VALUES (1, DATE '2024-01-01', DATE '2024-03-01')`)
+    await conn.execute(`INSERT INTO dts VALUES (2, DATE '2024-01-01', DATE '2024-01-11')`)
+    const dts = async (where: string, binds: unknown = []) => (await conn.execute(`SELECT id FROM dts WHERE ${where} ORDER BY id`, binds)).rows.map((r: Array<number>) => r[0])
+    expect(await dts(`end_d - start_d > :days`, ["30"])).toEqual([1])
+    expect(await dts(`SYSDATE - start_d > '7' AND end_d - start_d < '30'`)).toEqual([2])
+    expect(await dts(`end_d - start_d BETWEEN :lo AND :hi`, ["5", "20"])).toEqual([2])
+    expect(await dts(`end_d - start_d NOT IN ('10', '11')`)).toEqual([1])
+    expect(await dts(`:s = end_d || 'x'`, ["01-MAR-24x"])).toEqual([1])
+    expect(await dts(`'15-JAN-24' < end_d - 1 AND start_d + 1 = '02-JAN-24'`)).toEqual([1])
+  })
+
+  it("a subquery's or WITH block's text named like a DATE column is compared as text", async () => {
+    await conn.execute(`DELETE FROM dtr`)
+    await conn.execute(`INSERT INTO dtr (id, d) VALUES (1, '15-MAR-24')`)
+    const view = `(SELECT id, TO_CHAR(d, 'YYYY-MM-DD') d FROM dtr WHERE d > '01-JAN-24')`
+    expect((await conn.execute(`SELECT id FROM ${view} WHERE d = '2024-03-15'`)).rows).toEqual([[1]])
+    expect((await conn.execute(`WITH x AS (SELECT id, TO_CHAR(d, 'YYYY') d FROM dtr) SELECT id FROM x WHERE d = :y`, ["2024"])).rows).toEqual([[1]])
+  })
+
+  // the expansion of `:n > ANY (a, b)` writes :n once per item: the binds after it keep their numbers
+  it("binds after a quantified list are numbered as they stand in the statement", async () => {
+    expect((await conn.execute(`UPDATE dtr SET id = id WHERE :n > ANY (id, 2) AND d = :s`, [5, "15-MAR-24"])).rowsAffected).toBe(1)
+    const dated = { type: oracledb.DB_TYPE_DATE, val: new Date(2024, 2, 15) }
+    expect(await ids(`:n > ANY (id, 2) AND TO_CHAR(:dt) = '15-MAR-24'`, { n: 5, dt: dated })).toEqual([1])
+  })
+
   it("after ALTER SESSION SET NLS_DATE_FORMAT, text is read in the new format", async () => {
     await conn.execute(`ALTER SESSION SET NLS_DATE_FORMAT = 'YYYY-MM-DD'`)
     try {

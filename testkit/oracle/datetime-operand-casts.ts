@@ -17,7 +17,7 @@
 import { columnsOfType } from "./character-writes.ts"
 import { argumentsOf, type DatetimeOperand, datetimeOperandOf, nameLeaf, withDatetimeAliases } from "./datetime-operand-types.ts"
 import { withCasts } from "./interval-exprs.ts"
-import { isKw, isOp, matchParen, type Tok } from "./lexer.ts"
+import { bindNumbers, isKw, isOp, matchParen, type Tok } from "./lexer.ts"
 import type { TableLookup } from "./number-writes.ts"
 import { Dty } from "./types.ts"
 import { isZonedValue } from "./zoned-aliases.ts"
@@ -30,7 +30,7 @@ const ownType = (dty: number | undefined): string | undefined =>
 
 /** The DATE / LOCAL TIME ZONE binds (`dtyOf` by bind number in source order) of `TO_CHAR(:b [, fmt])` and `CAST(:b AS type)`. */
 const bindCasts = (sig: ReadonlyArray<Tok>, dtyOf: (n: number) => number | undefined, casts: Casts): void => {
-  const order = new Map(sig.filter((t) => t.kind === "bind").sort((a, b) => a.pos - b.pos).map((t, i) => [t, i + 1]))
+  const order = bindNumbers(sig)
   sig.forEach((t, k) => {
     if (t.kind !== "bind" || !isOp(sig[k - 1], "(") || !isKw(sig[k - 2], "TO_CHAR", "CAST")) return
     if (isKw(sig[k - 2], "TO_CHAR") ? !isOp(sig[k + 1], ")") && !isOp(sig[k + 1], ",") : !isKw(sig[k + 1], "AS")) return

@@ -15,9 +15,10 @@ import type { TableMeta } from "./catalog.ts"
 import { columnsOfType } from "./character-writes.ts"
 import { datetimeOperandOf, nameLeaf } from "./datetime-operand-types.ts"
 import { oracleName } from "./expression-names.ts"
-import { isKw, isName, isOp, matchParen, type Tok, tokenize } from "./lexer.ts"
+import { bindNumbers, isKw, isName, isOp, matchParen, type Tok, tokenize } from "./lexer.ts"
 import { frameWrites, type TableLookup } from "./number-writes.ts"
 import type { BindSpec } from "./statement.ts"
+import { visitAliasedItems } from "./select-aliases.ts"
 import { Dty, parseOracleType } from "./types.ts"
 
 type ColumnType = TableMeta["columns"][number]["type"]
@@ -33,6 +34,9 @@ const READERS = ["TO_DATE", "TO_TIMESTAMP", "TO_TIMESTAMP_TZ"] as const
 
 const COMPARISONS: ReadonlySet<string> = new Set(["=", "<>", "!=", "^=", "<", ">", "<=", ">="])
 
+/** Operators that join a datetime operand into a larger expression of another type. */
+const ARITHMETIC: ReadonlySet<string> = new Set(["||", "+", "-", "*", "/"])
+
 /** Operators that make a text operand part of a larger expression. */
 const CONTINUING: ReadonlySet<string> = new Set(["||", "+", "-", "*", "/", "(", ".", "@"])
 
@@ -42,7 +46,7 @@ const CONTINUING: ReadonlySet<string> = new Set(["||", "+", "-", "*", "/", "(", 
  */
 export const datetimeTextReads = (all: ReadonlyArray<Tok>, lookup: TableLookup, characterBind: (n: number, bind: Tok) => boolean): ReadonlyArray<Tok> => {
   if (!all.some((t) => t.kind === "str" || t.kind === "bind")) return all
-  const binds = new Map(all.filter((t) => t.kind === "bind").sort((a, b) => a.pos - b.pos).map((t, i) => [t, i + 1]))
+  const binds = bindNumbers(all)
   const isText = (t: Tok | undefined): boolean => t !== undefined && (t.kind === "str" || (t.kind === "bind" && characterBind(binds.get(t) ?? 0, t)))
   const single = (sig: ReadonlyArray<Tok>, from: number, to: number) => to === from + 1 && isText(sig[from])
   let out = all
@@ -55,7 +59,8 @@ export const datetimeTextReads = (all: ReadonlyArray<Tok>, lookup: TableLookup, 
   // a text operand standing alone: no operator or call continuing it on either side
   const continues = (t: Tok | undefined) => t?.kind === "op" && CONTINUING.has(t.value)
   const alone = (k: number) => isText(sig[k]) && !continues(sig[k - 1]) && !continues(sig[k + 1]) && !isKw(sig[k - 1], "DATE", "TIMESTAMP", "INTERVAL")
-  const columnEndingAt = (k: number) => (isName(sig[k]) && !isOp(sig[k + 1], "(") && (!isOp(sig[k - 1], ".") || isName(sig[k - 2])) ? readers.get(oracleName(sig[k]!)) : undefined)
+  const columnEndingAt = (k: number) =>
+    isName(sig[k]) && !isOp(sig[k + 1], "(") && (!isOp(sig[k - 1], ".") || isName(sig[k - 2])) && !shadowed(k) ? readers.get(oracleName(sig[k]!)) : undefined
   const columnStartingAt = (k: number) => (isOp(sig[k + 1], ".") ? columnEndingAt(k + 2) : isOp(sig[k + 1], "(") ? undefined : columnEndingAt(k))
   // a DATE / TIMESTAMP expression no column names: SYSDATE, TRUNC(d), ADD_MONTHS(d, 1), ... (datetime-operand-types.ts)
   const names = (reader: string) => new Set([...readers].flatMap(([name, r]) => (r === reader ? [name] : [])))
@@ -63,6 +68,14 @@ export const datetimeTextReads = (all: ReadonlyArray<Tok>, lookup: TableLookup, 
   const expressionReader = (from: number, to: number) => {
     const kind = from >= 0 && to > from ? datetimeOperandOf(sig, from, to, leaf) : undefined
     return kind === "date" ? "TO_DATE" : kind === "timestamp" ? "TO_TIMESTAMP" : undefined
+  }
+  const enclosingSelect = (k: number): number => {
+    for (let j = k; j >= 0; j--) {
+      if (isOp(sig[j], ")")) j = openingOf(j)
+      else if (isOp(sig[j], "(")) return -1
+      else if (isKw(sig[j], "SELECT")) return j
+    }
+    return -1
   }
   const openingOf = (close: number) => {
     let depth = 0
@@ -72,10 +85,53 @@ export const datetimeTextReads = (all: ReadonlyArray<Tok>, lookup: TableLookup, 
     }
     return -1
   }
-  const operandEndingAt = (k: number) =>
-    columnEndingAt(k) ?? (isKw(sig[k], "SYSDATE", "CURRENT_DATE", "LOCALTIMESTAMP") ? expressionReader(k, k + 1) : isOp(sig[k], ")") && isName(sig[openingOf(k) - 1]) ? expressionReader(openingOf(k) - 1, k + 1) : undefined)
-  const operandStartingAt = (k: number) =>
-    columnStartingAt(k) ?? (isKw(sig[k], "SYSDATE", "CURRENT_DATE", "LOCALTIMESTAMP") ? expressionReader(k, k + 1) : isName(sig[k]) && isOp(sig[k + 1], "(") ? expressionReader(k, matchParen(sig, k + 1) + 1) : undefined)
+  // the first / last token of the term ending / starting at k: a name (`s.t.d`), a call, a parenthesised operand
+  const termStart = (k: number): number =>
+    isOp(sig[k], ")") ? (isName(sig[openingOf(k) - 1]) ? openingOf(k) - 1 : openingOf(k)) : isOp(sig[k - 1], ".") && isName(sig[k - 2]) ? termStart(k - 2) : k
+  const termEnd = (k: number): number =>
+    isOp(sig[k], "(") ? matchParen(sig, k) : isName(sig[k]) && isOp(sig[k + 1], "(") ? matchParen(sig, k + 1) : isOp(sig[k + 1], ".") && isName(sig[k + 2]) ? termEnd(k + 2) : k
+  const additive = (t: Tok | undefined) => isOp(t, "+") || isOp(t, "-")
+  const term = (t: Tok | undefined) => t !== undefined && (t.kind !== "op" || isOp(t, "(") || isOp(t, ")"))
+  // an operand joined to more by `||`, `*` or `/` is no datetime here; one of `+` / `-` is a datetime or not by
+  // Oracle's arithmetic: `d - 1` a DATE, `end_d - start_d` a NUMBER of days ("Datetime/Interval Arithmetic")
+  const joined = (t: Tok | undefined) => t?.kind === "op" && ARITHMETIC.has(t.value)
+  const operandEndingAt = (k: number) => {
+    let start = termStart(k)
+    while (start > 1 && additive(sig[start - 1]) && term(sig[start - 2])) start = termStart(start - 2)
+    if (start < k && additive(sig[termStart(k) - 1])) return joined(sig[start - 1]) ? undefined : expressionReader(start, k + 1)
+    if (joined(sig[start - 1])) return undefined
+    return columnEndingAt(k) ?? (isKw(sig[k], "SYSDATE", "CURRENT_DATE", "LOCALTIMESTAMP") ? expressionReader(k, k + 1) : isOp(sig[k], ")") && isName(sig[start]) ? expressionReader(start, k + 1) : undefined)
+  }
+  const operandStartingAt = (k: number) => {
+    const first = termEnd(k)
+    let end = first
+    while (end >= 0 && additive(sig[end + 1]) && term(sig[end + 2])) end = termEnd(end + 2)
+    if (end < 0) return undefined
+    if (end > first) return joined(sig[end + 1]) ? undefined : expressionReader(k, end + 1)
+    if (joined(sig[end + 1])) return undefined
+    return columnStartingAt(k) ?? (isKw(sig[k], "SYSDATE", "CURRENT_DATE", "LOCALTIMESTAMP") ? expressionReader(k, k + 1) : isName(sig[k]) && isOp(sig[k + 1], "(") ? expressionReader(k, end + 1) : undefined)
+  }
+  /** The reader of the column that is the whole operand ending at k, before BETWEEN / IN (a NOT between them skipped). */
+  const testedColumn = (k: number) => {
+    const at = isKw(sig[k], "NOT") ? k - 1 : k
+    return joined(sig[termStart(at) - 1]) ? undefined : columnEndingAt(at)
+  }
+  // a name an inline view or WITH block gives a value that is no datetime (`(SELECT TO_CHAR(d, 'YYYY') d FROM t)`)
+  // names that text outside the subquery, where the table's column stays out of reach: the name is left alone there
+  const shadows: Array<{ readonly name: string; readonly from: number; readonly to: number }> = []
+  if (readers.size > 0)
+    visitAliasedItems(sig, (from, to, alias) => {
+      const select = enclosingSelect(from - 1)
+      const open = select - 1
+      const name = oracleName(alias)
+      if (!isOp(sig[open], "(") || !isKw(sig[open - 1], "FROM", "JOIN", "AS") && !isOp(sig[open - 1], ",") || !readers.has(name)) return false
+      if (datetimeOperandOf(sig, from, to, leaf) === undefined) shadows.push({ name, from: open, to: matchParen(sig, open) })
+      return false
+    })
+  function shadowed(k: number): boolean {
+    const name = oracleName(sig[k]!)
+    return shadows.some((s) => s.name === name && (k < s.from || k > s.to))
+  }
   if (readers.size > 0 || sig.some((t) => t.kind === "ident" && /^(?:SYSDATE|CURRENT_DATE|LOCALTIMESTAMP|TRUNC|ROUND|ADD_MONTHS|LAST_DAY|NEXT_DAY|TO_DATE|TO_TIMESTAMP|CAST)$/.test(t.value)))
     sig.forEach((t, k) => {
       if (t.kind === "op" && COMPARISONS.has(t.value)) {
@@ -84,13 +140,13 @@ export const datetimeTextReads = (all: ReadonlyArray<Tok>, lookup: TableLookup, 
         const right = alone(k - 1) ? operandStartingAt(k + 1) : undefined
         if (right !== undefined) wraps.set(sig[k - 1]!, right)
       } else if (isKw(t, "BETWEEN")) {
-        const reader = columnEndingAt(k - 1) ?? (isKw(sig[k - 1], "NOT") ? columnEndingAt(k - 2) : undefined)
+        const reader = testedColumn(k - 1)
         if (reader !== undefined && alone(k + 1) && isKw(sig[k + 2], "AND") && alone(k + 3)) {
           wraps.set(sig[k + 1]!, reader)
           wraps.set(sig[k + 3]!, reader)
         }
       } else if (isKw(t, "IN") && isOp(sig[k + 1], "(") && !isKw(sig[k + 2], "SELECT", "WITH")) {
-        const reader = columnEndingAt(k - 1) ?? (isKw(sig[k - 1], "NOT") ? columnEndingAt(k - 2) : undefined)
+        const reader = testedColumn(k - 1)
         const close = matchParen(sig, k + 1)
         // a list of single tokens only (not `TIMESTAMP '...'` or expressions), its text elements read
         const elements = sig.slice(k + 2, close).filter((_, j) => j % 2 === 0)

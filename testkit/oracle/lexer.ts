@@ -186,6 +186,16 @@ export const isKw = (t: Tok | undefined, ...kws: Array<string>): boolean =>
 /** True when the token is the given operator/punctuation. */
 export const isOp = (t: Tok | undefined, op: string): boolean => t !== undefined && t.kind === "op" && t.value === op
 
+/**
+ * The 1-based number, in source order, of each bind token of `toks`: one number per source position, as a rewrite may
+ * repeat a bind's token (quantified-lists.ts puts `:n` of `:n > ANY (a, b)` beside each element).
+ */
+export const bindNumbers = (toks: ReadonlyArray<Tok>): Map<Tok, number> => {
+  const positions = [...new Set(toks.flatMap((t) => (t.kind === "bind" ? [t.pos] : [])))].sort((a, b) => a - b)
+  const numberAt = new Map(positions.map((pos, i) => [pos, i + 1]))
+  return new Map(toks.flatMap((t) => (t.kind === "bind" ? [[t, numberAt.get(t.pos)!] as const] : [])))
+}
+
 /** Index of the token closing the parenthesis opened at `open` (in a significant-token array). */
 export const matchParen = (toks: ReadonlyArray<Tok>, open: number): number => {
   let depth = 0

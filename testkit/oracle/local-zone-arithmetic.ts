@@ -10,7 +10,7 @@
 import type { TableMeta } from "./catalog.ts"
 import { operandEnd, operandShape, operandStart } from "./interval-compounds.ts"
 import { intervalColumnTypesOf, withCasts } from "./interval-exprs.ts"
-import { isKw, isName, isOp, matchParen, type Tok } from "./lexer.ts"
+import { bindNumbers, isKw, isName, isOp, matchParen, type Tok } from "./lexer.ts"
 import { oracleName } from "./translate.ts"
 import { Dty, parseOracleType } from "./types.ts"
 
@@ -58,7 +58,7 @@ export const localZoneArithmetic = (
   if (!sig.some((t) => isOp(t, "+") || isOp(t, "-"))) return all
   const local = localZoneColumnsOf(sig, lookup)
   const castsLocal = sig.some((t, k) => isKw(t, "LOCAL") && isKw(sig[k + 1], "TIME"))
-  const bindOrder = new Map(sig.filter((t) => t.kind === "bind").sort((a, b) => a.pos - b.pos).map((t, i) => [t, i + 1]))
+  const bindOrder = bindNumbers(sig)
   const localBinds = new Set([...bindOrder].flatMap(([t, n]) => (localBind(n) ? [t] : [])))
   if (local.size === 0 && !castsLocal && localBinds.size === 0) return all
   const types = intervalColumnTypesOf(all.map((t) => t.text).join(""), lookup)
