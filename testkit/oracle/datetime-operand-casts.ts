@@ -14,8 +14,8 @@
  *   "COALESCE" is "a generalization of the NVL function"; "NVL2" converts expr3 to expr2's type; "DECODE": "Oracle
  *   automatically converts the return value to the same data type as the first result".
  */
-import { columnsOfType } from "./character-writes.ts"
-import { argumentsOf, type DatetimeOperand, datetimeOperandOf, nameLeaf, withDatetimeAliases } from "./datetime-operand-types.ts"
+import { argumentsOf, type DatetimeOperand, datetimeOperandOf, nameLeaf } from "./datetime-operand-types.ts"
+import { datetimeNamesOf } from "./datetime-text-writes.ts"
 import { withCasts } from "./interval-exprs.ts"
 import { bindNumbers, isKw, isOp, matchParen, type Tok } from "./lexer.ts"
 import type { TableLookup } from "./number-writes.ts"
@@ -50,8 +50,7 @@ const resultArguments = (name: string, args: ReadonlyArray<[number, number]>): R
 /** NVL / COALESCE / NVL2 / DECODE results of another datetime type than the deciding result's, cast to that type. */
 const resultCasts = (all: ReadonlyArray<Tok>, sig: ReadonlyArray<Tok>, lookup: TableLookup, casts: Casts): void => {
   if (!sig.some((t, k) => isKw(t, "NVL", "COALESCE", "NVL2", "DECODE") && isOp(sig[k + 1], "("))) return
-  const { days, timestamps } = withDatetimeAliases(sig, columnsOfType(all, lookup, (t) => t.kind === "date", true), columnsOfType(all, lookup, (t) => t.kind === "timestamp" && t.duck !== "VARCHAR", true))
-  const zoned = new Map([...columnsOfType(all, lookup, (t) => t.kind === "timestamptz", true)].map((n) => [n, "zoned"] as const))
+  const { days, timestamps, zoned } = datetimeNamesOf(all, sig, lookup)
   const leaf = nameLeaf(sig, days, timestamps)
   const kindOf = (a: number, b: number): DatetimeOperand | "zoned" | undefined =>
     (b === a + 1 && isKw(sig[a], "SYSTIMESTAMP", "CURRENT_TIMESTAMP")) || isZonedValue(sig, a, b, zoned) ? "zoned" : datetimeOperandOf(sig, a, b, leaf)

@@ -33,6 +33,19 @@ const TIMESTAMP_FRAME = ["TO_CHAR(", ")"] as const
 const bindKind = (dty: number | undefined): DatetimeOperand | undefined =>
   dty === Dty.DATE ? "date" : dty === Dty.TIMESTAMP || dty === Dty.TIMESTAMP_TZ ? "timestamp" : undefined
 
+/** A statement's names of DATE and TIMESTAMP values (select aliases included) and of TIMESTAMP WITH TIME ZONE columns. */
+export interface DatetimeNames {
+  readonly days: ReadonlySet<string>
+  readonly timestamps: ReadonlySet<string>
+  readonly zoned: ReadonlyMap<string, "zoned">
+}
+
+/** The datetime names of statement `all` (`sig` its significant tokens), each a column of that type in every table of the statement naming it. */
+export const datetimeNamesOf = (all: ReadonlyArray<Tok>, sig: ReadonlyArray<Tok>, lookup: TableLookup): DatetimeNames => ({
+  ...withDatetimeAliases(sig, columnsOfType(all, lookup, (t) => t.kind === "date", true), columnsOfType(all, lookup, (t) => t.kind === "timestamp" && t.duck !== "VARCHAR", true)),
+  zoned: new Map([...columnsOfType(all, lookup, (t) => t.kind === "timestamptz", true)].map((n) => [n, "zoned"] as const))
+})
+
 /**
  * `all` with the datetime expressions and binds (`specs`, by bind number in source order) an INSERT, UPDATE or MERGE
  * writes into character columns put through TO_CHAR, a DATE one (by the operand that decides its type: NVL(date,
@@ -43,12 +56,9 @@ export const datetimeTextWrites = (all: ReadonlyArray<Tok>, lookup: TableLookup,
   const positions = specs === undefined ? [] : [...new Set(all.filter((t) => t.kind === "bind").map((t) => t.pos))].sort((a, b) => a - b)
   const kindOfBind = (t: Tok) => bindKind(specs?.[positions.indexOf(t.pos)]?.dty)
   // the names looked up only when a statement writes a character column
-  let names: { readonly days: ReadonlySet<string>; readonly timestamps: ReadonlySet<string>; readonly zoned: ReadonlyMap<string, "zoned"> } | undefined
+  let names: DatetimeNames | undefined
   const kindOf = (sig: ReadonlyArray<Tok>, from: number, to: number): DatetimeOperand | "zoned" | undefined => {
-    if (names === undefined) {
-      const aliased = withDatetimeAliases(sig, columnsOfType(all, lookup, (t) => t.kind === "date", true), columnsOfType(all, lookup, (t) => t.kind === "timestamp" && t.duck !== "VARCHAR", true))
-      names = { ...aliased, zoned: new Map([...columnsOfType(all, lookup, (t) => t.kind === "timestamptz", true)].map((n) => [n, "zoned"] as const)) }
-    }
+    names ??= datetimeNamesOf(all, sig, lookup)
     const byName = nameLeaf(sig, names.days, names.timestamps)
     const leaf: LeafKind = (a, b) => (b === a + 1 && sig[a]!.kind === "bind" ? kindOfBind(sig[a]!) : byName(a, b))
     return datetimeOperandOf(sig, from, to, leaf) ?? (isZonedValue(sig, from, to, names.zoned) ? "zoned" : undefined)
